@@ -1,0 +1,56 @@
+//! `cargo run --release -p posthorn-rules --example perft -- <game> <depth> [<position>]`
+//!
+//! Prints one line per root move (`<move> <count>`), then `nodes <total>`,
+//! and the speed on standard error.
+
+use posthorn_rules::checkers::{perft, Position};
+use std::process::ExitCode;
+use std::time::Instant;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(game), Some(depth)) = (args.first(), args.get(1)) else {
+        eprintln!("usage: perft <game> <depth> [<position>]");
+        return ExitCode::from(2);
+    };
+    let Ok(depth) = depth.parse::<usize>() else {
+        eprintln!("depth must be a whole number, not {depth:?}");
+        return ExitCode::from(2);
+    };
+    match game.as_str() {
+        "checkers" | "checkers/american" => {
+            let pos = match args.get(2) {
+                Some(fen) => match Position::from_fen(fen) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        eprintln!("{}", e.message);
+                        return ExitCode::from(2);
+                    }
+                },
+                None => Position::start(),
+            };
+            let started = Instant::now();
+            let mut buffers = vec![Vec::with_capacity(32); depth.max(1)];
+            let mut roots = Vec::new();
+            pos.legal_moves(&mut roots);
+            let mut total = 0;
+            for mv in &roots {
+                let count = if depth == 0 {
+                    1
+                } else {
+                    perft(&pos.play(mv), depth - 1, &mut buffers)
+                };
+                println!("{mv} {count}");
+                total += count;
+            }
+            println!("nodes {total}");
+            let secs = started.elapsed().as_secs_f64();
+            eprintln!("{secs:.3} s, {:.1} M nodes/s", total as f64 / secs / 1e6);
+            ExitCode::SUCCESS
+        }
+        other => {
+            eprintln!("unknown game {other:?}; games: checkers");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! The contract every Posthorn game fulfils, and the small types it shares.
+//!
+//! A match is a fold over an append-only list of events (`DESIGN.md` §2):
+//!
+//! ```text
+//! setup(config, random)             -> [Event]      opening facts, randomness recorded
+//! state = fold(apply, State::default(), events)
+//! act(state, seat, action, env)     -> [Event]      validated new facts, or RuleError
+//! expire(state, env)                -> [Event]      short windows closed by time (F8)
+//! deadline_passed(state, duty)      -> [Event]      that duty's §T deadline passed
+//! to_act / legal_actions / outcome / view / redact  read-only questions
+//! ```
+//!
+//! How each requirement of the five games maps onto it:
+//!
+//! * **Seats, teams, elimination, points** — a seat is an index `0..n`.
+//!   [`Outcome`] names the winning seats (a team is several seats), and carries
+//!   per-seat `scores` for points games. Elimination is a game event; the
+//!   eliminated seat simply stops appearing in [`Game::to_act`].
+//! * **Hidden information** (§H) — nothing leaves the crate except through
+//!   [`Game::view`] and [`Game::redact`], both per [`Viewer`]. Events hold the
+//!   full facts (the service stores them); `redact` blanks what the viewer may
+//!   not see (a drawn card becomes "a card").
+//! * **Randomness** (§H2) — only `setup` and `act` receive a [`Random`]; what
+//!   they draw is written into the events, and `apply` never draws. A replay
+//!   is `fold(events)` and reproduces the match exactly.
+//! * **Turns of several steps** — an action is one step (play a card, move,
+//!   end the turn). [`Game::to_act`] reports who owes what now, so a seat can
+//!   owe several steps in a row.
+//! * **Decisions owed off-move** — `to_act` may list several [`Duty`]s at
+//!   once, each with its [`DutyKind`] (a draw-offer reply, the FlipChess flip
+//!   decision), not only "the seat on move".
+//! * **Short windows and deadlines** — time is an input ([`Env::now`], epoch
+//!   milliseconds from the server's clock). A duty may carry `closes_at` for a
+//!   short window (the 3-second "last card!" call, §F8); the service calls
+//!   [`Game::expire`] at or after it and appends what it returns. The long
+//!   correspondence deadline (§T) belongs to the service, which calls
+//!   [`Game::deadline_passed`] with the duty whose deadline expired; the game
+//!   says what that means (abandonment, an offer lapsing).
+//!
+//! ```
+//! use posthorn_rules::checkers::{Checkers, Config, Action};
+//! use posthorn_rules::{Game, Env, Seat, SplitMix64, Viewer};
+//!
+//! let mut random = SplitMix64::new(7);
+//! let mut env = Env { now: 0, random: &mut random };
+//! let mut state = Default::default();
+//! for event in Checkers::setup(&Config::default(), 2, env.random).unwrap() {
+//!     Checkers::apply(&mut state, &event);
+//! }
+//! let black = Seat(0); // §C1: Black moves first
+//! let events = Checkers::act(&state, black, &"11-15".parse::<Action>().unwrap(), &mut env).unwrap();
+//! for event in &events {
+//!     Checkers::apply(&mut state, event);
+//! }
+//! assert_eq!(Checkers::to_act(&state)[0].seat, Seat(1));
+//! let _for_white = Checkers::view(&state, Viewer::Seat(Seat(1)));
+//! ```
+
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use std::fmt;
+
+/// Epoch milliseconds of the server's clock (§T5).
+pub type Millis = i64;
+
+/// A seat at the table: `0..seats`. What a seat plays (a colour, an army) is
+/// the game's business and may change during a match (FlipChess flips).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seat(pub u8);
+
+impl Seat {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Who is looking: a seat sees its own secrets, a spectator only public facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    Seat(Seat),
+    Spectator,
+}
+
+/// What kind of action a seat owes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DutyKind {
+    /// It is the seat's turn (possibly in the middle of a several-step turn).
+    Turn,
+    /// The seat must answer the opponent's draw offer.
+    DrawReply,
+    /// FlipChess §F7: flip or concede after losing the king in rounds 1–3.
+    FlipDecision,
+    /// FlipChess §F8: the seat's "last card!" window is open.
+    LastCard,
+}
+
+/// One action owed by one seat. `closes_at` is set for short windows that
+/// close by time rather than by the correspondence deadline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Duty {
+    pub seat: Seat,
+    pub kind: DutyKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closes_at: Option<Millis>,
+}
+
+impl Duty {
+    pub fn new(seat: Seat, kind: DutyKind) -> Self {
+        Duty {
+            seat,
+            kind,
+            closes_at: None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeKind {
+    Win,
+    Draw,
+    Points,
+}
+
+/// How a match ended. `reason` is a stable snake_case code (`no_legal_move`,
+/// `threefold_repetition`, `resigned`, `abandoned`, …; API.md).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub outcome: OutcomeKind,
+    pub winners: Vec<Seat>,
+    pub reason: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scores: Option<Vec<f64>>,
+}
+
+impl Outcome {
+    pub fn win(winners: Vec<Seat>, reason: &str) -> Self {
+        Outcome {
+            outcome: OutcomeKind::Win,
+            winners,
+            reason: reason.to_owned(),
+            scores: None,
+        }
+    }
+
+    pub fn draw(reason: &str) -> Self {
+        Outcome {
+            outcome: OutcomeKind::Draw,
+            winners: Vec::new(),
+            reason: reason.to_owned(),
+            scores: None,
+        }
+    }
+}
+
+/// Why the rules refused: a stable machine `code` and words a player
+/// understands. Never carries hidden information.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl RuleError {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        RuleError {
+            code,
+            message: message.into(),
+        }
+    }
+    /// The action is not allowed by the rules now.
+    pub fn illegal(message: impl Into<String>) -> Self {
+        Self::new("illegal_action", message)
+    }
+    /// The input could not be read as an action, position or setting.
+    pub fn malformed(message: impl Into<String>) -> Self {
+        Self::new("validation_failed", message)
+    }
+    pub fn not_your_turn() -> Self {
+        Self::new("not_your_turn", "it is not your turn")
+    }
+    pub fn finished() -> Self {
+        Self::new("match_finished", "the match is over")
+    }
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+/// A source of uniform random numbers, supplied by the caller. The rules crate
+/// has no random source of its own; whatever is drawn is recorded in events.
+pub trait Random {
+    fn next_u64(&mut self) -> u64;
+
+    /// Uniform in `0..n` (`n > 0`), without modulo bias.
+    fn below(&mut self, n: u64) -> u64 {
+        let zone = u64::MAX - (u64::MAX % n);
+        loop {
+            let x = self.next_u64();
+            if x < zone {
+                return x % n;
+            }
+        }
+    }
+}
+
+/// A small deterministic generator for seeded tests and playouts. The
+/// service seeds one from the operating system per action.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+}
+
+impl Random for SplitMix64 {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// What the world supplies to a decision: the server's time and randomness.
+pub struct Env<'a> {
+    pub now: Millis,
+    pub random: &'a mut dyn Random,
+}
+
+/// The game contract. Every function is pure: the same inputs give the same
+/// answer, and nothing is mutated except the state handed to [`Game::apply`].
+pub trait Game {
+    /// Creation options (variant, mode, setups), as JSON from the client.
+    type Config: Serialize + DeserializeOwned + Default + Clone;
+    /// The full state: everything, hidden parts included. Never sent out.
+    type State: Clone + PartialEq + std::fmt::Debug + Default;
+    /// One step a seat may take. `{"type": ...}` in JSON.
+    type Action: Serialize + DeserializeOwned + Clone + std::fmt::Debug;
+    /// One fact of the log, with all hidden details. `{"type": ...}` in JSON.
+    type Event: Serialize + DeserializeOwned + Clone + std::fmt::Debug + PartialEq;
+    /// What one viewer may see of the state.
+    type View: Serialize;
+
+    /// The opening facts for `seats` players. The first event records the
+    /// configuration, so the log alone replays the match.
+    fn setup(
+        config: &Self::Config,
+        seats: usize,
+        random: &mut dyn Random,
+    ) -> Result<Vec<Self::Event>, RuleError>;
+
+    /// How many seats the game (with this configuration) takes.
+    fn seats(config: &Self::Config) -> std::ops::RangeInclusive<usize>;
+
+    /// Fold one event into the state. Deterministic and infallible for events
+    /// this game produced.
+    fn apply(state: &mut Self::State, event: &Self::Event);
+
+    /// Validate `action` by `seat` and return the facts it produces. On error
+    /// nothing has changed.
+    fn act(
+        state: &Self::State,
+        seat: Seat,
+        action: &Self::Action,
+        env: &mut Env,
+    ) -> Result<Vec<Self::Event>, RuleError>;
+
+    /// Every action `seat` may take now, each accepted by `act` as is.
+    fn legal_actions(state: &Self::State, seat: Seat) -> Vec<Self::Action>;
+
+    /// Who owes what now. Empty when the match is over.
+    fn to_act(state: &Self::State) -> Vec<Duty>;
+
+    fn outcome(state: &Self::State) -> Option<Outcome>;
+
+    fn view(state: &Self::State, viewer: Viewer) -> Self::View;
+
+    /// The event as `viewer` may see it.
+    fn redact(event: &Self::Event, viewer: Viewer) -> Self::Event;
+
+    /// Facts caused by short windows that have closed by `env.now`.
+    fn expire(state: &Self::State, env: &mut Env) -> Vec<Self::Event>;
+
+    /// The correspondence deadline (§T3/§T4) of `duty`, one of `to_act`,
+    /// passed: abandonment for a turn, a lapse or a forced answer for a
+    /// decision — the game decides.
+    fn deadline_passed(state: &Self::State, duty: &Duty) -> Vec<Self::Event>;
+}

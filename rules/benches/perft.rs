@@ -1,1 +1,49 @@
-fn main(){}
+//! `cargo bench -p posthorn-rules --bench perft`: checkers perft depth 10
+//! from the start, and the cost of validating one move. Results are
+//! recorded in BENCHMARKS.md.
+
+use posthorn_rules::checkers::{perft, Action, Checkers, Config, Position, State};
+use posthorn_rules::{Env, Game, SplitMix64};
+use std::hint::black_box;
+use std::time::Instant;
+
+fn main() {
+    let mut buffers = vec![Vec::with_capacity(32); 10];
+    let started = Instant::now();
+    let nodes = perft(black_box(&Position::start()), 10, &mut buffers);
+    let secs = started.elapsed().as_secs_f64();
+    assert_eq!(nodes, 18_391_564);
+    println!(
+        "checkers perft 10: {nodes} nodes in {secs:.3} s = {:.1} M nodes/s",
+        nodes as f64 / secs / 1e6
+    );
+
+    let mut state = State::default();
+    for e in Checkers::setup(&Config::default(), 2, &mut SplitMix64::new(0)).unwrap() {
+        Checkers::apply(&mut state, &e);
+    }
+    let action: Action = "11-15".parse().unwrap();
+    let rounds = 200_000;
+    let mut random = SplitMix64::new(1);
+    let started = Instant::now();
+    for _ in 0..rounds {
+        let mut env = Env {
+            now: 0,
+            random: &mut random,
+        };
+        black_box(
+            Checkers::act(
+                black_box(&state),
+                posthorn_rules::Seat(0),
+                &action,
+                &mut env,
+            )
+            .unwrap(),
+        );
+    }
+    let per = started.elapsed().as_secs_f64() / rounds as f64;
+    println!(
+        "checkers act (validate 11-15 and judge the result): {:.2} µs per move",
+        per * 1e6
+    );
+}

@@ -134,7 +134,10 @@ impl MatchState {
     }
 
     /// The seat counts a configuration allows.
-    pub fn seat_range(game: GameId, config: &Value) -> Result<std::ops::RangeInclusive<usize>, RuleError> {
+    pub fn seat_range(
+        game: GameId,
+        config: &Value,
+    ) -> Result<std::ops::RangeInclusive<usize>, RuleError> {
         dispatch!(Self::empty(game), _s, G => {
             let config: <G as Game>::Config = from_json("options", config)?;
             Ok(G::seats(&config))
@@ -142,7 +145,10 @@ impl MatchState {
     }
 
     /// Fold a whole log.
-    pub fn replay<'a>(game: GameId, events: impl IntoIterator<Item = &'a Value>) -> Result<MatchState, RuleError> {
+    pub fn replay<'a>(
+        game: GameId,
+        events: impl IntoIterator<Item = &'a Value>,
+    ) -> Result<MatchState, RuleError> {
         let mut state = Self::empty(game);
         for event in events {
             state.apply(event)?;

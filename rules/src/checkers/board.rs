@@ -477,7 +477,8 @@ impl Position {
                 "expected three fields separated by ':' (side to move, then White's and Black's pieces)".into(),
             ));
         }
-        let turn = parse_color(parts[0]).ok_or_else(|| bad("side to move must be B or W".into()))?;
+        let turn =
+            parse_color(parts[0]).ok_or_else(|| bad("side to move must be B or W".into()))?;
         let mut pos = Position {
             black: 0,
             white: 0,
@@ -494,13 +495,21 @@ impl Position {
             if std::mem::replace(&mut seen[color as usize], true) {
                 return Err(bad(format!("two piece lists for {}", color.name())));
             }
-            for item in chars.as_str().split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            for item in chars
+                .as_str()
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+            {
                 let (king, squares) = match item.strip_prefix(['K', 'k']) {
                     Some(rest) => (true, rest),
                     None => (false, item),
                 };
                 let (lo, hi) = match squares.split_once('-') {
-                    Some((a, b)) => (parse_square(a).map_err(&bad)?, parse_square(b).map_err(&bad)?),
+                    Some((a, b)) => (
+                        parse_square(a).map_err(&bad)?,
+                        parse_square(b).map_err(&bad)?,
+                    ),
                     None => {
                         let s = parse_square(squares).map_err(&bad)?;
                         (s, s)
@@ -572,7 +581,9 @@ fn parse_move_text(text: &str) -> Result<WrittenMove, RuleError> {
     let bad = |why: &str| RuleError::malformed(format!("move {text:?}: {why}"));
     let capture = t.contains(['x', 'X', ':']);
     if capture && t.contains('-') {
-        return Err(bad("use '-' for a plain move or 'x' between every square of a capture, not both"));
+        return Err(bad(
+            "use '-' for a plain move or 'x' between every square of a capture, not both",
+        ));
     }
     let squares = t
         .split(['x', 'X', ':', '-'])
@@ -599,9 +610,8 @@ pub fn perft(pos: &Position, depth: usize, buffers: &mut [Vec<Move>]) -> u64 {
         1 => return pos.count_moves(moves),
         _ => pos.legal_moves(moves),
     }
-    let mut total = 0;
-    for i in 0..moves.len() {
-        total += perft(&pos.play(&moves[i]), depth - 1, rest);
-    }
-    total
+    moves
+        .iter()
+        .map(|mv| perft(&pos.play(mv), depth - 1, rest))
+        .sum()
 }

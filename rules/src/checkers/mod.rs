@@ -56,10 +56,12 @@ pub enum Action {
         #[serde(rename = "move")]
         notation: String,
     },
-    OfferDraw,
-    AcceptDraw,
-    DeclineDraw,
-    Resign,
+    // Empty braces, not unit variants: serde ignores unknown fields on unit
+    // variants of a tagged enum, and extra fields must be refused.
+    OfferDraw {},
+    AcceptDraw {},
+    DeclineDraw {},
+    Resign {},
 }
 
 /// `"11-15"` reads as a move; the other actions by their type name.
@@ -67,10 +69,10 @@ impl FromStr for Action {
     type Err = RuleError;
     fn from_str(s: &str) -> Result<Self, RuleError> {
         Ok(match s.trim() {
-            "offer_draw" => Action::OfferDraw,
-            "accept_draw" => Action::AcceptDraw,
-            "decline_draw" => Action::DeclineDraw,
-            "resign" => Action::Resign,
+            "offer_draw" => Action::OfferDraw {},
+            "accept_draw" => Action::AcceptDraw {},
+            "decline_draw" => Action::DeclineDraw {},
+            "resign" => Action::Resign {},
             text => Action::Move {
                 notation: text.to_owned(),
             },
@@ -156,10 +158,7 @@ impl State {
     }
 
     fn repetitions(&self) -> usize {
-        self.history
-            .iter()
-            .filter(|p| **p == self.position)
-            .count()
+        self.history.iter().filter(|p| **p == self.position).count()
     }
 }
 
@@ -210,7 +209,12 @@ impl Checkers {
         if state.draw_offer == Some(other(seat)) {
             events.push(Event::DrawOfferLapsed { seat: other(seat) });
         }
-        let squares = |bits: u32| (0..32u8).filter(|i| bits & (1 << i) != 0).map(|i| i + 1).collect();
+        let squares = |bits: u32| {
+            (0..32u8)
+                .filter(|i| bits & (1 << i) != 0)
+                .map(|i| i + 1)
+                .collect()
+        };
         events.push(Event::Moved {
             seat,
             notation: mv.to_string(),
@@ -273,7 +277,8 @@ impl Checkers {
 
     fn replay_move(pos: &Position, path: &[u8], capture: bool) -> Option<Move> {
         let text: Vec<String> = path.iter().map(u8::to_string).collect();
-        pos.find_move(&text.join(if capture { "x" } else { "-" })).ok()
+        pos.find_move(&text.join(if capture { "x" } else { "-" }))
+            .ok()
     }
 }
 
@@ -284,7 +289,11 @@ impl Game for Checkers {
     type Event = Event;
     type View = View;
 
-    fn setup(config: &Config, seats: usize, _random: &mut dyn Random) -> Result<Vec<Event>, RuleError> {
+    fn setup(
+        config: &Config,
+        seats: usize,
+        _random: &mut dyn Random,
+    ) -> Result<Vec<Event>, RuleError> {
         if seats != 2 {
             return Err(RuleError::malformed("checkers is played by two"));
         }
@@ -340,7 +349,12 @@ impl Game for Checkers {
         }
     }
 
-    fn act(state: &State, seat: Seat, action: &Action, _env: &mut Env) -> Result<Vec<Event>, RuleError> {
+    fn act(
+        state: &State,
+        seat: Seat,
+        action: &Action,
+        _env: &mut Env,
+    ) -> Result<Vec<Event>, RuleError> {
         if state.outcome.is_some() {
             return Err(RuleError::finished());
         }
@@ -349,18 +363,20 @@ impl Game for Checkers {
         }
         match action {
             Action::Move { notation } => Self::act_move(state, seat, notation),
-            Action::OfferDraw => match state.draw_offer {
+            Action::OfferDraw {} => match state.draw_offer {
                 Some(_) => Err(RuleError::illegal("a draw offer is already pending")),
                 None if state.offer_spent[seat.index()] => Err(RuleError::illegal(
                     "you may offer a draw again after your next move",
                 )),
                 None => Ok(vec![Event::DrawOffered { seat }]),
             },
-            Action::AcceptDraw | Action::DeclineDraw => {
+            Action::AcceptDraw {} | Action::DeclineDraw {} => {
                 if state.draw_offer != Some(other(seat)) {
-                    return Err(RuleError::illegal("there is no draw offer for you to answer"));
+                    return Err(RuleError::illegal(
+                        "there is no draw offer for you to answer",
+                    ));
                 }
-                Ok(if matches!(action, Action::AcceptDraw) {
+                Ok(if matches!(action, Action::AcceptDraw {}) {
                     vec![
                         Event::DrawAccepted { seat },
                         Event::Finished {
@@ -371,7 +387,7 @@ impl Game for Checkers {
                     vec![Event::DrawDeclined { seat }]
                 })
             }
-            Action::Resign => Ok(vec![Event::Resigned { seat }, win(other(seat), "resigned")]),
+            Action::Resign {} => Ok(vec![Event::Resigned { seat }, win(other(seat), "resigned")]),
         }
     }
 
@@ -389,13 +405,13 @@ impl Game for Checkers {
         }
         match state.draw_offer {
             Some(offerer) if offerer != seat => {
-                actions.push(Action::AcceptDraw);
-                actions.push(Action::DeclineDraw);
+                actions.push(Action::AcceptDraw {});
+                actions.push(Action::DeclineDraw {});
             }
-            None if !state.offer_spent[seat.index()] => actions.push(Action::OfferDraw),
+            None if !state.offer_spent[seat.index()] => actions.push(Action::OfferDraw {}),
             _ => {}
         }
-        actions.push(Action::Resign);
+        actions.push(Action::Resign {});
         actions
     }
 

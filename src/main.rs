@@ -1,1 +1,54 @@
-fn main() {}
+//! `posthorn`: with no arguments, serve (README lists the environment).
+
+use actix_web::{middleware, App, HttpServer};
+use posthorn::{clock::SystemClock, config::Config, localdb::LocalPostgres};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    match serve() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            log::error!("{e}");
+            eprintln!("posthorn: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn serve() -> Result<(), String> {
+    let config = Config::from_env()?;
+    // No DATABASE_URL: run a private PostgreSQL in the data folder.
+    let (url, local) = match &config.database_url {
+        Some(url) => (url.clone(), None),
+        None => {
+            let pg = LocalPostgres::start(&config.data_dir.join("postgres"), "posthorn")?;
+            (pg.url("posthorn"), Some(pg))
+        }
+    };
+    let result = run_server(config, &url);
+    if let Some(pg) = local {
+        log::info!("stopping the private PostgreSQL");
+        pg.stop();
+    }
+    result
+}
+
+#[actix_web::main]
+async fn run_server(config: Config, database_url: &str) -> Result<(), String> {
+    let bind = config.bind.clone();
+    let state = posthorn::app_state(config, database_url, Arc::new(SystemClock))?;
+    log::info!("serving on http://{bind}");
+    HttpServer::new(move || {
+        App::new()
+            .wrap(middleware::Compress::default())
+            .wrap_fn(posthorn::http::observe)
+            .configure(posthorn::http::configure(state.clone()))
+    })
+    .bind(&bind)
+    .map_err(|e| format!("cannot listen on {bind}: {e}"))?
+    .run()
+    .await
+    .map_err(|e| e.to_string())
+}

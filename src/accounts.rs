@@ -1,0 +1,427 @@
+//! Accounts and sessions (API.md §Accounts): one use case per function,
+//! each run inside one transaction.
+
+use crate::auth::{self, Keys};
+use crate::error::ApiError;
+use crate::schema::{login_failures, refresh_tokens, users};
+use chrono::{DateTime, Duration, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// Failed logins allowed per account, and per address, in the window.
+pub const LOGIN_FAILURES_PER_ACCOUNT: i64 = 10;
+pub const LOGIN_FAILURES_PER_ADDRESS: i64 = 100;
+pub const LOGIN_WINDOW_MINUTES: i64 = 15;
+
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = users)]
+pub struct UserRow {
+    pub id: Uuid,
+    pub username: String,
+    pub email: Option<String>,
+    pub password_hash: Option<String>,
+    pub display_name: String,
+    pub guest: bool,
+    pub locale: String,
+    pub time_zone: String,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct User {
+    pub id: Uuid,
+    pub username: String,
+    pub display_name: String,
+    pub guest: bool,
+    pub locale: String,
+    pub time_zone: String,
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<&UserRow> for User {
+    fn from(u: &UserRow) -> User {
+        User {
+            id: u.id,
+            username: u.username.clone(),
+            display_name: u.display_name.clone(),
+            guest: u.guest,
+            locale: u.locale.clone(),
+            time_zone: u.time_zone.clone(),
+            created_at: u.created_at,
+        }
+    }
+}
+
+/// `GET /v1/me`: the user with the settings only they see.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Me {
+    #[serde(flatten)]
+    pub user: User,
+    pub email: Option<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Session {
+    pub user: User,
+    pub access_token: String,
+    pub token_type: String,
+    pub expires_in: i64,
+    pub refresh_token: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Registration {
+    pub username: String,
+    pub password: String,
+    pub email: Option<String>,
+    pub locale: Option<String>,
+    pub time_zone: Option<String>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Login {
+    /// Username or email.
+    pub login: String,
+    pub password: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Refresh {
+    pub refresh_token: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GuestRequest {
+    pub nickname: String,
+}
+
+/// What a session is issued with.
+pub struct Issuer {
+    pub keys: std::sync::Arc<Keys>,
+    pub now: DateTime<Utc>,
+    pub access_seconds: i64,
+    pub refresh_days: i64,
+}
+
+fn check_username(name: &str) -> Result<(), ApiError> {
+    let ok_len = (3..=24).contains(&name.chars().count());
+    let ok_chars = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if !ok_len || !ok_chars {
+        return Err(ApiError::validation(
+            "a username has 3–24 characters: letters, digits, '_' and '-'",
+        ));
+    }
+    if name.to_ascii_lowercase().starts_with("guest-") {
+        return Err(ApiError::validation(
+            "usernames starting with 'guest-' are for guests",
+        ));
+    }
+    Ok(())
+}
+
+fn check_display_name(name: &str) -> Result<String, ApiError> {
+    let name = name.trim();
+    if !(1..=24).contains(&name.chars().count()) || name.chars().any(char::is_control) {
+        return Err(ApiError::validation(
+            "a nickname has 1–24 printable characters",
+        ));
+    }
+    Ok(name.to_owned())
+}
+
+fn check_settings(locale: &str, time_zone: &str) -> Result<(), ApiError> {
+    let tag = |c: char| c.is_ascii_alphanumeric() || c == '-';
+    if locale.is_empty() || locale.len() > 16 || !locale.chars().all(tag) {
+        return Err(ApiError::validation(
+            "locale must be a language tag such as 'en' or 'ko-KR'",
+        ));
+    }
+    let zone = |c: char| c.is_ascii_alphanumeric() || "/_+-".contains(c);
+    if time_zone.is_empty() || time_zone.len() > 64 || !time_zone.chars().all(zone) {
+        return Err(ApiError::validation(
+            "time_zone must be an IANA name such as 'Asia/Seoul'",
+        ));
+    }
+    Ok(())
+}
+
+fn is_unique_violation(e: &diesel::result::Error) -> bool {
+    matches!(
+        e,
+        diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _)
+    )
+}
+
+/// Start a new session (a new refresh-token family) for `user`.
+fn open_session(
+    conn: &mut PgConnection,
+    user: &UserRow,
+    issuer: &Issuer,
+) -> Result<Session, ApiError> {
+    issue_in_family(conn, user, Uuid::new_v4(), issuer)
+}
+
+fn issue_in_family(
+    conn: &mut PgConnection,
+    user: &UserRow,
+    family: Uuid,
+    issuer: &Issuer,
+) -> Result<Session, ApiError> {
+    let (token, hash) = auth::new_refresh_token();
+    diesel::insert_into(refresh_tokens::table)
+        .values((
+            refresh_tokens::token_hash.eq(hash),
+            refresh_tokens::user_id.eq(user.id),
+            refresh_tokens::family.eq(family),
+            refresh_tokens::created_at.eq(issuer.now),
+            refresh_tokens::expires_at.eq(issuer.now + Duration::days(issuer.refresh_days)),
+        ))
+        .execute(conn)?;
+    Ok(Session {
+        user: User::from(user),
+        access_token: issuer.keys.issue(
+            user.id,
+            user.guest,
+            family,
+            issuer.now,
+            issuer.access_seconds,
+        ),
+        token_type: "Bearer".into(),
+        expires_in: issuer.access_seconds,
+        refresh_token: token,
+    })
+}
+
+pub fn register(
+    conn: &mut PgConnection,
+    req: Registration,
+    password_hash: String,
+    issuer: &Issuer,
+) -> Result<Session, ApiError> {
+    check_username(&req.username)?;
+    let locale = req.locale.unwrap_or_else(|| "en".into());
+    let time_zone = req.time_zone.unwrap_or_else(|| "UTC".into());
+    check_settings(&locale, &time_zone)?;
+    let email = req.email.map(|e| e.trim().to_owned());
+    if let Some(e) = &email {
+        let valid = e.len() <= 254
+            && e.split_once('@')
+                .is_some_and(|(a, b)| !a.is_empty() && b.contains('.'));
+        if !valid {
+            return Err(ApiError::validation(
+                "that email address does not look right",
+            ));
+        }
+    }
+    let user = UserRow {
+        id: Uuid::new_v4(),
+        display_name: req.username.clone(),
+        username: req.username,
+        email,
+        password_hash: Some(password_hash),
+        guest: false,
+        locale,
+        time_zone,
+        created_at: issuer.now,
+    };
+    diesel::insert_into(users::table)
+        .values(&user)
+        .execute(conn)
+        .map_err(|e| {
+            if is_unique_violation(&e) {
+                ApiError::conflict("that username or email is already registered")
+            } else {
+                e.into()
+            }
+        })?;
+    open_session(conn, &user, issuer)
+}
+
+/// Check a registration's password before the (slow) hash is computed.
+pub fn check_password(password: &str) -> Result<(), ApiError> {
+    if !(8..=256).contains(&password.chars().count()) {
+        return Err(ApiError::validation("a password has 8–256 characters"));
+    }
+    Ok(())
+}
+
+pub fn find_login(conn: &mut PgConnection, login: &str) -> Result<Option<UserRow>, ApiError> {
+    let login = login.trim().to_lowercase();
+    let lower = diesel::dsl::sql::<diesel::sql_types::Text>("lower(username)");
+    let lower_email = diesel::dsl::sql::<diesel::sql_types::Text>("lower(email)");
+    Ok(users::table
+        .filter(lower.eq(&login).or(lower_email.eq(&login)))
+        .select(UserRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+fn failures_since(
+    conn: &mut PgConnection,
+    key: &str,
+    since: DateTime<Utc>,
+) -> Result<i64, ApiError> {
+    Ok(login_failures::table
+        .filter(login_failures::key.eq(key))
+        .filter(login_failures::at.gt(since))
+        .count()
+        .get_result(conn)?)
+}
+
+/// Refuse a login attempt when this account or address failed too often.
+pub fn check_login_rate(
+    conn: &mut PgConnection,
+    login: &str,
+    address: &str,
+    now: DateTime<Utc>,
+) -> Result<(), ApiError> {
+    let since = now - Duration::minutes(LOGIN_WINDOW_MINUTES);
+    let account = failures_since(
+        conn,
+        &format!("account:{}", login.trim().to_lowercase()),
+        since,
+    )?;
+    let from_address = failures_since(conn, &format!("address:{address}"), since)?;
+    if account >= LOGIN_FAILURES_PER_ACCOUNT || from_address >= LOGIN_FAILURES_PER_ADDRESS {
+        return Err(ApiError::rate_limited(format!(
+            "too many failed sign-ins; try again in {LOGIN_WINDOW_MINUTES} minutes"
+        )));
+    }
+    Ok(())
+}
+
+pub fn record_login_failure(
+    conn: &mut PgConnection,
+    login: &str,
+    address: &str,
+    now: DateTime<Utc>,
+) -> Result<(), ApiError> {
+    let keys = [
+        format!("account:{}", login.trim().to_lowercase()),
+        format!("address:{address}"),
+    ];
+    for key in keys {
+        diesel::insert_into(login_failures::table)
+            .values((login_failures::key.eq(key), login_failures::at.eq(now)))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+pub fn login_succeeded(
+    conn: &mut PgConnection,
+    user: &UserRow,
+    issuer: &Issuer,
+) -> Result<Session, ApiError> {
+    open_session(conn, user, issuer)
+}
+
+/// Rotate a refresh token. `Ok(Err(_))`: refused, but what was recorded
+/// (a reused token revokes its family) must still be committed.
+pub fn refresh(
+    conn: &mut PgConnection,
+    token: &str,
+    issuer: &Issuer,
+) -> Result<Result<Session, ApiError>, ApiError> {
+    let refused = || ApiError::unauthorized("the refresh token is not valid; sign in again");
+    let row = refresh_tokens::table
+        .find(auth::hash_token(token))
+        .select((
+            refresh_tokens::token_hash,
+            refresh_tokens::user_id,
+            refresh_tokens::family,
+            refresh_tokens::expires_at,
+            refresh_tokens::spent_at,
+            refresh_tokens::revoked_at,
+        ))
+        .for_update()
+        .first::<(
+            Vec<u8>,
+            Uuid,
+            Uuid,
+            DateTime<Utc>,
+            Option<DateTime<Utc>>,
+            Option<DateTime<Utc>>,
+        )>(conn)
+        .optional()?;
+    let Some((hash, user_id, family, expires_at, spent_at, revoked_at)) = row else {
+        return Ok(Err(refused()));
+    };
+    if revoked_at.is_some() || expires_at <= issuer.now {
+        return Ok(Err(refused()));
+    }
+    if spent_at.is_some() {
+        // A spent token presented again: someone holds a copy. End the session.
+        revoke_family(conn, family, issuer.now)?;
+        return Ok(Err(refused()));
+    }
+    diesel::update(refresh_tokens::table.find(hash))
+        .set(refresh_tokens::spent_at.eq(issuer.now))
+        .execute(conn)?;
+    let user = users::table
+        .find(user_id)
+        .select(UserRow::as_select())
+        .first(conn)?;
+    Ok(issue_in_family(conn, &user, family, issuer))
+}
+
+pub fn revoke_family(
+    conn: &mut PgConnection,
+    family: Uuid,
+    now: DateTime<Utc>,
+) -> Result<(), ApiError> {
+    diesel::update(refresh_tokens::table.filter(refresh_tokens::family.eq(family)))
+        .filter(refresh_tokens::revoked_at.is_null())
+        .set(refresh_tokens::revoked_at.eq(now))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn create_guest(
+    conn: &mut PgConnection,
+    req: GuestRequest,
+    issuer: &Issuer,
+) -> Result<Session, ApiError> {
+    let display_name = check_display_name(&req.nickname)?;
+    let tag: String = auth::random_bytes::<5>()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let user = UserRow {
+        id: Uuid::new_v4(),
+        username: format!("guest-{tag}"),
+        email: None,
+        password_hash: None,
+        display_name,
+        guest: true,
+        locale: "en".into(),
+        time_zone: "UTC".into(),
+        created_at: issuer.now,
+    };
+    diesel::insert_into(users::table)
+        .values(&user)
+        .execute(conn)?;
+    open_session(conn, &user, issuer)
+}
+
+pub fn me(conn: &mut PgConnection, user_id: Uuid) -> Result<Me, ApiError> {
+    let user = users::table
+        .find(user_id)
+        .select(UserRow::as_select())
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| ApiError::unauthorized("this account no longer exists"))?;
+    Ok(Me {
+        user: User::from(&user),
+        email: user.email,
+    })
+}

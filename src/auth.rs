@@ -1,0 +1,165 @@
+//! Access tokens (JWT, HS256 only, issuer and audience checked, expiry
+//! checked against the injected clock), password hashes (Argon2id) and
+//! opaque refresh tokens (stored as SHA-256 hashes).
+
+use crate::error::ApiError;
+use crate::state::AppState;
+use actix_web::{dev::Payload, http::header, web, FromRequest, HttpRequest};
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use chrono::{DateTime, Utc};
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::future::{ready, Ready};
+use uuid::Uuid;
+
+const ISSUER: &str = "posthorn";
+const AUDIENCE: &str = "posthorn-app";
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Claims {
+    pub sub: Uuid,
+    pub iss: String,
+    pub aud: String,
+    pub iat: i64,
+    pub exp: i64,
+    pub guest: bool,
+    /// The session (refresh-token family) this token was issued for.
+    pub sid: Uuid,
+}
+
+pub struct Keys {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    validation: Validation,
+}
+
+impl Keys {
+    pub fn new(secret: &[u8]) -> Result<Keys, String> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.set_issuer(&[ISSUER]);
+        validation.set_audience(&[AUDIENCE]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        // Expiry is checked against the service's clock in `verify`.
+        validation.validate_exp = false;
+        let bad = |e: jsonwebtoken::errors::Error| format!("the JWT secret cannot be used: {e}");
+        Ok(Keys {
+            encoding: EncodingKey::from_secret(secret).map_err(bad)?,
+            decoding: DecodingKey::from_secret(secret).map_err(bad)?,
+            validation,
+        })
+    }
+
+    pub fn issue(
+        &self,
+        user: Uuid,
+        guest: bool,
+        sid: Uuid,
+        now: DateTime<Utc>,
+        lifetime_secs: i64,
+    ) -> String {
+        let claims = Claims {
+            sid,
+            sub: user,
+            iss: ISSUER.into(),
+            aud: AUDIENCE.into(),
+            iat: now.timestamp(),
+            exp: now.timestamp() + lifetime_secs,
+            guest,
+        };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+            .expect("HS256 signing cannot fail")
+    }
+
+    pub fn verify(&self, token: &str, now: DateTime<Utc>) -> Result<Claims, ApiError> {
+        let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
+            .map_err(|_| ApiError::unauthorized("the access token is not valid"))?;
+        if data.claims.exp <= now.timestamp() {
+            return Err(ApiError::unauthorized(
+                "the access token has expired; refresh it",
+            ));
+        }
+        Ok(data.claims)
+    }
+}
+
+/// Fill `buf` from the operating system's random source.
+pub fn random_bytes<const N: usize>() -> [u8; N] {
+    let mut buf = [0u8; N];
+    getrandom::fill(&mut buf).expect("the operating system's random source");
+    buf
+}
+
+pub fn hash_password(password: &str) -> Result<String, ApiError> {
+    let salt = SaltString::encode_b64(&random_bytes::<16>()).map_err(ApiError::internal)?;
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(ApiError::internal)
+}
+
+/// Verify `password` against `hash`; with no hash (unknown user, guest) a
+/// dummy verification keeps the timing the same as a wrong password.
+pub fn verify_password(password: &str, hash: Option<&str>) -> bool {
+    const DUMMY: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$Y0N0P7n6Pj1bo3pSx0bqm1QjTpkHuqDk5X2Bjdh1Fqk";
+    let parsed = PasswordHash::new(hash.unwrap_or(DUMMY));
+    let ok = parsed.is_ok_and(|h| {
+        Argon2::default()
+            .verify_password(password.as_bytes(), &h)
+            .is_ok()
+    });
+    ok && hash.is_some()
+}
+
+/// A new opaque refresh token and the hash under which it is stored.
+pub fn new_refresh_token() -> (String, Vec<u8>) {
+    let token = URL_SAFE_NO_PAD.encode(random_bytes::<32>());
+    let hash = hash_token(&token);
+    (token, hash)
+}
+
+pub fn hash_token(token: &str) -> Vec<u8> {
+    Sha256::digest(token.as_bytes()).to_vec()
+}
+
+/// The authenticated caller of a request (`Authorization: Bearer …`).
+#[derive(Clone, Copy, Debug)]
+pub struct Caller {
+    pub user_id: Uuid,
+    pub guest: bool,
+    pub session: Uuid,
+}
+
+impl FromRequest for Caller {
+    type Error = ApiError;
+    type Future = Ready<Result<Caller, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(caller(req))
+    }
+}
+
+fn caller(req: &HttpRequest) -> Result<Caller, ApiError> {
+    let state = req
+        .app_data::<web::Data<AppState>>()
+        .ok_or_else(|| ApiError::internal("application state missing"))?;
+    let value = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(|| {
+            ApiError::unauthorized("sign in: an Authorization: Bearer token is required")
+        })?;
+    let token = value
+        .strip_prefix("Bearer ")
+        .ok_or_else(|| ApiError::unauthorized("use the Bearer authorization scheme"))?;
+    let claims = state.keys.verify(token.trim(), state.clock.now())?;
+    Ok(Caller {
+        user_id: claims.sub,
+        guest: claims.guest,
+        session: claims.sid,
+    })
+}

@@ -1,0 +1,99 @@
+//! The service's configuration: one typed struct, read from the
+//! environment in `main` (README lists every variable).
+
+use std::path::PathBuf;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// `DATABASE_URL`; unset: start a private PostgreSQL in `data_dir`.
+    pub database_url: Option<String>,
+    /// `POSTHORN_BIND`, default `127.0.0.1:8080`.
+    pub bind: String,
+    /// `POSTHORN_PUBLIC_URL`: the address users reach (links in invites).
+    pub public_url: String,
+    /// `POSTHORN_DATA_DIR`, default `.posthorn`.
+    pub data_dir: PathBuf,
+    /// `POSTHORN_JWT_SECRET`; unset: generated once and kept in `data_dir`.
+    pub jwt_secret: Option<String>,
+    /// `POSTHORN_MIN_TURN_SECONDS`: the shortest turn a match may have.
+    pub min_turn_seconds: i64,
+    /// `POSTHORN_DB_POOL_SIZE`.
+    pub pool_size: u32,
+    /// `POSTHORN_ACCESS_TOKEN_SECONDS`: lifetime of an access token.
+    pub access_token_seconds: i64,
+    /// `POSTHORN_REFRESH_TOKEN_DAYS`: lifetime of a refresh token.
+    pub refresh_token_days: i64,
+    /// `POSTHORN_MAX_BODY_BYTES`: larger request bodies get 413.
+    pub max_body_bytes: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            database_url: None,
+            bind: "127.0.0.1:8080".into(),
+            public_url: "http://127.0.0.1:8080".into(),
+            data_dir: PathBuf::from(".posthorn"),
+            jwt_secret: None,
+            min_turn_seconds: 3600,
+            pool_size: 16,
+            access_token_seconds: 15 * 60,
+            refresh_token_days: 60,
+            max_body_bytes: 64 * 1024,
+        }
+    }
+}
+
+impl Config {
+    pub fn from_env() -> Result<Config, String> {
+        let d = Config::default();
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        fn number<T: std::str::FromStr>(
+            name: &str,
+            value: Option<String>,
+            default: T,
+        ) -> Result<T, String> {
+            match value {
+                Some(v) => v
+                    .parse()
+                    .map_err(|_| format!("{name}={v:?} is not a number")),
+                None => Ok(default),
+            }
+        }
+        let bind = var("POSTHORN_BIND").unwrap_or(d.bind);
+        Ok(Config {
+            database_url: var("DATABASE_URL"),
+            public_url: var("POSTHORN_PUBLIC_URL").unwrap_or_else(|| format!("http://{bind}")),
+            bind,
+            data_dir: var("POSTHORN_DATA_DIR")
+                .map(PathBuf::from)
+                .unwrap_or(d.data_dir),
+            jwt_secret: var("POSTHORN_JWT_SECRET"),
+            min_turn_seconds: number(
+                "POSTHORN_MIN_TURN_SECONDS",
+                var("POSTHORN_MIN_TURN_SECONDS"),
+                d.min_turn_seconds,
+            )?,
+            pool_size: number(
+                "POSTHORN_DB_POOL_SIZE",
+                var("POSTHORN_DB_POOL_SIZE"),
+                d.pool_size,
+            )?,
+            access_token_seconds: number(
+                "POSTHORN_ACCESS_TOKEN_SECONDS",
+                var("POSTHORN_ACCESS_TOKEN_SECONDS"),
+                d.access_token_seconds,
+            )?,
+            refresh_token_days: number(
+                "POSTHORN_REFRESH_TOKEN_DAYS",
+                var("POSTHORN_REFRESH_TOKEN_DAYS"),
+                d.refresh_token_days,
+            )?,
+            max_body_bytes: number(
+                "POSTHORN_MAX_BODY_BYTES",
+                var("POSTHORN_MAX_BODY_BYTES"),
+                d.max_body_bytes,
+            )?,
+        })
+    }
+}

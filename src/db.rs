@@ -1,0 +1,45 @@
+//! The PostgreSQL pool, migrations, and the one way handlers touch the
+//! database: a closure run off the async executor in one transaction.
+
+use crate::error::ApiError;
+use diesel::pg::PgConnection;
+use diesel::r2d2::{ConnectionManager, Pool as R2d2Pool};
+use diesel::Connection;
+use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+use std::time::Duration;
+
+pub type Pool = R2d2Pool<ConnectionManager<PgConnection>>;
+
+pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
+
+/// A pool that waits a few seconds for a connection, then gives up (503).
+pub fn pool(url: &str, size: u32) -> Result<Pool, String> {
+    R2d2Pool::builder()
+        .max_size(size)
+        .min_idle(Some(1))
+        .connection_timeout(Duration::from_secs(3))
+        .build(ConnectionManager::new(url))
+        .map_err(|e| format!("cannot connect to the database: {e}"))
+}
+
+pub fn migrate(conn: &mut PgConnection) -> Result<(), String> {
+    conn.run_pending_migrations(MIGRATIONS)
+        .map(|_| ())
+        .map_err(|e| format!("migrations failed: {e}"))
+}
+
+/// Run `work` in one transaction on a pooled connection, on the blocking
+/// thread pool.
+pub async fn run<T, F>(pool: &Pool, work: F) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut PgConnection) -> Result<T, ApiError> + Send + 'static,
+{
+    let pool = pool.clone();
+    actix_web::web::block(move || {
+        let mut pooled = pool.get()?;
+        let conn: &mut PgConnection = &mut pooled;
+        conn.transaction(work)
+    })
+    .await?
+}

@@ -1,0 +1,194 @@
+//! Match endpoints: thin wrappers over `crate::matches`.
+
+use crate::auth::Caller;
+use crate::db;
+use crate::error::ApiError;
+use crate::matches::create::{self, NewMatch};
+use crate::matches::play::{self, ActionAnswer, ActionRequest, EventFeed, LegalActions, MatchPage};
+use crate::matches::MatchView;
+use crate::state::AppState;
+use actix_web::http::header;
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use utoipa::IntoParams;
+use uuid::Uuid;
+
+#[utoipa::path(post, path = "/v1/matches", tag = "matches", request_body = NewMatch,
+    responses((status = 201, body = MatchView), (status = 400)), security(("bearer" = [])))]
+#[post("/v1/matches")]
+pub async fn create_match(
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: web::Json<NewMatch>,
+) -> Result<HttpResponse, ApiError> {
+    let (now, min_turn) = (state.clock.now(), state.config.min_turn_seconds);
+    let public_url = state.config.public_url.clone();
+    let req = body.into_inner();
+    let view = db::run(&state.pool, move |c| {
+        create::create(c, caller.user_id, req, min_turn, &public_url, now)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(view))
+}
+
+#[utoipa::path(post, path = "/v1/invites/{code}/accept", tag = "matches",
+    params(("code" = String, Path, description = "the invitation code")),
+    responses((status = 200, body = MatchView), (status = 404), (status = 410)), security(("bearer" = [])))]
+#[post("/v1/invites/{code}/accept")]
+pub async fn accept_invite(
+    state: web::Data<AppState>,
+    caller: Caller,
+    code: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let now = state.clock.now();
+    let code = code.into_inner();
+    let view = db::run(&state.pool, move |c| {
+        create::accept_invite(c, &code, caller.user_id, now)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// `waiting`, `active` or `finished`.
+    status: Option<String>,
+    /// From the previous page's `next_cursor`.
+    cursor: Option<String>,
+}
+
+#[utoipa::path(get, path = "/v1/matches", tag = "matches", params(ListQuery),
+    responses((status = 200, body = MatchPage)), security(("bearer" = [])))]
+#[get("/v1/matches")]
+pub async fn list_matches(
+    state: web::Data<AppState>,
+    caller: Caller,
+    query: web::Query<ListQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let ListQuery { status, cursor } = query.into_inner();
+    let page = db::run(&state.pool, move |c| {
+        play::list(c, caller.user_id, status, cursor)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(page))
+}
+
+fn etag(seq: i32) -> String {
+    format!("\"{seq}\"")
+}
+
+#[utoipa::path(get, path = "/v1/matches/{id}", tag = "matches",
+    params(("id" = Uuid, Path)),
+    responses((status = 200, body = MatchView), (status = 304), (status = 404)), security(("bearer" = [])))]
+#[get("/v1/matches/{id}")]
+pub async fn view_match(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let (id, now) = (id.into_inner(), state.clock.now());
+    let view = db::run(&state.pool, move |c| play::view(c, id, caller.user_id, now)).await?;
+    let tag = etag(view.seq);
+    let unchanged = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',')
+                .any(|t| t.trim().trim_start_matches("W/") == tag)
+        });
+    if unchanged {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag))
+            .finish());
+    }
+    Ok(HttpResponse::Ok()
+        .insert_header((header::ETAG, tag))
+        .json(view))
+}
+
+#[utoipa::path(get, path = "/v1/matches/{id}/legal-actions", tag = "matches",
+    params(("id" = Uuid, Path)),
+    responses((status = 200, body = LegalActions), (status = 404)), security(("bearer" = [])))]
+#[get("/v1/matches/{id}/legal-actions")]
+pub async fn legal_actions(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, now) = (id.into_inner(), state.clock.now());
+    let actions = db::run(&state.pool, move |c| {
+        play::legal_actions(c, id, caller.user_id, now)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(actions))
+}
+
+fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
+    let Some(value) = req.headers().get("Idempotency-Key") else {
+        return Ok(None);
+    };
+    let key = value
+        .to_str()
+        .ok()
+        .map(str::trim)
+        .filter(|k| !k.is_empty() && k.len() <= 128);
+    key.map(|k| Some(k.to_owned())).ok_or_else(|| {
+        ApiError::validation("Idempotency-Key must be 1–128 visible ASCII characters")
+    })
+}
+
+#[utoipa::path(post, path = "/v1/matches/{id}/actions", tag = "matches",
+    params(("id" = Uuid, Path), ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key gets the first answer")),
+    request_body = ActionRequest,
+    responses((status = 200, body = ActionAnswer), (status = 409), (status = 422), (status = 404)), security(("bearer" = [])))]
+#[post("/v1/matches/{id}/actions")]
+pub async fn post_action(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+    req: HttpRequest,
+    body: web::Json<ActionRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let key = idempotency_key(&req)?;
+    let (id, now) = (id.into_inner(), state.clock.now());
+    let request = body.into_inner();
+    let answer = db::run(&state.pool, move |c| {
+        play::act(c, id, caller.user_id, request, key, now)
+    })
+    .await?;
+    state
+        .metrics
+        .actions_applied
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Ok(HttpResponse::Ok()
+        .insert_header((header::ETAG, etag(answer.match_view.seq)))
+        .json(answer))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct EventsQuery {
+    /// Only events after this seq (default 0: all).
+    after: Option<i32>,
+}
+
+#[utoipa::path(get, path = "/v1/matches/{id}/events", tag = "matches",
+    params(("id" = Uuid, Path), EventsQuery),
+    responses((status = 200, body = EventFeed), (status = 404)), security(("bearer" = [])))]
+#[get("/v1/matches/{id}/events")]
+pub async fn event_feed(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+    query: web::Query<EventsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, now, after) = (id.into_inner(), state.clock.now(), query.after.unwrap_or(0));
+    let feed = db::run(&state.pool, move |c| {
+        play::events(c, id, caller.user_id, after, now)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(feed))
+}

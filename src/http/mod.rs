@@ -1,0 +1,173 @@
+//! The HTTP face: routes, request limits, error documents for malformed
+//! requests, request ids and logs, and the OpenAPI document.
+
+pub mod accounts;
+pub mod matches;
+pub mod ops;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+use actix_web::dev::{Service, ServiceResponse};
+use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use std::time::Instant;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+use utoipa_swagger_ui::SwaggerUi;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Posthorn", description = "Correspondence play: accounts, matches as event logs, and the games' rules."),
+    paths(
+        ops::healthz, ops::readyz, ops::metrics, ops::games,
+        accounts::register, accounts::login, accounts::refresh, accounts::logout, accounts::guest, accounts::me,
+        matches::create_match, matches::accept_invite, matches::list_matches, matches::view_match,
+        matches::legal_actions, matches::post_action, matches::event_feed,
+    ),
+    modifiers(&BearerAuth)
+)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .build(),
+            ),
+        );
+    }
+}
+
+fn json_error(err: JsonPayloadError, _: &HttpRequest) -> actix_web::Error {
+    let problem = match &err {
+        JsonPayloadError::Overflow { .. } | JsonPayloadError::OverflowKnownLength { .. } => {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                "the request body is too large",
+            )
+        }
+        JsonPayloadError::ContentType => {
+            ApiError::validation("send JSON with Content-Type: application/json")
+        }
+        JsonPayloadError::Deserialize(e) => {
+            ApiError::validation(format!("the request body is not valid: {e}"))
+        }
+        _ => ApiError::validation("the request body could not be read as JSON"),
+    };
+    problem.into()
+}
+
+fn path_error(_: PathError, _: &HttpRequest) -> actix_web::Error {
+    ApiError::not_found("resource").into()
+}
+
+fn query_error(err: QueryPayloadError, _: &HttpRequest) -> actix_web::Error {
+    ApiError::validation(format!("the query string is not valid: {err}")).into()
+}
+
+async fn not_found() -> Result<HttpResponse, ApiError> {
+    Err(ApiError::not_found("endpoint"))
+}
+
+async fn docs_redirect() -> HttpResponse {
+    HttpResponse::MovedPermanently()
+        .insert_header(("Location", "/docs/"))
+        .finish()
+}
+
+/// Register every route and the request limits on an app.
+pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg| {
+        let limit = state.config.max_body_bytes;
+        cfg.app_data(web::Data::new(state))
+            .app_data(
+                web::JsonConfig::default()
+                    .limit(limit)
+                    .error_handler(json_error),
+            )
+            .app_data(web::PayloadConfig::default().limit(limit))
+            .app_data(web::PathConfig::default().error_handler(path_error))
+            .app_data(web::QueryConfig::default().error_handler(query_error))
+            .service(ops::healthz)
+            .service(ops::readyz)
+            .service(ops::metrics)
+            .service(ops::games)
+            .service(accounts::register)
+            .service(accounts::login)
+            .service(accounts::refresh)
+            .service(accounts::logout)
+            .service(accounts::guest)
+            .service(accounts::me)
+            .service(matches::create_match)
+            .service(matches::accept_invite)
+            .service(matches::list_matches)
+            .service(matches::view_match)
+            .service(matches::legal_actions)
+            .service(matches::post_action)
+            .service(matches::event_feed)
+            .service(SwaggerUi::new("/docs/{_:.*}").url("/v1/openapi.json", ApiDoc::openapi()))
+            .route("/docs", web::get().to(docs_redirect))
+            .default_service(web::to(not_found));
+    }
+}
+
+/// Give every request an id (`X-Request-Id`, kept when the client sends a
+/// sane one), log it in one structured line, and count it.
+pub fn observe<S, B>(
+    req: actix_web::dev::ServiceRequest,
+    srv: &S,
+) -> impl std::future::Future<Output = Result<ServiceResponse<B>, actix_web::Error>> + use<S, B>
+where
+    S: Service<
+        actix_web::dev::ServiceRequest,
+        Response = ServiceResponse<B>,
+        Error = actix_web::Error,
+    >,
+{
+    let started = Instant::now();
+    let id = req
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| {
+            !v.is_empty()
+                && v.len() <= 64
+                && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        })
+        .map(str::to_owned)
+        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    let method = req.method().clone();
+    let path = req.path().to_owned();
+    let metrics = req
+        .app_data::<web::Data<AppState>>()
+        .map(|s| s.metrics.clone());
+    let response = srv.call(req);
+    async move {
+        let mut res = response.await?;
+        let status = res.status().as_u16();
+        let seconds = started.elapsed().as_secs_f64();
+        if let Ok(value) = HeaderValue::from_str(&id) {
+            res.headers_mut()
+                .insert(HeaderName::from_static("x-request-id"), value);
+        }
+        log::info!(
+            target: "posthorn::request",
+            "request_id={id} method={method} path={path} status={status} duration_ms={:.2}",
+            seconds * 1e3
+        );
+        if let Some(m) = metrics {
+            m.observe(status, seconds);
+        }
+        Ok(res)
+    }
+}

@@ -1,0 +1,76 @@
+//! Posthorn, the correspondence-play service (DESIGN.md §3).
+
+pub mod accounts;
+pub mod auth;
+pub mod clock;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod http;
+pub mod localdb;
+pub mod matches;
+pub mod metrics;
+pub mod schema;
+pub mod state;
+
+use std::path::Path;
+use std::sync::Arc;
+
+/// The JWT secret: configured, or generated once and kept in the data folder.
+pub fn jwt_secret(config: &config::Config) -> Result<Vec<u8>, String> {
+    if let Some(secret) = &config.jwt_secret {
+        if secret.len() < 32 {
+            return Err("POSTHORN_JWT_SECRET must be at least 32 characters".into());
+        }
+        return Ok(secret.as_bytes().to_vec());
+    }
+    let path = config.data_dir.join("jwt-secret");
+    if let Ok(existing) = std::fs::read(&path) {
+        if existing.len() >= 32 {
+            return Ok(existing);
+        }
+    }
+    let secret: String = auth::random_bytes::<32>()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    write_private(&path, secret.as_bytes())?;
+    Ok(secret.into_bytes())
+}
+
+fn write_private(path: &Path, contents: &[u8]) -> Result<(), String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    std::io::Write::write_all(&mut file, contents).map_err(|e| e.to_string())
+}
+
+/// Build the shared state on a migrated database.
+pub fn app_state(
+    config: config::Config,
+    database_url: &str,
+    clock: Arc<dyn clock::Clock>,
+) -> Result<state::AppState, String> {
+    let pool = db::pool(database_url, config.pool_size)?;
+    let mut conn = pool
+        .get()
+        .map_err(|e| format!("cannot connect to the database: {e}"))?;
+    db::migrate(&mut conn)?;
+    drop(conn);
+    let secret = jwt_secret(&config)?;
+    Ok(state::AppState {
+        pool,
+        keys: Arc::new(auth::Keys::new(&secret)?),
+        clock,
+        config: Arc::new(config),
+        metrics: Arc::new(metrics::Metrics::default()),
+    })
+}

@@ -1,0 +1,287 @@
+//! Creating a match and joining one by invitation.
+
+use super::{MatchRow, MatchView, NewEvent, Table};
+use crate::auth;
+use crate::error::ApiError;
+use crate::schema::{invites, match_seats, matches, users};
+use chrono::{DateTime, Duration, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use posthorn_rules::{GameId, MatchState, Random};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// Default time per turn (§T1: notice at 24 h, abandonment at 48 h).
+pub const DEFAULT_TURN_HOURS: f64 = 48.0;
+/// The longest turn a match may have.
+pub const MAX_TURN_HOURS: f64 = 14.0 * 24.0;
+/// How long an invitation stays valid.
+pub const INVITE_HOURS: i64 = 24;
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewMatch {
+    /// A game id from `GET /v1/games`.
+    pub game: String,
+    pub variant: Option<String>,
+    pub mode: Option<String>,
+    /// Game-specific options (see the game catalogue).
+    #[schema(value_type = Option<Object>)]
+    pub options: Option<Value>,
+    /// Usernames of the people invited directly.
+    pub opponents: Option<Vec<String>>,
+    /// Seats to be filled by invitation code.
+    pub open_seats: Option<u8>,
+    /// Time per turn in hours, fractions allowed (default 48).
+    pub turn_hours: Option<f64>,
+    pub rated: Option<bool>,
+}
+
+/// The operating system's randomness, for seat order and game setup.
+pub struct OsRandom;
+
+impl Random for OsRandom {
+    fn next_u64(&mut self) -> u64 {
+        u64::from_le_bytes(auth::random_bytes::<8>())
+    }
+}
+
+fn game_config(req: &NewMatch) -> Result<Value, ApiError> {
+    let mut config = match &req.options {
+        None => Map::new(),
+        Some(Value::Object(map)) => map.clone(),
+        Some(_) => return Err(ApiError::validation("options must be a JSON object")),
+    };
+    if let Some(v) = &req.variant {
+        config.insert("variant".into(), Value::String(v.clone()));
+    }
+    if let Some(m) = &req.mode {
+        config.insert("mode".into(), Value::String(m.clone()));
+    }
+    Ok(Value::Object(config))
+}
+
+fn turn_seconds(hours: Option<f64>, min_seconds: i64) -> Result<i32, ApiError> {
+    let hours = hours.unwrap_or(DEFAULT_TURN_HOURS);
+    let seconds = (hours * 3600.0).round();
+    if !seconds.is_finite() || seconds < min_seconds as f64 || hours > MAX_TURN_HOURS {
+        return Err(ApiError::validation(format!(
+            "turn_hours must be between {} and {MAX_TURN_HOURS}",
+            min_seconds as f64 / 3600.0
+        )));
+    }
+    Ok(seconds as i32)
+}
+
+fn invite_code() -> String {
+    // 10 characters of an alphabet without look-alikes (no 0/O, 1/I/L).
+    const ALPHABET: &[u8] = b"23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+    auth::random_bytes::<10>()
+        .iter()
+        .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
+        .collect()
+}
+
+pub fn invite_url(public_url: &str, code: &str) -> String {
+    format!("{}/invite/{code}", public_url.trim_end_matches('/'))
+}
+
+pub fn create(
+    conn: &mut PgConnection,
+    creator: Uuid,
+    req: NewMatch,
+    min_turn_seconds: i64,
+    public_url: &str,
+    now: DateTime<Utc>,
+) -> Result<MatchView, ApiError> {
+    let game = GameId::parse(&req.game).ok_or_else(|| {
+        let ids: Vec<&str> = GameId::ALL.iter().map(|g| g.id()).collect();
+        ApiError::validation(format!(
+            "unknown game {:?}; games: {}",
+            req.game,
+            ids.join(", ")
+        ))
+    })?;
+    let config = game_config(&req)?;
+    let turn_seconds = turn_seconds(req.turn_hours, min_turn_seconds)?;
+    let range = MatchState::seat_range(game, &config)?;
+
+    // Who sits down: the creator, the named opponents, and open seats.
+    let mut people: Vec<Option<Uuid>> = vec![Some(creator)];
+    for name in req.opponents.iter().flatten() {
+        let id: Uuid = users::table
+            .filter(
+                diesel::dsl::sql::<diesel::sql_types::Text>("lower(username)")
+                    .eq(name.to_lowercase()),
+            )
+            .select(users::id)
+            .first(conn)
+            .optional()?
+            .ok_or_else(|| ApiError::validation(format!("there is no player named {name:?}")))?;
+        if people.contains(&Some(id)) {
+            return Err(ApiError::validation(format!(
+                "{name:?} is already at the table"
+            )));
+        }
+        people.push(Some(id));
+    }
+    let open = match req.open_seats {
+        Some(n) => n as usize,
+        None => range.start().saturating_sub(people.len()),
+    };
+    people.extend(std::iter::repeat_n(None, open));
+    if !range.contains(&people.len()) {
+        return Err(ApiError::validation(format!(
+            "{} takes {} to {} players; this match would seat {}",
+            game.id(),
+            range.start(),
+            range.end(),
+            people.len()
+        )));
+    }
+    // Seats are drawn at random, so nobody always gets the first move.
+    let mut random = OsRandom;
+    for i in (1..people.len()).rev() {
+        people.swap(i, random.below(i as u64 + 1) as usize);
+    }
+    let opening = MatchState::setup(game, &config, people.len(), &mut random)?;
+
+    let id = Uuid::new_v4();
+    let row = MatchRow {
+        id,
+        game: game.id().into(),
+        variant: config
+            .get("variant")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .or_else(|| game.info().variants.first().map(|v| v.to_string())),
+        mode: req.mode.clone(),
+        options: config,
+        status: "waiting".into(),
+        seq: 0,
+        rated: req.rated.unwrap_or(false),
+        turn_seconds,
+        created_by: creator,
+        created_at: now,
+        updated_at: now,
+        to_act: Value::Array(Vec::new()),
+        awaiting: Vec::new(),
+        notice_at: None,
+        deadline_at: None,
+        result: None,
+    };
+    diesel::insert_into(matches::table)
+        .values(&row)
+        .execute(conn)?;
+    let mut invites_made = Vec::new();
+    for (seat, user) in people.iter().enumerate() {
+        diesel::insert_into(match_seats::table)
+            .values((
+                match_seats::match_id.eq(id),
+                match_seats::seat.eq(seat as i16),
+                match_seats::user_id.eq(user),
+            ))
+            .execute(conn)?;
+        if user.is_none() {
+            let invite = super::Invite {
+                code: invite_code(),
+                url: String::new(),
+                expires_at: now + Duration::hours(INVITE_HOURS),
+            };
+            diesel::insert_into(invites::table)
+                .values((
+                    invites::code.eq(&invite.code),
+                    invites::match_id.eq(id),
+                    invites::seat.eq(seat as i16),
+                    invites::created_at.eq(now),
+                    invites::expires_at.eq(invite.expires_at),
+                ))
+                .execute(conn)?;
+            invites_made.push(super::Invite {
+                url: invite_url(public_url, &invite.code),
+                ..invite
+            });
+        }
+    }
+    let mut table = Table {
+        row,
+        game,
+        seats: people,
+        state: MatchState::empty(game),
+    };
+    let events = opening
+        .into_iter()
+        .map(|body| NewEvent {
+            seat: None,
+            rules: true,
+            body,
+        })
+        .collect();
+    table.append(conn, events, now)?;
+    let mut view = table.view_for(conn, creator)?;
+    view.invite = invites_made.first().cloned();
+    if invites_made.len() > 1 {
+        view.invites = invites_made;
+    }
+    Ok(view)
+}
+
+/// Take the open seat an invitation holds. Valid 24 h, usable once.
+pub fn accept_invite(
+    conn: &mut PgConnection,
+    code: &str,
+    user: Uuid,
+    now: DateTime<Utc>,
+) -> Result<MatchView, ApiError> {
+    let invite: Option<(Uuid, i16, DateTime<Utc>, Option<Uuid>)> = invites::table
+        .find(code.trim().to_uppercase())
+        .select((
+            invites::match_id,
+            invites::seat,
+            invites::expires_at,
+            invites::used_by,
+        ))
+        .for_update()
+        .first(conn)
+        .optional()?;
+    let Some((match_id, seat, expires_at, used_by)) = invite else {
+        return Err(ApiError::not_found("invitation"));
+    };
+    let expired = |why: &str| {
+        ApiError::new(
+            actix_web::http::StatusCode::GONE,
+            "invite_expired",
+            why.to_owned(),
+        )
+    };
+    if used_by.is_some() {
+        return Err(expired("this invitation has already been used"));
+    }
+    if expires_at <= now {
+        return Err(expired("this invitation has expired; ask for a new one"));
+    }
+    let mut table =
+        Table::load(conn, match_id, true)?.ok_or_else(|| ApiError::not_found("invitation"))?;
+    if table.seats.contains(&Some(user)) {
+        return Err(ApiError::conflict("you already have a seat in this match"));
+    }
+    if table.row.status == "finished" {
+        return Err(expired("this match is over"));
+    }
+    diesel::update(invites::table.find(code.trim().to_uppercase()))
+        .set((invites::used_by.eq(user), invites::used_at.eq(now)))
+        .execute(conn)?;
+    diesel::update(match_seats::table.find((match_id, seat)))
+        .set(match_seats::user_id.eq(user))
+        .execute(conn)?;
+    table.seats[seat as usize] = Some(user);
+    let joined = NewEvent {
+        seat: Some(posthorn_rules::Seat(seat as u8)),
+        rules: false,
+        body: serde_json::json!({"type": "player_joined"}),
+    };
+    table.append(conn, vec![joined], now)?;
+    table.view_for(conn, user)
+}

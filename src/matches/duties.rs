@@ -1,0 +1,116 @@
+//! Correspondence deadlines of the duties a match owes (RULES.md §T).
+//!
+//! Each duty the rules report keeps the time it began; its notice comes at
+//! half the match's turn time (§T1) and its deadline at the full turn time.
+//! A duty that continues from one state to the next (the same seat still
+//! owes the same kind of action, e.g. in the middle of a several-step turn,
+//! or while a draw offer waits) keeps its times; a new duty starts now.
+
+use chrono::{DateTime, Duration, Utc};
+use posthorn_rules::{Duty, DutyKind, Seat};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A duty with its deadlines, as stored on the match row and shown in
+/// `to_act`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct TimedDuty {
+    #[schema(value_type = u8)]
+    pub seat: Seat,
+    #[schema(value_type = String, example = "turn")]
+    pub kind: DutyKind,
+    pub since: DateTime<Utc>,
+    pub notice_at: DateTime<Utc>,
+    pub deadline_at: DateTime<Utc>,
+    /// End of a short window (FlipChess "last card!", §F8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closes_at: Option<DateTime<Utc>>,
+    /// Whether the §T2 timeout notice for this duty has been recorded.
+    #[serde(default)]
+    pub noticed: bool,
+}
+
+pub fn millis_to_time(ms: i64) -> DateTime<Utc> {
+    DateTime::from_timestamp_millis(ms).unwrap_or_default()
+}
+
+/// The duties now owed, with times carried over from `previous`.
+pub fn schedule(
+    previous: &[TimedDuty],
+    duties: &[Duty],
+    now: DateTime<Utc>,
+    turn_seconds: i64,
+) -> Vec<TimedDuty> {
+    duties
+        .iter()
+        .map(|duty| {
+            let closes_at = duty.closes_at.map(millis_to_time);
+            match previous
+                .iter()
+                .find(|p| p.seat == duty.seat && p.kind == duty.kind)
+            {
+                Some(kept) => TimedDuty {
+                    closes_at,
+                    ..kept.clone()
+                },
+                None => TimedDuty {
+                    seat: duty.seat,
+                    kind: duty.kind,
+                    since: now,
+                    notice_at: now + Duration::seconds(turn_seconds / 2),
+                    deadline_at: now + Duration::seconds(turn_seconds),
+                    closes_at,
+                    noticed: false,
+                },
+            }
+        })
+        .collect()
+}
+
+/// The earliest notice not yet recorded, for the match row's sweep index.
+pub fn next_notice(duties: &[TimedDuty]) -> Option<DateTime<Utc>> {
+    duties
+        .iter()
+        .filter(|d| !d.noticed)
+        .map(|d| d.notice_at)
+        .min()
+}
+
+/// The earliest deadline or short-window end, for the sweep index.
+pub fn next_deadline(duties: &[TimedDuty]) -> Option<DateTime<Utc>> {
+    duties
+        .iter()
+        .flat_map(|d| [Some(d.deadline_at), d.closes_at])
+        .flatten()
+        .min()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(h: i64) -> DateTime<Utc> {
+        DateTime::from_timestamp(1_800_000_000 + h * 3600, 0).unwrap()
+    }
+
+    #[test]
+    fn t1_a_new_duty_gets_its_notice_at_half_and_deadline_at_the_full_turn() {
+        let d = schedule(&[], &[Duty::new(Seat(0), DutyKind::Turn)], at(0), 48 * 3600);
+        assert_eq!((d[0].notice_at, d[0].deadline_at), (at(24), at(48)));
+        assert_eq!(next_notice(&d), Some(at(24)));
+        assert_eq!(next_deadline(&d), Some(at(48)));
+    }
+
+    #[test]
+    fn a_continuing_duty_keeps_its_times_and_a_new_one_starts_now() {
+        let first = schedule(&[], &[Duty::new(Seat(0), DutyKind::Turn)], at(0), 48 * 3600);
+        let duties = [
+            Duty::new(Seat(0), DutyKind::Turn),
+            Duty::new(Seat(1), DutyKind::DrawReply),
+        ];
+        let next = schedule(&first, &duties, at(5), 48 * 3600);
+        assert_eq!(next[0].since, at(0));
+        assert_eq!(next[1].since, at(5));
+        assert_eq!(next_deadline(&next), Some(at(48)));
+    }
+}

@@ -1,0 +1,354 @@
+//! Matches as event logs (DESIGN.md §3). The `matches` row caches what
+//! queries need; the truth is `match_events`, folded through the rules
+//! crate. Every change goes through [`Table::append`] inside the caller's
+//! transaction, with the match row locked.
+
+pub mod create;
+pub mod duties;
+pub mod play;
+
+use crate::error::ApiError;
+use crate::schema::{match_events, match_seats, matches, users};
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use duties::TimedDuty;
+use posthorn_rules::{GameId, MatchState, Seat, Viewer};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = matches)]
+pub struct MatchRow {
+    pub id: Uuid,
+    pub game: String,
+    pub variant: Option<String>,
+    pub mode: Option<String>,
+    pub options: Value,
+    pub status: String,
+    pub seq: i32,
+    pub rated: bool,
+    pub turn_seconds: i32,
+    pub created_by: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub to_act: Value,
+    pub awaiting: Vec<Uuid>,
+    pub notice_at: Option<DateTime<Utc>>,
+    pub deadline_at: Option<DateTime<Utc>>,
+    pub result: Option<Value>,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable)]
+#[diesel(table_name = match_events)]
+pub struct EventRow {
+    pub seq: i32,
+    pub at: DateTime<Utc>,
+    pub seat: Option<i16>,
+    pub rules: bool,
+    pub body: Value,
+}
+
+/// A player as others see them.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, Queryable, Selectable)]
+#[diesel(table_name = users)]
+pub struct Player {
+    pub id: Uuid,
+    pub username: String,
+    pub display_name: String,
+    pub guest: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeatView {
+    pub seat: u8,
+    /// Empty while the seat is open.
+    pub user: Option<Player>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Invite {
+    pub code: String,
+    pub url: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// A match as one viewer may see it (API.md §Matches).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct MatchView {
+    pub id: Uuid,
+    pub game: String,
+    pub variant: Option<String>,
+    pub mode: Option<String>,
+    /// `waiting` (seats open), `active` or `finished`.
+    pub status: String,
+    /// The last event's seq; also the `ETag`.
+    pub seq: i32,
+    pub rated: bool,
+    /// Time per turn; the notice comes at half of it (§T1).
+    pub turn_hours: f64,
+    pub seats: Vec<SeatView>,
+    pub my_seats: Vec<u8>,
+    pub to_act: Vec<TimedDuty>,
+    /// The game state as this viewer may see it; its shape depends on the game.
+    #[schema(value_type = Object)]
+    pub view: Value,
+    /// `{outcome, winners, reason, scores?}` once finished.
+    #[schema(value_type = Option<Object>)]
+    pub result: Option<Value>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// The invitation to the first open seat (present when the creator views it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invite: Option<Invite>,
+    /// Every open seat's invitation, when there are several.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub invites: Vec<Invite>,
+}
+
+/// `{seq, at, seat?, type, …}`, redacted for its viewer.
+pub type EventView = Value;
+
+/// One match loaded for reading or changing.
+pub struct Table {
+    pub row: MatchRow,
+    pub game: GameId,
+    /// `seats[i]` is the user at seat `i`, if taken.
+    pub seats: Vec<Option<Uuid>>,
+    pub state: MatchState,
+}
+
+/// A new event about to be appended.
+pub struct NewEvent {
+    pub seat: Option<Seat>,
+    /// Folded by the rules crate (else a service fact such as a notice).
+    pub rules: bool,
+    pub body: Value,
+}
+
+pub fn game_of(row: &MatchRow) -> Result<GameId, ApiError> {
+    GameId::parse(&row.game).ok_or_else(|| ApiError::internal(format!("unknown game {}", row.game)))
+}
+
+impl Table {
+    /// Load a match; with `lock`, hold its row until the transaction ends.
+    pub fn load(conn: &mut PgConnection, id: Uuid, lock: bool) -> Result<Option<Table>, ApiError> {
+        let query = matches::table.find(id).select(MatchRow::as_select());
+        let row = if lock {
+            query.for_update().first(conn).optional()?
+        } else {
+            query.first(conn).optional()?
+        };
+        let Some(row) = row else { return Ok(None) };
+        let seat_rows: Vec<(i16, Option<Uuid>)> = match_seats::table
+            .filter(match_seats::match_id.eq(id))
+            .order(match_seats::seat)
+            .select((match_seats::seat, match_seats::user_id))
+            .load(conn)?;
+        let bodies: Vec<Value> = match_events::table
+            .filter(match_events::match_id.eq(id))
+            .filter(match_events::rules.eq(true))
+            .order(match_events::seq)
+            .select(match_events::body)
+            .load(conn)?;
+        let game = game_of(&row)?;
+        let state = MatchState::replay(game, &bodies).map_err(ApiError::internal)?;
+        Ok(Some(Table {
+            row,
+            game,
+            seats: seat_rows.into_iter().map(|(_, u)| u).collect(),
+            state,
+        }))
+    }
+
+    /// Load a match `user` plays in. Others get 404 whether or not it
+    /// exists, so ids leak nothing.
+    pub fn load_mine(
+        conn: &mut PgConnection,
+        id: Uuid,
+        user: Uuid,
+        lock: bool,
+    ) -> Result<Table, ApiError> {
+        match Self::load(conn, id, lock)? {
+            Some(t) if t.seats.contains(&Some(user)) => Ok(t),
+            _ => Err(ApiError::not_found("match")),
+        }
+    }
+
+    pub fn seats_of(&self, user: Uuid) -> Vec<Seat> {
+        (0..self.seats.len())
+            .filter(|&i| self.seats[i] == Some(user))
+            .map(|i| Seat(i as u8))
+            .collect()
+    }
+
+    pub fn duties(&self) -> Vec<TimedDuty> {
+        serde_json::from_value(self.row.to_act.clone()).unwrap_or_default()
+    }
+
+    /// Append events (folding the rules' ones), then bring the match row up
+    /// to date: seq, status, duties and their deadlines, result.
+    pub fn append(
+        &mut self,
+        conn: &mut PgConnection,
+        events: Vec<NewEvent>,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<EventRow>, ApiError> {
+        let mut stored = Vec::with_capacity(events.len());
+        for event in events {
+            if event.rules {
+                self.state.apply(&event.body).map_err(ApiError::internal)?;
+            }
+            self.row.seq += 1;
+            let row = EventRow {
+                seq: self.row.seq,
+                at: now,
+                seat: event.seat.map(|s| s.0 as i16),
+                rules: event.rules,
+                body: event.body,
+            };
+            diesel::insert_into(match_events::table)
+                .values((
+                    match_events::match_id.eq(self.row.id),
+                    match_events::seq.eq(row.seq),
+                    match_events::at.eq(row.at),
+                    match_events::seat.eq(row.seat),
+                    match_events::rules.eq(row.rules),
+                    match_events::body.eq(&row.body),
+                ))
+                .execute(conn)?;
+            stored.push(row);
+        }
+        self.refresh_row(now);
+        self.save_row(conn)?;
+        Ok(stored)
+    }
+
+    /// Recompute the cached columns from the state.
+    pub fn refresh_row(&mut self, now: DateTime<Utc>) {
+        let previous = self.duties();
+        let row = &mut self.row;
+        row.updated_at = now;
+        if let Some(outcome) = self.state.outcome() {
+            row.status = "finished".into();
+            row.result = serde_json::to_value(outcome).ok();
+        } else if self.seats.iter().all(Option::is_some) {
+            row.status = "active".into();
+        }
+        let timed = if row.status == "active" {
+            duties::schedule(
+                &previous,
+                &self.state.to_act(),
+                now,
+                row.turn_seconds as i64,
+            )
+        } else {
+            Vec::new()
+        };
+        row.awaiting = timed
+            .iter()
+            .filter_map(|d| self.seats[d.seat.index()])
+            .collect();
+        row.awaiting.sort_unstable();
+        row.awaiting.dedup();
+        row.notice_at = duties::next_notice(&timed);
+        row.deadline_at = duties::next_deadline(&timed);
+        row.to_act = serde_json::to_value(&timed).unwrap_or_default();
+    }
+
+    pub fn save_row(&self, conn: &mut PgConnection) -> Result<(), ApiError> {
+        let r = &self.row;
+        diesel::update(matches::table.find(r.id))
+            .set((
+                matches::status.eq(&r.status),
+                matches::seq.eq(r.seq),
+                matches::updated_at.eq(r.updated_at),
+                matches::to_act.eq(&r.to_act),
+                matches::awaiting.eq(&r.awaiting),
+                matches::notice_at.eq(r.notice_at),
+                matches::deadline_at.eq(r.deadline_at),
+                matches::result.eq(&r.result),
+            ))
+            .execute(conn)?;
+        Ok(())
+    }
+
+    /// How `user` sees this match.
+    pub fn view_for(&self, conn: &mut PgConnection, user: Uuid) -> Result<MatchView, ApiError> {
+        let players = load_players(conn, self.seats.iter().flatten().copied().collect())?;
+        Ok(self.view_with(&players, user))
+    }
+
+    pub fn viewer(&self, user: Uuid) -> Viewer {
+        self.seats_of(user)
+            .first()
+            .map_or(Viewer::Spectator, |s| Viewer::Seat(*s))
+    }
+
+    pub fn view_with(&self, players: &HashMap<Uuid, Player>, user: Uuid) -> MatchView {
+        let r = &self.row;
+        MatchView {
+            id: r.id,
+            game: r.game.clone(),
+            variant: r.variant.clone(),
+            mode: r.mode.clone(),
+            status: r.status.clone(),
+            seq: r.seq,
+            rated: r.rated,
+            turn_hours: r.turn_seconds as f64 / 3600.0,
+            seats: (0..self.seats.len())
+                .map(|i| SeatView {
+                    seat: i as u8,
+                    user: self.seats[i].and_then(|u| players.get(&u).cloned()),
+                })
+                .collect(),
+            my_seats: self.seats_of(user).iter().map(|s| s.0).collect(),
+            to_act: self.duties(),
+            view: self.state.view(self.viewer(user)),
+            result: r.result.clone(),
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+            invite: None,
+            invites: Vec::new(),
+        }
+    }
+
+    /// A stored event as `user` may see it.
+    pub fn event_view(&self, event: &EventRow, user: Uuid) -> Result<EventView, ApiError> {
+        let body = if event.rules {
+            MatchState::redact(self.game, &event.body, self.viewer(user))
+                .map_err(ApiError::internal)?
+        } else {
+            event.body.clone()
+        };
+        let mut out = Map::new();
+        out.insert("seq".into(), event.seq.into());
+        out.insert(
+            "at".into(),
+            serde_json::to_value(event.at).unwrap_or_default(),
+        );
+        if let Some(seat) = event.seat {
+            out.insert("seat".into(), seat.into());
+        }
+        if let Value::Object(fields) = body {
+            for (k, v) in fields {
+                out.entry(k).or_insert(v);
+            }
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+pub fn load_players(
+    conn: &mut PgConnection,
+    ids: Vec<Uuid>,
+) -> Result<HashMap<Uuid, Player>, ApiError> {
+    let found: Vec<Player> = users::table
+        .filter(users::id.eq_any(ids))
+        .select(Player::as_select())
+        .load(conn)?;
+    Ok(found.into_iter().map(|p| (p.id, p)).collect())
+}

@@ -1,0 +1,343 @@
+//! Playing: posting an action, listing legal actions, reading the event
+//! feed and the list of my matches.
+
+use super::create::OsRandom;
+use super::{load_players, EventRow, EventView, MatchView, NewEvent, Table};
+use crate::error::ApiError;
+use crate::schema::{idempotent_answers, match_events, match_seats, matches};
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use posthorn_rules::{Env, RuleError, Seat};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+pub const PAGE_SIZE: i64 = 20;
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionRequest {
+    /// The seq of the match the client saw; a stale one gets 409.
+    pub seq: i32,
+    /// `{"type": …}` — one of the legal actions.
+    #[schema(value_type = Object)]
+    pub action: Value,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ActionAnswer {
+    #[serde(rename = "match")]
+    pub match_view: MatchView,
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<EventView>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct LegalActions {
+    pub seq: i32,
+    #[schema(value_type = Vec<Object>)]
+    pub actions: Vec<Value>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct EventFeed {
+    pub seq: i32,
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<EventView>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct MatchPage {
+    pub items: Vec<MatchView>,
+    pub next_cursor: Option<String>,
+}
+
+fn to_millis(t: DateTime<Utc>) -> i64 {
+    t.timestamp_millis()
+}
+
+/// Resolve the short windows (§F8) that have closed by `now`, exactly once:
+/// the first request or sweep that finds them closed appends the result.
+pub fn resolve_expired(
+    conn: &mut PgConnection,
+    table: &mut Table,
+    now: DateTime<Utc>,
+) -> Result<(), ApiError> {
+    let mut random = OsRandom;
+    let mut env = Env {
+        now: to_millis(now),
+        random: &mut random,
+    };
+    let events: Vec<NewEvent> = table
+        .state
+        .expire(&mut env)
+        .into_iter()
+        .map(|body| NewEvent {
+            seat: None,
+            rules: true,
+            body,
+        })
+        .collect();
+    if !events.is_empty() {
+        table.append(conn, events, now)?;
+    }
+    Ok(())
+}
+
+/// The seat `user` acts from: the one named in the action, else the first
+/// of theirs that owes something, else their first.
+fn acting_seat(table: &Table, user: Uuid, action: &mut Value) -> Result<Seat, ApiError> {
+    let mine = table.seats_of(user);
+    let named = action.as_object_mut().and_then(|a| a.remove("seat"));
+    if let Some(named) = named {
+        let seat = named
+            .as_u64()
+            .filter(|s| mine.iter().any(|m| m.0 as u64 == *s));
+        return seat
+            .map(|s| Seat(s as u8))
+            .ok_or_else(|| ApiError::validation("seat must be one of your seats"));
+    }
+    let owing = table.state.to_act();
+    Ok(mine
+        .iter()
+        .copied()
+        .find(|s| owing.iter().any(|d| d.seat == *s))
+        .or(mine.first().copied())
+        .expect("a player of the match has a seat"))
+}
+
+/// Post an action (DESIGN.md §3: one transaction, the match row locked).
+pub fn act(
+    conn: &mut PgConnection,
+    match_id: Uuid,
+    user: Uuid,
+    request: ActionRequest,
+    idempotency_key: Option<String>,
+    now: DateTime<Utc>,
+) -> Result<ActionAnswer, ApiError> {
+    let mut table = Table::load_mine(conn, match_id, user, true)?;
+    if let Some(key) = &idempotency_key {
+        let earlier: Option<(Uuid, Value)> = idempotent_answers::table
+            .find((user, key))
+            .select((idempotent_answers::match_id, idempotent_answers::answer))
+            .first(conn)
+            .optional()?;
+        if let Some((for_match, answer)) = earlier {
+            if for_match != match_id {
+                return Err(ApiError::conflict(
+                    "this Idempotency-Key was used for another match",
+                ));
+            }
+            return serde_json::from_value(answer).map_err(ApiError::internal);
+        }
+    }
+    if request.seq != table.row.seq {
+        return Err(ApiError::stale_seq(table.row.seq));
+    }
+    if table.row.status == "waiting" {
+        return Err(ApiError::conflict(
+            "the match starts when every seat is taken",
+        ));
+    }
+    let mut action = request.action;
+    let seat = acting_seat(&table, user, &mut action)?;
+    resolve_expired(conn, &mut table, now)?;
+    let mut random = OsRandom;
+    let mut env = Env {
+        now: to_millis(now),
+        random: &mut random,
+    };
+    let events = table
+        .state
+        .act(seat, &action, &mut env)
+        .map_err(|e: RuleError| ApiError::from(e))?;
+    let first_new = table.row.seq + 1;
+    let new_events = events
+        .into_iter()
+        .map(|body| NewEvent {
+            seat: Some(seat),
+            rules: true,
+            body,
+        })
+        .collect();
+    table.append(conn, new_events, now)?;
+    let answer = ActionAnswer {
+        match_view: table.view_for(conn, user)?,
+        events: events_since(conn, &table, first_new - 1, user)?,
+    };
+    if let Some(key) = idempotency_key {
+        diesel::insert_into(idempotent_answers::table)
+            .values((
+                idempotent_answers::user_id.eq(user),
+                idempotent_answers::key.eq(key),
+                idempotent_answers::match_id.eq(match_id),
+                idempotent_answers::answer
+                    .eq(serde_json::to_value(&answer).map_err(ApiError::internal)?),
+                idempotent_answers::created_at.eq(now),
+            ))
+            .execute(conn)?;
+    }
+    Ok(answer)
+}
+
+fn events_since(
+    conn: &mut PgConnection,
+    table: &Table,
+    after: i32,
+    user: Uuid,
+) -> Result<Vec<EventView>, ApiError> {
+    let rows: Vec<EventRow> = match_events::table
+        .filter(match_events::match_id.eq(table.row.id))
+        .filter(match_events::seq.gt(after))
+        .order(match_events::seq)
+        .select(EventRow::as_select())
+        .load(conn)?;
+    rows.iter().map(|e| table.event_view(e, user)).collect()
+}
+
+/// Load one of my matches, resolving closed short windows first.
+fn load_current(
+    conn: &mut PgConnection,
+    match_id: Uuid,
+    user: Uuid,
+    now: DateTime<Utc>,
+) -> Result<Table, ApiError> {
+    let mut table = Table::load_mine(conn, match_id, user, false)?;
+    let now_ms = to_millis(now);
+    let window_closed = table
+        .state
+        .to_act()
+        .iter()
+        .any(|d| d.closes_at.is_some_and(|c| c <= now_ms));
+    if window_closed {
+        table = Table::load_mine(conn, match_id, user, true)?;
+        resolve_expired(conn, &mut table, now)?;
+    }
+    Ok(table)
+}
+
+pub fn view(
+    conn: &mut PgConnection,
+    match_id: Uuid,
+    user: Uuid,
+    now: DateTime<Utc>,
+) -> Result<MatchView, ApiError> {
+    let table = load_current(conn, match_id, user, now)?;
+    table.view_for(conn, user)
+}
+
+pub fn legal_actions(
+    conn: &mut PgConnection,
+    match_id: Uuid,
+    user: Uuid,
+    now: DateTime<Utc>,
+) -> Result<LegalActions, ApiError> {
+    let table = load_current(conn, match_id, user, now)?;
+    let mine = table.seats_of(user);
+    let mut actions = Vec::new();
+    if table.row.status == "active" {
+        for seat in &mine {
+            for mut action in table.state.legal_actions(*seat) {
+                if mine.len() > 1 {
+                    if let Some(obj) = action.as_object_mut() {
+                        obj.insert("seat".into(), seat.0.into());
+                    }
+                }
+                actions.push(action);
+            }
+        }
+    }
+    Ok(LegalActions {
+        seq: table.row.seq,
+        actions,
+    })
+}
+
+pub fn events(
+    conn: &mut PgConnection,
+    match_id: Uuid,
+    user: Uuid,
+    after: i32,
+    now: DateTime<Utc>,
+) -> Result<EventFeed, ApiError> {
+    let table = load_current(conn, match_id, user, now)?;
+    Ok(EventFeed {
+        seq: table.row.seq,
+        events: events_since(conn, &table, after, user)?,
+    })
+}
+
+/// My matches: those awaiting me first, then by nearest deadline, then the
+/// most recently changed. The cursor is an opaque offset into that order.
+pub fn list(
+    conn: &mut PgConnection,
+    user: Uuid,
+    status: Option<String>,
+    cursor: Option<String>,
+) -> Result<MatchPage, ApiError> {
+    let offset = match cursor {
+        Some(c) => {
+            decode_cursor(&c).ok_or_else(|| ApiError::validation("that cursor is not valid"))?
+        }
+        None => 0,
+    };
+    let my_matches = match_seats::table
+        .filter(match_seats::user_id.eq(user))
+        .select(match_seats::match_id);
+    let mut query = matches::table
+        .filter(matches::id.eq_any(my_matches))
+        .select(matches::id)
+        .into_boxed();
+    if let Some(status) = &status {
+        if !["waiting", "active", "finished"].contains(&status.as_str()) {
+            return Err(ApiError::validation(
+                "status is one of waiting, active, finished",
+            ));
+        }
+        query = query.filter(matches::status.eq(status));
+    }
+    let ids: Vec<Uuid> = query
+        .order((
+            matches::awaiting.contains(vec![user]).desc(),
+            matches::deadline_at.asc().nulls_last(),
+            matches::updated_at.desc(),
+            matches::id.asc(),
+        ))
+        .offset(offset)
+        .limit(PAGE_SIZE + 1)
+        .load(conn)?;
+    let more = ids.len() as i64 > PAGE_SIZE;
+    let mut tables = Vec::new();
+    for id in ids.into_iter().take(PAGE_SIZE as usize) {
+        tables.extend(Table::load(conn, id, false)?);
+    }
+    let everyone = tables
+        .iter()
+        .flat_map(|t| t.seats.iter().flatten().copied())
+        .collect();
+    let players = load_players(conn, everyone)?;
+    Ok(MatchPage {
+        items: tables.iter().map(|t| t.view_with(&players, user)).collect(),
+        next_cursor: more.then(|| encode_cursor(offset + PAGE_SIZE)),
+    })
+}
+
+fn encode_cursor(offset: i64) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("o:{offset}"))
+}
+
+fn decode_cursor(cursor: &str) -> Option<i64> {
+    use base64::Engine;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(cursor)
+        .ok()?;
+    String::from_utf8(bytes)
+        .ok()?
+        .strip_prefix("o:")?
+        .parse()
+        .ok()
+        .filter(|o| *o >= 0)
+}

@@ -1,0 +1,75 @@
+//! Prometheus text metrics, counted in atomics (no registry needed).
+
+use std::fmt::Write;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// Upper bounds of the request-latency histogram, in seconds.
+const BUCKETS: [f64; 10] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0];
+
+#[derive(Default)]
+pub struct Metrics {
+    /// Responses by status class: index 1 = 1xx … 5 = 5xx.
+    responses: [AtomicU64; 6],
+    latency_buckets: [AtomicU64; BUCKETS.len()],
+    latency_count: AtomicU64,
+    latency_micros: AtomicU64,
+    pub actions_applied: AtomicU64,
+    pub events_appended: AtomicU64,
+}
+
+impl Metrics {
+    pub fn observe(&self, status: u16, seconds: f64) {
+        self.responses[(status / 100).min(5) as usize].fetch_add(1, Relaxed);
+        for (i, bound) in BUCKETS.iter().enumerate() {
+            if seconds <= *bound {
+                self.latency_buckets[i].fetch_add(1, Relaxed);
+            }
+        }
+        self.latency_count.fetch_add(1, Relaxed);
+        self.latency_micros
+            .fetch_add((seconds * 1e6) as u64, Relaxed);
+    }
+
+    pub fn render(&self, pool: &crate::db::Pool) -> String {
+        let mut out = String::new();
+        out.push_str("# TYPE posthorn_http_responses_total counter\n");
+        for class in 1..=5 {
+            let n = self.responses[class].load(Relaxed);
+            let _ = writeln!(
+                out,
+                "posthorn_http_responses_total{{class=\"{class}xx\"}} {n}"
+            );
+        }
+        out.push_str("# TYPE posthorn_http_request_duration_seconds histogram\n");
+        for (i, bound) in BUCKETS.iter().enumerate() {
+            let n = self.latency_buckets[i].load(Relaxed);
+            let _ = writeln!(
+                out,
+                "posthorn_http_request_duration_seconds_bucket{{le=\"{bound}\"}} {n}"
+            );
+        }
+        let count = self.latency_count.load(Relaxed);
+        let _ = writeln!(
+            out,
+            "posthorn_http_request_duration_seconds_bucket{{le=\"+Inf\"}} {count}"
+        );
+        let sum = self.latency_micros.load(Relaxed) as f64 / 1e6;
+        let _ = writeln!(out, "posthorn_http_request_duration_seconds_sum {sum}");
+        let _ = writeln!(out, "posthorn_http_request_duration_seconds_count {count}");
+        let counters = [
+            ("posthorn_actions_applied_total", &self.actions_applied),
+            ("posthorn_events_appended_total", &self.events_appended),
+        ];
+        for (name, value) in counters {
+            let _ = writeln!(out, "# TYPE {name} counter\n{name} {}", value.load(Relaxed));
+        }
+        let pool_state = pool.state();
+        let _ = writeln!(
+            out,
+            "# TYPE posthorn_db_connections gauge\nposthorn_db_connections{{state=\"idle\"}} {}\nposthorn_db_connections{{state=\"busy\"}} {}",
+            pool_state.idle_connections,
+            pool_state.connections - pool_state.idle_connections
+        );
+        out
+    }
+}

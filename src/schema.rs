@@ -1,0 +1,101 @@
+//! Diesel table definitions, matching `migrations/`.
+
+diesel::table! {
+    users (id) {
+        id -> Uuid,
+        username -> Text,
+        email -> Nullable<Text>,
+        password_hash -> Nullable<Text>,
+        display_name -> Text,
+        guest -> Bool,
+        locale -> Text,
+        time_zone -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    refresh_tokens (token_hash) {
+        token_hash -> Bytea,
+        user_id -> Uuid,
+        family -> Uuid,
+        created_at -> Timestamptz,
+        expires_at -> Timestamptz,
+        spent_at -> Nullable<Timestamptz>,
+        revoked_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    login_failures (key, at) {
+        key -> Text,
+        at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    matches (id) {
+        id -> Uuid,
+        game -> Text,
+        variant -> Nullable<Text>,
+        mode -> Nullable<Text>,
+        options -> Jsonb,
+        status -> Text,
+        seq -> Int4,
+        rated -> Bool,
+        turn_seconds -> Int4,
+        created_by -> Uuid,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+        to_act -> Jsonb,
+        awaiting -> Array<Uuid>,
+        notice_at -> Nullable<Timestamptz>,
+        deadline_at -> Nullable<Timestamptz>,
+        result -> Nullable<Jsonb>,
+    }
+}
+
+diesel::table! {
+    match_seats (match_id, seat) {
+        match_id -> Uuid,
+        seat -> Int2,
+        user_id -> Nullable<Uuid>,
+    }
+}
+
+diesel::table! {
+    match_events (match_id, seq) {
+        match_id -> Uuid,
+        seq -> Int4,
+        at -> Timestamptz,
+        seat -> Nullable<Int2>,
+        rules -> Bool,
+        body -> Jsonb,
+    }
+}
+
+diesel::table! {
+    invites (code) {
+        code -> Text,
+        match_id -> Uuid,
+        seat -> Int2,
+        created_at -> Timestamptz,
+        expires_at -> Timestamptz,
+        used_by -> Nullable<Uuid>,
+        used_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    idempotent_answers (user_id, key) {
+        user_id -> Uuid,
+        key -> Text,
+        match_id -> Uuid,
+        answer -> Jsonb,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::joinable!(match_seats -> matches (match_id));
+diesel::joinable!(match_events -> matches (match_id));
+diesel::allow_tables_to_appear_in_same_query!(users, matches, match_seats, match_events, invites);

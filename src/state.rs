@@ -1,0 +1,29 @@
+//! What every handler shares.
+
+use crate::auth::Keys;
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::db::Pool;
+use crate::metrics::Metrics;
+use std::sync::Arc;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub pool: Pool,
+    pub config: Arc<Config>,
+    pub clock: Arc<dyn Clock>,
+    pub keys: Arc<Keys>,
+    pub metrics: Arc<Metrics>,
+}
+
+impl AppState {
+    /// What sessions are issued with, now.
+    pub fn issuer(&self) -> crate::accounts::Issuer {
+        crate::accounts::Issuer {
+            keys: self.keys.clone(),
+            now: self.clock.now(),
+            access_seconds: self.config.access_token_seconds,
+            refresh_days: self.config.refresh_token_days,
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! Accounts and sessions (API.md §Accounts, issue #3 point 4).
+
+use crate::support::TestApp;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use chrono::Duration;
+use serde_json::json;
+
+async fn login(app: &TestApp, login: &str, password: &str) -> crate::support::Reply {
+    app.request(
+        "POST",
+        "/v1/sessions",
+        None,
+        Some(json!({"login": login, "password": password})),
+        &[],
+    )
+    .await
+}
+
+#[actix_web::test]
+async fn register_then_sign_in_by_username_or_email_and_read_me() {
+    let app = TestApp::start().await;
+    let token = app.register("alice").await;
+    let me = app.get("/v1/me", &token).await;
+    assert_eq!(me.status, 200);
+    assert_eq!(me.body["username"], "alice");
+    assert_eq!(me.body["guest"], false);
+    assert_eq!(me.body["email"], "alice@example.test");
+    for name in ["alice", "ALICE", "alice@example.test"] {
+        let reply = login(&app, name, "a long password").await;
+        assert_eq!(reply.status, 201, "{name}: {}", reply.body);
+        assert_eq!(reply.body["token_type"], "Bearer");
+        assert_eq!(reply.body["user"]["username"], "alice");
+    }
+    let again = app
+        .request(
+            "POST",
+            "/v1/accounts",
+            None,
+            Some(json!({"username": "Alice", "password": "another password"})),
+            &[],
+        )
+        .await;
+    assert_eq!((again.status.as_u16(), again.code()), (409, "conflict"));
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn wrong_password_and_unknown_user_get_the_same_answer() {
+    let app = TestApp::start().await;
+    app.register("bob").await;
+    let wrong = login(&app, "bob", "not the password").await;
+    let unknown = login(&app, "nobody", "not the password").await;
+    assert_eq!(wrong.status, 401);
+    assert_eq!(wrong.status, unknown.status);
+    assert_eq!(wrong.body, unknown.body);
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn sign_in_is_rate_limited_per_account() {
+    let app = TestApp::start().await;
+    app.register("carol").await;
+    for _ in 0..posthorn::accounts::LOGIN_FAILURES_PER_ACCOUNT {
+        assert_eq!(login(&app, "carol", "guessing").await.status, 401);
+    }
+    let limited = login(&app, "carol", "a long password").await;
+    assert_eq!(
+        (limited.status.as_u16(), limited.code()),
+        (429, "rate_limited")
+    );
+    // The window passes; the right password works again.
+    app.clock.advance(Duration::minutes(
+        posthorn::accounts::LOGIN_WINDOW_MINUTES + 1,
+    ));
+    assert_eq!(login(&app, "carol", "a long password").await.status, 201);
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn refresh_rotates_and_a_token_refreshed_twice_ends_the_session() {
+    let app = TestApp::start().await;
+    app.register("dave").await;
+    let first = login(&app, "dave", "a long password").await.body;
+    let old = first["refresh_token"].as_str().unwrap();
+    let rotated = app
+        .request(
+            "POST",
+            "/v1/sessions/refresh",
+            None,
+            Some(json!({"refresh_token": old})),
+            &[],
+        )
+        .await;
+    assert_eq!(rotated.status, 200, "{}", rotated.body);
+    let new = rotated.body["refresh_token"].as_str().unwrap().to_owned();
+    assert_ne!(new, old);
+    let access = rotated.body["access_token"].as_str().unwrap().to_owned();
+    assert_eq!(app.get("/v1/me", &access).await.status, 200);
+
+    let reused = app
+        .request(
+            "POST",
+            "/v1/sessions/refresh",
+            None,
+            Some(json!({"refresh_token": old})),
+            &[],
+        )
+        .await;
+    assert_eq!(
+        (reused.status.as_u16(), reused.code()),
+        (401, "unauthorized")
+    );
+    // Reuse means a copy exists: the whole session is revoked.
+    let after = app
+        .request(
+            "POST",
+            "/v1/sessions/refresh",
+            None,
+            Some(json!({"refresh_token": new})),
+            &[],
+        )
+        .await;
+    assert_eq!(after.status, 401);
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn sign_out_revokes_the_refresh_token() {
+    let app = TestApp::start().await;
+    app.register("erin").await;
+    let session = login(&app, "erin", "a long password").await.body;
+    let access = session["access_token"].as_str().unwrap();
+    let out = app
+        .request("DELETE", "/v1/sessions/current", Some(access), None, &[])
+        .await;
+    assert_eq!(out.status, 204);
+    let refresh = app
+        .request(
+            "POST",
+            "/v1/sessions/refresh",
+            None,
+            Some(json!({"refresh_token": session["refresh_token"]})),
+            &[],
+        )
+        .await;
+    assert_eq!(refresh.status, 401);
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn expired_tampered_and_alg_none_tokens_are_refused() {
+    let app = TestApp::start().await;
+    let token = app.register("frank").await;
+    let parts: Vec<&str> = token.split('.').collect();
+
+    // alg: none, with the same claims and no signature.
+    let header = URL_SAFE_NO_PAD.encode(br#"{"alg":"none","typ":"JWT"}"#);
+    let none = format!("{header}.{}.", parts[1]);
+    // Tampered: the claims say someone else, the signature is the old one.
+    let mut claims: serde_json::Value =
+        serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[1]).unwrap()).unwrap();
+    claims["sub"] = json!(uuid::Uuid::new_v4());
+    let tampered = format!(
+        "{}.{}.{}",
+        parts[0],
+        URL_SAFE_NO_PAD.encode(claims.to_string()),
+        parts[2]
+    );
+    for bad in [none.as_str(), tampered.as_str(), "not-a-token", ""] {
+        let reply = app.get("/v1/me", bad).await;
+        assert_eq!(
+            (reply.status.as_u16(), reply.code()),
+            (401, "unauthorized"),
+            "{bad}"
+        );
+    }
+    assert_eq!(
+        app.request("GET", "/v1/me", None, None, &[]).await.status,
+        401
+    );
+
+    assert_eq!(app.get("/v1/me", &token).await.status, 200);
+    app.clock.advance(Duration::minutes(16));
+    let expired = app.get("/v1/me", &token).await;
+    assert_eq!(expired.status, 401);
+    assert!(expired.body["detail"].as_str().unwrap().contains("expired"));
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn a_guest_account_from_a_nickname() {
+    let app = TestApp::start().await;
+    let token = app.guest("Grandma Kim").await;
+    let me = app.get("/v1/me", &token).await;
+    assert_eq!(me.body["guest"], true);
+    assert_eq!(me.body["display_name"], "Grandma Kim");
+    assert!(me.body["username"].as_str().unwrap().starts_with("guest-"));
+    let bad = app
+        .request(
+            "POST",
+            "/v1/guests",
+            None,
+            Some(json!({"nickname": "  "})),
+            &[],
+        )
+        .await;
+    assert_eq!(
+        (bad.status.as_u16(), bad.code()),
+        (400, "validation_failed")
+    );
+    app.stop().await;
+}

@@ -1,0 +1,134 @@
+//! Bad input gets a clear 4xx problem document and changes nothing
+//! (issue #3 point 7).
+
+use crate::support::TestApp;
+use posthorn::config::Config;
+use serde_json::json;
+
+#[actix_web::test]
+async fn malformed_requests_get_problem_documents() {
+    let app = TestApp::start_with(Config {
+        max_body_bytes: 4096,
+        ..Config::default()
+    })
+    .await;
+    let token = app.register("alice").await;
+    let raw = |body: &'static str, content_type: &'static str| {
+        let client = awc::Client::default();
+        let url = format!("{}/v1/matches", app.base);
+        let token = token.clone();
+        async move {
+            let mut res = client
+                .post(url)
+                .insert_header(("Authorization", format!("Bearer {token}")))
+                .insert_header(("Content-Type", content_type))
+                .send_body(body)
+                .await
+                .unwrap();
+            let status = res.status().as_u16();
+            let ct = res
+                .headers()
+                .get("content-type")
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_owned();
+            let body: serde_json::Value =
+                serde_json::from_slice(&res.body().await.unwrap()).unwrap();
+            (status, ct, body)
+        }
+    };
+    for (body, content_type, status, code) in [
+        ("{not json", "application/json", 400, "validation_failed"),
+        ("[1, 2]", "application/json", 400, "validation_failed"),
+        (
+            r#"{"game": "checkers"}"#,
+            "text/plain",
+            400,
+            "validation_failed",
+        ),
+        (
+            r#"{"game": "checkers", "colour": "red"}"#,
+            "application/json",
+            400,
+            "validation_failed",
+        ),
+        (
+            r#"{"game": 7}"#,
+            "application/json",
+            400,
+            "validation_failed",
+        ),
+    ] {
+        let (got, ct, doc) = raw(body, content_type).await;
+        assert_eq!(
+            (got, doc["code"].as_str().unwrap()),
+            (status, code),
+            "{body}: {doc}"
+        );
+        assert_eq!(ct, "application/problem+json");
+        for field in ["type", "title", "status", "detail", "code"] {
+            assert!(doc.get(field).is_some(), "{field} in {doc}");
+        }
+    }
+    let big = json!({"game": "checkers", "options": {"position": "x".repeat(10_000)}});
+    let reply = app.post("/v1/matches", &token, big).await;
+    assert_eq!(
+        (reply.status.as_u16(), reply.code()),
+        (413, "payload_too_large")
+    );
+
+    let reply = app.get("/v1/matches/not-a-uuid", &token).await;
+    assert_eq!(reply.status, 404);
+    let reply = app.get("/v1/matches?status=lost", &token).await;
+    assert_eq!(
+        (reply.status.as_u16(), reply.code()),
+        (400, "validation_failed")
+    );
+    let reply = app.get("/v1/matches?colour=red", &token).await;
+    assert_eq!(reply.status, 400);
+    let reply = app
+        .post(
+            "/v1/matches",
+            &token,
+            json!({"game": "checkers", "options": {"position": "B:W33:B1"}}),
+        )
+        .await;
+    assert_eq!(
+        (reply.status.as_u16(), reply.code()),
+        (400, "validation_failed")
+    );
+    assert!(reply.body["detail"]
+        .as_str()
+        .unwrap()
+        .contains("off the board"));
+    let list = app.get("/v1/matches", &token).await.body;
+    assert!(
+        list["items"].as_array().unwrap().is_empty(),
+        "nothing was created"
+    );
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn bad_account_input_is_refused_clearly() {
+    let app = TestApp::start().await;
+    for body in [
+        json!({"username": "x", "password": "a long password"}),
+        json!({"username": "valid_name", "password": "short"}),
+        json!({"username": "valid_name", "password": "a long password", "email": "nope"}),
+        json!({"username": "guest-me", "password": "a long password"}),
+        json!({"username": "valid_name", "password": "a long password", "time_zone": "Mars/Base One"}),
+        json!({"username": "valid_name", "password": "a long password", "admin": true}),
+    ] {
+        let reply = app
+            .request("POST", "/v1/accounts", None, Some(body.clone()), &[])
+            .await;
+        assert_eq!(
+            (reply.status.as_u16(), reply.code()),
+            (400, "validation_failed"),
+            "{body}"
+        );
+    }
+    app.stop().await;
+}

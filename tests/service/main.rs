@@ -1,0 +1,7 @@
+//! Integration tests of the service over HTTP against a real PostgreSQL.
+
+mod accounts;
+mod errors;
+mod matches;
+mod operations;
+mod support;

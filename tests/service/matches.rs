@@ -1,0 +1,466 @@
+//! Matches over HTTP (API.md §Matches, issue #3 points 5–6).
+
+use crate::support::TestApp;
+use chrono::Duration;
+use diesel::RunQueryDsl;
+use posthorn_rules::{Random, SplitMix64};
+use serde_json::{json, Value};
+
+fn match_path(m: &Value) -> String {
+    format!("/v1/matches/{}", m["id"].as_str().unwrap())
+}
+
+async fn event_count(app: &TestApp) -> i64 {
+    #[derive(diesel::QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let pool = app.state.pool.clone();
+    actix_web::web::block(move || {
+        diesel::sql_query("SELECT count(*) AS n FROM match_events")
+            .get_result::<Count>(&mut pool.get().unwrap())
+            .unwrap()
+            .n
+    })
+    .await
+    .unwrap()
+}
+
+async fn new_checkers(app: &TestApp, creator: &str, opponent: &str, options: Value) -> Value {
+    let reply = app
+        .post(
+            "/v1/matches",
+            creator,
+            json!({"game": "checkers", "opponents": [opponent], "options": options}),
+        )
+        .await;
+    assert_eq!(reply.status, 201, "{}", reply.body);
+    reply.body
+}
+
+/// Play random legal moves until the match ends; returns the final view.
+async fn play_out(app: &TestApp, players: &[&str; 2], m: &Value, seed: u64) -> Value {
+    let mut random = SplitMix64::new(seed);
+    let path = match_path(m);
+    for _ in 0..1000 {
+        let view = app.get(&path, players[0]).await.body;
+        if view["status"] == "finished" {
+            return view;
+        }
+        let seat = view["to_act"][0]["seat"].as_u64().unwrap();
+        let mut acted = false;
+        for token in players {
+            let legal = app.get(&format!("{path}/legal-actions"), token).await.body;
+            let moves: Vec<&Value> = legal["actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|a| a["type"] == "move")
+                .collect();
+            if moves.is_empty() {
+                continue;
+            }
+            let action = moves[random.below(moves.len() as u64) as usize].clone();
+            let reply = app
+                .post(
+                    &format!("{path}/actions"),
+                    token,
+                    json!({"seq": legal["seq"], "action": action}),
+                )
+                .await;
+            assert_eq!(reply.status, 200, "seat {seat}: {}", reply.body);
+            acted = true;
+            break;
+        }
+        assert!(acted, "someone must be able to move");
+    }
+    panic!("the match did not end within 1000 moves");
+}
+
+#[actix_web::test]
+async fn a_checkers_match_played_to_its_end_between_two_registered_users() {
+    let app = TestApp::start().await;
+    let (alice, bob) = (app.register("alice").await, app.register("bob").await);
+    let m = new_checkers(&app, &alice, "bob", json!({})).await;
+    assert_eq!(m["status"], "active");
+    assert_eq!(m["variant"], "american");
+    assert_eq!(m["to_act"][0]["kind"], "turn");
+    assert_eq!(m["view"]["side_to_move"], "black");
+    let end = play_out(&app, &[&alice, &bob], &m, 7).await;
+    let result = &end["result"];
+    assert!(
+        ["win", "draw"].contains(&result["outcome"].as_str().unwrap()),
+        "{result}"
+    );
+    assert!(end["to_act"].as_array().unwrap().is_empty());
+
+    // The feed holds every event, in order, each with its server time.
+    let feed = app
+        .get(&format!("{}/events", match_path(&m)), &bob)
+        .await
+        .body;
+    let events = feed["events"].as_array().unwrap();
+    assert_eq!(events.len() as i64, feed["seq"].as_i64().unwrap());
+    assert_eq!(events[0]["type"], "started");
+    assert_eq!(events.last().unwrap()["type"], "finished");
+    assert!(events.iter().all(|e| e["at"].is_string()));
+    let after = app
+        .get(&format!("{}/events?after=3", match_path(&m)), &bob)
+        .await
+        .body;
+    assert_eq!(after["events"][0]["seq"], 4);
+
+    // A finished match takes no more actions.
+    let late = app
+        .act(&alice, m["id"].as_str().unwrap(), json!({"type": "resign"}))
+        .await;
+    assert_eq!((late.status.as_u16(), late.code()), (409, "match_finished"));
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn a_user_and_a_guest_who_joined_by_invitation_play_to_the_end() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let created = app
+        .post(
+            "/v1/matches",
+            &alice,
+            json!({"game": "checkers", "open_seats": 1}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    assert_eq!(created.body["status"], "waiting");
+    let code = created.body["invite"]["code"].as_str().unwrap().to_owned();
+    assert!(created.body["invite"]["url"]
+        .as_str()
+        .unwrap()
+        .ends_with(&code));
+
+    let guest = app.guest("Min-jun").await;
+    let joined = app
+        .post(&format!("/v1/invites/{code}/accept"), &guest, json!(null))
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.body);
+    assert_eq!(joined.body["status"], "active");
+    assert_eq!(joined.body["my_seats"].as_array().unwrap().len(), 1);
+
+    // Usable once.
+    let late = app.guest("Late").await;
+    let again = app
+        .post(&format!("/v1/invites/{code}/accept"), &late, json!(null))
+        .await;
+    assert_eq!(
+        (again.status.as_u16(), again.code()),
+        (410, "invite_expired")
+    );
+
+    let end = play_out(&app, &[&alice, &guest], &created.body, 11).await;
+    assert!(end["result"]["reason"].is_string());
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn an_invitation_expires_after_24_hours() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let created = app
+        .post("/v1/matches", &alice, json!({"game": "checkers"}))
+        .await
+        .body;
+    let code = created["invite"]["code"].as_str().unwrap();
+    let own = app
+        .post(&format!("/v1/invites/{code}/accept"), &alice, json!(null))
+        .await;
+    assert_eq!((own.status.as_u16(), own.code()), (409, "conflict"));
+    app.clock.advance(Duration::hours(24));
+    let guest = app.guest("Slow").await;
+    let reply = app
+        .post(&format!("/v1/invites/{code}/accept"), &guest, json!(null))
+        .await;
+    assert_eq!(
+        (reply.status.as_u16(), reply.code()),
+        (410, "invite_expired")
+    );
+    let unknown = app
+        .post("/v1/invites/NOSUCHCODE/accept", &guest, json!(null))
+        .await;
+    assert_eq!(unknown.status, 404);
+    app.stop().await;
+}
+
+/// Who is on move, as (their token, the other's token).
+async fn mover<'a>(app: &TestApp, m: &Value, a: &'a str, b: &'a str) -> (&'a str, &'a str) {
+    let view = app.get(&match_path(m), a).await.body;
+    let seat = &view["to_act"][0]["seat"];
+    if view["my_seats"].as_array().unwrap().contains(seat) {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+#[actix_web::test]
+async fn eight_simultaneous_posts_with_one_seq_one_wins_the_rest_get_409() {
+    let app = TestApp::start().await;
+    let (alice, bob) = (app.register("alice").await, app.register("bob").await);
+    let m = new_checkers(&app, &alice, "bob", json!({})).await;
+    let (on_move, _) = mover(&app, &m, &alice, &bob).await;
+    let before = event_count(&app).await;
+    let path = format!("{}/actions", match_path(&m));
+    let moves = [
+        "9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16", "9-13",
+    ];
+    let posts = moves.iter().map(|mv| {
+        app.post(
+            &path,
+            on_move,
+            json!({"seq": m["seq"], "action": {"type": "move", "move": mv}}),
+        )
+    });
+    let replies = futures_util::future::join_all(posts).await;
+    let ok = replies.iter().filter(|r| r.status == 200).count();
+    let stale = replies
+        .iter()
+        .filter(|r| r.status == 409 && r.code() == "stale_seq")
+        .count();
+    assert_eq!(
+        (ok, stale),
+        (1, 7),
+        "{:?}",
+        replies.iter().map(|r| &r.body).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        event_count(&app).await,
+        before + 1,
+        "exactly one move appended"
+    );
+    let stale_reply = replies.iter().find(|r| r.status == 409).unwrap();
+    assert_eq!(stale_reply.body["seq"], m["seq"].as_i64().unwrap() + 1);
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn an_idempotent_retry_returns_the_first_answer_and_appends_nothing() {
+    let app = TestApp::start().await;
+    let (alice, bob) = (app.register("alice").await, app.register("bob").await);
+    let m = new_checkers(&app, &alice, "bob", json!({})).await;
+    let (on_move, _) = mover(&app, &m, &alice, &bob).await;
+    let body = json!({"seq": m["seq"], "action": {"type": "move", "move": "11-15"}});
+    let path = format!("{}/actions", match_path(&m));
+    let key = [("Idempotency-Key", "move-1")];
+    let first = app
+        .request("POST", &path, Some(on_move), Some(body.clone()), &key)
+        .await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    let count = event_count(&app).await;
+    let retry = app
+        .request("POST", &path, Some(on_move), Some(body), &key)
+        .await;
+    assert_eq!(retry.status, 200, "{}", retry.body);
+    assert_eq!(retry.body, first.body);
+    assert_eq!(event_count(&app).await, count);
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn refused_actions_change_nothing() {
+    let app = TestApp::start().await;
+    let (alice, bob) = (app.register("alice").await, app.register("bob").await);
+    let m = new_checkers(&app, &alice, "bob", json!({})).await;
+    let (on_move, waiting) = mover(&app, &m, &alice, &bob).await;
+    let path = format!("{}/actions", match_path(&m));
+    let before = event_count(&app).await;
+    let cases = [
+        (
+            waiting,
+            json!({"seq": m["seq"], "action": {"type": "move", "move": "22-18"}}),
+            409,
+            "not_your_turn",
+        ),
+        (
+            on_move,
+            json!({"seq": m["seq"], "action": {"type": "move", "move": "11-14"}}),
+            422,
+            "illegal_action",
+        ),
+        (
+            on_move,
+            json!({"seq": m["seq"], "action": {"type": "move", "move": "banana"}}),
+            400,
+            "validation_failed",
+        ),
+        (
+            on_move,
+            json!({"seq": m["seq"], "action": {"type": "castle"}}),
+            400,
+            "validation_failed",
+        ),
+        (
+            on_move,
+            json!({"seq": 0, "action": {"type": "move", "move": "11-15"}}),
+            409,
+            "stale_seq",
+        ),
+        (
+            on_move,
+            json!({"seq": m["seq"], "action": {"type": "accept_draw"}}),
+            422,
+            "illegal_action",
+        ),
+    ];
+    for (token, body, status, code) in cases {
+        let reply = app.post(&path, token, body.clone()).await;
+        assert_eq!(
+            (reply.status.as_u16(), reply.code()),
+            (status, code),
+            "{body}: {}",
+            reply.body
+        );
+    }
+    assert_eq!(event_count(&app).await, before);
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn someone_elses_match_is_not_found_and_leaks_nothing() {
+    let app = TestApp::start().await;
+    let (alice, bob, mallory) = (
+        app.register("alice").await,
+        app.register("bob").await,
+        app.register("mallory").await,
+    );
+    let m = new_checkers(&app, &alice, "bob", json!({})).await;
+    let _ = bob;
+    let path = match_path(&m);
+    let missing = format!("/v1/matches/{}", uuid::Uuid::new_v4());
+    for suffix in ["", "/legal-actions", "/events"] {
+        let theirs = app.get(&format!("{path}{suffix}"), &mallory).await;
+        let nothing = app.get(&format!("{missing}{suffix}"), &mallory).await;
+        assert_eq!(theirs.status, 404);
+        assert_eq!(
+            theirs.body, nothing.body,
+            "the same answer as for no match at all"
+        );
+    }
+    let post = app
+        .post(
+            &format!("{path}/actions"),
+            &mallory,
+            json!({"seq": m["seq"], "action": {"type": "resign"}}),
+        )
+        .await;
+    assert_eq!(post.status, 404);
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn a_match_view_carries_its_seq_as_etag_and_answers_304_when_unchanged() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    app.register("bob").await;
+    let m = new_checkers(&app, &alice, "bob", json!({})).await;
+    let first = app.get(&match_path(&m), &alice).await;
+    let etag = first
+        .headers
+        .get("etag")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(etag, format!("\"{}\"", m["seq"]));
+    let again = app
+        .request(
+            "GET",
+            &match_path(&m),
+            Some(&alice),
+            None,
+            &[("If-None-Match", &etag)],
+        )
+        .await;
+    assert_eq!(again.status, 304);
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn my_matches_list_those_awaiting_me_first_then_the_nearest_deadline() {
+    let app = TestApp::start().await;
+    let (alice, bob) = (app.register("alice").await, app.register("bob").await);
+    let mut ids = Vec::new();
+    for hours in [72.0, 24.0, 48.0] {
+        let m = app
+            .post(
+                "/v1/matches",
+                &alice,
+                json!({"game": "checkers", "opponents": ["bob"], "turn_hours": hours}),
+            )
+            .await
+            .body;
+        ids.push((
+            m["id"].as_str().unwrap().to_owned(),
+            m["my_seats"][0] == m["to_act"][0]["seat"],
+        ));
+    }
+    app.post(
+        "/v1/matches",
+        &alice,
+        json!({"game": "checkers", "open_seats": 1}),
+    )
+    .await;
+    let page = app.get("/v1/matches?status=active", &alice).await.body;
+    let items = page["items"].as_array().unwrap();
+    assert_eq!(items.len(), 3);
+    let awaiting: Vec<bool> = items
+        .iter()
+        .map(|i| i["my_seats"][0] == i["to_act"][0]["seat"])
+        .collect();
+    let first_waiting = awaiting.iter().position(|a| !a).unwrap_or(awaiting.len());
+    assert!(
+        awaiting[first_waiting..].iter().all(|a| !a),
+        "awaiting me first: {awaiting:?}"
+    );
+    for group in [&items[..first_waiting], &items[first_waiting..]] {
+        let deadlines: Vec<&str> = group
+            .iter()
+            .map(|i| i["to_act"][0]["deadline_at"].as_str().unwrap())
+            .collect();
+        assert!(
+            deadlines.windows(2).all(|w| w[0] <= w[1]),
+            "nearest deadline first: {deadlines:?}"
+        );
+    }
+    let all = app.get("/v1/matches", &alice).await.body;
+    assert_eq!(all["items"].as_array().unwrap().len(), 4);
+    let bad = app.get("/v1/matches?cursor=!!", &alice).await;
+    assert_eq!(bad.status, 400);
+    let _ = bob;
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn the_catalogue_lists_every_game_and_each_can_be_created() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let games = app.request("GET", "/v1/games", None, None, &[]).await.body;
+    for game in games.as_array().unwrap() {
+        let reply = app
+            .post("/v1/matches", &alice, json!({"game": game["id"]}))
+            .await;
+        assert_eq!(reply.status, 201, "{game}: {}", reply.body);
+    }
+    let unknown = app.post("/v1/matches", &alice, json!({"game": "go"})).await;
+    assert_eq!(
+        (unknown.status.as_u16(), unknown.code()),
+        (400, "validation_failed")
+    );
+    let too_fast = app
+        .post(
+            "/v1/matches",
+            &alice,
+            json!({"game": "checkers", "turn_hours": 0.01}),
+        )
+        .await;
+    assert_eq!(too_fast.status, 400);
+    app.stop().await;
+}

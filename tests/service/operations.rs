@@ -1,0 +1,91 @@
+//! Operations endpoints and the OpenAPI document (issue #3 point 8).
+
+use crate::support::TestApp;
+
+#[actix_web::test]
+async fn health_readiness_and_metrics() {
+    let app = TestApp::start().await;
+    assert_eq!(
+        app.request("GET", "/healthz", None, None, &[]).await.status,
+        200
+    );
+    let ready = app.request("GET", "/readyz", None, None, &[]).await;
+    assert_eq!(ready.body["status"], "ready");
+    let reply = app
+        .request(
+            "GET",
+            "/v1/games",
+            None,
+            None,
+            &[("X-Request-Id", "abc-123")],
+        )
+        .await;
+    assert_eq!(reply.headers.get("x-request-id").unwrap(), "abc-123");
+    let metrics = app.request("GET", "/metrics", None, None, &[]).await;
+    let text = metrics.body.as_str().unwrap();
+    assert!(
+        text.contains("posthorn_http_responses_total{class=\"2xx\"}"),
+        "{text}"
+    );
+    assert!(text.contains("posthorn_http_request_duration_seconds_count"));
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn the_openapi_document_is_valid_and_names_every_route() {
+    let app = TestApp::start().await;
+    let doc = app
+        .request("GET", "/v1/openapi.json", None, None, &[])
+        .await
+        .body;
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+    assert!(doc["info"]["title"].is_string());
+    let routes = [
+        ("get", "/healthz"),
+        ("get", "/readyz"),
+        ("get", "/metrics"),
+        ("get", "/v1/games"),
+        ("post", "/v1/accounts"),
+        ("post", "/v1/sessions"),
+        ("post", "/v1/sessions/refresh"),
+        ("delete", "/v1/sessions/current"),
+        ("post", "/v1/guests"),
+        ("get", "/v1/me"),
+        ("post", "/v1/matches"),
+        ("get", "/v1/matches"),
+        ("post", "/v1/invites/{code}/accept"),
+        ("get", "/v1/matches/{id}"),
+        ("get", "/v1/matches/{id}/legal-actions"),
+        ("post", "/v1/matches/{id}/actions"),
+        ("get", "/v1/matches/{id}/events"),
+    ];
+    let paths = doc["paths"].as_object().unwrap();
+    for (method, path) in routes {
+        let op = &paths[path][method];
+        assert!(op.is_object(), "{method} {path} missing");
+        assert!(
+            op["responses"].as_object().is_some_and(|r| !r.is_empty()),
+            "{method} {path} responses"
+        );
+    }
+    assert_eq!(
+        paths.len(),
+        16,
+        "every documented path is a real route: {:?}",
+        paths.keys().collect::<Vec<_>>()
+    );
+    // Every schema a path refers to exists.
+    let text = doc.to_string();
+    let schemas = doc["components"]["schemas"].as_object().unwrap();
+    for reference in text.split("\"$ref\":\"#/components/schemas/").skip(1) {
+        let name = reference.split('"').next().unwrap();
+        assert!(schemas.contains_key(name), "dangling $ref {name}");
+    }
+    let docs = app.request("GET", "/docs/", None, None, &[]).await;
+    assert_eq!(docs.status, 200);
+    assert!(
+        docs.body.as_str().unwrap().contains("swagger"),
+        "the docs page is served locally"
+    );
+    app.stop().await;
+}

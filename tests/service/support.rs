@@ -1,0 +1,243 @@
+//! A real service on a real PostgreSQL for each test: a fresh database
+//! cloned from a migrated template, the HTTP server on a loopback port, a
+//! manual clock, and a small JSON client.
+
+use actix_web::{App, HttpServer};
+use awc::http::StatusCode;
+use chrono::{DateTime, Utc};
+use diesel::{Connection, PgConnection, RunQueryDsl};
+use posthorn::clock::ManualClock;
+use posthorn::config::Config;
+use posthorn::state::AppState;
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+/// The server: `POSTHORN_TEST_DATABASE_URL` (`.ci/run` sets it), or a
+/// private cluster under the target folder, started on first use.
+fn server_url() -> &'static str {
+    static URL: OnceLock<String> = OnceLock::new();
+    URL.get_or_init(|| match std::env::var("POSTHORN_TEST_DATABASE_URL") {
+        Ok(url) => url,
+        Err(_) => {
+            let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("test-postgres");
+            posthorn::localdb::LocalPostgres::start(&dir, "postgres")
+                .expect("start a private PostgreSQL for the tests")
+                .url("postgres")
+        }
+    })
+}
+
+fn with_database(url: &str, database: &str) -> String {
+    let (base, _) = url.rsplit_once('/').expect("a database URL ends in /name");
+    format!("{base}/{database}")
+}
+
+/// A migrated template database, made once per test process.
+fn template() -> &'static str {
+    static NAME: OnceLock<String> = OnceLock::new();
+    NAME.get_or_init(|| {
+        let name = format!("posthorn_tpl_{}", std::process::id());
+        let mut admin = PgConnection::establish(server_url()).expect("connect to PostgreSQL");
+        diesel::sql_query(format!("DROP DATABASE IF EXISTS {name}"))
+            .execute(&mut admin)
+            .unwrap();
+        diesel::sql_query(format!("CREATE DATABASE {name}"))
+            .execute(&mut admin)
+            .unwrap();
+        let mut conn = PgConnection::establish(&with_database(server_url(), &name)).unwrap();
+        posthorn::db::migrate(&mut conn).unwrap();
+        name
+    })
+}
+
+fn fresh_database() -> String {
+    static CLONING: Mutex<()> = Mutex::new(());
+    let template = template();
+    let _one_at_a_time = CLONING.lock().unwrap_or_else(|p| p.into_inner());
+    let name = format!("posthorn_test_{}", uuid::Uuid::new_v4().simple());
+    let mut admin = PgConnection::establish(server_url()).unwrap();
+    diesel::sql_query(format!("CREATE DATABASE {name} TEMPLATE {template}"))
+        .execute(&mut admin)
+        .unwrap();
+    name
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub clock: ManualClock,
+    pub state: AppState,
+    pub database: String,
+    client: awc::Client,
+    server: actix_web::dev::ServerHandle,
+}
+
+pub struct Reply {
+    pub status: StatusCode,
+    pub body: Value,
+    pub headers: awc::http::header::HeaderMap,
+}
+
+impl Reply {
+    pub fn code(&self) -> &str {
+        self.body["code"].as_str().unwrap_or_default()
+    }
+}
+
+pub fn start_time() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2030-01-07T09:00:00Z")
+        .unwrap()
+        .into()
+}
+
+impl TestApp {
+    pub async fn start() -> TestApp {
+        Self::start_with(Config::default()).await
+    }
+
+    pub async fn start_with(mut config: Config) -> TestApp {
+        let database = fresh_database();
+        let url = with_database(server_url(), &database);
+        config.jwt_secret = Some("a test secret that is long enough for HS256".into());
+        config.pool_size = 12;
+        let clock = ManualClock::new(start_time());
+        let state = {
+            let clock = Arc::new(clock.clone());
+            actix_web::web::block(move || posthorn::app_state(config, &url, clock))
+                .await
+                .unwrap()
+                .expect("app state")
+        };
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let app_state = state.clone();
+        let server = HttpServer::new(move || {
+            App::new()
+                .wrap_fn(posthorn::http::observe)
+                .configure(posthorn::http::configure(app_state.clone()))
+        })
+        .workers(2)
+        .disable_signals()
+        .listen(listener)
+        .unwrap()
+        .run();
+        let handle = server.handle();
+        actix_rt::spawn(server);
+        let client = awc::Client::builder()
+            .timeout(Duration::from_secs(30))
+            .finish();
+        TestApp {
+            base,
+            clock,
+            state,
+            database,
+            client,
+            server: handle,
+        }
+    }
+
+    pub async fn request(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+        headers: &[(&str, &str)],
+    ) -> Reply {
+        let method = awc::http::Method::from_bytes(method.as_bytes()).unwrap();
+        let mut req = self.client.request(method, format!("{}{path}", self.base));
+        if let Some(token) = token {
+            req = req.insert_header(("Authorization", format!("Bearer {token}")));
+        }
+        for (name, value) in headers {
+            req = req.insert_header((*name, *value));
+        }
+        let mut res = match body {
+            Some(body) => req.send_json(&body).await,
+            None => req.send().await,
+        }
+        .expect("the request reaches the server");
+        let bytes = res.body().limit(16 * 1024 * 1024).await.unwrap();
+        let body = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
+        };
+        if res.status().is_client_error() || res.status().is_server_error() {
+            let content_type = res
+                .headers()
+                .get("content-type")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default();
+            assert_eq!(content_type, "application/problem+json", "{path}: {body}");
+            assert_ne!(
+                res.status().as_u16(),
+                500,
+                "{path}: a 500 is always a defect: {body}"
+            );
+        }
+        Reply {
+            status: res.status(),
+            body,
+            headers: res.headers().clone(),
+        }
+    }
+
+    pub async fn get(&self, path: &str, token: &str) -> Reply {
+        self.request("GET", path, Some(token), None, &[]).await
+    }
+
+    pub async fn post(&self, path: &str, token: &str, body: Value) -> Reply {
+        self.request("POST", path, Some(token), Some(body), &[])
+            .await
+    }
+
+    /// Register `name` and return its access token.
+    pub async fn register(&self, name: &str) -> String {
+        let reply = self
+            .request("POST", "/v1/accounts", None, Some(json!({"username": name, "password": "a long password", "email": format!("{name}@example.test")})), &[])
+            .await;
+        assert_eq!(reply.status, 201, "{}", reply.body);
+        reply.body["access_token"].as_str().unwrap().to_owned()
+    }
+
+    pub async fn guest(&self, nickname: &str) -> String {
+        let reply = self
+            .request(
+                "POST",
+                "/v1/guests",
+                None,
+                Some(json!({"nickname": nickname})),
+                &[],
+            )
+            .await;
+        assert_eq!(reply.status, 201, "{}", reply.body);
+        reply.body["access_token"].as_str().unwrap().to_owned()
+    }
+
+    /// Post `action` for the match at the seq it is at now.
+    pub async fn act(&self, token: &str, match_id: &str, action: Value) -> Reply {
+        let seq = self
+            .get(&format!("/v1/matches/{match_id}"), token)
+            .await
+            .body["seq"]
+            .clone();
+        self.post(
+            &format!("/v1/matches/{match_id}/actions"),
+            token,
+            json!({"seq": seq, "action": action}),
+        )
+        .await
+    }
+
+    pub async fn stop(self) {
+        self.server.stop(false).await;
+        let mut admin = PgConnection::establish(server_url()).unwrap();
+        let _ = diesel::sql_query(format!(
+            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+            self.database
+        ))
+        .execute(&mut admin);
+    }
+}

@@ -25,6 +25,8 @@ pub struct Config {
     pub refresh_token_days: i64,
     /// `POSTHORN_MAX_BODY_BYTES`: larger request bodies get 413.
     pub max_body_bytes: usize,
+    /// `POSTHORN_SWEEP_INTERVAL_SECONDS`: how often deadlines are swept.
+    pub sweep_interval_seconds: u64,
 }
 
 impl Default for Config {
@@ -40,6 +42,7 @@ impl Default for Config {
             access_token_seconds: 15 * 60,
             refresh_token_days: 60,
             max_body_bytes: 64 * 1024,
+            sweep_interval_seconds: 5,
         }
     }
 }
@@ -94,6 +97,12 @@ impl Config {
                 var("POSTHORN_MAX_BODY_BYTES"),
                 d.max_body_bytes,
             )?,
+            sweep_interval_seconds: number(
+                "POSTHORN_SWEEP_INTERVAL_SECONDS",
+                var("POSTHORN_SWEEP_INTERVAL_SECONDS"),
+                d.sweep_interval_seconds,
+            )?
+            .max(1),
         })
     }
 }

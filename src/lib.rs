@@ -12,6 +12,7 @@ pub mod matches;
 pub mod metrics;
 pub mod schema;
 pub mod state;
+pub mod sweep;
 
 use std::path::Path;
 use std::sync::Arc;

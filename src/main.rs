@@ -38,8 +38,10 @@ fn serve() -> Result<(), String> {
 #[actix_web::main]
 async fn run_server(config: Config, database_url: &str) -> Result<(), String> {
     let bind = config.bind.clone();
+    let interval = std::time::Duration::from_secs(config.sweep_interval_seconds);
     let state = posthorn::app_state(config, database_url, Arc::new(SystemClock))?;
-    log::info!("serving on http://{bind}");
+    let _sweeper = posthorn::sweep::start(state.clone(), interval).await?;
+    log::info!("serving on http://{bind}; deadlines swept every {interval:?}");
     HttpServer::new(move || {
         App::new()
             .wrap(middleware::Compress::default())

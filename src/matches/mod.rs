@@ -3,6 +3,7 @@
 //! crate. Every change goes through [`Table::append`] inside the caller's
 //! transaction, with the match row locked.
 
+pub mod courtesy;
 pub mod create;
 pub mod duties;
 pub mod play;

@@ -2,13 +2,13 @@
 //! feed and the list of my matches.
 
 use super::create::OsRandom;
-use super::{load_players, EventRow, EventView, MatchView, NewEvent, Table};
+use super::{courtesy, load_players, EventRow, EventView, MatchView, NewEvent, Table};
 use crate::error::ApiError;
 use crate::schema::{idempotent_answers, match_events, match_seats, matches};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
-use posthorn_rules::{Env, RuleError, Seat};
+use posthorn_rules::{Env, Seat};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -144,25 +144,26 @@ pub fn act(
     let mut action = request.action;
     let seat = acting_seat(&table, user, &mut action)?;
     resolve_expired(conn, &mut table, now)?;
-    let mut random = OsRandom;
-    let mut env = Env {
-        now: to_millis(now),
-        random: &mut random,
-    };
-    let events = table
-        .state
-        .act(seat, &action, &mut env)
-        .map_err(|e: RuleError| ApiError::from(e))?;
     let first_new = table.row.seq + 1;
-    let new_events = events
-        .into_iter()
-        .map(|body| NewEvent {
-            seat: Some(seat),
-            rules: true,
-            body,
-        })
-        .collect();
-    table.append(conn, new_events, now)?;
+    if courtesy::is_grant(&action)? {
+        courtesy::grant(conn, &mut table, seat, now)?;
+    } else {
+        let mut random = OsRandom;
+        let mut env = Env {
+            now: to_millis(now),
+            random: &mut random,
+        };
+        let events = table.state.act(seat, &action, &mut env)?;
+        let new_events = events
+            .into_iter()
+            .map(|body| NewEvent {
+                seat: Some(seat),
+                rules: true,
+                body,
+            })
+            .collect();
+        table.append(conn, new_events, now)?;
+    }
     let answer = ActionAnswer {
         match_view: table.view_for(conn, user)?,
         events: events_since(conn, &table, first_new - 1, user)?,
@@ -239,7 +240,11 @@ pub fn legal_actions(
     let mut actions = Vec::new();
     if table.row.status == "active" {
         for seat in &mine {
-            for mut action in table.state.legal_actions(*seat) {
+            let mut listed = table.state.legal_actions(*seat);
+            if courtesy::beneficiary(conn, &table, *seat)?.is_some() {
+                listed.push(serde_json::json!({"type": "grant_time"}));
+            }
+            for mut action in listed {
                 if mine.len() > 1 {
                     if let Some(obj) = action.as_object_mut() {
                         obj.insert("seat".into(), seat.0.into());

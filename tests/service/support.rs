@@ -231,6 +231,10 @@ impl TestApp {
         .await
     }
 
+    pub fn database_url(&self) -> String {
+        with_database(server_url(), &self.database)
+    }
+
     pub async fn stop(self) {
         self.server.stop(false).await;
         let mut admin = PgConnection::establish(server_url()).unwrap();

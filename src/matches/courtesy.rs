@@ -1,0 +1,96 @@
+//! Courtesy time (issue #5): the opponent of a seat on move may grant it
+//! 24 hours more, up to three times per match for each granting seat — as
+//! lichess does for friendly correspondence games. A grant is a service
+//! event; it moves the turn's notice and deadline.
+
+use super::{NewEvent, Table};
+use crate::error::ApiError;
+use crate::schema::match_events;
+use chrono::{DateTime, Duration, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use posthorn_rules::{DutyKind, RuleError, Seat};
+use serde_json::{json, Value};
+
+pub const GRANT_HOURS: i64 = 24;
+pub const GRANTS_PER_SEAT: i64 = 3;
+
+/// `{"type": "grant_time"}`, and nothing else in it.
+pub fn is_grant(action: &Value) -> Result<bool, ApiError> {
+    match action.as_object() {
+        Some(obj) if obj.get("type").and_then(Value::as_str) == Some("grant_time") => {
+            if obj.len() > 1 {
+                return Err(ApiError::validation("grant_time takes no other fields"));
+            }
+            Ok(true)
+        }
+        _ => Ok(false),
+    }
+}
+
+fn grants_by(conn: &mut PgConnection, table: &Table, seat: Seat) -> Result<i64, ApiError> {
+    let kind = diesel::dsl::sql::<diesel::sql_types::Text>("body->>'type'");
+    Ok(match_events::table
+        .filter(match_events::match_id.eq(table.row.id))
+        .filter(match_events::rules.eq(false))
+        .filter(match_events::seat.eq(seat.0 as i16))
+        .filter(kind.eq("time_granted"))
+        .count()
+        .get_result(conn)?)
+}
+
+/// The seat `granter` may give time to now, if any.
+pub fn beneficiary(
+    conn: &mut PgConnection,
+    table: &Table,
+    granter: Seat,
+) -> Result<Option<Seat>, ApiError> {
+    if table.row.status != "active" || grants_by(conn, table, granter)? >= GRANTS_PER_SEAT {
+        return Ok(None);
+    }
+    Ok(table
+        .duties()
+        .iter()
+        .find(|d| {
+            d.kind == DutyKind::Turn
+                && d.seat != granter
+                && table.seats[d.seat.index()] != table.seats[granter.index()]
+        })
+        .map(|d| d.seat))
+}
+
+pub fn grant(
+    conn: &mut PgConnection,
+    table: &mut Table,
+    granter: Seat,
+    now: DateTime<Utc>,
+) -> Result<(), ApiError> {
+    let Some(to) = beneficiary(conn, table, granter)? else {
+        let why = if grants_by(conn, table, granter)? >= GRANTS_PER_SEAT {
+            format!("you have already granted time {GRANTS_PER_SEAT} times in this match")
+        } else {
+            "you can grant time only while your opponent is on move".to_owned()
+        };
+        return Err(RuleError::illegal(why).into());
+    };
+    let mut duties = table.duties();
+    let extra = Duration::hours(GRANT_HOURS);
+    let mut deadline = None;
+    for duty in duties
+        .iter_mut()
+        .filter(|d| d.seat == to && d.kind == DutyKind::Turn)
+    {
+        duty.notice_at += extra;
+        duty.deadline_at += extra;
+        duty.noticed = duty.noticed && duty.notice_at <= now;
+        deadline = Some(duty.deadline_at);
+    }
+    table.row.to_act = serde_json::to_value(&duties).map_err(ApiError::internal)?;
+    let event = NewEvent {
+        seat: Some(granter),
+        rules: false,
+        body: json!({"type": "time_granted", "to_seat": to.0, "hours": GRANT_HOURS, "deadline_at": deadline}),
+    };
+    table.append(conn, vec![event], now)?;
+    Ok(())
+}

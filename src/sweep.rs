@@ -1,0 +1,163 @@
+//! The deadline sweep (RULES.md §T): claims due matches with
+//! `FOR UPDATE SKIP LOCKED` and applies what time has decided through the
+//! same `Table::append` as a player's action, so any number of instances
+//! can sweep one database and each notice and each deadline fires once.
+//! One transaction per batch: a crash between claim and commit changes
+//! nothing.
+
+use crate::error::ApiError;
+use crate::matches::duties::TimedDuty;
+use crate::matches::play::resolve_expired;
+use crate::matches::{NewEvent, Table};
+use crate::schema::matches;
+use crate::state::AppState;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use serde_json::json;
+use uuid::Uuid;
+
+/// Matches claimed per transaction.
+pub const BATCH: i64 = 50;
+
+/// What one sweep did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Swept {
+    pub matches: usize,
+    pub notices: usize,
+    pub deadlines: usize,
+}
+
+/// Claim up to `BATCH` due matches that no other sweeper holds.
+fn claim_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Uuid>, ApiError> {
+    // Two conditions, each served by its own partial index.
+    Ok(matches::table
+        .filter(matches::status.eq("active"))
+        .filter(matches::notice_at.le(now).or(matches::deadline_at.le(now)))
+        .select(matches::id)
+        .limit(BATCH)
+        .for_update()
+        .skip_locked()
+        .load(conn)?)
+}
+
+/// Apply the passed deadlines, then the due notices, of one locked match.
+pub fn settle(
+    conn: &mut PgConnection,
+    table: &mut Table,
+    now: DateTime<Utc>,
+) -> Result<Swept, ApiError> {
+    let mut done = Swept {
+        matches: 1,
+        ..Swept::default()
+    };
+    resolve_expired(conn, table, now)?;
+    // §T3/§T4: each passed deadline once; the rules say what it means.
+    let passed: Vec<TimedDuty> = table
+        .duties()
+        .into_iter()
+        .filter(|d| d.deadline_at <= now)
+        .collect();
+    for duty in passed {
+        if table.row.status != "active" {
+            break;
+        }
+        let current = table.state.to_act();
+        let owed = current
+            .iter()
+            .find(|d| d.seat == duty.seat && d.kind == duty.kind);
+        let Some(owed) = owed else { continue };
+        let events: Vec<NewEvent> = table
+            .state
+            .deadline_passed(owed)
+            .into_iter()
+            .map(|body| NewEvent {
+                seat: Some(duty.seat),
+                rules: true,
+                body,
+            })
+            .collect();
+        if !events.is_empty() {
+            table.append(conn, events, now)?;
+            done.deadlines += 1;
+        }
+    }
+    // §T2: the notice, once per duty; the seat has not lost.
+    if table.row.status == "active" {
+        let mut duties = table.duties();
+        let mut notices = Vec::new();
+        for duty in duties
+            .iter_mut()
+            .filter(|d| !d.noticed && d.notice_at <= now)
+        {
+            duty.noticed = true;
+            notices.push(NewEvent {
+                seat: Some(duty.seat),
+                rules: false,
+                body: json!({"type": "timeout_notice", "kind": duty.kind, "deadline_at": duty.deadline_at}),
+            });
+        }
+        if !notices.is_empty() {
+            done.notices += notices.len();
+            table.row.to_act = serde_json::to_value(&duties).map_err(ApiError::internal)?;
+            table.append(conn, notices, now)?;
+        }
+    }
+    Ok(done)
+}
+
+/// One batch: claim, settle each, commit. Returns what was done.
+pub fn sweep_batch(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Swept, ApiError> {
+    let mut total = Swept::default();
+    for id in claim_due(conn, now)? {
+        let Some(mut table) = Table::load(conn, id, true)? else {
+            continue;
+        };
+        let done = settle(conn, &mut table, now)?;
+        total.matches += done.matches;
+        total.notices += done.notices;
+        total.deadlines += done.deadlines;
+    }
+    Ok(total)
+}
+
+/// Sweep until nothing is due (blocking; run it off the async executor).
+pub fn sweep(state: &AppState) -> Result<Swept, ApiError> {
+    let now = state.clock.now();
+    let mut total = Swept::default();
+    loop {
+        let mut pooled = state.pool.get()?;
+        let conn: &mut PgConnection = &mut pooled;
+        let done = conn.transaction(|c| sweep_batch(c, now))?;
+        total.matches += done.matches;
+        total.notices += done.notices;
+        total.deadlines += done.deadlines;
+        if done.matches < BATCH as usize {
+            return Ok(total);
+        }
+    }
+}
+
+/// Start the tokio-cron-scheduler job that sweeps every `interval`.
+pub async fn start(
+    state: AppState,
+    interval: std::time::Duration,
+) -> Result<tokio_cron_scheduler::JobScheduler, String> {
+    use tokio_cron_scheduler::{Job, JobScheduler};
+    let scheduler = JobScheduler::new().await.map_err(|e| e.to_string())?;
+    let job = Job::new_repeated_async(interval, move |_id, _scheduler| {
+        let state = state.clone();
+        Box::pin(async move {
+            match tokio::task::spawn_blocking(move || sweep(&state)).await {
+                Ok(Ok(done)) if done.matches > 0 => log::info!("sweep: {done:?}"),
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => log::warn!("sweep failed: {e}"),
+                Err(e) => log::error!("sweep panicked: {e}"),
+            }
+        })
+    })
+    .map_err(|e| e.to_string())?;
+    scheduler.add(job).await.map_err(|e| e.to_string())?;
+    scheduler.start().await.map_err(|e| e.to_string())?;
+    Ok(scheduler)
+}

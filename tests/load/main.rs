@@ -1,0 +1,160 @@
+//! Load: many concurrent checkers matches driven through the HTTP API, next
+//! to `pgbench -N` at the same client count on the same PostgreSQL.
+//!
+//! `cargo bench --bench load` (env: `LOAD_CLIENTS`, default 32;
+//! `LOAD_SECONDS`, default 20; `POSTHORN_TEST_DATABASE_URL` to use a given
+//! server, else the private cluster under `target/`, default durability).
+//! Each client plays its own match: read the legal actions, post one, and
+//! start a new match when one ends. Reported: actions/s (posts answered
+//! 200), p50/p99 latency of the posts, errors.
+
+#[path = "../service/support.rs"]
+#[allow(dead_code)]
+mod support;
+
+use posthorn_rules::{Random, SplitMix64};
+use serde_json::{json, Value};
+use std::process::Command;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+use support::TestApp;
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+struct Tally {
+    latencies: Vec<Duration>,
+    errors: u64,
+    matches: u64,
+}
+
+async fn new_match(app: &TestApp, tokens: &[String; 2], client: usize) -> Value {
+    let reply = app
+        .post(
+            "/v1/matches",
+            &tokens[0],
+            json!({"game": "checkers", "opponents": [format!("load{client}b")]}),
+        )
+        .await;
+    assert_eq!(reply.status, 201, "{}", reply.body);
+    reply.body
+}
+
+async fn client_loop(app: Rc<TestApp>, client: usize, until: Instant) -> Tally {
+    let tokens = [
+        app.register(&format!("load{client}a")).await,
+        app.register(&format!("load{client}b")).await,
+    ];
+    let mut random = SplitMix64::new(client as u64);
+    let mut tally = Tally {
+        latencies: Vec::new(),
+        errors: 0,
+        matches: 1,
+    };
+    let mut m = new_match(&app, &tokens, client).await;
+    while Instant::now() < until {
+        if m["status"] == "finished" {
+            m = new_match(&app, &tokens, client).await;
+            tally.matches += 1;
+        }
+        let seat = &m["to_act"][0]["seat"];
+        let mover = if m["my_seats"].as_array().unwrap().contains(seat) {
+            0
+        } else {
+            1
+        };
+        let path = format!("/v1/matches/{}", m["id"].as_str().unwrap());
+        let legal = app
+            .get(&format!("{path}/legal-actions"), &tokens[mover])
+            .await
+            .body;
+        let moves: Vec<&Value> = legal["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["type"] == "move")
+            .collect();
+        let action = moves[random.below(moves.len() as u64) as usize].clone();
+        let started = Instant::now();
+        let reply = app
+            .post(
+                &format!("{path}/actions"),
+                &tokens[mover],
+                json!({"seq": legal["seq"], "action": action}),
+            )
+            .await;
+        tally.latencies.push(started.elapsed());
+        if reply.status != 200 {
+            tally.errors += 1;
+            m = app.get(&path, &tokens[0]).await.body;
+            continue;
+        }
+        // Keep the creator's perspective for my_seats.
+        m = if mover == 0 {
+            reply.body["match"].clone()
+        } else {
+            app.get(&path, &tokens[0]).await.body
+        };
+    }
+    tally
+}
+
+fn pgbench(url: &str, clients: u64, seconds: u64) -> Option<String> {
+    let bin = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path().join("bin/pgbench"))
+        .find(|p| p.exists())?;
+    let run = |args: &[&str]| Command::new(&bin).args(args).output().ok();
+    run(&["-i", "-q", "-s", "10", url])?;
+    let out = run(&[
+        "-N",
+        "-c",
+        &clients.to_string(),
+        "-j",
+        "2",
+        "-T",
+        &seconds.to_string(),
+        url,
+    ])?;
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    text.lines()
+        .find(|l| l.starts_with("tps"))
+        .map(str::to_owned)
+}
+
+fn main() {
+    let clients = env_number("LOAD_CLIENTS", 32);
+    let seconds = env_number("LOAD_SECONDS", 20);
+    actix_rt::System::new().block_on(async move {
+        let app = Rc::new(TestApp::start_with(posthorn::config::Config { pool_size: 40, ..Default::default() }).await);
+        let url = app.database_url();
+        let until = Instant::now() + Duration::from_secs(seconds);
+        let started = Instant::now();
+        let tasks = (0..clients as usize).map(|c| actix_rt::spawn(client_loop(app.clone(), c, until)));
+        let tallies: Vec<Tally> = futures_util::future::join_all(tasks).await.into_iter().map(Result::unwrap).collect();
+        let elapsed = started.elapsed().as_secs_f64();
+        let mut latencies: Vec<Duration> = tallies.iter().flat_map(|t| t.latencies.iter().copied()).collect();
+        latencies.sort();
+        let pct = |p: f64| latencies[((latencies.len() as f64 * p) as usize).min(latencies.len() - 1)];
+        let errors: u64 = tallies.iter().map(|t| t.errors).sum();
+        let matches: u64 = tallies.iter().map(|t| t.matches).sum();
+        println!(
+            "posthorn: {clients} clients, {seconds} s: {} actions, {:.0} actions/s, p50 {:.1} ms, p99 {:.1} ms, {errors} errors, {matches} matches",
+            latencies.len(),
+            latencies.len() as f64 / elapsed,
+            pct(0.50).as_secs_f64() * 1e3,
+            pct(0.99).as_secs_f64() * 1e3,
+        );
+        let bench_db = url.rsplit_once('/').map(|(base, _)| format!("{base}/postgres")).unwrap();
+        match pgbench(&bench_db, clients, seconds) {
+            Some(line) => println!("pgbench -N -c {clients} -j 2 -T {seconds} (same server): {line}"),
+            None => println!("pgbench not found: install postgresql-contrib for the comparison"),
+        }
+        Rc::try_unwrap(app).ok().expect("clients are done").stop().await;
+    });
+}

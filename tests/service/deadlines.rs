@@ -280,9 +280,11 @@ async fn three_instances_sweeping_one_database_record_each_deadline_once() {
     // Three instances: three pools on the same database and clock.
     let instances: Vec<posthorn::state::AppState> = (0..3)
         .map(|_| {
-            let mut config = posthorn::config::Config::default();
-            config.jwt_secret = Some("a test secret that is long enough for HS256".into());
-            config.pool_size = 4;
+            let config = posthorn::config::Config {
+                jwt_secret: Some("a test secret that is long enough for HS256".into()),
+                pool_size: 4,
+                ..Default::default()
+            };
             posthorn::app_state(
                 config,
                 &app.database_url(),

@@ -98,4 +98,5 @@ diesel::table! {
 
 diesel::joinable!(match_seats -> matches (match_id));
 diesel::joinable!(match_events -> matches (match_id));
+diesel::joinable!(match_seats -> users (user_id));
 diesel::allow_tables_to_appear_in_same_query!(users, matches, match_seats, match_events, invites);

@@ -155,10 +155,12 @@ pub async fn post_action(
     let key = idempotency_key(&req)?;
     let (id, now) = (id.into_inner(), state.clock.now());
     let request = body.into_inner();
-    let answer = db::run(&state.pool, move |c| {
+    let (answer, snapshot) = db::run(&state.pool, move |c| {
         play::act(c, id, caller.user_id, request, key, now)
     })
     .await?;
+    // Committed: the next action on this match can skip the fold.
+    snapshot.remember();
     state
         .metrics
         .actions_applied

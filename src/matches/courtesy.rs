@@ -64,7 +64,7 @@ pub fn grant(
     table: &mut Table,
     granter: Seat,
     now: DateTime<Utc>,
-) -> Result<(), ApiError> {
+) -> Result<Vec<super::EventRow>, ApiError> {
     let Some(to) = beneficiary(conn, table, granter)? else {
         let why = if grants_by(conn, table, granter)? >= GRANTS_PER_SEAT {
             format!("you have already granted time {GRANTS_PER_SEAT} times in this match")
@@ -91,6 +91,5 @@ pub fn grant(
         rules: false,
         body: json!({"type": "time_granted", "to_seat": to.0, "hours": GRANT_HOURS, "deadline_at": deadline}),
     };
-    table.append(conn, vec![event], now)?;
-    Ok(())
+    table.append(conn, vec![event], now)
 }

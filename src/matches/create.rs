@@ -209,6 +209,7 @@ pub fn create(
         row,
         game,
         seats: people,
+        players: Default::default(),
         state: MatchState::empty(game),
     };
     let events = opening

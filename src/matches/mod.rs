@@ -7,6 +7,7 @@ pub mod courtesy;
 pub mod create;
 pub mod duties;
 pub mod play;
+pub mod snapshots;
 
 use crate::error::ApiError;
 use crate::schema::{match_events, match_seats, matches, users};
@@ -119,6 +120,8 @@ pub struct Table {
     pub game: GameId,
     /// `seats[i]` is the user at seat `i`, if taken.
     pub seats: Vec<Option<Uuid>>,
+    /// The seated players, as others see them.
+    pub players: HashMap<Uuid, Player>,
     pub state: MatchState,
 }
 
@@ -144,25 +147,54 @@ impl Table {
             query.first(conn).optional()?
         };
         let Some(row) = row else { return Ok(None) };
-        let seat_rows: Vec<(i16, Option<Uuid>)> = match_seats::table
+        let seat_rows: Vec<(i16, Option<Uuid>, Option<Player>)> = match_seats::table
+            .left_join(users::table)
             .filter(match_seats::match_id.eq(id))
             .order(match_seats::seat)
-            .select((match_seats::seat, match_seats::user_id))
-            .load(conn)?;
-        let bodies: Vec<Value> = match_events::table
-            .filter(match_events::match_id.eq(id))
-            .filter(match_events::rules.eq(true))
-            .order(match_events::seq)
-            .select(match_events::body)
+            .select((
+                match_seats::seat,
+                match_seats::user_id,
+                Option::<Player>::as_select(),
+            ))
             .load(conn)?;
         let game = game_of(&row)?;
-        let state = MatchState::replay(game, &bodies).map_err(ApiError::internal)?;
+        let state = match snapshots::get(id, row.seq) {
+            Some(state) => state,
+            None => {
+                // Only what the row's seq covers, so the two agree.
+                let bodies: Vec<Value> = match_events::table
+                    .filter(match_events::match_id.eq(id))
+                    .filter(match_events::rules.eq(true))
+                    .filter(match_events::seq.le(row.seq))
+                    .order(match_events::seq)
+                    .select(match_events::body)
+                    .load(conn)?;
+                let state = MatchState::replay(game, &bodies).map_err(ApiError::internal)?;
+                snapshots::remember(id, row.seq, state.clone());
+                state
+            }
+        };
+        let players = seat_rows
+            .iter()
+            .filter_map(|(_, _, p)| p.clone())
+            .map(|p| (p.id, p))
+            .collect();
         Ok(Some(Table {
             row,
             game,
-            seats: seat_rows.into_iter().map(|(_, u)| u).collect(),
+            seats: seat_rows.into_iter().map(|(_, u, _)| u).collect(),
+            players,
             state,
         }))
+    }
+
+    /// This table's state, to remember once its transaction committed.
+    pub fn snapshot(&self) -> snapshots::Snapshot {
+        snapshots::Snapshot {
+            id: self.row.id,
+            seq: self.row.seq,
+            state: self.state.clone(),
+        }
     }
 
     /// Load a match `user` plays in. Others get 404 whether or not it
@@ -204,25 +236,30 @@ impl Table {
                 self.state.apply(&event.body).map_err(ApiError::internal)?;
             }
             self.row.seq += 1;
-            let row = EventRow {
+            stored.push(EventRow {
                 seq: self.row.seq,
                 at: now,
                 seat: event.seat.map(|s| s.0 as i16),
                 rules: event.rules,
                 body: event.body,
-            };
-            diesel::insert_into(match_events::table)
-                .values((
-                    match_events::match_id.eq(self.row.id),
-                    match_events::seq.eq(row.seq),
-                    match_events::at.eq(row.at),
-                    match_events::seat.eq(row.seat),
-                    match_events::rules.eq(row.rules),
-                    match_events::body.eq(&row.body),
-                ))
-                .execute(conn)?;
-            stored.push(row);
+            });
         }
+        let rows: Vec<_> = stored
+            .iter()
+            .map(|e| {
+                (
+                    match_events::match_id.eq(self.row.id),
+                    match_events::seq.eq(e.seq),
+                    match_events::at.eq(e.at),
+                    match_events::seat.eq(e.seat),
+                    match_events::rules.eq(e.rules),
+                    match_events::body.eq(&e.body),
+                )
+            })
+            .collect();
+        diesel::insert_into(match_events::table)
+            .values(rows)
+            .execute(conn)?;
         self.refresh_row(now);
         self.save_row(conn)?;
         Ok(stored)
@@ -278,9 +315,19 @@ impl Table {
     }
 
     /// How `user` sees this match.
-    pub fn view_for(&self, conn: &mut PgConnection, user: Uuid) -> Result<MatchView, ApiError> {
-        let players = load_players(conn, self.seats.iter().flatten().copied().collect())?;
-        Ok(self.view_with(&players, user))
+    pub fn view_for(&mut self, conn: &mut PgConnection, user: Uuid) -> Result<MatchView, ApiError> {
+        let missing: Vec<Uuid> = self
+            .seats
+            .iter()
+            .flatten()
+            .filter(|u| !self.players.contains_key(u))
+            .copied()
+            .collect();
+        if !missing.is_empty() {
+            let found = load_players(conn, missing)?;
+            self.players.extend(found);
+        }
+        Ok(self.view_with(&self.players, user))
     }
 
     pub fn viewer(&self, user: Uuid) -> Viewer {

@@ -2,6 +2,7 @@
 //! feed and the list of my matches.
 
 use super::create::OsRandom;
+use super::snapshots::Snapshot;
 use super::{courtesy, load_players, EventRow, EventView, MatchView, NewEvent, Table};
 use crate::error::ApiError;
 use crate::schema::{idempotent_answers, match_events, match_seats, matches};
@@ -64,7 +65,7 @@ pub fn resolve_expired(
     conn: &mut PgConnection,
     table: &mut Table,
     now: DateTime<Utc>,
-) -> Result<(), ApiError> {
+) -> Result<Vec<EventRow>, ApiError> {
     let mut random = OsRandom;
     let mut env = Env {
         now: to_millis(now),
@@ -80,10 +81,10 @@ pub fn resolve_expired(
             body,
         })
         .collect();
-    if !events.is_empty() {
-        table.append(conn, events, now)?;
+    if events.is_empty() {
+        return Ok(Vec::new());
     }
-    Ok(())
+    table.append(conn, events, now)
 }
 
 /// The seat `user` acts from: the one named in the action, else the first
@@ -116,7 +117,7 @@ pub fn act(
     request: ActionRequest,
     idempotency_key: Option<String>,
     now: DateTime<Utc>,
-) -> Result<ActionAnswer, ApiError> {
+) -> Result<(ActionAnswer, Snapshot), ApiError> {
     let mut table = Table::load_mine(conn, match_id, user, true)?;
     if let Some(key) = &idempotency_key {
         let earlier: Option<(Uuid, Value)> = idempotent_answers::table
@@ -130,7 +131,8 @@ pub fn act(
                     "this Idempotency-Key was used for another match",
                 ));
             }
-            return serde_json::from_value(answer).map_err(ApiError::internal);
+            let answer = serde_json::from_value(answer).map_err(ApiError::internal)?;
+            return Ok((answer, table.snapshot()));
         }
     }
     if request.seq != table.row.seq {
@@ -143,10 +145,9 @@ pub fn act(
     }
     let mut action = request.action;
     let seat = acting_seat(&table, user, &mut action)?;
-    resolve_expired(conn, &mut table, now)?;
-    let first_new = table.row.seq + 1;
+    let mut appended = resolve_expired(conn, &mut table, now)?;
     if courtesy::is_grant(&action)? {
-        courtesy::grant(conn, &mut table, seat, now)?;
+        appended.extend(courtesy::grant(conn, &mut table, seat, now)?);
     } else {
         let mut random = OsRandom;
         let mut env = Env {
@@ -162,11 +163,14 @@ pub fn act(
                 body,
             })
             .collect();
-        table.append(conn, new_events, now)?;
+        appended.extend(table.append(conn, new_events, now)?);
     }
     let answer = ActionAnswer {
         match_view: table.view_for(conn, user)?,
-        events: events_since(conn, &table, first_new - 1, user)?,
+        events: appended
+            .iter()
+            .map(|e| table.event_view(e, user))
+            .collect::<Result<_, _>>()?,
     };
     if let Some(key) = idempotency_key {
         diesel::insert_into(idempotent_answers::table)
@@ -180,7 +184,7 @@ pub fn act(
             ))
             .execute(conn)?;
     }
-    Ok(answer)
+    Ok((answer, table.snapshot()))
 }
 
 fn events_since(
@@ -225,7 +229,7 @@ pub fn view(
     user: Uuid,
     now: DateTime<Utc>,
 ) -> Result<MatchView, ApiError> {
-    let table = load_current(conn, match_id, user, now)?;
+    let mut table = load_current(conn, match_id, user, now)?;
     table.view_for(conn, user)
 }
 

@@ -12,6 +12,7 @@
 #[allow(dead_code)]
 mod support;
 
+use posthorn_rules::checkers::Position;
 use posthorn_rules::{Random, SplitMix64};
 use serde_json::{json, Value};
 use std::process::Command;
@@ -61,44 +62,38 @@ async fn client_loop(app: Rc<TestApp>, client: usize, until: Instant) -> Tally {
             m = new_match(&app, &tokens, client).await;
             tally.matches += 1;
         }
-        let seat = &m["to_act"][0]["seat"];
-        let mover = if m["my_seats"].as_array().unwrap().contains(seat) {
+        // As a phone would: the legal moves come from the rules crate, run
+        // on the position in the last answer; only the action is posted.
+        let creator_seat = &m["my_seats"][0];
+        let mover = if &m["to_act"][0]["seat"] == creator_seat {
             0
         } else {
             1
         };
-        let path = format!("/v1/matches/{}", m["id"].as_str().unwrap());
-        let legal = app
-            .get(&format!("{path}/legal-actions"), &tokens[mover])
-            .await
-            .body;
-        let moves: Vec<&Value> = legal["actions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|a| a["type"] == "move")
-            .collect();
-        let action = moves[random.below(moves.len() as u64) as usize].clone();
+        let position = Position::from_fen(m["view"]["position"].as_str().unwrap()).unwrap();
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        let pick = moves[random.below(moves.len() as u64) as usize].to_string();
+        let path = format!("/v1/matches/{}/actions", m["id"].as_str().unwrap());
+        let body = json!({"seq": m["seq"], "action": {"type": "move", "move": pick}});
         let started = Instant::now();
-        let reply = app
-            .post(
-                &format!("{path}/actions"),
-                &tokens[mover],
-                json!({"seq": legal["seq"], "action": action}),
-            )
-            .await;
+        let reply = app.post(&path, &tokens[mover], body).await;
         tally.latencies.push(started.elapsed());
         if reply.status != 200 {
             tally.errors += 1;
-            m = app.get(&path, &tokens[0]).await.body;
+            m = app
+                .get(
+                    &format!("/v1/matches/{}", m["id"].as_str().unwrap()),
+                    &tokens[0],
+                )
+                .await
+                .body;
             continue;
         }
-        // Keep the creator's perspective for my_seats.
-        m = if mover == 0 {
-            reply.body["match"].clone()
-        } else {
-            app.get(&path, &tokens[0]).await.body
-        };
+        let mut next = reply.body["match"].clone();
+        // Keep the creator's perspective for `my_seats`.
+        next["my_seats"] = m["my_seats"].clone();
+        m = next;
     }
     tally
 }

@@ -18,6 +18,9 @@ pub fn pool(url: &str, size: u32) -> Result<Pool, String> {
         .max_size(size)
         .min_idle(Some(1))
         .connection_timeout(Duration::from_secs(3))
+        // A broken connection fails its query and is dropped; pinging on
+        // every checkout would add a round trip to every request.
+        .test_on_check_out(false)
         .build(ConnectionManager::new(url))
         .map_err(|e| format!("cannot connect to the database: {e}"))
 }

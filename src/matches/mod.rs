@@ -147,6 +147,15 @@ impl Table {
             query.first(conn).optional()?
         };
         let Some(row) = row else { return Ok(None) };
+        if let Some(snap) = snapshots::get(id, row.seq) {
+            return Ok(Some(Table {
+                game: game_of(&row)?,
+                row,
+                seats: snap.seats,
+                players: snap.players,
+                state: snap.state,
+            }));
+        }
         let seat_rows: Vec<(i16, Option<Uuid>, Option<Player>)> = match_seats::table
             .left_join(users::table)
             .filter(match_seats::match_id.eq(id))
@@ -158,34 +167,30 @@ impl Table {
             ))
             .load(conn)?;
         let game = game_of(&row)?;
-        let state = match snapshots::get(id, row.seq) {
-            Some(state) => state,
-            None => {
-                // Only what the row's seq covers, so the two agree.
-                let bodies: Vec<Value> = match_events::table
-                    .filter(match_events::match_id.eq(id))
-                    .filter(match_events::rules.eq(true))
-                    .filter(match_events::seq.le(row.seq))
-                    .order(match_events::seq)
-                    .select(match_events::body)
-                    .load(conn)?;
-                let state = MatchState::replay(game, &bodies).map_err(ApiError::internal)?;
-                snapshots::remember(id, row.seq, state.clone());
-                state
-            }
-        };
+        // Only the events the row's seq covers, so the two agree.
+        let bodies: Vec<Value> = match_events::table
+            .filter(match_events::match_id.eq(id))
+            .filter(match_events::rules.eq(true))
+            .filter(match_events::seq.le(row.seq))
+            .order(match_events::seq)
+            .select(match_events::body)
+            .load(conn)?;
+        let state = MatchState::replay(game, &bodies).map_err(ApiError::internal)?;
         let players = seat_rows
             .iter()
             .filter_map(|(_, _, p)| p.clone())
             .map(|p| (p.id, p))
             .collect();
-        Ok(Some(Table {
+        let table = Table {
             row,
             game,
             seats: seat_rows.into_iter().map(|(_, u, _)| u).collect(),
             players,
             state,
-        }))
+        };
+        // Read from committed rows: safe to remember now.
+        table.snapshot().remember();
+        Ok(Some(table))
     }
 
     /// This table's state, to remember once its transaction committed.
@@ -194,6 +199,8 @@ impl Table {
             id: self.row.id,
             seq: self.row.seq,
             state: self.state.clone(),
+            seats: self.seats.clone(),
+            players: self.players.clone(),
         }
     }
 
@@ -244,22 +251,20 @@ impl Table {
                 body: event.body,
             });
         }
-        let rows: Vec<_> = stored
-            .iter()
-            .map(|e| {
-                (
+        // One row per statement: a fixed statement is prepared once per
+        // connection, where a batch of varying size is planned every time.
+        for e in &stored {
+            diesel::insert_into(match_events::table)
+                .values((
                     match_events::match_id.eq(self.row.id),
                     match_events::seq.eq(e.seq),
                     match_events::at.eq(e.at),
                     match_events::seat.eq(e.seat),
                     match_events::rules.eq(e.rules),
                     match_events::body.eq(&e.body),
-                )
-            })
-            .collect();
-        diesel::insert_into(match_events::table)
-            .values(rows)
-            .execute(conn)?;
+                ))
+                .execute(conn)?;
+        }
         self.refresh_row(now);
         self.save_row(conn)?;
         Ok(stored)

@@ -1,12 +1,15 @@
-//! A process-wide cache of folded match states, keyed by match and seq
-//! (DESIGN.md §3: "a cached snapshot may shortcut the fold").
+//! A process-wide cache of committed matches — folded state, seats and
+//! players — keyed by match and seq (DESIGN.md §3: "a cached snapshot may
+//! shortcut the fold").
 //!
-//! Only committed states go in: states folded from events read from the
-//! database, and states a handler reports after its transaction committed.
-//! A state is used only when its seq equals the match row's seq, read under
-//! the row lock, so another instance's appends or a rolled-back transaction
-//! can never make it serve a stale or phantom state.
+//! Only committed states go in: those built from rows read from the
+//! database, and those a handler reports after its transaction committed.
+//! A snapshot is used only when its seq equals the match row's seq, read
+//! under the row lock, so another instance's appends or a rolled-back
+//! transaction can never make it serve a stale or phantom state. Seats
+//! change only together with an event, so the seq covers them too.
 
+use super::Player;
 use posthorn_rules::MatchState;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -16,45 +19,41 @@ use uuid::Uuid;
 /// costs one fold).
 const CAPACITY: usize = 50_000;
 
-type Cache = Mutex<HashMap<Uuid, (i32, MatchState)>>;
+type Cache = Mutex<HashMap<Uuid, Snapshot>>;
 
 fn cache() -> &'static Cache {
     static CACHE: OnceLock<Cache> = OnceLock::new();
     CACHE.get_or_init(Default::default)
 }
 
-/// The state of `id` at exactly `seq`, if cached.
-pub fn get(id: Uuid, seq: i32) -> Option<MatchState> {
-    let cache = cache().lock().unwrap_or_else(|p| p.into_inner());
-    cache
-        .get(&id)
-        .filter(|(s, _)| *s == seq)
-        .map(|(_, state)| state.clone())
-}
-
-/// Remember a committed state of `id` at `seq`.
-pub fn remember(id: Uuid, seq: i32, state: MatchState) {
-    let mut cache = cache().lock().unwrap_or_else(|p| p.into_inner());
-    if cache.len() >= CAPACITY && !cache.contains_key(&id) {
-        cache.clear();
-    }
-    match cache.get(&id) {
-        Some((known, _)) if *known > seq => {}
-        _ => {
-            cache.insert(id, (seq, state));
-        }
-    }
-}
-
-/// A committed state to remember once the transaction that made it is done.
+/// A committed match at one seq.
+#[derive(Clone)]
 pub struct Snapshot {
     pub id: Uuid,
     pub seq: i32,
     pub state: MatchState,
+    pub seats: Vec<Option<Uuid>>,
+    pub players: HashMap<Uuid, Player>,
+}
+
+/// The match `id` at exactly `seq`, if cached.
+pub fn get(id: Uuid, seq: i32) -> Option<Snapshot> {
+    let cache = cache().lock().unwrap_or_else(|p| p.into_inner());
+    cache.get(&id).filter(|s| s.seq == seq).cloned()
 }
 
 impl Snapshot {
+    /// Remember this committed snapshot (a newer one already known wins).
     pub fn remember(self) {
-        remember(self.id, self.seq, self.state);
+        let mut cache = cache().lock().unwrap_or_else(|p| p.into_inner());
+        if cache.len() >= CAPACITY && !cache.contains_key(&self.id) {
+            cache.clear();
+        }
+        if cache
+            .get(&self.id)
+            .is_none_or(|known| known.seq <= self.seq)
+        {
+            cache.insert(self.id, self);
+        }
     }
 }

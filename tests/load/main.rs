@@ -82,6 +82,24 @@ struct LiteView {
     position: String,
 }
 
+/// A POST of ready-made JSON, answered as raw bytes.
+async fn post_raw(
+    client: &awc::Client,
+    url: String,
+    token: &str,
+    body: Vec<u8>,
+) -> (u16, actix_web::web::Bytes) {
+    let mut res = client
+        .post(url)
+        .insert_header(("Authorization", format!("Bearer {token}")))
+        .insert_header(("Content-Type", "application/json"))
+        .send_body(body)
+        .await
+        .expect("the request reaches the server");
+    let bytes = res.body().limit(16 * 1024 * 1024).await.unwrap();
+    (res.status().as_u16(), bytes)
+}
+
 async fn client_loop(
     app: Rc<TestApp>,
     client: usize,
@@ -94,6 +112,9 @@ async fn client_loop(
         errors: 0,
         matches: 1,
     };
+    let http = awc::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .finish();
     let mut m = first;
     let mut lite: Lite = serde_json::from_value(m.clone()).unwrap();
     while Instant::now() < until {
@@ -117,9 +138,14 @@ async fn client_loop(
         let path = format!("/v1/matches/{}/actions", m["id"].as_str().unwrap());
         let body = json!({"seq": lite.seq, "action": {"type": "move", "move": pick}});
         let started = Instant::now();
-        let (status, bytes) = app
-            .post_raw(&path, &tokens[mover], serde_json::to_vec(&body).unwrap())
-            .await;
+        let url = format!("{}{path}", app.base);
+        let (status, bytes) = post_raw(
+            &http,
+            url,
+            &tokens[mover],
+            serde_json::to_vec(&body).unwrap(),
+        )
+        .await;
         tally.latencies.push(started.elapsed());
         if status != 200 {
             tally.errors += 1;

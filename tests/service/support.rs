@@ -183,26 +183,6 @@ impl TestApp {
         }
     }
 
-    /// A POST of ready-made JSON, answered as raw bytes (for the load
-    /// script, which reads only what it needs).
-    pub async fn post_raw(
-        &self,
-        path: &str,
-        token: &str,
-        body: Vec<u8>,
-    ) -> (u16, actix_web::web::Bytes) {
-        let mut res = self
-            .client
-            .post(format!("{}{path}", self.base))
-            .insert_header(("Authorization", format!("Bearer {token}")))
-            .insert_header(("Content-Type", "application/json"))
-            .send_body(body)
-            .await
-            .expect("the request reaches the server");
-        let bytes = res.body().limit(16 * 1024 * 1024).await.unwrap();
-        (res.status().as_u16(), bytes)
-    }
-
     pub async fn get(&self, path: &str, token: &str) -> Reply {
         self.request("GET", path, Some(token), None, &[]).await
     }

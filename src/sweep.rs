@@ -67,16 +67,7 @@ pub fn settle(
             .iter()
             .find(|d| d.seat == duty.seat && d.kind == duty.kind);
         let Some(owed) = owed else { continue };
-        let events: Vec<NewEvent> = table
-            .state
-            .deadline_passed(owed)
-            .into_iter()
-            .map(|body| NewEvent {
-                seat: Some(duty.seat),
-                rules: true,
-                body,
-            })
-            .collect();
+        let events = NewEvent::from_rules(Some(duty.seat), table.state.deadline_passed(owed));
         if !events.is_empty() {
             table.append(conn, events, now)?;
             done.deadlines += 1;

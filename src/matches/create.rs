@@ -212,14 +212,7 @@ pub fn create(
         players: Default::default(),
         state: MatchState::empty(game),
     };
-    let events = opening
-        .into_iter()
-        .map(|body| NewEvent {
-            seat: None,
-            rules: true,
-            body,
-        })
-        .collect();
+    let events = NewEvent::from_rules(None, opening);
     table.append(conn, events, now)?;
     let mut view = table.view_for(conn, creator)?;
     view.invite = invites_made.first().cloned();

@@ -133,6 +133,20 @@ pub struct NewEvent {
     pub body: Value,
 }
 
+impl NewEvent {
+    /// Facts the rules crate produced, acted by `seat` (none: by time or setup).
+    pub fn from_rules(seat: Option<Seat>, bodies: Vec<Value>) -> Vec<NewEvent> {
+        bodies
+            .into_iter()
+            .map(|body| NewEvent {
+                seat,
+                rules: true,
+                body,
+            })
+            .collect()
+    }
+}
+
 pub fn game_of(row: &MatchRow) -> Result<GameId, ApiError> {
     GameId::parse(&row.game).ok_or_else(|| ApiError::internal(format!("unknown game {}", row.game)))
 }

@@ -71,16 +71,7 @@ pub fn resolve_expired(
         now: to_millis(now),
         random: &mut random,
     };
-    let events: Vec<NewEvent> = table
-        .state
-        .expire(&mut env)
-        .into_iter()
-        .map(|body| NewEvent {
-            seat: None,
-            rules: true,
-            body,
-        })
-        .collect();
+    let events = NewEvent::from_rules(None, table.state.expire(&mut env));
     if events.is_empty() {
         return Ok(Vec::new());
     }
@@ -155,14 +146,7 @@ pub fn act(
             random: &mut random,
         };
         let events = table.state.act(seat, &action, &mut env)?;
-        let new_events = events
-            .into_iter()
-            .map(|body| NewEvent {
-                seat: Some(seat),
-                rules: true,
-                body,
-            })
-            .collect();
+        let new_events = NewEvent::from_rules(Some(seat), events);
         appended.extend(table.append(conn, new_events, now)?);
     }
     let answer = ActionAnswer {

@@ -17,6 +17,12 @@ async fn login(app: &TestApp, login: &str, password: &str) -> crate::support::Re
     .await
 }
 
+async fn refresh(app: &TestApp, token: &impl serde::Serialize) -> crate::support::Reply {
+    let body = json!({ "refresh_token": token });
+    app.request("POST", "/v1/sessions/refresh", None, Some(body), &[])
+        .await
+}
+
 #[actix_web::test]
 async fn register_then_sign_in_by_username_or_email_and_read_me() {
     let app = TestApp::start().await;
@@ -83,44 +89,20 @@ async fn refresh_rotates_and_a_token_refreshed_twice_ends_the_session() {
     app.register("dave").await;
     let first = login(&app, "dave", "a long password").await.body;
     let old = first["refresh_token"].as_str().unwrap();
-    let rotated = app
-        .request(
-            "POST",
-            "/v1/sessions/refresh",
-            None,
-            Some(json!({"refresh_token": old})),
-            &[],
-        )
-        .await;
+    let rotated = refresh(&app, &old).await;
     assert_eq!(rotated.status, 200, "{}", rotated.body);
     let new = rotated.body["refresh_token"].as_str().unwrap().to_owned();
     assert_ne!(new, old);
     let access = rotated.body["access_token"].as_str().unwrap().to_owned();
     assert_eq!(app.get("/v1/me", &access).await.status, 200);
 
-    let reused = app
-        .request(
-            "POST",
-            "/v1/sessions/refresh",
-            None,
-            Some(json!({"refresh_token": old})),
-            &[],
-        )
-        .await;
+    let reused = refresh(&app, &old).await;
     assert_eq!(
         (reused.status.as_u16(), reused.code()),
         (401, "unauthorized")
     );
     // Reuse means a copy exists: the whole session is revoked.
-    let after = app
-        .request(
-            "POST",
-            "/v1/sessions/refresh",
-            None,
-            Some(json!({"refresh_token": new})),
-            &[],
-        )
-        .await;
+    let after = refresh(&app, &new).await;
     assert_eq!(after.status, 401);
     app.stop().await;
 }
@@ -135,15 +117,7 @@ async fn sign_out_revokes_the_refresh_token() {
         .request("DELETE", "/v1/sessions/current", Some(access), None, &[])
         .await;
     assert_eq!(out.status, 204);
-    let refresh = app
-        .request(
-            "POST",
-            "/v1/sessions/refresh",
-            None,
-            Some(json!({"refresh_token": session["refresh_token"]})),
-            &[],
-        )
-        .await;
+    let refresh = refresh(&app, &session["refresh_token"]).await;
     assert_eq!(refresh.status, 401);
     app.stop().await;
 }

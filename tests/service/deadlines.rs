@@ -336,3 +336,47 @@ async fn three_instances_sweeping_one_database_record_each_deadline_once() {
     }
     app.stop().await;
 }
+
+#[actix_web::test]
+async fn t4_a_draw_offer_lapses_at_its_own_deadline_and_the_turn_runs_on() {
+    let app = start().await;
+    let g = start_game(&app, 48.0).await;
+    // The seat on move offers, then moves an hour later: the opponent now
+    // owes a reply (since the offer) and a move (since the move).
+    let offer = app
+        .act(&g.on_move, &g.id, json!({"type": "offer_draw"}))
+        .await;
+    assert_eq!(offer.status, 200, "{}", offer.body);
+    app.clock.advance(Duration::hours(1));
+    let legal = app
+        .get(&format!("/v1/matches/{}/legal-actions", g.id), &g.on_move)
+        .await
+        .body;
+    let first_move = legal["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["type"] == "move")
+        .unwrap()
+        .clone();
+    assert_eq!(app.act(&g.on_move, &g.id, first_move).await.status, 200);
+
+    app.clock.advance(Duration::hours(47));
+    run_sweep(&app).await;
+    assert_eq!(events_of_type(&app, &g, "draw_offer_lapsed").await.len(), 1);
+    let view = app
+        .get(&format!("/v1/matches/{}", g.id), &g.waiting)
+        .await
+        .body;
+    assert_eq!(view["status"], "active", "only the offer lapsed");
+    assert_eq!(view["view"]["draw_offer"], Value::Null);
+
+    app.clock.advance(Duration::hours(1));
+    run_sweep(&app).await;
+    let view = app
+        .get(&format!("/v1/matches/{}", g.id), &g.waiting)
+        .await
+        .body;
+    assert_eq!(view["result"]["reason"], "abandoned");
+    app.stop().await;
+}

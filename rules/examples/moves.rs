@@ -24,8 +24,25 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some("flipchess") => {
+            use posthorn_rules::flipchess::board::Board;
+            match Board::from_fen(args.get(1).map_or(Board::START, String::as_str)) {
+                Ok(board) => {
+                    let mut moves = Vec::new();
+                    board.moves(None, &mut moves);
+                    for mv in moves {
+                        println!("{mv}");
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("{}", e.message);
+                    ExitCode::from(2)
+                }
+            }
+        }
         Some(other) => {
-            eprintln!("unknown game {other:?}; games: checkers");
+            eprintln!("unknown game {other:?}; games: checkers, flipchess");
             ExitCode::from(2)
         }
         None => {

@@ -1,7 +1,9 @@
 //! `cargo run --release -p posthorn-rules --example perft -- <game> <depth> [<position>]`
 //!
 //! Prints one line per root move (`<move> <count>`), then `nodes <total>`,
-//! and the speed on standard error.
+//! and the speed on standard error. Games: `checkers` (PDN FEN positions) and
+//! `flipchess` (chess FEN; single piece moves under RULES.md §F3, every
+//! group, no card).
 
 use posthorn_rules::checkers::{perft, Position};
 use std::process::ExitCode;
@@ -48,8 +50,34 @@ fn main() -> ExitCode {
             eprintln!("{secs:.3} s, {:.1} M nodes/s", total as f64 / secs / 1e6);
             ExitCode::SUCCESS
         }
+        "flipchess" => {
+            use posthorn_rules::flipchess::board::{perft, Board};
+            let board = match Board::from_fen(args.get(2).map_or(Board::START, String::as_str)) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("{}", e.message);
+                    return ExitCode::from(2);
+                }
+            };
+            let started = Instant::now();
+            let mut roots = Vec::new();
+            board.moves(None, &mut roots);
+            let mut total = 0;
+            for mv in &roots {
+                let mut next = board;
+                next.play(mv);
+                next.side = next.side.other();
+                let count = perft(&next, depth.saturating_sub(1));
+                println!("{mv} {count}");
+                total += count;
+            }
+            println!("nodes {total}");
+            let secs = started.elapsed().as_secs_f64();
+            eprintln!("{secs:.3} s, {:.1} M nodes/s", total as f64 / secs / 1e6);
+            ExitCode::SUCCESS
+        }
         other => {
-            eprintln!("unknown game {other:?}; games: checkers");
+            eprintln!("unknown game {other:?}; games: checkers, flipchess");
             ExitCode::from(2)
         }
     }

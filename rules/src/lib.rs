@@ -10,6 +10,7 @@
 
 pub mod checkers;
 pub mod contract;
+pub mod flipchess;
 
 pub use contract::{
     Duty, DutyKind, Env, Game, Millis, Outcome, OutcomeKind, Random, RuleError, Seat, SplitMix64,

@@ -65,7 +65,9 @@ pub type Millis = i64;
 
 /// A seat at the table: `0..seats`. What a seat plays (a colour, an army) is
 /// the game's business and may change during a match (FlipChess flips).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(transparent)]
 pub struct Seat(pub u8);
 

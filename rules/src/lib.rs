@@ -4,7 +4,7 @@
 //! * [`contract`] — the [`Game`] trait every game implements, with the
 //!   shared types (seats, duties, outcomes, errors, randomness). Read its
 //!   module documentation before writing a game.
-//! * one module per game: [`checkers`].
+//! * one module per game: [`checkers`], [`flipchess`].
 //! * [`MatchState`] — the one closed enum the service talks to, with JSON
 //!   in and out, so the service never names a game's types.
 
@@ -23,6 +23,7 @@ use serde_json::Value;
 /// The games on offer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameId {
+    FlipChess,
     Checkers,
 }
 
@@ -40,10 +41,11 @@ pub struct GameInfo {
 }
 
 impl GameId {
-    pub const ALL: &'static [GameId] = &[GameId::Checkers];
+    pub const ALL: &'static [GameId] = &[GameId::FlipChess, GameId::Checkers];
 
     pub fn id(self) -> &'static str {
         match self {
+            GameId::FlipChess => "flipchess",
             GameId::Checkers => "checkers",
         }
     }
@@ -57,6 +59,18 @@ impl GameId {
 
     pub fn info(self) -> GameInfo {
         match self {
+            GameId::FlipChess => GameInfo {
+                id: "flipchess",
+                name: "FlipChess",
+                variants: Vec::new(),
+                modes: Vec::new(),
+                min_seats: 2,
+                max_seats: 2,
+                options: vec![(
+                    "position",
+                    "start from this chess FEN instead of the standard position",
+                )],
+            },
             GameId::Checkers => GameInfo {
                 id: "checkers",
                 name: "Checkers",
@@ -84,8 +98,12 @@ fn from_json<T: DeserializeOwned>(what: &str, value: &Value) -> Result<T, RuleEr
 /// The state of one match of any game. Everything crosses as JSON: actions
 /// and configurations are parsed here (one function each, precise errors),
 /// events and views are produced here, already redacted per viewer.
+// The variants differ in size (a FlipChess board is 64 squares); one match
+// state lives per request, so boxing would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum MatchState {
+    FlipChess(flipchess::State),
     Checkers(checkers::State),
 }
 
@@ -93,6 +111,10 @@ pub enum MatchState {
 macro_rules! dispatch {
     ($self:expr, $s:ident, $G:ident => $body:expr) => {
         match $self {
+            MatchState::FlipChess($s) => {
+                type $G = flipchess::FlipChess;
+                $body
+            }
             MatchState::Checkers($s) => {
                 type $G = checkers::Checkers;
                 $body
@@ -105,12 +127,14 @@ impl MatchState {
     /// An empty state for `game`, to fold a log into.
     pub fn empty(game: GameId) -> MatchState {
         match game {
+            GameId::FlipChess => MatchState::FlipChess(Default::default()),
             GameId::Checkers => MatchState::Checkers(Default::default()),
         }
     }
 
     pub fn game(&self) -> GameId {
         match self {
+            MatchState::FlipChess(_) => GameId::FlipChess,
             MatchState::Checkers(_) => GameId::Checkers,
         }
     }

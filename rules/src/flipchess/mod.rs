@@ -1,6 +1,351 @@
-//! FlipChess (RULES.md §F). In progress: the board (§F3) and the cards
-//! (§F2–F4) are here; the turn flow, effects, flips, "last card!" and the
-//! game contract are not yet (see the README's status).
+//! FlipChess (RULES.md §F): chess where a card decides which pieces move
+//! and how often. Seats 0 and 1; who plays White is drawn at setup and
+//! changes with every flip.
+//!
+//! * `board` — the §F3 board: groups, no check, castling, promotion.
+//! * `cards` — the §F2 deck, §F3 move counts, §F4 matching.
+//! * `state` — actions, events, state and the fold.
+//! * `turn` — validation and the facts each action produces.
 
 pub mod board;
 pub mod cards;
+pub mod state;
+mod turn;
+
+pub use state::{Action, Event, Phase, State};
+
+use crate::{Duty, DutyKind, Env, Game, Millis, Outcome, Random, RuleError, Seat, Viewer};
+use board::{Board, Group, Side};
+use cards::{Card, Colour, DECK_SIZE, HAND_SIZE};
+use serde::{Deserialize, Serialize};
+use state::other;
+
+/// Creation options: `position` starts from a chess FEN (lessons, tests).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PhaseView {
+    /// `play`, `drawn`, `moving`, `basic_move` or `flip_decision`.
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<Colour>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves_left: Option<u8>,
+    /// The drawn card that must be played — shown to its holder only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drawn_card: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flip_victim: Option<Seat>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LastCardView {
+    pub seat: Seat,
+    pub closes_at: Millis,
+}
+
+/// What one viewer sees (§H1): their own hand, only the sizes of the other
+/// hand and of the deck, and the pile's top card.
+#[derive(Clone, Debug, Serialize)]
+pub struct View {
+    pub position: String,
+    pub white: Seat,
+    pub side_to_move: &'static str,
+    pub on_move: Seat,
+    /// The viewer's own cards (absent for spectators).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hand: Option<Vec<String>>,
+    pub hand_sizes: [usize; 2],
+    pub deck_size: usize,
+    pub discard_top: Option<String>,
+    pub discard_size: usize,
+    pub named_colour: Option<Colour>,
+    pub turn: u32,
+    pub round: u32,
+    pub phase: PhaseView,
+    pub free_flip_available: bool,
+    pub last_card: Option<LastCardView>,
+}
+
+pub struct FlipChess;
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "white",
+        Side::Black => "black",
+    }
+}
+
+/// Every way to play `id` (a Wild in each colour; with and without the
+/// "last card!" declaration when it leaves one card).
+fn plays(id: u8, hand_len: usize, out: &mut Vec<Action>) {
+    let card = Card::of(id);
+    let colours: Vec<Option<Colour>> = if card.is_wild() {
+        Group::ALL.iter().map(|c| Some(*c)).collect()
+    } else {
+        vec![None]
+    };
+    for colour in colours {
+        for last_card in [false, true] {
+            if last_card && hand_len != 2 {
+                continue;
+            }
+            out.push(Action::Play {
+                card: card.name(),
+                colour,
+                last_card,
+            });
+        }
+    }
+}
+
+fn distinct_names(ids: impl Iterator<Item = u8>) -> Vec<u8> {
+    let mut seen = Vec::<String>::new();
+    ids.filter(|&id| {
+        let name = Card::of(id).name();
+        let new = !seen.contains(&name);
+        seen.push(name);
+        new
+    })
+    .collect()
+}
+
+impl Game for FlipChess {
+    type Config = Config;
+    type State = State;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn setup(
+        config: &Config,
+        seats: usize,
+        random: &mut dyn Random,
+    ) -> Result<Vec<Event>, RuleError> {
+        if seats != 2 {
+            return Err(RuleError::malformed("FlipChess is played by two"));
+        }
+        let board = Board::from_fen(config.position.as_deref().unwrap_or(Board::START))?;
+        let white = Seat(random.below(2) as u8);
+        let mut deck: Vec<u8> = (0..DECK_SIZE).collect();
+        for i in (1..deck.len()).rev() {
+            deck.swap(i, random.below(i as u64 + 1) as usize);
+        }
+        let mut em = turn::Emitter::new(&State::default());
+        em.emit(Event::Started {
+            white,
+            position: board.to_fen(),
+            deck_size: deck.len(),
+            deck: Some(deck),
+        });
+        // §F1: seven cards each, then the first discard.
+        for seat in [white, other(white)] {
+            let d = &em.state.deck;
+            let cards: Vec<u8> = d[d.len() - HAND_SIZE..].iter().rev().copied().collect();
+            em.emit(Event::Drew {
+                seat,
+                count: HAND_SIZE,
+                cards: Some(cards),
+                reason: "deal".into(),
+            });
+        }
+        let turned = cards::first_discard(&em.state.deck).unwrap_or(0);
+        let d = &em.state.deck;
+        let cards: Vec<u8> = d[d.len() - turned..].iter().rev().copied().collect();
+        em.emit(Event::FirstDiscard { cards });
+        Ok(em.events)
+    }
+
+    fn seats(_config: &Config) -> std::ops::RangeInclusive<usize> {
+        2..=2
+    }
+
+    fn apply(state: &mut State, event: &Event) {
+        state.apply(event);
+    }
+
+    fn act(
+        state: &State,
+        seat: Seat,
+        action: &Action,
+        env: &mut Env,
+    ) -> Result<Vec<Event>, RuleError> {
+        turn::act(state, seat, action, env)
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        if state.outcome.is_some() || seat.index() > 1 {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        match state.last_card {
+            Some((owner, _)) if owner == seat => out.push(Action::CallLastCard {}),
+            Some(_) => out.push(Action::Catch {}),
+            None => {}
+        }
+        let hand = state.hand(seat);
+        match state.phase {
+            Phase::FlipDecision { victim } if victim == seat => {
+                if !state.free_flip_used {
+                    out.push(Action::FreeFlip {});
+                }
+                let flips = hand
+                    .iter()
+                    .copied()
+                    .filter(|&c| Card::of(c).face == cards::Face::Flip);
+                for id in distinct_names(flips) {
+                    out.push(Action::FlipCard {
+                        card: Card::of(id).name(),
+                    });
+                }
+                out.push(Action::Concede {});
+            }
+            Phase::FlipDecision { .. } => {}
+            _ if seat != state.on_move() => {}
+            Phase::Play => {
+                let playable = distinct_names(hand.iter().copied().filter(|&c| state.playable(c)));
+                for id in &playable {
+                    plays(*id, hand.len(), &mut out);
+                }
+                if playable.is_empty() {
+                    out.push(Action::Draw {});
+                }
+            }
+            Phase::Drawn { card } => plays(card, hand.len(), &mut out),
+            Phase::Moving { colour, .. } => moves_and_end(&state.board, colour, &mut out),
+            Phase::BasicMove => moves_and_end(&state.board, Group::Red, &mut out),
+        }
+        out.push(Action::Resign {});
+        out
+    }
+
+    fn to_act(state: &State) -> Vec<Duty> {
+        if state.outcome.is_some() {
+            return Vec::new();
+        }
+        let mut duties = vec![match state.phase {
+            Phase::FlipDecision { victim } => Duty::new(victim, DutyKind::FlipDecision),
+            _ => Duty::new(state.on_move(), DutyKind::Turn),
+        }];
+        if let Some((seat, closes_at)) = state.last_card {
+            duties.push(Duty {
+                seat,
+                kind: DutyKind::LastCard,
+                closes_at: Some(closes_at),
+            });
+        }
+        duties
+    }
+
+    fn outcome(state: &State) -> Option<Outcome> {
+        state.outcome.clone()
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        let me = match viewer {
+            Viewer::Seat(s) if s.index() < 2 => Some(s),
+            _ => None,
+        };
+        let phase = match state.phase {
+            Phase::Play => PhaseView::named("play"),
+            Phase::Drawn { card } => PhaseView {
+                drawn_card: (me == Some(state.on_move())).then(|| Card::of(card).name()),
+                ..PhaseView::named("drawn")
+            },
+            Phase::Moving { colour, left } => PhaseView {
+                colour: Some(colour),
+                moves_left: Some(left),
+                ..PhaseView::named("moving")
+            },
+            Phase::BasicMove => PhaseView::named("basic_move"),
+            Phase::FlipDecision { victim } => PhaseView {
+                flip_victim: Some(victim),
+                ..PhaseView::named("flip_decision")
+            },
+        };
+        View {
+            position: state.board.to_fen(),
+            white: state.white,
+            side_to_move: side_name(state.board.side),
+            on_move: state.on_move(),
+            hand: me.map(|s| state.hand(s).iter().map(|&c| Card::of(c).name()).collect()),
+            hand_sizes: [state.hands[0].len(), state.hands[1].len()],
+            deck_size: state.deck.len(),
+            discard_top: state.top().map(Card::name),
+            discard_size: state.discard.len(),
+            named_colour: state.named,
+            turn: state.turns,
+            round: state.round(),
+            phase,
+            free_flip_available: !state.free_flip_used,
+            last_card: state
+                .last_card
+                .map(|(seat, closes_at)| LastCardView { seat, closes_at }),
+        }
+    }
+
+    fn redact(event: &Event, viewer: Viewer) -> Event {
+        let sees = |seat: &Seat| viewer == Viewer::Seat(*seat);
+        let mut e = event.clone();
+        match &mut e {
+            Event::Started { deck, .. } | Event::Reshuffled { deck, .. } => *deck = None,
+            Event::Drew { seat, cards, .. } if !sees(seat) => *cards = None,
+            _ => {}
+        }
+        e
+    }
+
+    fn expire(state: &State, env: &mut Env) -> Vec<Event> {
+        turn::expire(state, env)
+    }
+
+    fn deadline_passed(state: &State, duty: &Duty) -> Vec<Event> {
+        if state.outcome.is_some() {
+            return Vec::new();
+        }
+        match (duty.kind, &state.phase) {
+            (DutyKind::FlipDecision, Phase::FlipDecision { victim }) if *victim == duty.seat => {
+                vec![
+                    Event::Conceded { seat: duty.seat },
+                    Event::Finished {
+                        result: Outcome::win(vec![other(duty.seat)], "king_captured"),
+                    },
+                ]
+            }
+            (DutyKind::Turn, _) if duty.seat == state.on_move() => vec![
+                Event::Abandoned { seat: duty.seat },
+                Event::Finished {
+                    result: Outcome::win(vec![other(duty.seat)], "abandoned"),
+                },
+            ],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The moves `group` may make now, and ending the turn early.
+fn moves_and_end(board: &Board, group: Group, out: &mut Vec<Action>) {
+    let mut moves = Vec::new();
+    board.moves(Some(group), &mut moves);
+    out.extend(moves.iter().map(|m| Action::Move {
+        notation: m.to_string(),
+    }));
+    out.push(Action::EndTurn {});
+}
+
+impl PhaseView {
+    fn named(kind: &'static str) -> PhaseView {
+        PhaseView {
+            kind,
+            colour: None,
+            moves_left: None,
+            drawn_card: None,
+            flip_victim: None,
+        }
+    }
+}

@@ -391,19 +391,20 @@ impl Table {
         } else {
             event.body.clone()
         };
-        let mut out = Map::new();
+        // The game's own fields first: its `seat` says whom the fact is
+        // about (the drawer of a draw), which the acting seat stored with
+        // the row only stands in for when the fact names none.
+        let mut out = match body {
+            Value::Object(fields) => fields,
+            _ => Map::new(),
+        };
         out.insert("seq".into(), event.seq.into());
         out.insert(
             "at".into(),
             serde_json::to_value(event.at).unwrap_or_default(),
         );
         if let Some(seat) = event.seat {
-            out.insert("seat".into(), seat.into());
-        }
-        if let Value::Object(fields) = body {
-            for (k, v) in fields {
-                out.entry(k).or_insert(v);
-            }
+            out.entry("seat").or_insert(seat.into());
         }
         Ok(Value::Object(out))
     }

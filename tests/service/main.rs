@@ -3,6 +3,7 @@
 mod accounts;
 mod deadlines;
 mod errors;
+mod flipchess;
 mod matches;
 mod operations;
 mod support;

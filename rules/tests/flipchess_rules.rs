@@ -661,3 +661,74 @@ fn resignation_and_out_of_turn() {
         (Some("resigned"), vec![A])
     );
 }
+
+#[test]
+fn f2_an_empty_deck_is_refilled_from_the_pile_but_its_top_card() {
+    let mut t = table(START, &["red-draw2", "blue-1"], &["green-1"], "red-2");
+    // Move all but two deck cards onto the pile under its top card.
+    let top = t.state.discard.pop().unwrap();
+    let keep = t.state.deck.split_off(t.state.deck.len() - 1);
+    t.state.discard.extend(t.state.deck.drain(..));
+    t.state.discard.push(top);
+    t.state.deck = keep;
+    let pile_before = t.state.discard.len();
+    t.ok(A, play("red-draw2"));
+    let events = t.ok(A, mv("e2e4"));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Reshuffled { count, .. } if *count == pile_before)),
+        "{events:?}"
+    );
+    assert_eq!(t.hand_len(B), 3, "both cards drawn across the reshuffle");
+    assert_eq!(
+        Card::of(*t.state.discard.last().unwrap()).name(),
+        "red-draw2",
+        "the top card stays"
+    );
+    assert_eq!(t.state.discard.len(), 1);
+}
+
+#[test]
+fn f2_with_nothing_to_reshuffle_a_draw_yields_no_card() {
+    let mut t = table(START, &["blue-5", "blue-1"], &["green-1"], "red-2");
+    t.state.deck.clear();
+    let events = t.ok(A, Action::Draw {});
+    assert!(
+        matches!(&events[0], Event::Drew { count: 0, .. }),
+        "{events:?}"
+    );
+    assert_eq!(t.hand_len(A), 2);
+    assert_eq!(t.state.phase, Phase::BasicMove);
+}
+
+#[test]
+fn f7_the_capturers_new_turn_uses_up_the_skip_of_the_capturing_card() {
+    // A takes the king with a rook on a green Skip; B flips.
+    let mut t = table(
+        "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",
+        &["green-skip", "green-3", "red-5"],
+        &["green-1", "green-2"],
+        "green-2",
+    );
+    t.ok(A, play("green-skip"));
+    t.ok(A, mv("e1e8"));
+    assert_eq!(t.state.turns, 1);
+    t.ok(B, Action::FreeFlip {});
+    assert_eq!(t.state.on_move(), A, "the capturer's new turn");
+    assert_eq!(t.state.turns, 1, "the decision is not a turn");
+    t.ok(A, play("green-3"));
+    t.ok(A, Action::EndTurn {});
+    assert_eq!(t.state.on_move(), B, "the victim is not skipped again");
+    assert_eq!(t.state.turns, 2);
+}
+
+#[test]
+fn t4_the_flip_decision_follows_the_deadline_and_lapses_as_a_concession() {
+    let t = king_capture(&["green-1"]);
+    let events = FlipChess::deadline_passed(&t.state, &Duty::new(B, DutyKind::FlipDecision));
+    assert!(matches!(events[0], Event::Conceded { seat } if seat == B));
+    assert!(matches!(&events[1], Event::Finished { result } if result.winners == vec![A]));
+    let events = FlipChess::deadline_passed(&t.state, &Duty::new(A, DutyKind::Turn));
+    assert!(events.is_empty(), "A owes nothing while B decides");
+}

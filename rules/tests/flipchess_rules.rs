@@ -99,6 +99,18 @@ impl Table {
         events
     }
 
+    /// Move a card of this name from the deck to its top; its id.
+    fn put_on_deck(&mut self, name: &str) -> u8 {
+        let deck = &mut self.state.deck;
+        let at = deck
+            .iter()
+            .rposition(|&i| Card::of(i).name() == name)
+            .expect(name);
+        let id = deck.remove(at);
+        deck.push(id);
+        id
+    }
+
     fn hand_len(&self, seat: Seat) -> usize {
         self.state.hands[seat.index()].len()
     }
@@ -264,12 +276,7 @@ fn f6_drawing_is_refused_while_a_playable_card_is_held() {
 fn f6_a_playable_drawn_card_must_be_played_and_only_it() {
     // A holds nothing that matches red-2; the deck's top card is red-9.
     let mut t = table(START, &["blue-5", "blue-1"], &["green-1"], "red-2");
-    let red9 = (0..DECK_SIZE)
-        .rev()
-        .find(|&i| Card::of(i).name() == "red-9" && t.state.deck.contains(&i))
-        .unwrap();
-    t.state.deck.retain(|&c| c != red9);
-    t.state.deck.push(red9);
+    let red9 = t.put_on_deck("red-9");
     t.ok(A, Action::Draw {});
     assert_eq!(t.state.phase, Phase::Drawn { card: red9 });
     let listed = FlipChess::legal_actions(&t.state, A);
@@ -291,12 +298,7 @@ fn f6_a_playable_drawn_card_must_be_played_and_only_it() {
 #[test]
 fn f6_otherwise_one_basic_move_of_a_pawn_or_the_king_which_may_be_declined() {
     let mut t = table(START, &["blue-5", "blue-1"], &["green-1"], "red-2");
-    let blue = (0..DECK_SIZE)
-        .rev()
-        .find(|&i| Card::of(i).name() == "blue-9" && t.state.deck.contains(&i))
-        .unwrap();
-    t.state.deck.retain(|&c| c != blue);
-    t.state.deck.push(blue);
+    t.put_on_deck("blue-9");
     t.ok(A, Action::Draw {});
     assert_eq!(t.state.phase, Phase::BasicMove);
     assert_eq!(
@@ -308,8 +310,7 @@ fn f6_otherwise_one_basic_move_of_a_pawn_or_the_king_which_may_be_declined() {
     assert_eq!(t.state.on_move(), B, "one move only");
     // Declining: draw, then end the turn without moving.
     let mut t = table(START, &["blue-5", "blue-1"], &["green-1"], "red-2");
-    t.state.deck.retain(|&c| c != blue);
-    t.state.deck.push(blue);
+    t.put_on_deck("blue-9");
     t.ok(A, Action::Draw {});
     t.ok(A, Action::EndTurn {});
     assert_eq!(t.state.on_move(), B);
@@ -324,12 +325,7 @@ fn f6_with_no_pawn_or_king_move_the_turn_passes() {
         &["green-1"],
         "red-2",
     );
-    let blue = (0..DECK_SIZE)
-        .rev()
-        .find(|&i| Card::of(i).name() == "blue-9" && t.state.deck.contains(&i))
-        .unwrap();
-    t.state.deck.retain(|&c| c != blue);
-    t.state.deck.push(blue);
+    t.put_on_deck("blue-9");
     let events = t.ok(A, Action::Draw {});
     assert!(events
         .iter()
@@ -668,7 +664,7 @@ fn f2_an_empty_deck_is_refilled_from_the_pile_but_its_top_card() {
     // Move all but two deck cards onto the pile under its top card.
     let top = t.state.discard.pop().unwrap();
     let keep = t.state.deck.split_off(t.state.deck.len() - 1);
-    t.state.discard.extend(t.state.deck.drain(..));
+    t.state.discard.append(&mut t.state.deck);
     t.state.discard.push(top);
     t.state.deck = keep;
     let pile_before = t.state.discard.len();

@@ -464,3 +464,34 @@ async fn the_catalogue_lists_every_game_and_each_can_be_created() {
     assert_eq!(too_fast.status, 400);
     app.stop().await;
 }
+
+#[actix_web::test]
+async fn my_matches_page_with_an_opaque_cursor() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    app.register("bob").await;
+    let total = posthorn::matches::play::PAGE_SIZE as usize + 3;
+    for _ in 0..total {
+        new_checkers(&app, &alice, "bob", json!({})).await;
+    }
+    let first = app.get("/v1/matches", &alice).await.body;
+    assert_eq!(first["items"].as_array().unwrap().len(), total - 3);
+    let cursor = first["next_cursor"].as_str().unwrap();
+    let second = app
+        .get(&format!("/v1/matches?cursor={cursor}"), &alice)
+        .await
+        .body;
+    assert_eq!(second["items"].as_array().unwrap().len(), 3);
+    assert!(second["next_cursor"].is_null());
+    let mut ids: Vec<&str> = first["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(second["items"].as_array().unwrap())
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), total, "every match once");
+    app.stop().await;
+}

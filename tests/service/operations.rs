@@ -89,3 +89,22 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     );
     app.stop().await;
 }
+
+#[actix_web::test]
+async fn an_exhausted_database_pool_answers_503_not_a_hang() {
+    let app = TestApp::start_with(posthorn::config::Config {
+        pool_size: 1,
+        ..Default::default()
+    })
+    .await;
+    let token = app.register("alice").await;
+    // Hold the only connection while a request needs one.
+    let held = app.state.pool.get().unwrap();
+    let started = std::time::Instant::now();
+    let reply = app.get("/v1/me", &token).await;
+    assert_eq!((reply.status.as_u16(), reply.code()), (503, "unavailable"));
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    drop(held);
+    assert_eq!(app.get("/v1/me", &token).await.status, 200);
+    app.stop().await;
+}

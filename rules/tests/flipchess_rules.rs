@@ -728,3 +728,24 @@ fn t4_the_flip_decision_follows_the_deadline_and_lapses_as_a_concession() {
     let events = FlipChess::deadline_passed(&t.state, &Duty::new(A, DutyKind::Turn));
     assert!(events.is_empty(), "A owes nothing while B decides");
 }
+
+#[test]
+fn f5_a_king_capture_ends_the_turn_at_once_whatever_moves_are_left() {
+    let mut t = table(
+        "4k3/8/8/8/8/8/4Q3/5K2 w - - 0 1",
+        &["blue-9", "red-3"],
+        &["green-1"],
+        "blue-2",
+    );
+    t.ok(A, play("blue-9"));
+    let events = t.ok(A, mv("e2e8"));
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::TurnEnded { reason, .. } if reason == "king_captured")));
+    assert_eq!(
+        t.state.phase,
+        Phase::FlipDecision { victim: B },
+        "two moves left, but the turn is over"
+    );
+    assert_eq!(t.act(A, mv("e8e7")).unwrap_err().code, "illegal_action");
+}

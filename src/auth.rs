@@ -35,6 +35,19 @@ pub struct Keys {
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
+    unsubscribe: Validation,
+}
+
+const UNSUBSCRIBE_AUDIENCE: &str = "posthorn-unsubscribe";
+
+/// A signed one-click unsubscribe link (RFC 8058): who, from what.
+#[derive(Debug, Serialize, Deserialize)]
+struct UnsubscribeClaims {
+    sub: Uuid,
+    kind: String,
+    iss: String,
+    aud: String,
+    exp: i64,
 }
 
 impl Keys {
@@ -45,11 +58,17 @@ impl Keys {
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         // Expiry is checked against the service's clock in `verify`.
         validation.validate_exp = false;
+        let mut unsubscribe = Validation::new(Algorithm::HS256);
+        unsubscribe.set_issuer(&[ISSUER]);
+        unsubscribe.set_audience(&[UNSUBSCRIBE_AUDIENCE]);
+        // Unsubscribe links do not expire: an old email must still work.
+        unsubscribe.validate_exp = false;
         let bad = |e: jsonwebtoken::errors::Error| format!("the JWT secret cannot be used: {e}");
         Ok(Keys {
             encoding: EncodingKey::from_secret(secret).map_err(bad)?,
             decoding: DecodingKey::from_secret(secret).map_err(bad)?,
             validation,
+            unsubscribe,
         })
     }
 
@@ -72,6 +91,27 @@ impl Keys {
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
             .expect("HS256 signing cannot fail")
+    }
+
+    /// A token for a one-click unsubscribe link from `kind` emails.
+    pub fn sign_unsubscribe(&self, user: Uuid, kind: &str) -> String {
+        let claims = UnsubscribeClaims {
+            sub: user,
+            kind: kind.to_owned(),
+            iss: ISSUER.into(),
+            aud: UNSUBSCRIBE_AUDIENCE.into(),
+            exp: i64::from(i32::MAX),
+        };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+            .expect("HS256 signing cannot fail")
+    }
+
+    /// The user and kind of a valid unsubscribe token.
+    pub fn verify_unsubscribe(&self, token: &str) -> Result<(Uuid, String), ApiError> {
+        let data =
+            jsonwebtoken::decode::<UnsubscribeClaims>(token, &self.decoding, &self.unsubscribe)
+                .map_err(|_| ApiError::not_found("unsubscribe link"))?;
+        Ok((data.claims.sub, data.claims.kind))
     }
 
     pub fn verify(&self, token: &str, now: DateTime<Utc>) -> Result<Claims, ApiError> {

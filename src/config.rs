@@ -25,8 +25,18 @@ pub struct Config {
     pub refresh_token_days: i64,
     /// `POSTHORN_MAX_BODY_BYTES`: larger request bodies get 413.
     pub max_body_bytes: usize,
-    /// `POSTHORN_SWEEP_INTERVAL_SECONDS`: how often deadlines are swept.
+    /// `POSTHORN_SWEEP_INTERVAL_SECONDS`: how often deadlines are swept
+    /// and the outbox delivered.
     pub sweep_interval_seconds: u64,
+    /// `POSTHORN_SMTP_URL`: `smtp://host:port`, `…?tls=starttls`,
+    /// `smtps://…`, credentials in the URL; unset: `.eml` files in the data
+    /// folder.
+    pub smtp_url: Option<String>,
+    /// `POSTHORN_MAIL_FROM`.
+    pub mail_from: String,
+    /// `POSTHORN_NOTIFY_MAX_ATTEMPTS`: delivery attempts before a
+    /// notification is recorded as failed.
+    pub notify_max_attempts: i32,
 }
 
 impl Default for Config {
@@ -43,6 +53,9 @@ impl Default for Config {
             refresh_token_days: 60,
             max_body_bytes: 64 * 1024,
             sweep_interval_seconds: 5,
+            smtp_url: None,
+            mail_from: "Posthorn <posthorn@localhost>".into(),
+            notify_max_attempts: 5,
         }
     }
 }
@@ -103,6 +116,13 @@ impl Config {
                 d.sweep_interval_seconds,
             )?
             .max(1),
+            smtp_url: var("POSTHORN_SMTP_URL"),
+            mail_from: var("POSTHORN_MAIL_FROM").unwrap_or(d.mail_from),
+            notify_max_attempts: number(
+                "POSTHORN_NOTIFY_MAX_ATTEMPTS",
+                var("POSTHORN_NOTIFY_MAX_ATTEMPTS"),
+                d.notify_max_attempts,
+            )?,
         })
     }
 }

@@ -10,6 +10,7 @@ pub mod http;
 pub mod localdb;
 pub mod matches;
 pub mod metrics;
+pub mod notify;
 pub mod schema;
 pub mod state;
 pub mod sweep;
@@ -67,7 +68,9 @@ pub fn app_state(
     db::migrate(&mut conn)?;
     drop(conn);
     let secret = jwt_secret(&config)?;
+    let mailer = notify::deliver::Mailer::from_config(&config)?;
     Ok(state::AppState {
+        mailer: Arc::new(mailer),
         pool,
         keys: Arc::new(auth::Keys::new(&secret)?),
         clock,

@@ -100,3 +100,28 @@ diesel::joinable!(match_seats -> matches (match_id));
 diesel::joinable!(match_events -> matches (match_id));
 diesel::joinable!(match_seats -> users (user_id));
 diesel::allow_tables_to_appear_in_same_query!(users, matches, match_seats, match_events, invites);
+
+diesel::table! {
+    notification_settings (user_id) {
+        user_id -> Uuid,
+        settings -> Jsonb,
+    }
+}
+
+diesel::table! {
+    notifications (id) {
+        id -> Int8,
+        user_id -> Uuid,
+        match_id -> Uuid,
+        seq -> Int4,
+        kind -> Text,
+        channel -> Text,
+        payload -> Jsonb,
+        status -> Text,
+        attempts -> Int4,
+        next_attempt_at -> Timestamptz,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamptz,
+        sent_at -> Nullable<Timestamptz>,
+    }
+}

@@ -14,6 +14,7 @@ pub struct AppState {
     pub clock: Arc<dyn Clock>,
     pub keys: Arc<Keys>,
     pub metrics: Arc<Metrics>,
+    pub mailer: Arc<crate::notify::deliver::Mailer>,
 }
 
 impl AppState {

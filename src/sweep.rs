@@ -129,7 +129,8 @@ pub fn sweep(state: &AppState) -> Result<Swept, ApiError> {
     }
 }
 
-/// Start the tokio-cron-scheduler job that sweeps every `interval`.
+/// Start the tokio-cron-scheduler job that, every `interval`, sweeps the
+/// deadlines and then delivers the outbox.
 pub async fn start(
     state: AppState,
     interval: std::time::Duration,
@@ -139,10 +140,20 @@ pub async fn start(
     let job = Job::new_repeated_async(interval, move |_id, _scheduler| {
         let state = state.clone();
         Box::pin(async move {
-            match tokio::task::spawn_blocking(move || sweep(&state)).await {
-                Ok(Ok(done)) if done.matches > 0 => log::info!("sweep: {done:?}"),
-                Ok(Ok(_)) => {}
-                Ok(Err(e)) => log::warn!("sweep failed: {e}"),
+            let work = move || (sweep(&state), crate::notify::deliver::deliver_due(&state));
+            match tokio::task::spawn_blocking(work).await {
+                Ok((swept, delivered)) => {
+                    match swept {
+                        Ok(done) if done.matches > 0 => log::info!("sweep: {done:?}"),
+                        Ok(_) => {}
+                        Err(e) => log::warn!("sweep failed: {e}"),
+                    }
+                    match delivered {
+                        Ok(done) if done != Default::default() => log::info!("outbox: {done:?}"),
+                        Ok(_) => {}
+                        Err(e) => log::warn!("outbox delivery failed: {e}"),
+                    }
+                }
                 Err(e) => log::error!("sweep panicked: {e}"),
             }
         })

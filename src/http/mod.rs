@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod matches;
+pub mod notify;
 pub mod ops;
 
 use crate::error::ApiError;
@@ -25,6 +26,7 @@ use utoipa_swagger_ui::SwaggerUi;
         accounts::register, accounts::login, accounts::refresh, accounts::logout, accounts::guest, accounts::me,
         matches::create_match, matches::accept_invite, matches::list_matches, matches::view_match,
         matches::legal_actions, matches::post_action, matches::event_feed,
+        notify::get_settings, notify::put_settings, notify::unsubscribe, notify::unsubscribe_page,
     ),
     modifiers(&BearerAuth)
 )]
@@ -115,6 +117,10 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(matches::legal_actions)
             .service(matches::post_action)
             .service(matches::event_feed)
+            .service(notify::get_settings)
+            .service(notify::put_settings)
+            .service(notify::unsubscribe)
+            .service(notify::unsubscribe_page)
             .service(SwaggerUi::new("/docs/{_:.*}").url("/v1/openapi.json", ApiDoc::openapi()))
             .route("/docs", web::get().to(docs_redirect))
             .default_service(web::to(not_found));

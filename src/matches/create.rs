@@ -214,6 +214,18 @@ pub fn create(
     };
     let events = NewEvent::from_rules(None, opening);
     table.append(conn, events, now)?;
+    for opponent in table.seats.iter().flatten().filter(|u| **u != creator) {
+        let payload = serde_json::json!({"game": table.row.game});
+        crate::notify::enqueue(
+            conn,
+            *opponent,
+            id,
+            table.row.seq,
+            crate::notify::Kind::Invitation,
+            payload,
+            now,
+        )?;
+    }
     let mut view = table.view_for(conn, creator)?;
     view.invite = invites_made.first().cloned();
     if invites_made.len() > 1 {

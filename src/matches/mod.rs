@@ -279,8 +279,10 @@ impl Table {
                 ))
                 .execute(conn)?;
         }
+        let (duties_before, was_finished) = (self.duties(), self.row.status == "finished");
         self.refresh_row(now);
         self.save_row(conn)?;
+        crate::notify::after_append(conn, self, &duties_before, was_finished, &stored, now)?;
         Ok(stored)
     }
 

@@ -73,17 +73,21 @@ async fn two_users_play_whole_flipchess_matches_and_never_see_each_others_cards(
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
     let mut random = SplitMix64::new(5);
-    let (mut flips, mut penalties, mut games, mut sweep_penalties) = (0, 0, 0, 0);
-    // Each queen already attacks the other king, and the players take a
-    // king whenever they can: round-1–3 king captures, and so flip
-    // decisions, come early.
-    let position = "4k2Q/8/8/8/8/8/8/4K2q w - - 0 1";
-    while games < 3 || flips == 0 || penalties == 0 || sweep_penalties == 0 {
+    let (mut flips, mut penalties, mut games, mut sweep_penalties, mut windows) = (0, 0, 0, 0, 0);
+    // Every other match starts where each queen already attacks the other
+    // king (the players take a king whenever they can, so round-1–3 king
+    // captures and flip decisions come early); the others start from the
+    // standard position and last long enough for hands to run down to one
+    // card.
+    let exposed = "4k2Q/8/8/8/8/8/8/4K2q w - - 0 1";
+    let standard = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    while games < 4 || flips == 0 || penalties == 0 || sweep_penalties == 0 {
         assert!(
-            games < 40,
-            "no flip decision ({flips}) or penalty ({penalties}) in {games} games"
+            games < 60,
+            "in {games} games: {flips} flip decisions, {penalties} penalties, {sweep_penalties} by the sweep"
         );
         games += 1;
+        let position = if games % 2 == 0 { exposed } else { standard };
         let m = app
             .post("/v1/matches", &alice, json!({"game": "flipchess", "opponents": ["bob"], "options": {"position": position}}))
             .await;
@@ -129,11 +133,12 @@ async fn two_users_play_whole_flipchess_matches_and_never_see_each_others_cards(
             let window_open = options
                 .iter()
                 .any(|(_, _, a)| a["type"] == "call_last_card");
-            if window_open && random.below(2) == 0 {
+            if window_open && random.below(3) > 0 {
                 // Let the 3-second window pass: the sweep or the next request,
                 // whichever comes first, resolves it — once.
                 app.clock.advance(Duration::seconds(4));
-                if random.below(2) == 0 {
+                windows += 1;
+                if windows % 2 == 0 {
                     let state = app.state.clone();
                     let swept = actix_web::web::block(move || posthorn::sweep::sweep(&state))
                         .await

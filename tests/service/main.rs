@@ -5,5 +5,7 @@ mod deadlines;
 mod errors;
 mod flipchess;
 mod matches;
+mod notifications;
 mod operations;
+mod smtp;
 mod support;

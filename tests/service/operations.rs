@@ -58,6 +58,10 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("get", "/v1/matches/{id}/legal-actions"),
         ("post", "/v1/matches/{id}/actions"),
         ("get", "/v1/matches/{id}/events"),
+        ("get", "/v1/me/notification-settings"),
+        ("put", "/v1/me/notification-settings"),
+        ("post", "/v1/unsubscribe"),
+        ("get", "/v1/unsubscribe"),
     ];
     let paths = doc["paths"].as_object().unwrap();
     for (method, path) in routes {

@@ -1,0 +1,428 @@
+//! Delivering the outbox: claim due rows with `FOR UPDATE SKIP LOCKED` (so
+//! two workers never send one row twice), send, and record the result;
+//! failures retry with exponential backoff up to the configured attempts,
+//! then stay recorded as failed.
+
+use super::Kind;
+use crate::config::Config;
+use crate::error::ApiError;
+use crate::schema::{notifications, users};
+use crate::state::AppState;
+use askama::Template;
+use chrono::{DateTime, Duration, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::{Mailbox, MultiPart, SinglePart};
+use lettre::{FileTransport, Message, SmtpTransport, Transport};
+use serde_json::Value;
+use uuid::Uuid;
+
+/// Rows claimed per transaction.
+const BATCH: i64 = 20;
+/// The first retry waits this long; each later one twice as long.
+const FIRST_RETRY_SECONDS: i64 = 30;
+const MAX_RETRY_SECONDS: i64 = 3600;
+
+#[derive(Template)]
+#[template(path = "email/message.txt")]
+struct TextBody<'a> {
+    greeting: &'a str,
+    headline: &'a str,
+    detail: &'a str,
+    link_label: &'a str,
+    link: &'a str,
+    footer: &'a str,
+    unsubscribe_label: &'a str,
+    unsubscribe: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "email/message.html")]
+struct HtmlBody<'a> {
+    lang: &'a str,
+    subject: &'a str,
+    greeting: &'a str,
+    headline: &'a str,
+    detail: &'a str,
+    link_label: &'a str,
+    link: &'a str,
+    footer: &'a str,
+    unsubscribe_label: &'a str,
+    unsubscribe: &'a str,
+}
+
+enum Channel {
+    Smtp(SmtpTransport),
+    Files(FileTransport),
+}
+
+/// Sends email over SMTP, or into `.eml` files when no server is set.
+pub struct Mailer {
+    channel: Channel,
+    from: Mailbox,
+}
+
+impl Mailer {
+    pub fn from_config(config: &Config) -> Result<Mailer, String> {
+        let from: Mailbox = config
+            .mail_from
+            .parse()
+            .map_err(|e| format!("POSTHORN_MAIL_FROM {:?}: {e}", config.mail_from))?;
+        let channel = match &config.smtp_url {
+            Some(url) => {
+                // `tls=starttls` is our spelling of lettre's `tls=required`.
+                let url = url.replace("tls=starttls", "tls=required");
+                let transport = SmtpTransport::from_url(&url)
+                    .map_err(|e| format!("POSTHORN_SMTP_URL: {e}"))?
+                    .timeout(Some(std::time::Duration::from_secs(10)))
+                    .build();
+                Channel::Smtp(transport)
+            }
+            None => {
+                let dir = config.data_dir.join("mail");
+                std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                Channel::Files(FileTransport::new(dir))
+            }
+        };
+        Ok(Mailer { channel, from })
+    }
+
+    fn send(&self, message: &Message) -> Result<(), String> {
+        match &self.channel {
+            Channel::Smtp(t) => t.send(message).map(|_| ()).map_err(|e| e.to_string()),
+            Channel::Files(t) => t.send(message).map(|_| ()).map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// What a run of the worker did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Delivered {
+    pub sent: usize,
+    pub retried: usize,
+    pub failed: usize,
+}
+
+struct Words {
+    subject: String,
+    headline: String,
+    detail: String,
+}
+
+fn game_name(id: &str) -> &'static str {
+    posthorn_rules::GameId::parse(id).map_or("Posthorn", |g| g.info().name)
+}
+
+/// The words of one notification, in English or Korean.
+fn words(kind: Kind, korean: bool, payload: &Value) -> Words {
+    let game = game_name(payload["game"].as_str().unwrap_or_default());
+    let deadline = payload["deadline_at"]
+        .as_str()
+        .unwrap_or_default()
+        .replace('T', " ");
+    let deadline = deadline
+        .split('.')
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches('Z')
+        .to_owned()
+        + " UTC";
+    let reason = payload["result"]["reason"]
+        .as_str()
+        .unwrap_or("finished")
+        .replace('_', " ");
+    let w = |subject: String, headline: &str, detail: String| Words {
+        subject,
+        headline: headline.to_owned(),
+        detail,
+    };
+    match (kind, korean) {
+        (Kind::YourTurn, false) => w(
+            format!("Your move in {game}"),
+            "It's your turn.",
+            format!("Make your move before {deadline}."),
+        ),
+        (Kind::YourTurn, true) => w(
+            format!("{game}: 내 차례예요"),
+            "내 차례예요.",
+            format!("{deadline}까지 두세요."),
+        ),
+        (Kind::TimeoutNotice, false) => w(
+            format!("Time is running out in {game}"),
+            "Your time is half gone.",
+            format!("Move before {deadline}, or the match is lost by abandonment."),
+        ),
+        (Kind::TimeoutNotice, true) => w(
+            format!("{game}: 시간이 얼마 남지 않았어요"),
+            "남은 시간이 절반이에요.",
+            format!("{deadline}까지 두지 않으면 기권패가 돼요."),
+        ),
+        (Kind::MatchFinished, false) => w(
+            format!("Your {game} match has ended"),
+            "The match is over.",
+            format!("It ended by {reason}."),
+        ),
+        (Kind::MatchFinished, true) => w(
+            format!("{game} 대국이 끝났어요"),
+            "대국이 끝났어요.",
+            format!("종료 사유: {reason}"),
+        ),
+        (Kind::Invitation, false) => w(
+            format!("You're invited to play {game}"),
+            "A friend wants to play.",
+            "Open the match to see it.".into(),
+        ),
+        (Kind::Invitation, true) => w(
+            format!("{game} 대국 초대가 왔어요"),
+            "친구가 대국을 신청했어요.",
+            "대국을 열어 확인하세요.".into(),
+        ),
+        (Kind::InvitationAccepted, false) => w(
+            format!("Your {game} invitation was accepted"),
+            "Your opponent is here.",
+            "The match has begun.".into(),
+        ),
+        (Kind::InvitationAccepted, true) => w(
+            format!("{game} 초대를 상대가 수락했어요"),
+            "상대가 들어왔어요.",
+            "대국이 시작됐어요.".into(),
+        ),
+        (Kind::DrawOffered, false) => w(
+            format!("Draw offered in {game}"),
+            "Your opponent offers a draw.",
+            format!("Answer before {deadline}."),
+        ),
+        (Kind::DrawOffered, true) => w(
+            format!("{game}: 무승부 제안이 왔어요"),
+            "상대가 무승부를 제안했어요.",
+            format!("{deadline}까지 답하세요."),
+        ),
+        (Kind::FlipDecision, false) => w(
+            format!("{game}: your king was taken"),
+            "Flip the board or concede.",
+            format!("Decide before {deadline}."),
+        ),
+        (Kind::FlipDecision, true) => w(
+            format!("{game}: 킹이 잡혔어요"),
+            "판 돌리기를 하거나 승복하세요.",
+            format!("{deadline}까지 고르세요."),
+        ),
+    }
+}
+
+struct Row {
+    id: i64,
+    user_id: Uuid,
+    match_id: Uuid,
+    kind: String,
+    payload: Value,
+    attempts: i32,
+}
+
+fn compose(
+    state: &AppState,
+    mailer: &Mailer,
+    conn: &mut PgConnection,
+    row: &Row,
+) -> Result<Option<Message>, String> {
+    let user: Option<(Option<String>, String, String)> = users::table
+        .find(row.user_id)
+        .select((users::email, users::display_name, users::locale))
+        .first(conn)
+        .optional()
+        .map_err(|e| e.to_string())?;
+    let Some((Some(email), name, locale)) = user else {
+        return Ok(None); // no address any more: nothing to send
+    };
+    let kind = Kind::parse(&row.kind).ok_or("unknown notification kind")?;
+    let korean = locale.starts_with("ko");
+    let words = words(kind, korean, &row.payload);
+    let base = state.config.public_url.trim_end_matches('/');
+    let link = format!("{base}/matches/{}", row.match_id);
+    let unsubscribe = format!(
+        "{base}/v1/unsubscribe?token={}",
+        state.keys.sign_unsubscribe(row.user_id, kind.name())
+    );
+    let (greeting, link_label, footer, unsubscribe_label) = if korean {
+        (
+            format!("{name}님, 안녕하세요."),
+            "대국 열기",
+            "Posthorn 알림입니다.",
+            "이 알림 그만 받기",
+        )
+    } else {
+        (
+            format!("Hi {name},"),
+            "Open the match",
+            "You get this because of your Posthorn notification settings.",
+            "Stop these emails",
+        )
+    };
+    let text = TextBody {
+        greeting: &greeting,
+        headline: &words.headline,
+        detail: &words.detail,
+        link_label,
+        link: &link,
+        footer,
+        unsubscribe_label,
+        unsubscribe: &unsubscribe,
+    }
+    .render()
+    .map_err(|e| e.to_string())?;
+    let html = HtmlBody {
+        lang: if korean { "ko" } else { "en" },
+        subject: &words.subject,
+        greeting: &greeting,
+        headline: &words.headline,
+        detail: &words.detail,
+        link_label,
+        link: &link,
+        footer,
+        unsubscribe_label,
+        unsubscribe: &unsubscribe,
+    }
+    .render()
+    .map_err(|e| e.to_string())?;
+    let to: Mailbox = format!("{name} <{email}>")
+        .parse()
+        .or_else(|_| email.parse())
+        .map_err(|e| format!("address: {e}"))?;
+    let header = |name: &'static str, value: String| {
+        HeaderValue::new(HeaderName::new_from_ascii_str(name), value)
+    };
+    Message::builder()
+        .from(mailer.from.clone())
+        .to(to)
+        .subject(words.subject)
+        .raw_header(header("List-Unsubscribe", format!("<{unsubscribe}>")))
+        .raw_header(header(
+            "List-Unsubscribe-Post",
+            "List-Unsubscribe=One-Click".into(),
+        ))
+        .multipart(
+            MultiPart::alternative()
+                .singlepart(
+                    SinglePart::builder()
+                        .header(ContentType::TEXT_PLAIN)
+                        .body(text),
+                )
+                .singlepart(
+                    SinglePart::builder()
+                        .header(ContentType::TEXT_HTML)
+                        .body(html),
+                ),
+        )
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
+fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, ApiError> {
+    let rows: Vec<(i64, Uuid, Uuid, String, Value, i32)> = notifications::table
+        .filter(notifications::status.eq("pending"))
+        .filter(notifications::next_attempt_at.le(now))
+        .order(notifications::next_attempt_at)
+        .select((
+            notifications::id,
+            notifications::user_id,
+            notifications::match_id,
+            notifications::kind,
+            notifications::payload,
+            notifications::attempts,
+        ))
+        .limit(BATCH)
+        .for_update()
+        .skip_locked()
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, user_id, match_id, kind, payload, attempts)| Row {
+            id,
+            user_id,
+            match_id,
+            kind,
+            payload,
+            attempts,
+        })
+        .collect())
+}
+
+fn record(
+    conn: &mut PgConnection,
+    row: &Row,
+    outcome: Result<(), String>,
+    max_attempts: i32,
+    now: DateTime<Utc>,
+    done: &mut Delivered,
+) -> Result<(), ApiError> {
+    let attempts = row.attempts + 1;
+    let target = notifications::table.find(row.id);
+    match outcome {
+        Ok(()) => {
+            diesel::update(target)
+                .set((
+                    notifications::status.eq("sent"),
+                    notifications::attempts.eq(attempts),
+                    notifications::sent_at.eq(now),
+                ))
+                .execute(conn)?;
+            done.sent += 1;
+        }
+        Err(why) if attempts >= max_attempts => {
+            log::warn!("notification {} failed for good: {why}", row.id);
+            diesel::update(target)
+                .set((
+                    notifications::status.eq("failed"),
+                    notifications::attempts.eq(attempts),
+                    notifications::last_error.eq(why),
+                ))
+                .execute(conn)?;
+            done.failed += 1;
+        }
+        Err(why) => {
+            let wait = (FIRST_RETRY_SECONDS << (attempts - 1).min(16)).min(MAX_RETRY_SECONDS);
+            diesel::update(target)
+                .set((
+                    notifications::attempts.eq(attempts),
+                    notifications::last_error.eq(why),
+                    notifications::next_attempt_at.eq(now + Duration::seconds(wait)),
+                ))
+                .execute(conn)?;
+            done.retried += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Deliver every due notification (blocking; run it off the executor).
+pub fn deliver_due(state: &AppState) -> Result<Delivered, ApiError> {
+    let now = state.clock.now();
+    let mut done = Delivered::default();
+    loop {
+        let mut pooled = state.pool.get()?;
+        let conn: &mut PgConnection = &mut pooled;
+        let claimed = conn.transaction(|c| {
+            let rows = claim(c, now)?;
+            for row in &rows {
+                let outcome = match compose(state, &state.mailer, c, row) {
+                    Ok(Some(message)) => state.mailer.send(&message),
+                    Ok(None) => Ok(()),
+                    Err(why) => Err(why),
+                };
+                record(
+                    c,
+                    row,
+                    outcome,
+                    state.config.notify_max_attempts,
+                    now,
+                    &mut done,
+                )?;
+            }
+            Ok::<_, ApiError>(rows.len())
+        })?;
+        if claimed < BATCH as usize {
+            return Ok(done);
+        }
+    }
+}

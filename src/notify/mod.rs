@@ -1,0 +1,263 @@
+//! Notifications (DESIGN.md §3): an outbox written in the same transaction
+//! as the events that cause it, delivered by a worker (`deliver`).
+//!
+//! What is sent, each switchable per user and channel (all on by default):
+//! your turn, the timeout notice, match finished, invitation received and
+//! accepted, draw offered, FlipChess flip decision owed. Payloads carry no
+//! hidden information: only the game, the match and public results.
+
+pub mod deliver;
+
+use crate::error::ApiError;
+use crate::schema::{notification_settings, notifications, users};
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    YourTurn,
+    TimeoutNotice,
+    MatchFinished,
+    Invitation,
+    InvitationAccepted,
+    DrawOffered,
+    FlipDecision,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::YourTurn => "your_turn",
+            Kind::TimeoutNotice => "timeout_notice",
+            Kind::MatchFinished => "match_finished",
+            Kind::Invitation => "invitation",
+            Kind::InvitationAccepted => "invitation_accepted",
+            Kind::DrawOffered => "draw_offered",
+            Kind::FlipDecision => "flip_decision",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Kind> {
+        serde_json::from_value(Value::String(name.to_owned())).ok()
+    }
+}
+
+fn on() -> bool {
+    true
+}
+
+/// One switch per kind of notification.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Switches {
+    #[serde(default = "on")]
+    pub your_turn: bool,
+    #[serde(default = "on")]
+    pub timeout_notice: bool,
+    #[serde(default = "on")]
+    pub match_finished: bool,
+    #[serde(default = "on")]
+    pub invitation: bool,
+    #[serde(default = "on")]
+    pub invitation_accepted: bool,
+    #[serde(default = "on")]
+    pub draw_offered: bool,
+    #[serde(default = "on")]
+    pub flip_decision: bool,
+}
+
+impl Default for Switches {
+    fn default() -> Self {
+        serde_json::from_value(serde_json::json!({})).expect("all switches default on")
+    }
+}
+
+impl Switches {
+    pub fn get(&self, kind: Kind) -> bool {
+        match kind {
+            Kind::YourTurn => self.your_turn,
+            Kind::TimeoutNotice => self.timeout_notice,
+            Kind::MatchFinished => self.match_finished,
+            Kind::Invitation => self.invitation,
+            Kind::InvitationAccepted => self.invitation_accepted,
+            Kind::DrawOffered => self.draw_offered,
+            Kind::FlipDecision => self.flip_decision,
+        }
+    }
+
+    pub fn set(&mut self, kind: Kind, value: bool) {
+        let slot = match kind {
+            Kind::YourTurn => &mut self.your_turn,
+            Kind::TimeoutNotice => &mut self.timeout_notice,
+            Kind::MatchFinished => &mut self.match_finished,
+            Kind::Invitation => &mut self.invitation,
+            Kind::InvitationAccepted => &mut self.invitation_accepted,
+            Kind::DrawOffered => &mut self.draw_offered,
+            Kind::FlipDecision => &mut self.flip_decision,
+        };
+        *slot = value;
+    }
+}
+
+/// `GET/PUT /v1/me/notification-settings`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    #[serde(default)]
+    pub email: Switches,
+    #[serde(default)]
+    pub push: Switches,
+}
+
+pub fn settings_of(conn: &mut PgConnection, user: Uuid) -> Result<Settings, ApiError> {
+    let stored: Option<Value> = notification_settings::table
+        .find(user)
+        .select(notification_settings::settings)
+        .first(conn)
+        .optional()?;
+    Ok(stored
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default())
+}
+
+pub fn save_settings(
+    conn: &mut PgConnection,
+    user: Uuid,
+    settings: &Settings,
+) -> Result<(), ApiError> {
+    let value = serde_json::to_value(settings).map_err(ApiError::internal)?;
+    diesel::insert_into(notification_settings::table)
+        .values((
+            notification_settings::user_id.eq(user),
+            notification_settings::settings.eq(&value),
+        ))
+        .on_conflict(notification_settings::user_id)
+        .do_update()
+        .set(notification_settings::settings.eq(&value))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Put a notification in the outbox for each channel `user` wants it on.
+/// Part of the caller's transaction; a duplicate (same user, match, seq,
+/// kind, channel) is ignored.
+pub fn enqueue(
+    conn: &mut PgConnection,
+    user: Uuid,
+    match_id: Uuid,
+    seq: i32,
+    kind: Kind,
+    payload: Value,
+    now: DateTime<Utc>,
+) -> Result<(), ApiError> {
+    let settings = settings_of(conn, user)?;
+    let has_email: Option<Option<String>> = users::table
+        .find(user)
+        .select(users::email)
+        .first(conn)
+        .optional()?;
+    // Push needs a subscription; Web Push delivery is not built yet, so
+    // only email is queued.
+    if settings.email.get(kind) && has_email.flatten().is_some() {
+        diesel::insert_into(notifications::table)
+            .values((
+                notifications::user_id.eq(user),
+                notifications::match_id.eq(match_id),
+                notifications::seq.eq(seq),
+                notifications::kind.eq(kind.name()),
+                notifications::channel.eq("email"),
+                notifications::payload.eq(&payload),
+                notifications::next_attempt_at.eq(now),
+                notifications::created_at.eq(now),
+            ))
+            .on_conflict_do_nothing()
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// What an append to a match's log tells its players: a duty newly owed,
+/// the end of the match, a timeout notice, an accepted invitation.
+pub fn after_append(
+    conn: &mut PgConnection,
+    table: &crate::matches::Table,
+    duties_before: &[crate::matches::duties::TimedDuty],
+    was_finished: bool,
+    appended: &[crate::matches::EventRow],
+    now: DateTime<Utc>,
+) -> Result<(), ApiError> {
+    use posthorn_rules::DutyKind;
+    let row = &table.row;
+    let game = serde_json::json!({"game": row.game});
+    let user_at = |seat: posthorn_rules::Seat| table.seats.get(seat.index()).copied().flatten();
+    if row.status == "active" {
+        for duty in table.duties() {
+            let known = duties_before
+                .iter()
+                .any(|d| d.seat == duty.seat && d.kind == duty.kind);
+            let kind = match duty.kind {
+                DutyKind::Turn => Kind::YourTurn,
+                DutyKind::DrawReply => Kind::DrawOffered,
+                DutyKind::FlipDecision => Kind::FlipDecision,
+                DutyKind::LastCard => continue,
+            };
+            if let (false, Some(user)) = (known, user_at(duty.seat)) {
+                let payload =
+                    serde_json::json!({"game": row.game, "deadline_at": duty.deadline_at});
+                enqueue(conn, user, row.id, row.seq, kind, payload, now)?;
+            }
+        }
+    }
+    if row.status == "finished" && !was_finished {
+        let payload = serde_json::json!({"game": row.game, "result": row.result});
+        for user in table.seats.iter().flatten() {
+            enqueue(
+                conn,
+                *user,
+                row.id,
+                row.seq,
+                Kind::MatchFinished,
+                payload.clone(),
+                now,
+            )?;
+        }
+    }
+    for event in appended.iter().filter(|e| !e.rules) {
+        let seat = event.seat.map(|s| posthorn_rules::Seat(s as u8));
+        match event.body["type"].as_str() {
+            Some("timeout_notice") => {
+                if let Some(user) = seat.and_then(user_at) {
+                    let payload = serde_json::json!({"game": row.game, "deadline_at": event.body["deadline_at"]});
+                    enqueue(
+                        conn,
+                        user,
+                        row.id,
+                        event.seq,
+                        Kind::TimeoutNotice,
+                        payload,
+                        now,
+                    )?;
+                }
+            }
+            Some("player_joined") => {
+                enqueue(
+                    conn,
+                    row.created_by,
+                    row.id,
+                    event.seq,
+                    Kind::InvitationAccepted,
+                    game.clone(),
+                    now,
+                )?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,368 @@
+//! Notifications (issue #6): the outbox, email over real SMTP, retries,
+//! two workers, preferences and one-click unsubscribe.
+
+use crate::smtp::SmtpServer;
+use crate::support::TestApp;
+use chrono::Duration;
+use posthorn::notify::deliver::{deliver_due, Delivered};
+use serde_json::json;
+
+async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {
+    TestApp::start_with(posthorn::config::Config {
+        smtp_url: Some(smtp.url()),
+        access_token_seconds: 90 * 24 * 3600,
+        ..Default::default()
+    })
+    .await
+}
+
+async fn deliver(app: &TestApp) -> Delivered {
+    let state = app.state.clone();
+    actix_web::web::block(move || deliver_due(&state))
+        .await
+        .unwrap()
+        .unwrap()
+}
+
+async fn register_with_locale(app: &TestApp, name: &str, locale: &str) -> String {
+    let body = json!({"username": name, "password": "a long password", "email": format!("{name}@example.test"), "locale": locale});
+    let reply = app
+        .request("POST", "/v1/accounts", None, Some(body), &[])
+        .await;
+    assert_eq!(reply.status, 201, "{}", reply.body);
+    reply.body["access_token"].as_str().unwrap().to_owned()
+}
+
+/// A header's value, its folded continuation lines joined.
+fn header(message: &str, name: &str) -> Option<String> {
+    let head = message.split("\r\n\r\n").next()?;
+    let lines: Vec<&str> = head.split("\r\n").collect();
+    let prefix = format!("{}:", name.to_ascii_lowercase());
+    let at = lines
+        .iter()
+        .position(|l| l.to_ascii_lowercase().starts_with(&prefix))?;
+    let mut value = lines[at][name.len() + 1..].trim().to_owned();
+    for more in lines[at + 1..]
+        .iter()
+        .take_while(|l| l.starts_with([' ', '\t']))
+    {
+        value.push_str(more.trim());
+    }
+    Some(value)
+}
+
+/// The message with quoted-printable soft line breaks undone.
+fn unfolded(message: &str) -> String {
+    message.replace("=\r\n", "").replace("=3D", "=")
+}
+
+fn to_address(message: &str) -> String {
+    header(message, "To").unwrap_or_default()
+}
+
+/// The subject, decoded from RFC 2047 base64 words when need be.
+fn subject(message: &str) -> String {
+    use base64::Engine;
+    let raw = header(message, "Subject").unwrap_or_default();
+    raw.replace("?==?", "?= =?")
+        .split_whitespace()
+        .map(|word| {
+            match word
+                .strip_prefix("=?utf-8?b?")
+                .and_then(|w| w.strip_suffix("?="))
+            {
+                Some(b64) => String::from_utf8(
+                    base64::engine::general_purpose::STANDARD
+                        .decode(b64)
+                        .unwrap(),
+                )
+                .unwrap(),
+                None => word.to_owned(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[actix_web::test]
+async fn your_turn_reaches_the_player_by_smtp_with_a_link_and_one_click_unsubscribe() {
+    let smtp = SmtpServer::start(0);
+    let app = app_with_smtp(&smtp).await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let m = app
+        .post(
+            "/v1/matches",
+            &alice,
+            json!({"game": "checkers", "opponents": ["bob"]}),
+        )
+        .await
+        .body;
+    let alice_moves = m["my_seats"][0] == m["to_act"][0]["seat"];
+    let mover = if alice_moves { "alice" } else { "bob" };
+    let done = deliver(&app).await;
+    assert_eq!(
+        done.sent, 2,
+        "bob's invitation and the first mover's turn: {done:?}"
+    );
+    let mails = smtp.messages();
+    let turn = mails
+        .iter()
+        .find(|m| subject(m).starts_with("Your move"))
+        .expect("a your-turn email");
+    assert!(to_address(turn).contains(&format!("{mover}@example.test")));
+    assert!(mails
+        .iter()
+        .any(|m| to_address(m).contains("bob@") && subject(m).contains("invited")));
+    assert!(header(turn, "Content-Type")
+        .unwrap()
+        .starts_with("multipart/alternative"));
+    assert!(turn.contains("text/plain") && turn.contains("text/html"));
+    let link = format!("/matches/{}", m["id"].as_str().unwrap());
+    assert!(
+        unfolded(turn).contains(&link),
+        "a link to the match: {turn}"
+    );
+    assert_eq!(
+        header(turn, "List-Unsubscribe-Post").as_deref(),
+        Some("List-Unsubscribe=One-Click")
+    );
+    let unsubscribe = header(turn, "List-Unsubscribe")
+        .unwrap()
+        .trim_matches(['<', '>'])
+        .to_owned();
+    let path = unsubscribe
+        .split_once("/v1/")
+        .map(|(_, p)| format!("/v1/{p}"))
+        .unwrap();
+
+    // One click, no sign-in.
+    let reply = app.request("POST", &path, None, None, &[]).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let token = if alice_moves { &alice } else { &bob };
+    let settings = app.get("/v1/me/notification-settings", token).await.body;
+    assert_eq!(settings["email"]["your_turn"], false);
+    assert_eq!(settings["email"]["match_finished"], true);
+    let forged = app
+        .request("POST", "/v1/unsubscribe?token=forged", None, None, &[])
+        .await;
+    assert_eq!(forged.status, 404);
+    assert_eq!(
+        deliver(&app).await,
+        Delivered::default(),
+        "nothing sent twice"
+    );
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn a_refused_delivery_is_retried_with_backoff_and_delivered_once() {
+    let smtp = SmtpServer::start(1);
+    let app = app_with_smtp(&smtp).await;
+    let alice = app.register("alice").await;
+    app.register("bob").await;
+    app.post(
+        "/v1/matches",
+        &alice,
+        json!({"game": "checkers", "opponents": ["bob"], "rated": false}),
+    )
+    .await;
+    let first = deliver(&app).await;
+    assert!(first.retried >= 1, "{first:?}");
+    let received = smtp.messages().len();
+    assert_eq!(deliver(&app).await.sent, 0, "not before the backoff");
+    app.clock.advance(Duration::seconds(31));
+    let second = deliver(&app).await;
+    assert_eq!(second.sent, first.retried);
+    assert_eq!(
+        smtp.messages().len(),
+        received + first.retried,
+        "each delivered once"
+    );
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn failures_are_recorded_after_the_last_attempt() {
+    let smtp = SmtpServer::start(100);
+    let app = TestApp::start_with(posthorn::config::Config {
+        smtp_url: Some(smtp.url()),
+        notify_max_attempts: 2,
+        ..Default::default()
+    })
+    .await;
+    let alice = app.register("alice").await;
+    app.register("bob").await;
+    app.post(
+        "/v1/matches",
+        &alice,
+        json!({"game": "checkers", "opponents": ["bob"]}),
+    )
+    .await;
+    let first = deliver(&app).await;
+    app.clock.advance(Duration::minutes(5));
+    let second = deliver(&app).await;
+    assert_eq!((second.failed, second.sent), (first.retried, 0));
+    app.clock.advance(Duration::hours(5));
+    assert_eq!(
+        deliver(&app).await,
+        Delivered::default(),
+        "failed rows stay failed"
+    );
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn two_workers_on_one_outbox_never_send_twice() {
+    let smtp = SmtpServer::start(0);
+    let app = app_with_smtp(&smtp).await;
+    let alice = app.register("alice").await;
+    app.register("bob").await;
+    for _ in 0..15 {
+        app.post(
+            "/v1/matches",
+            &alice,
+            json!({"game": "checkers", "opponents": ["bob"]}),
+        )
+        .await;
+    }
+    let workers: Vec<posthorn::state::AppState> = (0..2)
+        .map(|_| {
+            let config = posthorn::config::Config {
+                smtp_url: Some(smtp.url()),
+                jwt_secret: Some("a test secret that is long enough for HS256".into()),
+                pool_size: 2,
+                ..Default::default()
+            };
+            posthorn::app_state(
+                config,
+                &app.database_url(),
+                std::sync::Arc::new(app.clock.clone()),
+            )
+            .unwrap()
+        })
+        .collect();
+    let sent: usize = std::thread::scope(|s| {
+        let runs: Vec<_> = workers
+            .iter()
+            .map(|w| s.spawn(move || deliver_due(w).unwrap()))
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap().sent).sum()
+    });
+    assert_eq!(sent, 30, "15 invitations and 15 first turns");
+    assert_eq!(smtp.messages().len(), 30);
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn preferences_switch_kinds_off_and_korean_users_get_korean_mail() {
+    let smtp = SmtpServer::start(0);
+    let app = app_with_smtp(&smtp).await;
+    let alice = app.register("alice").await;
+    let minji = register_with_locale(&app, "minji", "ko").await;
+    let defaults = app.get("/v1/me/notification-settings", &minji).await.body;
+    assert_eq!(defaults["email"]["invitation"], true);
+    let off = json!({"email": {"your_turn": false}});
+    let put = app
+        .request(
+            "PUT",
+            "/v1/me/notification-settings",
+            Some(&minji),
+            Some(off),
+            &[],
+        )
+        .await;
+    assert_eq!(put.status, 200, "{}", put.body);
+    assert_eq!(put.body["email"]["your_turn"], false);
+    let bad = app
+        .request(
+            "PUT",
+            "/v1/me/notification-settings",
+            Some(&minji),
+            Some(json!({"sms": {}})),
+            &[],
+        )
+        .await;
+    assert_eq!(bad.status, 400);
+
+    for _ in 0..6 {
+        app.post(
+            "/v1/matches",
+            &alice,
+            json!({"game": "checkers", "opponents": ["minji"]}),
+        )
+        .await;
+    }
+    deliver(&app).await;
+    let to_minji: Vec<String> = smtp
+        .messages()
+        .into_iter()
+        .filter(|m| to_address(m).contains("minji@"))
+        .collect();
+    assert_eq!(
+        to_minji.len(),
+        6,
+        "invitations only: her turns are switched off"
+    );
+    assert!(
+        to_minji.iter().all(|m| subject(m).contains("초대")),
+        "{:?}",
+        to_minji.iter().map(|m| subject(m)).collect::<Vec<_>>()
+    );
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn without_smtp_the_dev_default_writes_eml_files() {
+    let dir = std::env::temp_dir().join(format!("posthorn-mail-{}", uuid::Uuid::new_v4()));
+    let app = TestApp::start_with(posthorn::config::Config {
+        data_dir: dir.clone(),
+        ..Default::default()
+    })
+    .await;
+    let alice = app.register("alice").await;
+    app.register("bob").await;
+    app.post(
+        "/v1/matches",
+        &alice,
+        json!({"game": "checkers", "opponents": ["bob"]}),
+    )
+    .await;
+    assert_eq!(deliver(&app).await.sent, 2);
+    let files: Vec<_> = std::fs::read_dir(dir.join("mail"))
+        .unwrap()
+        .flatten()
+        .collect();
+    assert_eq!(
+        files
+            .iter()
+            .filter(|f| f.path().extension().is_some_and(|e| e == "eml"))
+            .count(),
+        2
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn flipchess_notifications_carry_no_cards() {
+    let smtp = SmtpServer::start(0);
+    let app = app_with_smtp(&smtp).await;
+    let alice = app.register("alice").await;
+    app.register("bob").await;
+    app.post(
+        "/v1/matches",
+        &alice,
+        json!({"game": "flipchess", "opponents": ["bob"]}),
+    )
+    .await;
+    deliver(&app).await;
+    let mails = smtp.messages();
+    assert_eq!(mails.len(), 2);
+    for mail in &mails {
+        for card in ["red-", "blue-", "green-", "yellow-", "wild"] {
+            assert!(!mail.contains(card), "no card in a notification: {mail}");
+        }
+    }
+    app.stop().await;
+}

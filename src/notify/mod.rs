@@ -9,7 +9,7 @@
 pub mod deliver;
 
 use crate::error::ApiError;
-use crate::schema::{notification_settings, notifications, users};
+use crate::schema::notification_settings;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -156,29 +156,25 @@ pub fn enqueue(
     payload: Value,
     now: DateTime<Utc>,
 ) -> Result<(), ApiError> {
-    let settings = settings_of(conn, user)?;
-    let has_email: Option<Option<String>> = users::table
-        .find(user)
-        .select(users::email)
-        .first(conn)
-        .optional()?;
-    // Push needs a subscription; Web Push delivery is not built yet, so
-    // only email is queued.
-    if settings.email.get(kind) && has_email.flatten().is_some() {
-        diesel::insert_into(notifications::table)
-            .values((
-                notifications::user_id.eq(user),
-                notifications::match_id.eq(match_id),
-                notifications::seq.eq(seq),
-                notifications::kind.eq(kind.name()),
-                notifications::channel.eq("email"),
-                notifications::payload.eq(&payload),
-                notifications::next_attempt_at.eq(now),
-                notifications::created_at.eq(now),
-            ))
-            .on_conflict_do_nothing()
-            .execute(conn)?;
-    }
+    use diesel::sql_types::{Integer, Jsonb, Text, Timestamptz, Uuid as SqlUuid};
+    // One statement: the user's address and switch are read where the row
+    // is written. Push needs a subscription and Web Push delivery is not
+    // built yet, so only email is queued.
+    diesel::sql_query(
+        "INSERT INTO notifications (user_id, match_id, seq, kind, channel, payload, next_attempt_at, created_at) \
+         SELECT u.id, $2, $3, $4, 'email', $5, $6, $6 FROM users u \
+         LEFT JOIN notification_settings s ON s.user_id = u.id \
+         WHERE u.id = $1 AND u.email IS NOT NULL \
+           AND COALESCE((s.settings -> 'email' ->> $4)::boolean, true) \
+         ON CONFLICT DO NOTHING",
+    )
+    .bind::<SqlUuid, _>(user)
+    .bind::<SqlUuid, _>(match_id)
+    .bind::<Integer, _>(seq)
+    .bind::<Text, _>(kind.name())
+    .bind::<Jsonb, _>(payload)
+    .bind::<Timestamptz, _>(now)
+    .execute(conn)?;
     Ok(())
 }
 

@@ -366,3 +366,36 @@ async fn flipchess_notifications_carry_no_cards() {
     }
     app.stop().await;
 }
+
+#[actix_web::test]
+async fn the_timeout_notice_sends_a_reminder_and_the_end_reaches_both() {
+    let smtp = SmtpServer::start(0);
+    let app = app_with_smtp(&smtp).await;
+    let alice = app.register("alice").await;
+    app.register("bob").await;
+    app.post(
+        "/v1/matches",
+        &alice,
+        json!({"game": "checkers", "opponents": ["bob"]}),
+    )
+    .await;
+    deliver(&app).await;
+    let before = smtp.messages().len();
+    let sweep = |app: &TestApp| {
+        let state = app.state.clone();
+        actix_web::web::block(move || posthorn::sweep::sweep(&state))
+    };
+    app.clock.advance(Duration::hours(24));
+    sweep(&app).await.unwrap().unwrap();
+    assert_eq!(deliver(&app).await.sent, 1);
+    assert!(subject(&smtp.messages()[before]).starts_with("Time is running out"));
+    app.clock.advance(Duration::hours(24));
+    sweep(&app).await.unwrap().unwrap();
+    assert_eq!(deliver(&app).await.sent, 2, "the result, to both players");
+    let last: Vec<String> = smtp.messages()[before + 1..]
+        .iter()
+        .map(|m| subject(m))
+        .collect();
+    assert!(last.iter().all(|s| s.contains("has ended")), "{last:?}");
+    app.stop().await;
+}

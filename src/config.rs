@@ -37,6 +37,14 @@ pub struct Config {
     /// `POSTHORN_NOTIFY_MAX_ATTEMPTS`: delivery attempts before a
     /// notification is recorded as failed.
     pub notify_max_attempts: i32,
+    /// `POSTHORN_VAPID_PRIVATE_KEY`: base64url raw P-256 private key;
+    /// unset: generated once and kept in the data folder.
+    pub vapid_private_key: Option<String>,
+    /// `POSTHORN_VAPID_SUBJECT`: a `mailto:` or `https:` contact.
+    pub vapid_subject: String,
+    /// `POSTHORN_ALLOW_INSECURE_PUSH_ENDPOINTS=1`: accept `http` and
+    /// private-address push endpoints (tests only).
+    pub allow_insecure_push_endpoints: bool,
 }
 
 impl Default for Config {
@@ -56,6 +64,9 @@ impl Default for Config {
             smtp_url: None,
             mail_from: "Posthorn <posthorn@localhost>".into(),
             notify_max_attempts: 5,
+            vapid_private_key: None,
+            vapid_subject: "mailto:posthorn@localhost".into(),
+            allow_insecure_push_endpoints: false,
         }
     }
 }
@@ -123,6 +134,10 @@ impl Config {
                 var("POSTHORN_NOTIFY_MAX_ATTEMPTS"),
                 d.notify_max_attempts,
             )?,
+            vapid_private_key: var("POSTHORN_VAPID_PRIVATE_KEY"),
+            vapid_subject: var("POSTHORN_VAPID_SUBJECT").unwrap_or(d.vapid_subject),
+            allow_insecure_push_endpoints: var("POSTHORN_ALLOW_INSECURE_PUSH_ENDPOINTS")
+                .is_some_and(|v| v == "1"),
         })
     }
 }

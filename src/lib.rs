@@ -40,7 +40,7 @@ pub fn jwt_secret(config: &config::Config) -> Result<Vec<u8>, String> {
     Ok(secret.into_bytes())
 }
 
-fn write_private(path: &Path, contents: &[u8]) -> Result<(), String> {
+pub(crate) fn write_private(path: &Path, contents: &[u8]) -> Result<(), String> {
     use std::os::unix::fs::OpenOptionsExt;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -69,8 +69,10 @@ pub fn app_state(
     drop(conn);
     let secret = jwt_secret(&config)?;
     let mailer = notify::deliver::Mailer::from_config(&config)?;
+    let vapid = notify::push::Vapid::from_config(&config)?;
     Ok(state::AppState {
         mailer: Arc::new(mailer),
+        vapid: Arc::new(vapid),
         pool,
         keys: Arc::new(auth::Keys::new(&secret)?),
         clock,

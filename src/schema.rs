@@ -125,3 +125,14 @@ diesel::table! {
         sent_at -> Nullable<Timestamptz>,
     }
 }
+
+diesel::table! {
+    push_subscriptions (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        endpoint -> Text,
+        p256dh -> Text,
+        auth -> Text,
+        created_at -> Timestamptz,
+    }
+}

@@ -15,6 +15,7 @@ pub struct AppState {
     pub keys: Arc<Keys>,
     pub metrics: Arc<Metrics>,
     pub mailer: Arc<crate::notify::deliver::Mailer>,
+    pub vapid: Arc<crate::notify::push::Vapid>,
 }
 
 impl AppState {

@@ -27,6 +27,7 @@ use utoipa_swagger_ui::SwaggerUi;
         matches::create_match, matches::accept_invite, matches::list_matches, matches::view_match,
         matches::legal_actions, matches::post_action, matches::event_feed,
         notify::get_settings, notify::put_settings, notify::unsubscribe, notify::unsubscribe_page,
+        notify::vapid_public_key, notify::subscribe, notify::unsubscribe_push,
     ),
     modifiers(&BearerAuth)
 )]
@@ -121,6 +122,9 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(notify::put_settings)
             .service(notify::unsubscribe)
             .service(notify::unsubscribe_page)
+            .service(notify::vapid_public_key)
+            .service(notify::subscribe)
+            .service(notify::unsubscribe_push)
             .service(SwaggerUi::new("/docs/{_:.*}").url("/v1/openapi.json", ApiDoc::openapi()))
             .route("/docs", web::get().to(docs_redirect))
             .default_service(web::to(not_found));

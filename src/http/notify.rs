@@ -3,7 +3,7 @@
 use crate::auth::Caller;
 use crate::db;
 use crate::error::ApiError;
-use crate::notify::{self, Kind, Settings};
+use crate::notify::{self, push, Kind, Settings};
 use crate::state::AppState;
 use actix_web::{get, post, put, web, HttpResponse};
 use serde::Deserialize;
@@ -85,4 +85,52 @@ pub async fn unsubscribe_page(
     Ok(HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
         .body(page))
+}
+
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct VapidKey {
+    /// The VAPID public key, base64url (the `applicationServerKey`).
+    key: String,
+}
+
+#[utoipa::path(get, path = "/v1/push/vapid-public-key", tag = "notifications",
+    responses((status = 200, body = VapidKey)), security(("bearer" = [])))]
+#[get("/v1/push/vapid-public-key")]
+pub async fn vapid_public_key(state: web::Data<AppState>, _caller: Caller) -> HttpResponse {
+    HttpResponse::Ok().json(VapidKey {
+        key: state.vapid.public_b64.clone(),
+    })
+}
+
+#[utoipa::path(post, path = "/v1/push-subscriptions", tag = "notifications", request_body = push::NewSubscription,
+    responses((status = 201, body = push::SubscriptionId), (status = 400)), security(("bearer" = [])))]
+#[post("/v1/push-subscriptions")]
+pub async fn subscribe(
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: web::Json<push::NewSubscription>,
+) -> Result<HttpResponse, ApiError> {
+    let (now, vapid) = (state.clock.now(), state.vapid.clone());
+    let sub = body.into_inner();
+    let id = db::run(&state.pool, move |c| {
+        push::subscribe(c, &vapid, caller.user_id, sub, now)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(id))
+}
+
+#[utoipa::path(delete, path = "/v1/push-subscriptions/{id}", tag = "notifications", params(("id" = uuid::Uuid, Path)),
+    responses((status = 204), (status = 404)), security(("bearer" = [])))]
+#[actix_web::delete("/v1/push-subscriptions/{id}")]
+pub async fn unsubscribe_push(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<uuid::Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    db::run(&state.pool, move |c| {
+        push::unsubscribe(c, caller.user_id, id)
+    })
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
 }

@@ -216,6 +216,7 @@ struct Row {
     user_id: Uuid,
     match_id: Uuid,
     kind: String,
+    channel: String,
     payload: Value,
     attempts: i32,
 }
@@ -318,8 +319,72 @@ fn compose(
         .map_err(|e| e.to_string())
 }
 
+/// Push one notification to one subscription: `{type, match_id, title,
+/// body, url}`, encrypted for that device.
+fn push_one(
+    state: &AppState,
+    conn: &mut PgConnection,
+    row: &Row,
+    subscription: &str,
+) -> Result<(), String> {
+    use crate::schema::push_subscriptions as subs;
+    let id: Uuid = subscription.parse().map_err(|_| "bad subscription id")?;
+    let found: Option<(String, String, String)> = subs::table
+        .find(id)
+        .select((subs::endpoint, subs::p256dh, subs::auth))
+        .first(conn)
+        .optional()
+        .map_err(|e| e.to_string())?;
+    let Some((endpoint, p256dh, auth)) = found else {
+        return Err(PERMANENT.to_owned() + "the subscription was removed");
+    };
+    let locale: String = users::table
+        .find(row.user_id)
+        .select(users::locale)
+        .first(conn)
+        .map_err(|e| e.to_string())?;
+    let kind = Kind::parse(&row.kind).ok_or("unknown notification kind")?;
+    let words = words(kind, locale.starts_with("ko"), &row.payload);
+    let url = format!(
+        "{}/matches/{}",
+        state.config.public_url.trim_end_matches('/'),
+        row.match_id
+    );
+    let payload = serde_json::json!({
+        "type": kind.name(),
+        "match_id": row.match_id,
+        "title": words.subject,
+        "body": format!("{} {}", words.headline, words.detail),
+        "url": url,
+    });
+    let urgent = matches!(
+        kind,
+        Kind::YourTurn | Kind::TimeoutNotice | Kind::FlipDecision
+    );
+    match super::push::send(
+        &state.vapid,
+        &endpoint,
+        &p256dh,
+        &auth,
+        payload.to_string().as_bytes(),
+        urgent,
+    )? {
+        super::push::Sent::Delivered => Ok(()),
+        super::push::Sent::Gone => {
+            diesel::delete(subs::table.find(id))
+                .execute(conn)
+                .map_err(|e| e.to_string())?;
+            Err(PERMANENT.to_owned()
+                + "the push service says the subscription is gone (404/410); removed")
+        }
+    }
+}
+
+/// An error that no retry can mend: recorded as failed at once.
+const PERMANENT: &str = "permanent: ";
+
 fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, ApiError> {
-    let rows: Vec<(i64, Uuid, Uuid, String, Value, i32)> = notifications::table
+    let rows: Vec<(i64, Uuid, Uuid, String, String, Value, i32)> = notifications::table
         .filter(notifications::status.eq("pending"))
         .filter(notifications::next_attempt_at.le(now))
         .order(notifications::next_attempt_at)
@@ -328,6 +393,7 @@ fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, ApiErr
             notifications::user_id,
             notifications::match_id,
             notifications::kind,
+            notifications::channel,
             notifications::payload,
             notifications::attempts,
         ))
@@ -337,14 +403,17 @@ fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, ApiErr
         .load(conn)?;
     Ok(rows
         .into_iter()
-        .map(|(id, user_id, match_id, kind, payload, attempts)| Row {
-            id,
-            user_id,
-            match_id,
-            kind,
-            payload,
-            attempts,
-        })
+        .map(
+            |(id, user_id, match_id, kind, channel, payload, attempts)| Row {
+                id,
+                user_id,
+                match_id,
+                kind,
+                channel,
+                payload,
+                attempts,
+            },
+        )
         .collect())
 }
 
@@ -369,7 +438,7 @@ fn record(
                 .execute(conn)?;
             done.sent += 1;
         }
-        Err(why) if attempts >= max_attempts => {
+        Err(why) if attempts >= max_attempts || why.starts_with(PERMANENT) => {
             log::warn!("notification {} failed for good: {why}", row.id);
             diesel::update(target)
                 .set((
@@ -405,10 +474,13 @@ pub fn deliver_due(state: &AppState) -> Result<Delivered, ApiError> {
         let claimed = conn.transaction(|c| {
             let rows = claim(c, now)?;
             for row in &rows {
-                let outcome = match compose(state, &state.mailer, c, row) {
-                    Ok(Some(message)) => state.mailer.send(&message),
-                    Ok(None) => Ok(()),
-                    Err(why) => Err(why),
+                let outcome = match row.channel.strip_prefix("push:") {
+                    Some(subscription) => push_one(state, c, row, subscription),
+                    None => match compose(state, &state.mailer, c, row) {
+                        Ok(Some(message)) => state.mailer.send(&message),
+                        Ok(None) => Ok(()),
+                        Err(why) => Err(why),
+                    },
                 };
                 record(
                     c,

@@ -7,6 +7,7 @@
 //! hidden information: only the game, the match and public results.
 
 pub mod deliver;
+pub mod push;
 
 use crate::error::ApiError;
 use crate::schema::notification_settings;
@@ -157,24 +158,30 @@ pub fn enqueue(
     now: DateTime<Utc>,
 ) -> Result<(), ApiError> {
     use diesel::sql_types::{Integer, Jsonb, Text, Timestamptz, Uuid as SqlUuid};
-    // One statement: the user's address and switch are read where the row
-    // is written. Push needs a subscription and Web Push delivery is not
-    // built yet, so only email is queued.
-    diesel::sql_query(
-        "INSERT INTO notifications (user_id, match_id, seq, kind, channel, payload, next_attempt_at, created_at) \
-         SELECT u.id, $2, $3, $4, 'email', $5, $6, $6 FROM users u \
+    // The user's address, subscriptions and switches are read where the rows
+    // are written: one email row, one push row per subscription (so a
+    // retry never reaches a device twice).
+    let email = "SELECT u.id, $2, $3, $4, 'email', $5, $6, $6 FROM users u \
          LEFT JOIN notification_settings s ON s.user_id = u.id \
          WHERE u.id = $1 AND u.email IS NOT NULL \
-           AND COALESCE((s.settings -> 'email' ->> $4)::boolean, true) \
-         ON CONFLICT DO NOTHING",
-    )
-    .bind::<SqlUuid, _>(user)
-    .bind::<SqlUuid, _>(match_id)
-    .bind::<Integer, _>(seq)
-    .bind::<Text, _>(kind.name())
-    .bind::<Jsonb, _>(payload)
-    .bind::<Timestamptz, _>(now)
-    .execute(conn)?;
+           AND COALESCE((s.settings -> 'email' ->> $4)::boolean, true)";
+    let push = "SELECT u.id, $2, $3, $4, 'push:' || p.id, $5, $6, $6 FROM users u \
+         JOIN push_subscriptions p ON p.user_id = u.id \
+         LEFT JOIN notification_settings s ON s.user_id = u.id \
+         WHERE u.id = $1 AND COALESCE((s.settings -> 'push' ->> $4)::boolean, true)";
+    for select in [email, push] {
+        diesel::sql_query(format!(
+            "INSERT INTO notifications (user_id, match_id, seq, kind, channel, payload, next_attempt_at, created_at) \
+             {select} ON CONFLICT DO NOTHING"
+        ))
+        .bind::<SqlUuid, _>(user)
+        .bind::<SqlUuid, _>(match_id)
+        .bind::<Integer, _>(seq)
+        .bind::<Text, _>(kind.name())
+        .bind::<Jsonb, _>(&payload)
+        .bind::<Timestamptz, _>(now)
+        .execute(conn)?;
+    }
     Ok(())
 }
 

@@ -7,5 +7,6 @@ mod flipchess;
 mod matches;
 mod notifications;
 mod operations;
+mod push;
 mod smtp;
 mod support;

@@ -62,6 +62,9 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("put", "/v1/me/notification-settings"),
         ("post", "/v1/unsubscribe"),
         ("get", "/v1/unsubscribe"),
+        ("get", "/v1/push/vapid-public-key"),
+        ("post", "/v1/push-subscriptions"),
+        ("delete", "/v1/push-subscriptions/{id}"),
     ];
     let paths = doc["paths"].as_object().unwrap();
     for (method, path) in routes {
@@ -74,7 +77,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        18,
+        21,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

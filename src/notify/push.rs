@@ -1,0 +1,333 @@
+//! Web Push (RFC 8030) with VAPID (RFC 8292) and aes128gcm payloads
+//! (RFC 8291), through the web-push crate's hyper client.
+//!
+//! Only `https` endpoints on public addresses are accepted and contacted —
+//! no server-side request forgery — unless
+//! `POSTHORN_ALLOW_INSECURE_PUSH_ENDPOINTS=1` (tests, local development).
+
+use crate::config::Config;
+use crate::error::ApiError;
+use crate::schema::push_subscriptions;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use openssl::bn::{BigNum, BigNumContext};
+use openssl::ec::{EcGroup, EcKey, EcPoint, PointConversionForm};
+use openssl::nid::Nid;
+use serde::{Deserialize, Serialize};
+use std::net::{IpAddr, ToSocketAddrs};
+use utoipa::ToSchema;
+use uuid::Uuid;
+use web_push::{
+    ContentEncoding, SubscriptionInfo, Urgency, VapidSignatureBuilder, WebPushClient, WebPushError,
+    WebPushMessageBuilder,
+};
+
+/// How long a push service keeps an undelivered message (seconds).
+pub const TTL_SECONDS: u32 = 24 * 3600;
+
+/// The VAPID key pair: the raw P-256 private scalar and the uncompressed
+/// public point, both base64url.
+pub struct Vapid {
+    private_b64: String,
+    pub public_b64: String,
+    subject: String,
+    allow_insecure: bool,
+}
+
+fn p256() -> EcGroup {
+    EcGroup::from_curve_name(Nid::X9_62_PRIME256V1).expect("P-256 is built in")
+}
+
+/// The public point of a raw private scalar.
+fn public_of(private: &[u8]) -> Result<Vec<u8>, String> {
+    let group = p256();
+    let mut ctx = BigNumContext::new().map_err(|e| e.to_string())?;
+    let scalar = BigNum::from_slice(private).map_err(|e| e.to_string())?;
+    let mut point = EcPoint::new(&group).map_err(|e| e.to_string())?;
+    point
+        .mul_generator2(&group, &scalar, &mut ctx)
+        .map_err(|e| e.to_string())?;
+    point
+        .to_bytes(&group, PointConversionForm::UNCOMPRESSED, &mut ctx)
+        .map_err(|e| e.to_string())
+}
+
+fn generate_private() -> Result<Vec<u8>, String> {
+    let key = EcKey::generate(&p256()).map_err(|e| e.to_string())?;
+    let raw = key.private_key().to_vec();
+    // Left-pad to 32 bytes: a scalar may have leading zero bytes.
+    let mut out = vec![0u8; 32 - raw.len()];
+    out.extend(raw);
+    Ok(out)
+}
+
+impl Vapid {
+    /// From `POSTHORN_VAPID_PRIVATE_KEY`, or a pair generated once and kept
+    /// in the data folder (the dev default).
+    pub fn from_config(config: &Config) -> Result<Vapid, String> {
+        let private_b64 = match &config.vapid_private_key {
+            Some(k) => k.clone(),
+            None => {
+                let path = config.data_dir.join("vapid-private-key");
+                match std::fs::read_to_string(&path) {
+                    Ok(k) if !k.trim().is_empty() => k.trim().to_owned(),
+                    _ => {
+                        let k = URL_SAFE_NO_PAD.encode(generate_private()?);
+                        crate::write_private(&path, k.as_bytes())?;
+                        k
+                    }
+                }
+            }
+        };
+        let private = URL_SAFE_NO_PAD
+            .decode(private_b64.trim_end_matches('='))
+            .map_err(|_| "POSTHORN_VAPID_PRIVATE_KEY must be base64url".to_owned())?;
+        if private.len() != 32 {
+            return Err("POSTHORN_VAPID_PRIVATE_KEY must be a 32-byte P-256 private key".into());
+        }
+        Ok(Vapid {
+            public_b64: URL_SAFE_NO_PAD.encode(public_of(&private)?),
+            private_b64: URL_SAFE_NO_PAD.encode(private),
+            subject: config.vapid_subject.clone(),
+            allow_insecure: config.allow_insecure_push_endpoints,
+        })
+    }
+
+    /// Refuse endpoints that are not `https`, or that name a private,
+    /// loopback or link-local address (unless insecure endpoints are allowed).
+    pub fn check_endpoint(&self, endpoint: &str, resolve: bool) -> Result<(), ApiError> {
+        let bad = |why: &str| ApiError::validation(format!("push endpoint refused: {why}"));
+        let url = url::Url::parse(endpoint).map_err(|_| bad("not a URL"))?;
+        if self.allow_insecure {
+            return Ok(());
+        }
+        if url.scheme() != "https" {
+            return Err(bad("only https endpoints are accepted"));
+        }
+        let host = url.host_str().ok_or_else(|| bad("no host"))?;
+        if host.eq_ignore_ascii_case("localhost") {
+            return Err(bad("a local address"));
+        }
+        let literal = host.trim_matches(['[', ']']).parse::<IpAddr>().ok();
+        let addresses: Vec<IpAddr> = match (literal, resolve) {
+            (Some(ip), _) => vec![ip],
+            (None, true) => (host, url.port_or_known_default().unwrap_or(443))
+                .to_socket_addrs()
+                .map_err(|_| bad("the host does not resolve"))?
+                .map(|a| a.ip())
+                .collect(),
+            (None, false) => Vec::new(),
+        };
+        if addresses.iter().any(|ip| !is_public(ip)) {
+            return Err(bad("a private or local address"));
+        }
+        Ok(())
+    }
+}
+
+fn is_public(ip: &IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => {
+            !(v4.is_private()
+                || v4.is_loopback()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || v4.is_documentation()
+                || v4.octets()[0] == 100 && (v4.octets()[1] & 0xC0) == 64)
+        }
+        IpAddr::V6(v6) => {
+            let seg = v6.segments()[0];
+            !(v6.is_loopback()
+                || v6.is_unspecified()
+                || (seg & 0xfe00) == 0xfc00
+                || (seg & 0xffc0) == 0xfe80)
+                && v6
+                    .to_ipv4_mapped()
+                    .is_none_or(|v4| is_public(&IpAddr::V4(v4)))
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SubscriptionKeys {
+    pub p256dh: String,
+    pub auth: String,
+}
+
+/// `POST /v1/push-subscriptions`, as a browser's `PushSubscription` gives it.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct NewSubscription {
+    pub endpoint: String,
+    pub keys: SubscriptionKeys,
+    /// Browsers also send `expirationTime`; it is not used.
+    #[serde(default, rename = "expirationTime")]
+    #[schema(value_type = Option<Object>)]
+    pub expiration_time: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct SubscriptionId {
+    pub id: Uuid,
+}
+
+pub fn subscribe(
+    conn: &mut PgConnection,
+    vapid: &Vapid,
+    user: Uuid,
+    sub: NewSubscription,
+    now: DateTime<Utc>,
+) -> Result<SubscriptionId, ApiError> {
+    vapid.check_endpoint(&sub.endpoint, false)?;
+    let p256dh = URL_SAFE_NO_PAD.decode(sub.keys.p256dh.trim_end_matches('='));
+    let auth = URL_SAFE_NO_PAD.decode(sub.keys.auth.trim_end_matches('='));
+    if !matches!((&p256dh, &auth), (Ok(p), Ok(a)) if p.len() == 65 && a.len() == 16) {
+        return Err(ApiError::validation(
+            "keys must be base64url: p256dh a 65-byte P-256 point, auth 16 bytes",
+        ));
+    }
+    let id: Uuid = diesel::insert_into(push_subscriptions::table)
+        .values((
+            push_subscriptions::id.eq(Uuid::new_v4()),
+            push_subscriptions::user_id.eq(user),
+            push_subscriptions::endpoint.eq(&sub.endpoint),
+            push_subscriptions::p256dh.eq(&sub.keys.p256dh),
+            push_subscriptions::auth.eq(&sub.keys.auth),
+            push_subscriptions::created_at.eq(now),
+        ))
+        .on_conflict((push_subscriptions::user_id, push_subscriptions::endpoint))
+        .do_update()
+        .set((
+            push_subscriptions::p256dh.eq(&sub.keys.p256dh),
+            push_subscriptions::auth.eq(&sub.keys.auth),
+        ))
+        .returning(push_subscriptions::id)
+        .get_result(conn)?;
+    Ok(SubscriptionId { id })
+}
+
+pub fn unsubscribe(conn: &mut PgConnection, user: Uuid, id: Uuid) -> Result<(), ApiError> {
+    let gone = diesel::delete(
+        push_subscriptions::table
+            .find(id)
+            .filter(push_subscriptions::user_id.eq(user)),
+    )
+    .execute(conn)?;
+    if gone == 0 {
+        return Err(ApiError::not_found("push subscription"));
+    }
+    Ok(())
+}
+
+/// What sending to one subscription came to.
+pub enum Sent {
+    Delivered,
+    /// 404/410: the subscription is gone and must be deleted.
+    Gone,
+}
+
+/// Send `payload` to one subscription, bounded by a timeout.
+pub fn send(
+    vapid: &Vapid,
+    endpoint: &str,
+    p256dh: &str,
+    auth: &str,
+    payload: &[u8],
+    urgent: bool,
+) -> Result<Sent, String> {
+    vapid.check_endpoint(endpoint, true).map_err(|e| e.detail)?;
+    let info = SubscriptionInfo::new(endpoint, p256dh, auth);
+    let mut signer =
+        VapidSignatureBuilder::from_base64(&vapid.private_b64, &info).map_err(|e| e.to_string())?;
+    signer.add_claim("sub", vapid.subject.as_str());
+    // RFC 8292: the audience is the endpoint's origin, port included (the
+    // crate's default drops a non-default port).
+    let origin = url::Url::parse(endpoint)
+        .map_err(|e| e.to_string())?
+        .origin()
+        .ascii_serialization();
+    signer.add_claim("aud", origin);
+    let signature = signer.build().map_err(|e| e.to_string())?;
+    let mut message = WebPushMessageBuilder::new(&info);
+    message.set_payload(ContentEncoding::Aes128Gcm, payload);
+    message.set_vapid_signature(signature);
+    message.set_ttl(TTL_SECONDS);
+    message.set_urgency(if urgent {
+        Urgency::High
+    } else {
+        Urgency::Normal
+    });
+    let message = message.build().map_err(|e| e.to_string())?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let outcome = runtime.block_on(async {
+        let client = web_push::HyperWebPushClient::new();
+        tokio::time::timeout(std::time::Duration::from_secs(10), client.send(message)).await
+    });
+    match outcome {
+        Err(_) => Err("the push service did not answer in time".into()),
+        Ok(Ok(())) => Ok(Sent::Delivered),
+        Ok(Err(WebPushError::EndpointNotValid(_) | WebPushError::EndpointNotFound(_))) => {
+            Ok(Sent::Gone)
+        }
+        Ok(Err(e)) => Err(e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vapid(allow_insecure: bool) -> Vapid {
+        let private = generate_private().unwrap();
+        Vapid {
+            public_b64: URL_SAFE_NO_PAD.encode(public_of(&private).unwrap()),
+            private_b64: URL_SAFE_NO_PAD.encode(private),
+            subject: "mailto:test@example.test".into(),
+            allow_insecure,
+        }
+    }
+
+    #[test]
+    fn only_https_endpoints_on_public_addresses_are_accepted() {
+        let v = vapid(false);
+        assert!(v
+            .check_endpoint("https://push.example.com/abc", false)
+            .is_ok());
+        assert!(v.check_endpoint("https://203.0.114.9/abc", false).is_ok());
+        for refused in [
+            "http://push.example.com/abc",
+            "https://localhost/abc",
+            "https://127.0.0.1/abc",
+            "https://10.1.2.3/abc",
+            "https://192.168.0.9/abc",
+            "https://172.16.5.5/abc",
+            "https://169.254.169.254/latest/meta-data",
+            "https://[::1]/abc",
+            "https://[fd00::1]/abc",
+            "https://[::ffff:127.0.0.1]/abc",
+            "not a url",
+        ] {
+            assert!(v.check_endpoint(refused, false).is_err(), "{refused}");
+        }
+        assert!(
+            vapid(true)
+                .check_endpoint("http://127.0.0.1:9/x", true)
+                .is_ok(),
+            "tests may allow it"
+        );
+    }
+
+    #[test]
+    fn the_public_key_is_an_uncompressed_p256_point() {
+        let v = vapid(false);
+        let point = URL_SAFE_NO_PAD.decode(&v.public_b64).unwrap();
+        assert_eq!((point.len(), point[0]), (65, 4));
+    }
+}

@@ -145,8 +145,7 @@ fn check_settings(locale: &str, time_zone: &str) -> Result<(), ApiError> {
             "locale must be a language tag such as 'en' or 'ko-KR'",
         ));
     }
-    let zone = |c: char| c.is_ascii_alphanumeric() || "/_+-".contains(c);
-    if time_zone.is_empty() || time_zone.len() > 64 || !time_zone.chars().all(zone) {
+    if time_zone.parse::<chrono_tz::Tz>().is_err() {
         return Err(ApiError::validation(
             "time_zone must be an IANA name such as 'Asia/Seoul'",
         ));

@@ -29,6 +29,7 @@ pub async fn put_settings(
     body: web::Json<Settings>,
 ) -> Result<HttpResponse, ApiError> {
     let settings = body.into_inner();
+    settings.check()?;
     let saved = settings.clone();
     db::run(&state.pool, move |c| {
         notify::save_settings(c, caller.user_id, &saved)

@@ -102,6 +102,8 @@ pub struct Delivered {
     pub sent: usize,
     pub retried: usize,
     pub failed: usize,
+    /// Held back by the user's quiet hours.
+    pub waiting: usize,
 }
 
 struct Words {
@@ -383,6 +385,25 @@ fn push_one(
 /// An error that no retry can mend: recorded as failed at once.
 const PERMANENT: &str = "permanent: ";
 
+/// The end of `user`'s quiet hours, if `now` falls inside them (in the
+/// user's own time zone; an unknown zone counts as UTC).
+fn quiet_until(
+    conn: &mut PgConnection,
+    user: Uuid,
+    now: DateTime<Utc>,
+) -> Result<Option<DateTime<Utc>>, ApiError> {
+    let settings = super::settings_of(conn, user)?;
+    let Some(quiet) = settings.quiet_hours else {
+        return Ok(None);
+    };
+    let zone: String = users::table
+        .find(user)
+        .select(users::time_zone)
+        .first(conn)?;
+    let zone = zone.parse::<chrono_tz::Tz>().unwrap_or(chrono_tz::UTC);
+    Ok(quiet.end_after(now, zone))
+}
+
 fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, ApiError> {
     let rows: Vec<(i64, Uuid, Uuid, String, String, Value, i32)> = notifications::table
         .filter(notifications::status.eq("pending"))
@@ -474,6 +495,15 @@ pub fn deliver_due(state: &AppState) -> Result<Delivered, ApiError> {
         let claimed = conn.transaction(|c| {
             let rows = claim(c, now)?;
             for row in &rows {
+                if let Some(until) = quiet_until(c, row.user_id, now)? {
+                    // Quiet hours: the notification waits for their end,
+                    // and no attempt is spent.
+                    diesel::update(notifications::table.find(row.id))
+                        .set(notifications::next_attempt_at.eq(until))
+                        .execute(c)?;
+                    done.waiting += 1;
+                    continue;
+                }
                 let outcome = match row.channel.strip_prefix("push:") {
                     Some(subscription) => push_one(state, c, row, subscription),
                     None => match compose(state, &state.mailer, c, row) {

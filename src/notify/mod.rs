@@ -106,6 +106,49 @@ impl Switches {
     }
 }
 
+/// Hours, in the user's own time zone, when nothing is pushed or mailed;
+/// what falls inside waits for their end. `22:00`–`07:30` spans midnight.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QuietHours {
+    /// `HH:MM`
+    pub start: String,
+    /// `HH:MM`
+    pub end: String,
+}
+
+impl QuietHours {
+    fn times(&self) -> Option<(chrono::NaiveTime, chrono::NaiveTime)> {
+        let t = |s: &str| chrono::NaiveTime::parse_from_str(s, "%H:%M").ok();
+        Some((t(&self.start)?, t(&self.end)?))
+    }
+
+    /// When the quiet hours that hold at `now` end, if they hold.
+    pub fn end_after(&self, now: DateTime<Utc>, zone: chrono_tz::Tz) -> Option<DateTime<Utc>> {
+        use chrono::{Duration, TimeZone};
+        let (start, end) = self.times()?;
+        let local = now.with_timezone(&zone);
+        let t = local.time();
+        let inside = if start <= end {
+            start <= t && t < end
+        } else {
+            t >= start || t < end
+        };
+        if !inside || start == end {
+            return None;
+        }
+        let day = if t < end {
+            local.date_naive()
+        } else {
+            local.date_naive() + Duration::days(1)
+        };
+        zone.from_local_datetime(&day.and_time(end))
+            .earliest()
+            .map(|d| d.with_timezone(&Utc))
+            .or(Some(now + Duration::hours(1)))
+    }
+}
+
 /// `GET/PUT /v1/me/notification-settings`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -114,6 +157,19 @@ pub struct Settings {
     pub email: Switches,
     #[serde(default)]
     pub push: Switches,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quiet_hours: Option<QuietHours>,
+}
+
+impl Settings {
+    pub fn check(&self) -> Result<(), ApiError> {
+        match &self.quiet_hours {
+            Some(q) if q.times().is_none() => {
+                Err(ApiError::validation("quiet hours are HH:MM to HH:MM"))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 pub fn settings_of(conn: &mut PgConnection, user: Uuid) -> Result<Settings, ApiError> {

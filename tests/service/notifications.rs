@@ -399,3 +399,72 @@ async fn the_timeout_notice_sends_a_reminder_and_the_end_reaches_both() {
     assert!(last.iter().all(|s| s.contains("has ended")), "{last:?}");
     app.stop().await;
 }
+
+#[actix_web::test]
+async fn quiet_hours_in_the_users_own_time_zone_hold_mail_until_they_end() {
+    let smtp = SmtpServer::start(0);
+    let app = app_with_smtp(&smtp).await;
+    let alice = app.register("alice").await;
+    let body = json!({"username": "bora", "password": "a long password", "email": "bora@example.test", "time_zone": "Asia/Seoul"});
+    let bora = app
+        .request("POST", "/v1/accounts", None, Some(body), &[])
+        .await
+        .body["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let quiet = json!({"quiet_hours": {"start": "22:00", "end": "07:30"}});
+    assert_eq!(
+        app.request(
+            "PUT",
+            "/v1/me/notification-settings",
+            Some(&bora),
+            Some(quiet),
+            &[]
+        )
+        .await
+        .status,
+        200
+    );
+    let bad = json!({"quiet_hours": {"start": "25:00", "end": "07:30"}});
+    assert_eq!(
+        app.request(
+            "PUT",
+            "/v1/me/notification-settings",
+            Some(&bora),
+            Some(bad),
+            &[]
+        )
+        .await
+        .status,
+        400
+    );
+
+    // The clock starts at 09:00 UTC = 18:00 in Seoul; 23:00 there is quiet.
+    app.clock.advance(Duration::hours(5));
+    app.post(
+        "/v1/matches",
+        &alice,
+        json!({"game": "checkers", "opponents": ["bora"]}),
+    )
+    .await;
+    let held = deliver(&app).await;
+    assert!(held.waiting >= 1, "{held:?}");
+    let to_bora = |smtp: &SmtpServer| {
+        smtp.messages()
+            .iter()
+            .filter(|m| to_address(m).contains("bora@"))
+            .count()
+    };
+    assert_eq!(to_bora(&smtp), 0);
+    // 07:29 in Seoul: still quiet.
+    app.clock
+        .advance(Duration::hours(8) + Duration::minutes(29));
+    deliver(&app).await;
+    assert_eq!(to_bora(&smtp), 0);
+    // 07:30: the quiet hours are over.
+    app.clock.advance(Duration::minutes(1));
+    deliver(&app).await;
+    assert!(to_bora(&smtp) >= 1);
+    app.stop().await;
+}

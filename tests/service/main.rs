@@ -8,5 +8,6 @@ mod matches;
 mod notifications;
 mod operations;
 mod push;
+mod push_service;
 mod smtp;
 mod support;

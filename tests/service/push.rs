@@ -2,71 +2,12 @@
 //! the aes128gcm payload with the subscription's private key (RFC 8291)
 //! and verifies the VAPID token's ES256 signature and claims (RFC 8292).
 
+use crate::push_service::{start_push_service, Received};
 use crate::support::TestApp;
-use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use posthorn::notify::deliver::deliver_due;
 use serde_json::{json, Value};
-use std::sync::{Arc, Mutex};
-
-#[derive(Clone, Debug)]
-struct Received {
-    device: String,
-    authorization: String,
-    encoding: String,
-    ttl: String,
-    urgency: String,
-    body: Vec<u8>,
-}
-
-type Inbox = Arc<Mutex<Vec<Received>>>;
-
-async fn push_service(req: HttpRequest, body: web::Bytes, inbox: web::Data<Inbox>) -> HttpResponse {
-    let device = req
-        .match_info()
-        .get("device")
-        .unwrap_or_default()
-        .to_owned();
-    if device == "gone" {
-        return HttpResponse::Gone().finish();
-    }
-    let header = |name: &str| {
-        req.headers()
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
-            .to_owned()
-    };
-    inbox.lock().unwrap().push(Received {
-        device,
-        authorization: header("authorization"),
-        encoding: header("content-encoding"),
-        ttl: header("ttl"),
-        urgency: header("urgency"),
-        body: body.to_vec(),
-    });
-    HttpResponse::Created().finish()
-}
-
-async fn start_push_service() -> (String, Inbox) {
-    let inbox: Inbox = Arc::default();
-    let data = web::Data::new(inbox.clone());
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let server = HttpServer::new(move || {
-        App::new()
-            .app_data(data.clone())
-            .route("/push/{device}", web::post().to(push_service))
-    })
-    .workers(1)
-    .disable_signals()
-    .listen(listener)
-    .unwrap()
-    .run();
-    actix_rt::spawn(server);
-    (base, inbox)
-}
 
 /// Check the VAPID header: an ES256 JWT for this push service's origin,
 /// signed by the key in `k`, which is the service's public key.

@@ -1,0 +1,74 @@
+//! Outbox delivery: `cargo bench --bench outbox` (env `OUTBOX_MESSAGES`,
+//! default 2000 per channel). Queues that many email and push
+//! notifications, then times the worker delivering them to a local SMTP
+//! server and a local push service (each email is one SMTP connection;
+//! each push is encrypted and VAPID-signed). Reported: messages/s.
+
+#[path = "../service/push_service.rs"]
+#[allow(dead_code)]
+mod push_service;
+#[path = "../service/smtp.rs"]
+mod smtp;
+#[path = "../service/support.rs"]
+#[allow(dead_code)]
+mod support;
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use diesel::RunQueryDsl;
+use serde_json::json;
+use std::time::Instant;
+
+fn main() {
+    let n: i64 = std::env::var("OUTBOX_MESSAGES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    actix_rt::System::new().block_on(async move {
+        let mail = smtp::SmtpServer::start(0);
+        let (push_base, inbox) = push_service::start_push_service().await;
+        let app = support::TestApp::start_with(posthorn::config::Config {
+            smtp_url: Some(mail.url()),
+            allow_insecure_push_endpoints: true,
+            ..Default::default()
+        })
+        .await;
+        let token = app.register("reader").await;
+        let (device, auth) = ece::generate_keypair_and_auth_secret().unwrap();
+        let subscription = json!({
+            "endpoint": format!("{push_base}/push/phone"),
+            "keys": {"p256dh": URL_SAFE_NO_PAD.encode(device.pub_as_raw().unwrap()), "auth": URL_SAFE_NO_PAD.encode(auth)},
+        });
+        let sub = app.post("/v1/push-subscriptions", &token, subscription).await.body["id"].as_str().unwrap().to_owned();
+        let pool = app.state.pool.clone();
+        actix_web::web::block(move || {
+            let conn = &mut pool.get().unwrap();
+            for channel in ["'email'".to_owned(), format!("'push:{sub}'")] {
+                diesel::sql_query(format!(
+                    "INSERT INTO notifications (user_id, match_id, seq, kind, channel, payload, next_attempt_at, created_at) \
+                     SELECT u.id, gen_random_uuid(), g, 'your_turn', {channel}, '{{\"game\": \"checkers\"}}', now() - interval '100 years', now() \
+                     FROM users u, generate_series(1, {n}) g WHERE u.username = 'reader'"
+                ))
+                .execute(conn)
+                .unwrap();
+            }
+        })
+        .await
+        .unwrap();
+
+        let state = app.state.clone();
+        let started = Instant::now();
+        let done = actix_web::web::block(move || posthorn::notify::deliver::deliver_due(&state)).await.unwrap().unwrap();
+        let secs = started.elapsed().as_secs_f64();
+        assert_eq!(done.sent as i64, 2 * n, "{done:?}");
+        assert_eq!(mail.messages().len() as i64, n);
+        assert_eq!(inbox.lock().unwrap().len() as i64, n);
+        println!(
+            "outbox: {} emails + {} pushes delivered in {secs:.2} s = {:.0} messages/s (one worker)",
+            n,
+            n,
+            (2 * n) as f64 / secs
+        );
+        app.stop().await;
+    });
+}

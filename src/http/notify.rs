@@ -57,7 +57,7 @@ pub async fn unsubscribe(
     let kind = Kind::parse(&kind).ok_or_else(|| ApiError::not_found("unsubscribe link"))?;
     db::run(&state.pool, move |c| {
         let mut settings = notify::settings_of(c, user)?;
-        settings.email.set(kind, false);
+        settings.stop_email(kind);
         notify::save_settings(c, user, &settings)
     })
     .await?;

@@ -205,11 +205,52 @@ fn words(kind: Kind, korean: bool, payload: &Value) -> Words {
             "Flip the board or concede.",
             format!("Decide before {deadline}."),
         ),
+        (Kind::Digest, _) => digest_words(korean, payload),
         (Kind::FlipDecision, true) => w(
             format!("{game}: 킹이 잡혔어요"),
             "판 돌리기를 하거나 승복하세요.",
             format!("{deadline}까지 고르세요."),
         ),
+    }
+}
+
+/// The digest lists each awaiting match, nearest deadline first.
+fn digest_words(korean: bool, payload: &Value) -> Words {
+    let items = payload["matches"].as_array().cloned().unwrap_or_default();
+    let lines: Vec<String> = items
+        .iter()
+        .map(|m| {
+            let game = game_name(m["game"].as_str().unwrap_or_default());
+            let deadline = m["deadline_at"]
+                .as_str()
+                .unwrap_or_default()
+                .replace('T', " ");
+            let deadline = deadline
+                .split('.')
+                .next()
+                .unwrap_or_default()
+                .trim_end_matches('Z')
+                .to_owned();
+            if korean {
+                format!("{game} — {deadline} UTC까지")
+            } else {
+                format!("{game} — before {deadline} UTC")
+            }
+        })
+        .collect();
+    let n = items.len();
+    Words {
+        subject: if korean {
+            format!("오늘 둘 대국 {n}개")
+        } else {
+            format!("{n} matches await your move")
+        },
+        headline: if korean {
+            "내 차례인 대국이에요.".into()
+        } else {
+            "These matches await you:".into()
+        },
+        detail: lines.join("\n"),
     }
 }
 
@@ -242,7 +283,11 @@ fn compose(
     let korean = locale.starts_with("ko");
     let words = words(kind, korean, &row.payload);
     let base = state.config.public_url.trim_end_matches('/');
-    let link = format!("{base}/matches/{}", row.match_id);
+    let link = if kind == Kind::Digest {
+        format!("{base}/matches")
+    } else {
+        format!("{base}/matches/{}", row.match_id)
+    };
     let unsubscribe = format!(
         "{base}/v1/unsubscribe?token={}",
         state.keys.sign_unsubscribe(row.user_id, kind.name())
@@ -489,6 +534,11 @@ fn record(
 pub fn deliver_due(state: &AppState) -> Result<Delivered, ApiError> {
     let now = state.clock.now();
     let mut done = Delivered::default();
+    {
+        let mut pooled = state.pool.get()?;
+        let conn: &mut PgConnection = &mut pooled;
+        conn.transaction(|c| super::digest::enqueue_due(c, now))?;
+    }
     loop {
         let mut pooled = state.pool.get()?;
         let conn: &mut PgConnection = &mut pooled;

@@ -7,6 +7,7 @@
 //! hidden information: only the game, the match and public results.
 
 pub mod deliver;
+pub mod digest;
 pub mod push;
 
 use crate::error::ApiError;
@@ -29,6 +30,8 @@ pub enum Kind {
     InvitationAccepted,
     DrawOffered,
     FlipDecision,
+    /// The daily email listing the matches awaiting the user.
+    Digest,
 }
 
 impl Kind {
@@ -41,6 +44,7 @@ impl Kind {
             Kind::InvitationAccepted => "invitation_accepted",
             Kind::DrawOffered => "draw_offered",
             Kind::FlipDecision => "flip_decision",
+            Kind::Digest => "digest",
         }
     }
 
@@ -80,18 +84,6 @@ impl Default for Switches {
 }
 
 impl Switches {
-    pub fn get(&self, kind: Kind) -> bool {
-        match kind {
-            Kind::YourTurn => self.your_turn,
-            Kind::TimeoutNotice => self.timeout_notice,
-            Kind::MatchFinished => self.match_finished,
-            Kind::Invitation => self.invitation,
-            Kind::InvitationAccepted => self.invitation_accepted,
-            Kind::DrawOffered => self.draw_offered,
-            Kind::FlipDecision => self.flip_decision,
-        }
-    }
-
     pub fn set(&mut self, kind: Kind, value: bool) {
         let slot = match kind {
             Kind::YourTurn => &mut self.your_turn,
@@ -101,6 +93,7 @@ impl Switches {
             Kind::InvitationAccepted => &mut self.invitation_accepted,
             Kind::DrawOffered => &mut self.draw_offered,
             Kind::FlipDecision => &mut self.flip_decision,
+            Kind::Digest => return,
         };
         *slot = value;
     }
@@ -159,6 +152,20 @@ pub struct Settings {
     pub push: Switches,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quiet_hours: Option<QuietHours>,
+    /// One email a day, at the user's local morning, listing the matches
+    /// awaiting them — instead of an email per event (push is unchanged).
+    #[serde(default)]
+    pub digest: bool,
+}
+
+impl Settings {
+    /// Stop `kind` emails (the unsubscribe link).
+    pub fn stop_email(&mut self, kind: Kind) {
+        match kind {
+            Kind::Digest => self.digest = false,
+            other => self.email.set(other, false),
+        }
+    }
 }
 
 impl Settings {
@@ -220,7 +227,8 @@ pub fn enqueue(
     let email = "SELECT u.id, $2, $3, $4, 'email', $5, $6, $6 FROM users u \
          LEFT JOIN notification_settings s ON s.user_id = u.id \
          WHERE u.id = $1 AND u.email IS NOT NULL \
-           AND COALESCE((s.settings -> 'email' ->> $4)::boolean, true)";
+           AND COALESCE((s.settings -> 'email' ->> $4)::boolean, true) \
+           AND NOT COALESCE((s.settings ->> 'digest')::boolean, false)";
     let push = "SELECT u.id, $2, $3, $4, 'push:' || p.id, $5, $6, $6 FROM users u \
          JOIN push_subscriptions p ON p.user_id = u.id \
          LEFT JOIN notification_settings s ON s.user_id = u.id \

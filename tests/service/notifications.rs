@@ -468,3 +468,89 @@ async fn quiet_hours_in_the_users_own_time_zone_hold_mail_until_they_end() {
     assert!(to_bora(&smtp) >= 1);
     app.stop().await;
 }
+
+#[actix_web::test]
+async fn the_daily_digest_replaces_per_event_mail_once_a_local_morning() {
+    let smtp = SmtpServer::start(0);
+    let app = app_with_smtp(&smtp).await;
+    let alice = app.register("alice").await;
+    let body = json!({"username": "dami", "password": "a long password", "email": "dami@example.test", "time_zone": "Asia/Seoul"});
+    let dami = app
+        .request("POST", "/v1/accounts", None, Some(body), &[])
+        .await
+        .body["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let digest = app
+        .request(
+            "PUT",
+            "/v1/me/notification-settings",
+            Some(&dami),
+            Some(json!({"digest": true})),
+            &[],
+        )
+        .await;
+    assert_eq!(digest.status, 200, "{}", digest.body);
+    // Two matches awaiting Dami; the one with the shorter turn comes first.
+    for hours in [72.0, 24.0] {
+        let m = app
+            .post(
+                "/v1/matches",
+                &alice,
+                json!({"game": "checkers", "opponents": ["dami"], "turn_hours": hours}),
+            )
+            .await
+            .body;
+        let id = m["id"].as_str().unwrap().to_owned();
+        if m["my_seats"][0] == m["to_act"][0]["seat"] {
+            let legal = app
+                .get(&format!("/v1/matches/{id}/legal-actions"), &alice)
+                .await
+                .body;
+            let first = legal["actions"][0].clone();
+            assert_eq!(
+                app.post(
+                    &format!("/v1/matches/{id}/actions"),
+                    &alice,
+                    json!({"seq": legal["seq"], "action": first})
+                )
+                .await
+                .status,
+                200
+            );
+        }
+    }
+    // 18:00 in Seoul: the morning has come, so today's digest goes out.
+    deliver(&app).await;
+    let to_dami = |smtp: &SmtpServer| {
+        smtp.messages()
+            .into_iter()
+            .filter(|m| to_address(m).contains("dami@"))
+            .collect::<Vec<_>>()
+    };
+    let mails = to_dami(&smtp);
+    assert_eq!(mails.len(), 1, "one digest, no per-event mail");
+    let text = unfolded(&mails[0]);
+    assert!(
+        subject(&mails[0]).contains("2 matches"),
+        "{}",
+        subject(&mails[0])
+    );
+    let (short, long) = (
+        text.find("before 2030-01-08").unwrap(),
+        text.find("before 2030-01-10").unwrap(),
+    );
+    assert!(short < long, "nearest deadline first");
+    deliver(&app).await;
+    assert_eq!(to_dami(&smtp).len(), 1, "once a day");
+    // The next local morning: 07:59 nothing, 08:00 the next digest.
+    app.clock
+        .advance(Duration::hours(13) + Duration::minutes(59));
+    deliver(&app).await;
+    assert_eq!(to_dami(&smtp).len(), 1);
+    app.clock.advance(Duration::minutes(1));
+    deliver(&app).await;
+    assert_eq!(to_dami(&smtp).len(), 2);
+    app.stop().await;
+}

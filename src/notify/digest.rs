@@ -1,0 +1,76 @@
+//! The daily digest: for users who chose it, one email at their local
+//! morning listing the matches awaiting them, nearest deadline first. It is
+//! queued in the outbox like any notification; the dedupe key (the nil
+//! match and the local date as seq) makes it once a day, whatever the
+//! instance count.
+
+use super::Kind;
+use crate::error::ApiError;
+use crate::schema::{matches, notifications};
+use chrono::{DateTime, NaiveTime, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use uuid::Uuid;
+
+/// The local hour from which the day's digest is sent.
+pub const MORNING: u32 = 8;
+
+/// Queue today's digest for every digest reader whose morning has come.
+pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, ApiError> {
+    let readers: Vec<(Uuid, String)> = diesel::sql_query(
+        "SELECT u.id, u.time_zone FROM users u JOIN notification_settings s ON s.user_id = u.id \
+         WHERE u.email IS NOT NULL AND COALESCE((s.settings ->> 'digest')::boolean, false)",
+    )
+    .load::<Reader>(conn)?
+    .into_iter()
+    .map(|r| (r.id, r.time_zone))
+    .collect();
+    let mut queued = 0;
+    for (user, zone) in readers {
+        let zone = zone.parse::<chrono_tz::Tz>().unwrap_or(chrono_tz::UTC);
+        let local = now.with_timezone(&zone);
+        if local.time() < NaiveTime::from_hms_opt(MORNING, 0, 0).expect("a valid hour") {
+            continue;
+        }
+        let day = local
+            .date_naive()
+            .signed_duration_since(chrono::NaiveDate::default())
+            .num_days() as i32;
+        let awaiting: Vec<(Uuid, String, Option<DateTime<Utc>>)> = matches::table
+            .filter(matches::status.eq("active"))
+            .filter(matches::awaiting.contains(vec![user]))
+            .order(matches::deadline_at.asc().nulls_last())
+            .select((matches::id, matches::game, matches::deadline_at))
+            .load(conn)?;
+        if awaiting.is_empty() {
+            continue;
+        }
+        let list: Vec<serde_json::Value> = awaiting
+            .iter()
+            .map(|(id, game, deadline)| serde_json::json!({"match_id": id, "game": game, "deadline_at": deadline}))
+            .collect();
+        let payload = serde_json::json!({"matches": list});
+        queued += diesel::insert_into(notifications::table)
+            .values((
+                notifications::user_id.eq(user),
+                notifications::match_id.eq(Uuid::nil()),
+                notifications::seq.eq(day),
+                notifications::kind.eq(Kind::Digest.name()),
+                notifications::channel.eq("email"),
+                notifications::payload.eq(&payload),
+                notifications::next_attempt_at.eq(now),
+                notifications::created_at.eq(now),
+            ))
+            .on_conflict_do_nothing()
+            .execute(conn)?;
+    }
+    Ok(queued)
+}
+
+#[derive(QueryableByName)]
+struct Reader {
+    #[diesel(sql_type = diesel::sql_types::Uuid)]
+    id: Uuid,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    time_zone: String,
+}

@@ -223,6 +223,25 @@ pub fn unsubscribe(conn: &mut PgConnection, user: Uuid, id: Uuid) -> Result<(), 
     Ok(())
 }
 
+/// One runtime and one HTTP client for every push, so connections and the
+/// TLS setup are made once, not per message.
+fn push_client() -> Result<&'static (tokio::runtime::Runtime, web_push::HyperWebPushClient), String>
+{
+    static CLIENT: std::sync::OnceLock<(tokio::runtime::Runtime, web_push::HyperWebPushClient)> =
+        std::sync::OnceLock::new();
+    if let Some(ready) = CLIENT.get() {
+        return Ok(ready);
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("web-push")
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let client = runtime.block_on(async { web_push::HyperWebPushClient::new() });
+    Ok(CLIENT.get_or_init(|| (runtime, client)))
+}
+
 /// What sending to one subscription came to.
 pub enum Sent {
     Delivered,
@@ -262,12 +281,8 @@ pub fn send(
         Urgency::Normal
     });
     let message = message.build().map_err(|e| e.to_string())?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
+    let (runtime, client) = push_client()?;
     let outcome = runtime.block_on(async {
-        let client = web_push::HyperWebPushClient::new();
         tokio::time::timeout(std::time::Duration::from_secs(10), client.send(message)).await
     });
     match outcome {

@@ -31,6 +31,17 @@ pub fn migrate(conn: &mut PgConnection) -> Result<(), String> {
         .map_err(|e| format!("migrations failed: {e}"))
 }
 
+/// Run `work` in one transaction on a pooled connection, blocking: for the
+/// sweep and the outbox worker, which already run off the executor.
+pub fn transaction<T, F>(pool: &Pool, work: F) -> Result<T, ApiError>
+where
+    F: FnOnce(&mut PgConnection) -> Result<T, ApiError>,
+{
+    let mut pooled = pool.get()?;
+    let conn: &mut PgConnection = &mut pooled;
+    conn.transaction(work)
+}
+
 /// Run `work` in one transaction on a pooled connection, on the blocking
 /// thread pool.
 pub async fn run<T, F>(pool: &Pool, work: F) -> Result<T, ApiError>
@@ -39,10 +50,5 @@ where
     F: FnOnce(&mut PgConnection) -> Result<T, ApiError> + Send + 'static,
 {
     let pool = pool.clone();
-    actix_web::web::block(move || {
-        let mut pooled = pool.get()?;
-        let conn: &mut PgConnection = &mut pooled;
-        conn.transaction(work)
-    })
-    .await?
+    actix_web::web::block(move || transaction(&pool, work)).await?
 }

@@ -117,9 +117,7 @@ pub fn sweep(state: &AppState) -> Result<Swept, ApiError> {
     let now = state.clock.now();
     let mut total = Swept::default();
     loop {
-        let mut pooled = state.pool.get()?;
-        let conn: &mut PgConnection = &mut pooled;
-        let done = conn.transaction(|c| sweep_batch(c, now))?;
+        let done = crate::db::transaction(&state.pool, |c| sweep_batch(c, now))?;
         total.matches += done.matches;
         total.notices += done.notices;
         total.deadlines += done.deadlines;

@@ -534,15 +534,9 @@ fn record(
 pub fn deliver_due(state: &AppState) -> Result<Delivered, ApiError> {
     let now = state.clock.now();
     let mut done = Delivered::default();
-    {
-        let mut pooled = state.pool.get()?;
-        let conn: &mut PgConnection = &mut pooled;
-        conn.transaction(|c| super::digest::enqueue_due(c, now))?;
-    }
+    crate::db::transaction(&state.pool, |c| super::digest::enqueue_due(c, now))?;
     loop {
-        let mut pooled = state.pool.get()?;
-        let conn: &mut PgConnection = &mut pooled;
-        let claimed = conn.transaction(|c| {
+        let claimed = crate::db::transaction(&state.pool, |c| {
             let rows = claim(c, now)?;
             for row in &rows {
                 if let Some(until) = quiet_until(c, row.user_id, now)? {

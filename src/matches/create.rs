@@ -3,6 +3,8 @@
 use super::{MatchRow, MatchView, NewEvent, Table};
 use crate::auth;
 use crate::error::ApiError;
+use crate::notify::outbox::{Enqueue, Notice};
+use crate::notify::Kind;
 use crate::schema::{invites, match_seats, matches, users};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -214,18 +216,19 @@ pub fn create(
     };
     let events = NewEvent::from_rules(None, opening);
     table.append(conn, events, now)?;
-    for opponent in table.seats.iter().flatten().filter(|u| **u != creator) {
-        let payload = serde_json::json!({"game": table.row.game});
-        crate::notify::enqueue(
-            conn,
-            *opponent,
-            id,
-            table.row.seq,
-            crate::notify::Kind::Invitation,
-            payload,
-            now,
-        )?;
-    }
+    let invited = table
+        .seats
+        .iter()
+        .flatten()
+        .filter(|u| **u != creator)
+        .map(|user| Notice {
+            user: *user,
+            seq: table.row.seq,
+            kind: Kind::Invitation,
+            payload: serde_json::json!({"game": table.row.game}),
+        })
+        .collect();
+    Enqueue::new(id, invited, now).execute(conn)?;
     let mut view = table.view_for(conn, creator)?;
     view.invite = invites_made.first().cloned();
     if invites_made.len() > 1 {

@@ -3,6 +3,7 @@
 //! crate. Every change goes through [`Table::append`] inside the caller's
 //! transaction, with the match row locked.
 
+pub mod append;
 pub mod courtesy;
 pub mod create;
 pub mod duties;
@@ -10,6 +11,7 @@ pub mod play;
 pub mod snapshots;
 
 use crate::error::ApiError;
+use crate::notify::outbox::notices_after_append;
 use crate::schema::{match_events, match_seats, matches, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -243,8 +245,9 @@ impl Table {
         serde_json::from_value(self.row.to_act.clone()).unwrap_or_default()
     }
 
-    /// Append events (folding the rules' ones), then bring the match row up
-    /// to date: seq, status, duties and their deadlines, result.
+    /// Append events (folding the rules' ones), bring the match row up to
+    /// date (seq, status, duties and their deadlines, result) and enqueue
+    /// the notifications they cause, in one statement.
     pub fn append(
         &mut self,
         conn: &mut PgConnection,
@@ -265,24 +268,10 @@ impl Table {
                 body: event.body,
             });
         }
-        // One row per statement: a fixed statement is prepared once per
-        // connection, where a batch of varying size is planned every time.
-        for e in &stored {
-            diesel::insert_into(match_events::table)
-                .values((
-                    match_events::match_id.eq(self.row.id),
-                    match_events::seq.eq(e.seq),
-                    match_events::at.eq(e.at),
-                    match_events::seat.eq(e.seat),
-                    match_events::rules.eq(e.rules),
-                    match_events::body.eq(&e.body),
-                ))
-                .execute(conn)?;
-        }
         let (duties_before, was_finished) = (self.duties(), self.row.status == "finished");
         self.refresh_row(now);
-        self.save_row(conn)?;
-        crate::notify::after_append(conn, self, &duties_before, was_finished, &stored, now)?;
+        let notices = notices_after_append(self, &duties_before, was_finished, &stored);
+        append::Append::new(&self.row, &stored, notices, now).execute(conn)?;
         Ok(stored)
     }
 
@@ -316,23 +305,6 @@ impl Table {
         row.notice_at = duties::next_notice(&timed);
         row.deadline_at = duties::next_deadline(&timed);
         row.to_act = serde_json::to_value(&timed).unwrap_or_default();
-    }
-
-    pub fn save_row(&self, conn: &mut PgConnection) -> Result<(), ApiError> {
-        let r = &self.row;
-        diesel::update(matches::table.find(r.id))
-            .set((
-                matches::status.eq(&r.status),
-                matches::seq.eq(r.seq),
-                matches::updated_at.eq(r.updated_at),
-                matches::to_act.eq(&r.to_act),
-                matches::awaiting.eq(&r.awaiting),
-                matches::notice_at.eq(r.notice_at),
-                matches::deadline_at.eq(r.deadline_at),
-                matches::result.eq(&r.result),
-            ))
-            .execute(conn)?;
-        Ok(())
     }
 
     /// How `user` sees this match.

@@ -8,6 +8,7 @@
 
 pub mod deliver;
 pub mod digest;
+pub mod outbox;
 pub mod push;
 
 use crate::error::ApiError;
@@ -205,126 +206,5 @@ pub fn save_settings(
         .do_update()
         .set(notification_settings::settings.eq(&value))
         .execute(conn)?;
-    Ok(())
-}
-
-/// Put a notification in the outbox for each channel `user` wants it on.
-/// Part of the caller's transaction; a duplicate (same user, match, seq,
-/// kind, channel) is ignored.
-pub fn enqueue(
-    conn: &mut PgConnection,
-    user: Uuid,
-    match_id: Uuid,
-    seq: i32,
-    kind: Kind,
-    payload: Value,
-    now: DateTime<Utc>,
-) -> Result<(), ApiError> {
-    use diesel::sql_types::{Integer, Jsonb, Text, Timestamptz, Uuid as SqlUuid};
-    // The user's address, subscriptions and switches are read where the rows
-    // are written: one email row, one push row per subscription (so a
-    // retry never reaches a device twice).
-    let email = "SELECT u.id, $2, $3, $4, 'email', $5, $6, $6 FROM users u \
-         LEFT JOIN notification_settings s ON s.user_id = u.id \
-         WHERE u.id = $1 AND u.email IS NOT NULL \
-           AND COALESCE((s.settings -> 'email' ->> $4)::boolean, true) \
-           AND NOT COALESCE((s.settings ->> 'digest')::boolean, false)";
-    let push = "SELECT u.id, $2, $3, $4, 'push:' || p.id, $5, $6, $6 FROM users u \
-         JOIN push_subscriptions p ON p.user_id = u.id \
-         LEFT JOIN notification_settings s ON s.user_id = u.id \
-         WHERE u.id = $1 AND COALESCE((s.settings -> 'push' ->> $4)::boolean, true)";
-    for select in [email, push] {
-        diesel::sql_query(format!(
-            "INSERT INTO notifications (user_id, match_id, seq, kind, channel, payload, next_attempt_at, created_at) \
-             {select} ON CONFLICT DO NOTHING"
-        ))
-        .bind::<SqlUuid, _>(user)
-        .bind::<SqlUuid, _>(match_id)
-        .bind::<Integer, _>(seq)
-        .bind::<Text, _>(kind.name())
-        .bind::<Jsonb, _>(&payload)
-        .bind::<Timestamptz, _>(now)
-        .execute(conn)?;
-    }
-    Ok(())
-}
-
-/// What an append to a match's log tells its players: a duty newly owed,
-/// the end of the match, a timeout notice, an accepted invitation.
-pub fn after_append(
-    conn: &mut PgConnection,
-    table: &crate::matches::Table,
-    duties_before: &[crate::matches::duties::TimedDuty],
-    was_finished: bool,
-    appended: &[crate::matches::EventRow],
-    now: DateTime<Utc>,
-) -> Result<(), ApiError> {
-    use posthorn_rules::DutyKind;
-    let row = &table.row;
-    let game = serde_json::json!({"game": row.game});
-    let user_at = |seat: posthorn_rules::Seat| table.seats.get(seat.index()).copied().flatten();
-    if row.status == "active" {
-        for duty in table.duties() {
-            let known = duties_before
-                .iter()
-                .any(|d| d.seat == duty.seat && d.kind == duty.kind);
-            let kind = match duty.kind {
-                DutyKind::Turn => Kind::YourTurn,
-                DutyKind::DrawReply => Kind::DrawOffered,
-                DutyKind::FlipDecision => Kind::FlipDecision,
-                DutyKind::LastCard => continue,
-            };
-            if let (false, Some(user)) = (known, user_at(duty.seat)) {
-                let payload =
-                    serde_json::json!({"game": row.game, "deadline_at": duty.deadline_at});
-                enqueue(conn, user, row.id, row.seq, kind, payload, now)?;
-            }
-        }
-    }
-    if row.status == "finished" && !was_finished {
-        let payload = serde_json::json!({"game": row.game, "result": row.result});
-        for user in table.seats.iter().flatten() {
-            enqueue(
-                conn,
-                *user,
-                row.id,
-                row.seq,
-                Kind::MatchFinished,
-                payload.clone(),
-                now,
-            )?;
-        }
-    }
-    for event in appended.iter().filter(|e| !e.rules) {
-        let seat = event.seat.map(|s| posthorn_rules::Seat(s as u8));
-        match event.body["type"].as_str() {
-            Some("timeout_notice") => {
-                if let Some(user) = seat.and_then(user_at) {
-                    let payload = serde_json::json!({"game": row.game, "deadline_at": event.body["deadline_at"]});
-                    enqueue(
-                        conn,
-                        user,
-                        row.id,
-                        event.seq,
-                        Kind::TimeoutNotice,
-                        payload,
-                        now,
-                    )?;
-                }
-            }
-            Some("player_joined") => {
-                enqueue(
-                    conn,
-                    row.created_by,
-                    row.id,
-                    event.seq,
-                    Kind::InvitationAccepted,
-                    game.clone(),
-                    now,
-                )?;
-            }
-            _ => {}
-        }
-    }
     Ok(())
 }

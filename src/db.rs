@@ -2,8 +2,9 @@
 //! database: a closure run off the async executor in one transaction.
 
 use crate::error::ApiError;
+use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
-use diesel::r2d2::{ConnectionManager, Pool as R2d2Pool};
+use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool as R2d2Pool};
 use diesel::Connection;
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 use std::time::Duration;
@@ -21,8 +22,25 @@ pub fn pool(url: &str, size: u32) -> Result<Pool, String> {
         // A broken connection fails its query and is dropped; pinging on
         // every checkout would add a round trip to every request.
         .test_on_check_out(false)
+        .connection_customizer(Box::new(GenericPlans))
         .build(ConnectionManager::new(url))
         .map_err(|e| format!("cannot connect to the database: {e}"))
+}
+
+/// Every statement the service prepares is a short OLTP query whose best
+/// plan does not depend on its parameters; PostgreSQL's default would
+/// still re-plan some of them on every call. The append (see
+/// `matches::append`) binds its rows as arrays, which a generic plan
+/// estimates at ten rows each: judged dearer than a fresh custom plan, it
+/// was planned anew on every action, which took longer than running it.
+#[derive(Debug)]
+struct GenericPlans;
+
+impl CustomizeConnection<PgConnection, diesel::r2d2::Error> for GenericPlans {
+    fn on_acquire(&self, conn: &mut PgConnection) -> Result<(), diesel::r2d2::Error> {
+        conn.batch_execute("SET plan_cache_mode = force_generic_plan")
+            .map_err(diesel::r2d2::Error::QueryError)
+    }
 }
 
 pub fn migrate(conn: &mut PgConnection) -> Result<(), String> {

@@ -56,7 +56,7 @@ impl Default for Config {
             data_dir: PathBuf::from(".posthorn"),
             jwt_secret: None,
             min_turn_seconds: 3600,
-            pool_size: 16,
+            pool_size: 8,
             access_token_seconds: 15 * 60,
             refresh_token_days: 60,
             max_body_bytes: 64 * 1024,

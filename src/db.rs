@@ -4,27 +4,57 @@
 use crate::error::ApiError;
 use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
-use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool as R2d2Pool};
+use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool as R2d2Pool, PooledConnection};
 use diesel::Connection;
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::Semaphore;
 
-pub type Pool = R2d2Pool<ConnectionManager<PgConnection>>;
+/// How long a request waits for a connection before it is answered 503.
+const WAIT: Duration = Duration::from_secs(3);
+
+/// The connections, and a first-come-first-served queue in front of them
+/// for request handlers: a handler takes a blocking thread only once a
+/// connection is free for it, so a burst parks futures, not threads
+/// contending for the pool's lock (fairer, and a shorter tail).
+#[derive(Clone)]
+pub struct Pool {
+    connections: R2d2Pool<ConnectionManager<PgConnection>>,
+    queue: Arc<Semaphore>,
+}
+
+impl Pool {
+    /// A connection, waiting at most a few seconds (blocking).
+    pub fn get(
+        &self,
+    ) -> Result<PooledConnection<ConnectionManager<PgConnection>>, diesel::r2d2::PoolError> {
+        self.connections.get()
+    }
+
+    pub fn state(&self) -> diesel::r2d2::State {
+        self.connections.state()
+    }
+}
 
 pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
 
 /// A pool that waits a few seconds for a connection, then gives up (503).
 pub fn pool(url: &str, size: u32) -> Result<Pool, String> {
-    R2d2Pool::builder()
+    let connections = R2d2Pool::builder()
         .max_size(size)
         .min_idle(Some(1))
-        .connection_timeout(Duration::from_secs(3))
+        .connection_timeout(WAIT)
         // A broken connection fails its query and is dropped; pinging on
         // every checkout would add a round trip to every request.
         .test_on_check_out(false)
         .connection_customizer(Box::new(GenericPlans))
         .build(ConnectionManager::new(url))
-        .map_err(|e| format!("cannot connect to the database: {e}"))
+        .map_err(|e| format!("cannot connect to the database: {e}"))?;
+    Ok(Pool {
+        connections,
+        queue: Arc::new(Semaphore::new(size as usize)),
+    })
 }
 
 /// Every statement the service prepares is a short OLTP query whose best
@@ -67,6 +97,10 @@ where
     T: Send + 'static,
     F: FnOnce(&mut PgConnection) -> Result<T, ApiError> + Send + 'static,
 {
+    let _turn = tokio::time::timeout(WAIT, pool.queue.acquire())
+        .await
+        .map_err(|_| ApiError::busy())?
+        .map_err(ApiError::internal)?;
     let pool = pool.clone();
     actix_web::web::block(move || transaction(&pool, work)).await?
 }

@@ -64,6 +64,10 @@ impl ApiError {
     pub fn unavailable(detail: impl Into<String>) -> Self {
         Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", detail)
     }
+    /// No database connection came free in time.
+    pub fn busy() -> Self {
+        Self::unavailable("the service is busy; try again in a moment")
+    }
     /// Logs the cause; the client learns only that something failed.
     pub fn internal(cause: impl fmt::Display) -> Self {
         log::error!("internal error: {cause}");
@@ -135,7 +139,7 @@ impl From<diesel::result::Error> for ApiError {
 impl From<diesel::r2d2::PoolError> for ApiError {
     fn from(e: diesel::r2d2::PoolError) -> Self {
         log::warn!("database pool: {e}");
-        ApiError::unavailable("the service is busy; try again in a moment")
+        ApiError::busy()
     }
 }
 

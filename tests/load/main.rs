@@ -2,7 +2,7 @@
 //! to `pgbench -N` at the same client count on the same PostgreSQL.
 //!
 //! `cargo bench --bench load` (env: `LOAD_CLIENTS`, default 32;
-//! `LOAD_SECONDS`, default 20; `LOAD_POOL`, the service's database pool, default 16; `POSTHORN_TEST_DATABASE_URL` to use a given
+//! `LOAD_SECONDS`, default 20; `LOAD_POOL`, the service's database pool, default the service's own; `POSTHORN_TEST_DATABASE_URL` to use a given
 //! server, else the private cluster under `target/`, default durability).
 //! Each client plays its own match: read the legal actions, post one, and
 //! start a new match when one ends. Reported: actions/s (posts answered
@@ -192,7 +192,7 @@ fn main() {
     let clients = env_number("LOAD_CLIENTS", 32);
     let seconds = env_number("LOAD_SECONDS", 20);
     actix_rt::System::new().block_on(async move {
-        let app = Rc::new(TestApp::start_with(posthorn::config::Config { pool_size: env_number("LOAD_POOL", 16) as u32, ..Default::default() }).await);
+        let app = Rc::new(TestApp::start_with(posthorn::config::Config { pool_size: env_number("LOAD_POOL", posthorn::config::Config::default().pool_size as u64) as u32, ..Default::default() }).await);
         let url = app.database_url();
         let setups = (0..clients as usize).map(|c| actix_rt::spawn(seat_players(app.clone(), c)));
         let tables: Vec<_> = futures_util::future::join_all(setups).await.into_iter().map(Result::unwrap).collect();

@@ -106,10 +106,15 @@ async fn an_exhausted_database_pool_answers_503_not_a_hang() {
     .await;
     let token = app.register("alice").await;
     // Hold the only connection while a request needs one.
+    // Hold the only connection while requests need one: the first waits
+    // for it, the second in the queue behind the first; both give up.
     let held = app.state.pool.get().unwrap();
     let started = std::time::Instant::now();
-    let reply = app.get("/v1/me", &token).await;
-    assert_eq!((reply.status.as_u16(), reply.code()), (503, "unavailable"));
+    let (first, queued) =
+        futures_util::future::join(app.get("/v1/me", &token), app.get("/v1/me", &token)).await;
+    for reply in [first, queued] {
+        assert_eq!((reply.status.as_u16(), reply.code()), (503, "unavailable"));
+    }
     assert!(started.elapsed() < std::time::Duration::from_secs(10));
     drop(held);
     assert_eq!(app.get("/v1/me", &token).await.status, 200);

@@ -1,17 +1,21 @@
 //! Load: many concurrent checkers matches driven through the HTTP API, next
 //! to `pgbench -N` at the same client count on the same PostgreSQL.
 //!
-//! `cargo bench --bench load` (env: `LOAD_CLIENTS`, default 32;
-//! `LOAD_SECONDS`, default 20; `LOAD_POOL`, the service's database pool, default the service's own; `POSTHORN_TEST_DATABASE_URL` to use a given
-//! server, else the private cluster under `target/`, default durability).
-//! Each client plays its own match: read the legal actions, post one, and
-//! start a new match when one ends. Reported: actions/s (posts answered
-//! 200), p50/p99 latency of the posts, errors.
+//! `cargo bench --bench load`. Environment: `LOAD_CLIENTS` (default 32),
+//! `LOAD_ROUNDS` (5) of `LOAD_SECONDS` (10) each for the service and then
+//! for `pgbench -N`, `LOAD_POOL` (the service's default pool size), and
+//! `POSTHORN_TEST_DATABASE_URL` to use a given server (else the private
+//! cluster under `target/`, default durability: fsync and synchronous
+//! commit on). Each client plays its own match: it works out a legal move
+//! from the position in the last answer, posts it, and starts a new match
+//! when one ends. Reported per round: actions/s (posts answered 200), p50
+//! and p99 of the posts, pgbench's tps and the ratio; then the whole.
 
 #[path = "../service/support.rs"]
 #[allow(dead_code)]
 mod support;
 
+use posthorn::config::Config;
 use posthorn_rules::checkers::Position;
 use posthorn_rules::{Random, SplitMix64};
 use serde::Deserialize;
@@ -20,6 +24,8 @@ use std::process::Command;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 use support::TestApp;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
 
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -82,145 +88,243 @@ struct LiteView {
     position: String,
 }
 
-/// A POST of ready-made JSON, answered as raw bytes.
-async fn post_raw(
-    client: &awc::Client,
-    url: String,
-    token: &str,
-    body: Vec<u8>,
-) -> (u16, actix_web::web::Bytes) {
-    let mut res = client
-        .post(url)
-        .insert_header(("Authorization", format!("Bearer {token}")))
-        .insert_header(("Content-Type", "application/json"))
-        .send_body(body)
-        .await
-        .expect("the request reaches the server");
-    let bytes = res.body().limit(16 * 1024 * 1024).await.unwrap();
-    (res.status().as_u16(), bytes)
+/// A minimal HTTP/1.1 keep-alive client for the measured posts: the load
+/// generator shares the machine's cores with the service and PostgreSQL,
+/// so it should cost about as little as pgbench's own client does (awc
+/// took a sixth of the process's time). One connection per client, opened
+/// afresh each round since the server closes idle ones.
+struct Wire {
+    stream: TcpStream,
+    buffer: Vec<u8>,
 }
 
-async fn client_loop(
-    app: Rc<TestApp>,
-    client: usize,
-    (tokens, first): ([String; 2], Value),
-    until: Instant,
-) -> Tally {
-    let mut random = SplitMix64::new(client as u64);
+impl Wire {
+    async fn open(addr: &str) -> Wire {
+        let stream = TcpStream::connect(addr)
+            .await
+            .expect("connect to the service");
+        stream.set_nodelay(true).unwrap();
+        Wire {
+            stream,
+            buffer: Vec::with_capacity(16 * 1024),
+        }
+    }
+
+    /// POST `body` as JSON; the status and the body of the answer.
+    async fn post(&mut self, path: &str, token: &str, body: &[u8]) -> (u16, Vec<u8>) {
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: posthorn\r\nAuthorization: Bearer {token}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        let mut request = head.into_bytes();
+        request.extend_from_slice(body);
+        self.stream
+            .write_all(&request)
+            .await
+            .expect("send the request");
+        self.buffer.clear();
+        let head_end = loop {
+            if let Some(at) = self.buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+                break at + 4;
+            }
+            self.fill().await;
+        };
+        let head = std::str::from_utf8(&self.buffer[..head_end]).expect("an ASCII head");
+        let status = head[9..12].parse().expect("a status code");
+        let length: usize = head
+            .lines()
+            .find_map(|l| {
+                let (name, value) = l.split_once(':')?;
+                name.eq_ignore_ascii_case("content-length")
+                    .then(|| value.trim().parse().ok())?
+            })
+            .expect("the service sends Content-Length");
+        while self.buffer.len() < head_end + length {
+            self.fill().await;
+        }
+        (status, self.buffer[head_end..head_end + length].to_vec())
+    }
+
+    async fn fill(&mut self) {
+        let mut chunk = [0u8; 8192];
+        let n = self.stream.read(&mut chunk).await.expect("read the answer");
+        assert!(n > 0, "the service closed the connection mid-answer");
+        self.buffer.extend_from_slice(&chunk[..n]);
+    }
+}
+
+/// One client's player pair and the match they are in, kept across rounds.
+struct Client {
+    index: usize,
+    tokens: [String; 2],
+    table: Value,
+    lite: Lite,
+    random: SplitMix64,
+}
+
+async fn client_loop(app: Rc<TestApp>, mut c: Client, until: Instant) -> (Client, Tally) {
+    let mut wire = Wire::open(app.base.trim_start_matches("http://")).await;
     let mut tally = Tally {
         latencies: Vec::new(),
         errors: 0,
-        matches: 1,
+        matches: 0,
     };
-    let http = awc::Client::builder()
-        .timeout(Duration::from_secs(30))
-        .finish();
-    let mut m = first;
-    let mut lite: Lite = serde_json::from_value(m.clone()).unwrap();
     while Instant::now() < until {
-        if lite.status == "finished" {
-            m = new_match(&app, &tokens, client).await;
-            lite = serde_json::from_value(m.clone()).unwrap();
+        if c.lite.status == "finished" {
+            c.table = new_match(&app, &c.tokens, c.index).await;
+            c.lite = serde_json::from_value(c.table.clone()).unwrap();
             tally.matches += 1;
         }
         // As a phone would: the legal moves come from the rules crate, run
         // on the position in the last answer; only the action is posted.
-        let creator_seat = m["my_seats"][0].as_u64().unwrap() as u8;
-        let mover = if lite.to_act[0].seat == creator_seat {
+        let creator_seat = c.table["my_seats"][0].as_u64().unwrap() as u8;
+        let mover = if c.lite.to_act[0].seat == creator_seat {
             0
         } else {
             1
         };
-        let position = Position::from_fen(&lite.view.position).unwrap();
+        let position = Position::from_fen(&c.lite.view.position).unwrap();
         let mut moves = Vec::new();
         position.legal_moves(&mut moves);
-        let pick = moves[random.below(moves.len() as u64) as usize].to_string();
-        let path = format!("/v1/matches/{}/actions", m["id"].as_str().unwrap());
-        let body = json!({"seq": lite.seq, "action": {"type": "move", "move": pick}});
+        let pick = moves[c.random.below(moves.len() as u64) as usize].to_string();
+        let path = format!("/v1/matches/{}/actions", c.table["id"].as_str().unwrap());
+        let body = json!({"seq": c.lite.seq, "action": {"type": "move", "move": pick}});
+        let body = serde_json::to_vec(&body).unwrap();
         let started = Instant::now();
-        let url = format!("{}{path}", app.base);
-        let (status, bytes) = post_raw(
-            &http,
-            url,
-            &tokens[mover],
-            serde_json::to_vec(&body).unwrap(),
-        )
-        .await;
+        let (status, bytes) = wire.post(&path, &c.tokens[mover], &body).await;
         tally.latencies.push(started.elapsed());
         if status != 200 {
             tally.errors += 1;
             let fresh = app
                 .get(
-                    &format!("/v1/matches/{}", m["id"].as_str().unwrap()),
-                    &tokens[0],
+                    &format!("/v1/matches/{}", c.table["id"].as_str().unwrap()),
+                    &c.tokens[0],
                 )
                 .await
                 .body;
-            lite = serde_json::from_value(fresh).unwrap();
+            c.lite = serde_json::from_value(fresh).unwrap();
             continue;
         }
-        lite = serde_json::from_slice::<Answer>(&bytes).unwrap().table;
+        c.lite = serde_json::from_slice::<Answer>(&bytes).unwrap().table;
     }
-    tally
+    (c, tally)
 }
 
-fn pgbench(url: &str, clients: u64, seconds: u64) -> Option<String> {
-    let bin = std::fs::read_dir("/usr/lib/postgresql")
+/// `pgbench`, from the newest PostgreSQL installed.
+fn pgbench_bin() -> Option<std::path::PathBuf> {
+    let mut found: Vec<_> = std::fs::read_dir("/usr/lib/postgresql")
         .ok()?
         .filter_map(|e| e.ok())
         .map(|e| e.path().join("bin/pgbench"))
-        .find(|p| p.exists())?;
-    let run = |args: &[&str]| Command::new(&bin).args(args).output().ok();
-    run(&["-i", "-q", "-s", "10", url])?;
-    let out = run(&[
-        "-N",
-        "-c",
-        &clients.to_string(),
-        "-j",
-        "2",
-        "-T",
-        &seconds.to_string(),
-        url,
-    ])?;
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    text.lines()
-        .find(|l| l.starts_with("tps"))
-        .map(str::to_owned)
+        .filter(|p| p.exists())
+        .collect();
+    found.sort();
+    found.pop()
 }
 
+/// `pgbench -N` at `clients` for `seconds`: its transactions per second.
+fn pgbench(bin: &std::path::Path, url: &str, clients: u64, seconds: u64) -> Option<f64> {
+    let (c, t) = (clients.to_string(), seconds.to_string());
+    let out = Command::new(bin)
+        .args(["-N", "-c", &c, "-j", "2", "-T", &t, url])
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.starts_with("tps = "))?;
+    line["tps = ".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 * p) as usize).min(sorted.len() - 1);
+    sorted[i].as_secs_f64() * 1e3
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(|a, b| a.total_cmp(b));
+    values[values.len() / 2]
+}
+
+/// Rounds of the service's load and of `pgbench -N`, alternating, so a
+/// noisy neighbour on a shared machine weighs on both alike; the ratio of
+/// each round and their median are reported.
 fn main() {
     let clients = env_number("LOAD_CLIENTS", 32);
-    let seconds = env_number("LOAD_SECONDS", 20);
+    let seconds = env_number("LOAD_SECONDS", 10);
+    let rounds = env_number("LOAD_ROUNDS", 5).max(1);
+    let pool = env_number("LOAD_POOL", Config::default().pool_size as u64) as u32;
     actix_rt::System::new().block_on(async move {
-        let app = Rc::new(TestApp::start_with(posthorn::config::Config { pool_size: env_number("LOAD_POOL", posthorn::config::Config::default().pool_size as u64) as u32, ..Default::default() }).await);
+        let config = Config {
+            pool_size: pool,
+            ..Default::default()
+        };
+        let app = Rc::new(TestApp::start_with(config).await);
         let url = app.database_url();
+        let bench_db = url.rsplit_once('/').map(|(base, _)| format!("{base}/postgres")).unwrap();
+        let bin = pgbench_bin();
+        if let Some(bin) = &bin {
+            let init = Command::new(bin).args(["-i", "-q", "-s", "10", &bench_db]).output();
+            assert!(init.is_ok_and(|o| o.status.success()), "pgbench -i failed");
+        }
         let setups = (0..clients as usize).map(|c| actix_rt::spawn(seat_players(app.clone(), c)));
-        let tables: Vec<_> = futures_util::future::join_all(setups).await.into_iter().map(Result::unwrap).collect();
-        let until = Instant::now() + Duration::from_secs(seconds);
-        let started = Instant::now();
-        let tasks = tables
+        let mut players: Vec<Client> = futures_util::future::join_all(setups)
+            .await
             .into_iter()
             .enumerate()
-            .map(|(c, table)| actix_rt::spawn(client_loop(app.clone(), c, table, until)));
-        let tallies: Vec<Tally> = futures_util::future::join_all(tasks).await.into_iter().map(Result::unwrap).collect();
-        let elapsed = started.elapsed().as_secs_f64();
-        let mut latencies: Vec<Duration> = tallies.iter().flat_map(|t| t.latencies.iter().copied()).collect();
-        latencies.sort();
-        let pct = |p: f64| latencies[((latencies.len() as f64 * p) as usize).min(latencies.len() - 1)];
-        let errors: u64 = tallies.iter().map(|t| t.errors).sum();
-        let matches: u64 = tallies.iter().map(|t| t.matches).sum();
-        println!(
-            "posthorn: {clients} clients, {seconds} s: {} actions, {:.0} actions/s, p50 {:.1} ms, p99 {:.1} ms, {errors} errors, {matches} matches",
-            latencies.len(),
-            latencies.len() as f64 / elapsed,
-            pct(0.50).as_secs_f64() * 1e3,
-            pct(0.99).as_secs_f64() * 1e3,
-        );
-        let bench_db = url.rsplit_once('/').map(|(base, _)| format!("{base}/postgres")).unwrap();
-        match pgbench(&bench_db, clients, seconds) {
-            Some(line) => println!("pgbench -N -c {clients} -j 2 -T {seconds} (same server): {line}"),
-            None => println!("pgbench not found: install postgresql-contrib for the comparison"),
+            .map(|(index, seated)| {
+                let (tokens, table) = seated.unwrap();
+                Client {
+                    index,
+                    tokens,
+                    lite: serde_json::from_value(table.clone()).unwrap(),
+                    table,
+                    random: SplitMix64::new(index as u64),
+                }
+            })
+            .collect();
+        println!("{clients} clients, pool {pool}, {rounds} rounds of {seconds} s each");
+        let (mut all, mut ratios, mut errors, mut matches) = (Vec::new(), Vec::new(), 0, 0);
+        for round in 1..=rounds {
+            let started = Instant::now();
+            let until = started + Duration::from_secs(seconds);
+            let tasks = players.into_iter().map(|c| actix_rt::spawn(client_loop(app.clone(), c, until)));
+            let done: Vec<(Client, Tally)> = futures_util::future::join_all(tasks).await.into_iter().map(Result::unwrap).collect();
+            let elapsed = started.elapsed().as_secs_f64();
+            let mut latencies: Vec<Duration> = done.iter().flat_map(|(_, t)| t.latencies.iter().copied()).collect();
+            latencies.sort();
+            errors += done.iter().map(|(_, t)| t.errors).sum::<u64>();
+            matches += done.iter().map(|(_, t)| t.matches).sum::<u64>();
+            let rate = latencies.len() as f64 / elapsed;
+            // Off the client's thread, so its idle connections stay served.
+            let (b, db) = (bin.clone(), bench_db.clone());
+            let tps = actix_web::web::block(move || b.and_then(|b| pgbench(&b, &db, clients, seconds)))
+                .await
+                .unwrap();
+            let compared = tps.map_or("pgbench not found (install postgresql-contrib)".into(), |tps| {
+                ratios.push(rate / tps);
+                format!("pgbench -N {tps:.0} tps, ratio {:.2}", rate / tps)
+            });
+            println!(
+                "round {round}: posthorn {rate:.0} actions/s, p50 {:.1} ms, p99 {:.1} ms; {compared}",
+                percentile(&latencies, 0.50),
+                percentile(&latencies, 0.99),
+            );
+            all.extend(latencies);
+            players = done.into_iter().map(|(c, _)| c).collect();
         }
+        all.sort();
+        println!(
+            "all rounds: {} actions, p50 {:.1} ms, p99 {:.1} ms, {errors} errors, {matches} new matches; median ratio to pgbench -N {}",
+            all.len(),
+            percentile(&all, 0.50),
+            percentile(&all, 0.99),
+            if ratios.is_empty() { "n/a".to_string() } else { format!("{:.2}", median(ratios)) },
+        );
+        drop(players);
         Rc::try_unwrap(app).ok().expect("clients are done").stop().await;
     });
 }

@@ -138,7 +138,7 @@ pub async fn start(
     let job = Job::new_repeated_async(interval, move |_id, _scheduler| {
         let state = state.clone();
         Box::pin(async move {
-            let work = move || (sweep(&state), crate::notify::deliver::deliver_due(&state));
+            let work = move || (sweep(&state), crate::notify::worker::deliver_due(&state));
             match tokio::task::spawn_blocking(work).await {
                 Ok((swept, delivered)) => {
                     match swept {

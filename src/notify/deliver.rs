@@ -5,11 +5,9 @@
 
 use super::Kind;
 use crate::config::Config;
-use crate::error::ApiError;
-use crate::schema::{notifications, users};
+use crate::schema::users;
 use crate::state::AppState;
 use askama::Template;
-use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
@@ -17,12 +15,6 @@ use lettre::message::{Mailbox, MultiPart, SinglePart};
 use lettre::{FileTransport, Message, SmtpTransport, Transport};
 use serde_json::Value;
 use uuid::Uuid;
-
-/// Rows claimed per transaction.
-const BATCH: i64 = 20;
-/// The first retry waits this long; each later one twice as long.
-const FIRST_RETRY_SECONDS: i64 = 30;
-const MAX_RETRY_SECONDS: i64 = 3600;
 
 #[derive(Template)]
 #[template(path = "email/message.txt")]
@@ -88,7 +80,7 @@ impl Mailer {
         Ok(Mailer { channel, from })
     }
 
-    fn send(&self, message: &Message) -> Result<(), String> {
+    pub(super) fn send(&self, message: &Message) -> Result<(), String> {
         match &self.channel {
             Channel::Smtp(t) => t.send(message).map(|_| ()).map_err(|e| e.to_string()),
             Channel::Files(t) => t.send(message).map(|_| ()).map_err(|e| e.to_string()),
@@ -96,20 +88,10 @@ impl Mailer {
     }
 }
 
-/// What a run of the worker did.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Delivered {
-    pub sent: usize,
-    pub retried: usize,
-    pub failed: usize,
-    /// Held back by the user's quiet hours.
-    pub waiting: usize,
-}
-
-struct Words {
-    subject: String,
-    headline: String,
-    detail: String,
+pub(super) struct Words {
+    pub(super) subject: String,
+    pub(super) headline: String,
+    pub(super) detail: String,
 }
 
 fn game_name(id: &str) -> &'static str {
@@ -117,7 +99,7 @@ fn game_name(id: &str) -> &'static str {
 }
 
 /// The words of one notification, in English or Korean.
-fn words(kind: Kind, korean: bool, payload: &Value) -> Words {
+pub(super) fn words(kind: Kind, korean: bool, payload: &Value) -> Words {
     let game = game_name(payload["game"].as_str().unwrap_or_default());
     let deadline = payload["deadline_at"]
         .as_str()
@@ -254,17 +236,17 @@ fn digest_words(korean: bool, payload: &Value) -> Words {
     }
 }
 
-struct Row {
-    id: i64,
-    user_id: Uuid,
-    match_id: Uuid,
-    kind: String,
-    channel: String,
-    payload: Value,
-    attempts: i32,
+pub(super) struct Row {
+    pub(super) id: i64,
+    pub(super) user_id: Uuid,
+    pub(super) match_id: Uuid,
+    pub(super) kind: String,
+    pub(super) channel: String,
+    pub(super) payload: Value,
+    pub(super) attempts: i32,
 }
 
-fn compose(
+pub(super) fn compose(
     state: &AppState,
     mailer: &Mailer,
     conn: &mut PgConnection,
@@ -364,211 +346,4 @@ fn compose(
         )
         .map(Some)
         .map_err(|e| e.to_string())
-}
-
-/// Push one notification to one subscription: `{type, match_id, title,
-/// body, url}`, encrypted for that device.
-fn push_one(
-    state: &AppState,
-    conn: &mut PgConnection,
-    row: &Row,
-    subscription: &str,
-) -> Result<(), String> {
-    use crate::schema::push_subscriptions as subs;
-    let id: Uuid = subscription.parse().map_err(|_| "bad subscription id")?;
-    let found: Option<(String, String, String)> = subs::table
-        .find(id)
-        .select((subs::endpoint, subs::p256dh, subs::auth))
-        .first(conn)
-        .optional()
-        .map_err(|e| e.to_string())?;
-    let Some((endpoint, p256dh, auth)) = found else {
-        return Err(PERMANENT.to_owned() + "the subscription was removed");
-    };
-    let locale: String = users::table
-        .find(row.user_id)
-        .select(users::locale)
-        .first(conn)
-        .map_err(|e| e.to_string())?;
-    let kind = Kind::parse(&row.kind).ok_or("unknown notification kind")?;
-    let words = words(kind, locale.starts_with("ko"), &row.payload);
-    let url = format!(
-        "{}/matches/{}",
-        state.config.public_url.trim_end_matches('/'),
-        row.match_id
-    );
-    let payload = serde_json::json!({
-        "type": kind.name(),
-        "match_id": row.match_id,
-        "title": words.subject,
-        "body": format!("{} {}", words.headline, words.detail),
-        "url": url,
-    });
-    let urgent = matches!(
-        kind,
-        Kind::YourTurn | Kind::TimeoutNotice | Kind::FlipDecision
-    );
-    match super::push::send(
-        &state.vapid,
-        &endpoint,
-        &p256dh,
-        &auth,
-        payload.to_string().as_bytes(),
-        urgent,
-    )? {
-        super::push::Sent::Delivered => Ok(()),
-        super::push::Sent::Gone => {
-            diesel::delete(subs::table.find(id))
-                .execute(conn)
-                .map_err(|e| e.to_string())?;
-            Err(PERMANENT.to_owned()
-                + "the push service says the subscription is gone (404/410); removed")
-        }
-    }
-}
-
-/// An error that no retry can mend: recorded as failed at once.
-const PERMANENT: &str = "permanent: ";
-
-/// The end of `user`'s quiet hours, if `now` falls inside them (in the
-/// user's own time zone; an unknown zone counts as UTC).
-fn quiet_until(
-    conn: &mut PgConnection,
-    user: Uuid,
-    now: DateTime<Utc>,
-) -> Result<Option<DateTime<Utc>>, ApiError> {
-    let settings = super::settings_of(conn, user)?;
-    let Some(quiet) = settings.quiet_hours else {
-        return Ok(None);
-    };
-    let zone: String = users::table
-        .find(user)
-        .select(users::time_zone)
-        .first(conn)?;
-    let zone = zone.parse::<chrono_tz::Tz>().unwrap_or(chrono_tz::UTC);
-    Ok(quiet.end_after(now, zone))
-}
-
-fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, ApiError> {
-    let rows: Vec<(i64, Uuid, Uuid, String, String, Value, i32)> = notifications::table
-        .filter(notifications::status.eq("pending"))
-        .filter(notifications::next_attempt_at.le(now))
-        .order(notifications::next_attempt_at)
-        .select((
-            notifications::id,
-            notifications::user_id,
-            notifications::match_id,
-            notifications::kind,
-            notifications::channel,
-            notifications::payload,
-            notifications::attempts,
-        ))
-        .limit(BATCH)
-        .for_update()
-        .skip_locked()
-        .load(conn)?;
-    Ok(rows
-        .into_iter()
-        .map(
-            |(id, user_id, match_id, kind, channel, payload, attempts)| Row {
-                id,
-                user_id,
-                match_id,
-                kind,
-                channel,
-                payload,
-                attempts,
-            },
-        )
-        .collect())
-}
-
-fn record(
-    conn: &mut PgConnection,
-    row: &Row,
-    outcome: Result<(), String>,
-    max_attempts: i32,
-    now: DateTime<Utc>,
-    done: &mut Delivered,
-) -> Result<(), ApiError> {
-    let attempts = row.attempts + 1;
-    let target = notifications::table.find(row.id);
-    match outcome {
-        Ok(()) => {
-            diesel::update(target)
-                .set((
-                    notifications::status.eq("sent"),
-                    notifications::attempts.eq(attempts),
-                    notifications::sent_at.eq(now),
-                ))
-                .execute(conn)?;
-            done.sent += 1;
-        }
-        Err(why) if attempts >= max_attempts || why.starts_with(PERMANENT) => {
-            log::warn!("notification {} failed for good: {why}", row.id);
-            diesel::update(target)
-                .set((
-                    notifications::status.eq("failed"),
-                    notifications::attempts.eq(attempts),
-                    notifications::last_error.eq(why),
-                ))
-                .execute(conn)?;
-            done.failed += 1;
-        }
-        Err(why) => {
-            let wait = (FIRST_RETRY_SECONDS << (attempts - 1).min(16)).min(MAX_RETRY_SECONDS);
-            diesel::update(target)
-                .set((
-                    notifications::attempts.eq(attempts),
-                    notifications::last_error.eq(why),
-                    notifications::next_attempt_at.eq(now + Duration::seconds(wait)),
-                ))
-                .execute(conn)?;
-            done.retried += 1;
-        }
-    }
-    Ok(())
-}
-
-/// Deliver every due notification (blocking; run it off the executor).
-pub fn deliver_due(state: &AppState) -> Result<Delivered, ApiError> {
-    let now = state.clock.now();
-    let mut done = Delivered::default();
-    crate::db::transaction(&state.pool, |c| super::digest::enqueue_due(c, now))?;
-    loop {
-        let claimed = crate::db::transaction(&state.pool, |c| {
-            let rows = claim(c, now)?;
-            for row in &rows {
-                if let Some(until) = quiet_until(c, row.user_id, now)? {
-                    // Quiet hours: the notification waits for their end,
-                    // and no attempt is spent.
-                    diesel::update(notifications::table.find(row.id))
-                        .set(notifications::next_attempt_at.eq(until))
-                        .execute(c)?;
-                    done.waiting += 1;
-                    continue;
-                }
-                let outcome = match row.channel.strip_prefix("push:") {
-                    Some(subscription) => push_one(state, c, row, subscription),
-                    None => match compose(state, &state.mailer, c, row) {
-                        Ok(Some(message)) => state.mailer.send(&message),
-                        Ok(None) => Ok(()),
-                        Err(why) => Err(why),
-                    },
-                };
-                record(
-                    c,
-                    row,
-                    outcome,
-                    state.config.notify_max_attempts,
-                    now,
-                    &mut done,
-                )?;
-            }
-            Ok::<_, ApiError>(rows.len())
-        })?;
-        if claimed < BATCH as usize {
-            return Ok(done);
-        }
-    }
 }

@@ -10,6 +10,7 @@ pub mod deliver;
 pub mod digest;
 pub mod outbox;
 pub mod push;
+pub mod worker;
 
 use crate::error::ApiError;
 use crate::schema::notification_settings;

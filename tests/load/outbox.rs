@@ -1,8 +1,8 @@
 //! Outbox delivery: `cargo bench --bench outbox` (env `OUTBOX_MESSAGES`,
 //! default 2000 per channel). Queues that many email and push
 //! notifications, then times the worker delivering them to a local SMTP
-//! server and a local push service (each email is one SMTP connection;
-//! each push is encrypted and VAPID-signed). Reported: messages/s.
+//! server and a local push service (emails over pooled SMTP connections;
+//! each push encrypted and VAPID-signed). Reported: messages/s.
 
 #[path = "../service/push_service.rs"]
 #[allow(dead_code)]
@@ -58,7 +58,7 @@ fn main() {
 
         let state = app.state.clone();
         let started = Instant::now();
-        let done = actix_web::web::block(move || posthorn::notify::deliver::deliver_due(&state)).await.unwrap().unwrap();
+        let done = actix_web::web::block(move || posthorn::notify::worker::deliver_due(&state)).await.unwrap().unwrap();
         let secs = started.elapsed().as_secs_f64();
         assert_eq!(done.sent as i64, 2 * n, "{done:?}");
         assert_eq!(mail.messages().len() as i64, n);

@@ -4,7 +4,7 @@
 use crate::smtp::SmtpServer;
 use crate::support::TestApp;
 use chrono::Duration;
-use posthorn::notify::deliver::{deliver_due, Delivered};
+use posthorn::notify::worker::{deliver_due, Delivered};
 use serde_json::json;
 
 async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {

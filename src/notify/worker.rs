@@ -1,0 +1,318 @@
+//! The outbox worker: claims due notifications, sends them, records what
+//! became of each.
+//!
+//! A batch is claimed with `FOR UPDATE SKIP LOCKED` (two workers never
+//! send one row twice) and handled in three steps within that transaction:
+//! everything is read and composed first, then the sends run side by side
+//! on a few threads with no database connection in hand, then each outcome
+//! is recorded. Side by side because a send mostly waits: an SMTP dialogue
+//! takes tens of milliseconds even on loopback (lettre writes the message
+//! and its final dot separately, and the second write waits for the
+//! server's delayed acknowledgement), and a push waits on its service.
+
+use super::deliver::{compose, words, Row};
+use super::Kind;
+use crate::error::ApiError;
+use crate::schema::{notifications, push_subscriptions as subs, users};
+use crate::state::AppState;
+use chrono::{DateTime, Duration, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use lettre::Message;
+use serde_json::Value;
+use uuid::Uuid;
+
+/// Rows claimed per transaction.
+const BATCH: i64 = 32;
+/// Sends in flight at once within a batch.
+const SENDERS: usize = 8;
+/// The first retry waits this long; each later one twice as long.
+const FIRST_RETRY_SECONDS: i64 = 30;
+const MAX_RETRY_SECONDS: i64 = 3600;
+
+/// An error that no retry can mend: recorded as failed at once.
+const PERMANENT: &str = "permanent: ";
+
+/// What a run of the worker did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Delivered {
+    pub sent: usize,
+    pub retried: usize,
+    pub failed: usize,
+    /// Held back by the user's quiet hours.
+    pub waiting: usize,
+}
+
+/// A claimed notification, read and composed: ready to send with no
+/// database connection.
+enum Outgoing {
+    Mail(Box<Message>),
+    Push(Push),
+    /// Nothing to send (the user has no address any more).
+    Nothing,
+    /// It could not be prepared: this is the error to record.
+    Broken(String),
+}
+
+/// One push, `{type, match_id, title, body, url}`, for one device.
+struct Push {
+    subscription: Uuid,
+    endpoint: String,
+    p256dh: String,
+    auth: String,
+    payload: Vec<u8>,
+    urgent: bool,
+}
+
+/// What a send came to.
+enum Sent {
+    Done,
+    /// The push service says the subscription is gone (404/410).
+    Gone(Uuid),
+    Failed(String),
+}
+
+fn prepare(state: &AppState, conn: &mut PgConnection, row: &Row) -> Outgoing {
+    let prepared = match row.channel.strip_prefix("push:") {
+        Some(subscription) => prepare_push(state, conn, row, subscription).map(Outgoing::Push),
+        None => compose(state, &state.mailer, conn, row)
+            .map(|m| m.map_or(Outgoing::Nothing, |m| Outgoing::Mail(Box::new(m)))),
+    };
+    prepared.unwrap_or_else(Outgoing::Broken)
+}
+
+fn prepare_push(
+    state: &AppState,
+    conn: &mut PgConnection,
+    row: &Row,
+    subscription: &str,
+) -> Result<Push, String> {
+    let id: Uuid = subscription.parse().map_err(|_| "bad subscription id")?;
+    let found: Option<(String, String, String)> = subs::table
+        .find(id)
+        .select((subs::endpoint, subs::p256dh, subs::auth))
+        .first(conn)
+        .optional()
+        .map_err(|e| e.to_string())?;
+    let Some((endpoint, p256dh, auth)) = found else {
+        return Err(PERMANENT.to_owned() + "the subscription was removed");
+    };
+    let locale: String = users::table
+        .find(row.user_id)
+        .select(users::locale)
+        .first(conn)
+        .map_err(|e| e.to_string())?;
+    let kind = Kind::parse(&row.kind).ok_or("unknown notification kind")?;
+    let words = words(kind, locale.starts_with("ko"), &row.payload);
+    let url = format!(
+        "{}/matches/{}",
+        state.config.public_url.trim_end_matches('/'),
+        row.match_id
+    );
+    let payload = serde_json::json!({
+        "type": kind.name(),
+        "match_id": row.match_id,
+        "title": words.subject,
+        "body": format!("{} {}", words.headline, words.detail),
+        "url": url,
+    });
+    Ok(Push {
+        subscription: id,
+        endpoint,
+        p256dh,
+        auth,
+        payload: payload.to_string().into_bytes(),
+        urgent: matches!(
+            kind,
+            Kind::YourTurn | Kind::TimeoutNotice | Kind::FlipDecision
+        ),
+    })
+}
+
+fn send(state: &AppState, outgoing: &Outgoing) -> Sent {
+    let outcome = match outgoing {
+        Outgoing::Mail(message) => state.mailer.send(message).map(|()| Sent::Done),
+        Outgoing::Push(p) => super::push::send(
+            &state.vapid,
+            &p.endpoint,
+            &p.p256dh,
+            &p.auth,
+            &p.payload,
+            p.urgent,
+        )
+        .map(|sent| match sent {
+            super::push::Sent::Delivered => Sent::Done,
+            super::push::Sent::Gone => Sent::Gone(p.subscription),
+        }),
+        Outgoing::Nothing => Ok(Sent::Done),
+        Outgoing::Broken(why) => Err(why.clone()),
+    };
+    outcome.unwrap_or_else(Sent::Failed)
+}
+
+/// Send them all, up to `SENDERS` at once; the outcomes in the same order.
+fn send_all(state: &AppState, ready: &[Outgoing]) -> Vec<Sent> {
+    let per_sender = ready.len().div_ceil(SENDERS).max(1);
+    std::thread::scope(|scope| {
+        let senders: Vec<_> = ready
+            .chunks(per_sender)
+            .map(|chunk| {
+                let sender =
+                    scope.spawn(move || chunk.iter().map(|o| send(state, o)).collect::<Vec<_>>());
+                (chunk.len(), sender)
+            })
+            .collect();
+        senders
+            .into_iter()
+            .flat_map(|(count, sender)| {
+                sender.join().unwrap_or_else(|_| {
+                    let why = "the sender stopped unexpectedly";
+                    (0..count).map(|_| Sent::Failed(why.into())).collect()
+                })
+            })
+            .collect()
+    })
+}
+
+/// The end of `user`'s quiet hours, if `now` falls inside them (in the
+/// user's own time zone; an unknown zone counts as UTC).
+fn quiet_until(
+    conn: &mut PgConnection,
+    user: Uuid,
+    now: DateTime<Utc>,
+) -> Result<Option<DateTime<Utc>>, ApiError> {
+    let settings = super::settings_of(conn, user)?;
+    let Some(quiet) = settings.quiet_hours else {
+        return Ok(None);
+    };
+    let zone: String = users::table
+        .find(user)
+        .select(users::time_zone)
+        .first(conn)?;
+    let zone = zone.parse::<chrono_tz::Tz>().unwrap_or(chrono_tz::UTC);
+    Ok(quiet.end_after(now, zone))
+}
+
+fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, ApiError> {
+    let rows: Vec<(i64, Uuid, Uuid, String, String, Value, i32)> = notifications::table
+        .filter(notifications::status.eq("pending"))
+        .filter(notifications::next_attempt_at.le(now))
+        .order(notifications::next_attempt_at)
+        .select((
+            notifications::id,
+            notifications::user_id,
+            notifications::match_id,
+            notifications::kind,
+            notifications::channel,
+            notifications::payload,
+            notifications::attempts,
+        ))
+        .limit(BATCH)
+        .for_update()
+        .skip_locked()
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(
+            |(id, user_id, match_id, kind, channel, payload, attempts)| Row {
+                id,
+                user_id,
+                match_id,
+                kind,
+                channel,
+                payload,
+                attempts,
+            },
+        )
+        .collect())
+}
+
+fn record(
+    conn: &mut PgConnection,
+    row: &Row,
+    outcome: Sent,
+    max_attempts: i32,
+    now: DateTime<Utc>,
+    done: &mut Delivered,
+) -> Result<(), ApiError> {
+    let attempts = row.attempts + 1;
+    let outcome = match outcome {
+        Sent::Done => Ok(()),
+        Sent::Failed(why) => Err(why),
+        Sent::Gone(subscription) => {
+            diesel::delete(subs::table.find(subscription)).execute(conn)?;
+            Err(PERMANENT.to_owned()
+                + "the push service says the subscription is gone (404/410); removed")
+        }
+    };
+    let target = notifications::table.find(row.id);
+    match outcome {
+        Ok(()) => {
+            diesel::update(target)
+                .set((
+                    notifications::status.eq("sent"),
+                    notifications::attempts.eq(attempts),
+                    notifications::sent_at.eq(now),
+                ))
+                .execute(conn)?;
+            done.sent += 1;
+        }
+        Err(why) if attempts >= max_attempts || why.starts_with(PERMANENT) => {
+            log::warn!("notification {} failed for good: {why}", row.id);
+            diesel::update(target)
+                .set((
+                    notifications::status.eq("failed"),
+                    notifications::attempts.eq(attempts),
+                    notifications::last_error.eq(why),
+                ))
+                .execute(conn)?;
+            done.failed += 1;
+        }
+        Err(why) => {
+            let wait = (FIRST_RETRY_SECONDS << (attempts - 1).min(16)).min(MAX_RETRY_SECONDS);
+            diesel::update(target)
+                .set((
+                    notifications::attempts.eq(attempts),
+                    notifications::last_error.eq(why),
+                    notifications::next_attempt_at.eq(now + Duration::seconds(wait)),
+                ))
+                .execute(conn)?;
+            done.retried += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Deliver every due notification (blocking; run it off the executor).
+pub fn deliver_due(state: &AppState) -> Result<Delivered, ApiError> {
+    let now = state.clock.now();
+    let mut done = Delivered::default();
+    crate::db::transaction(&state.pool, |c| super::digest::enqueue_due(c, now))?;
+    loop {
+        let claimed = crate::db::transaction(&state.pool, |c| {
+            let rows = claim(c, now)?;
+            let mut due = Vec::with_capacity(rows.len());
+            for row in rows.iter() {
+                if let Some(until) = quiet_until(c, row.user_id, now)? {
+                    // Quiet hours: the notification waits for their end,
+                    // and no attempt is spent.
+                    diesel::update(notifications::table.find(row.id))
+                        .set(notifications::next_attempt_at.eq(until))
+                        .execute(c)?;
+                    done.waiting += 1;
+                } else {
+                    due.push(row);
+                }
+            }
+            let ready: Vec<Outgoing> = due.iter().map(|row| prepare(state, c, row)).collect();
+            let max_attempts = state.config.notify_max_attempts;
+            for (row, outcome) in due.into_iter().zip(send_all(state, &ready)) {
+                record(c, row, outcome, max_attempts, now, &mut done)?;
+            }
+            Ok::<_, ApiError>(rows.len())
+        })?;
+        if claimed < BATCH as usize {
+            return Ok(done);
+        }
+    }
+}

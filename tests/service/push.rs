@@ -105,6 +105,9 @@ async fn pushes_are_encrypted_for_the_device_signed_with_vapid_and_a_410_removes
     let received = inbox.lock().unwrap().clone();
     let to_phone: Vec<&Received> = received.iter().filter(|r| r.device == "phone").collect();
     assert_eq!(to_phone.len(), 1 + bob_moves as usize, "{done:?}");
+    // Sent side by side, recorded row by row: each push to the gone
+    // device, and only those, is recorded as failed.
+    assert_eq!(done.failed, to_phone.len(), "{done:?}");
     for push in &to_phone {
         assert_eq!(push.encoding, "aes128gcm");
         assert_eq!(push.ttl, "86400");

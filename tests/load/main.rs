@@ -223,20 +223,58 @@ fn pgbench_bin() -> Option<std::path::PathBuf> {
     found.pop()
 }
 
-/// `pgbench -N` at `clients` for `seconds`: its transactions per second.
-fn pgbench(bin: &std::path::Path, url: &str, clients: u64, seconds: u64) -> Option<f64> {
+/// `pgbench -N` at `clients` for `seconds`: its transactions per second
+/// and how many it made.
+fn pgbench(bin: &std::path::Path, url: &str, clients: u64, seconds: u64) -> Option<(f64, f64)> {
     let (c, t) = (clients.to_string(), seconds.to_string());
     let out = Command::new(bin)
         .args(["-N", "-c", &c, "-j", "2", "-T", &t, url])
         .output()
         .ok()?;
     let text = String::from_utf8_lossy(&out.stdout);
-    let line = text.lines().find(|l| l.starts_with("tps = "))?;
-    line["tps = ".len()..]
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
+    let number_after = |prefix: &str| -> Option<f64> {
+        let line = text.lines().find(|l| l.starts_with(prefix))?;
+        line[prefix.len()..].split([' ', '/']).next()?.parse().ok()
+    };
+    Some((
+        number_after("tps = ")?,
+        number_after("number of transactions actually processed: ")?,
+    ))
+}
+
+/// CPU seconds used so far by every `postgres` process on this machine,
+/// the live ones and those their postmaster already reaped (Linux `/proc`;
+/// clock ticks of 1/100 s, Linux's USER_HZ). For a benchmark on a machine
+/// running one cluster; elsewhere `None` or a sum over clusters.
+fn postgres_cpu_seconds() -> Option<f64> {
+    let mut ticks = 0u64;
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let Some((head, rest)) = stat.split_once(") ") else {
+            continue;
+        };
+        if head.ends_with("(postgres") {
+            // After "pid (comm) ": utime, stime, cutime, cstime are the
+            // 12th to 15th fields.
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            ticks += fields
+                .get(11..15)?
+                .iter()
+                .filter_map(|f| f.parse::<u64>().ok())
+                .sum::<u64>();
+        }
+    }
+    Some(ticks as f64 / 100.0)
+}
+
+/// Milliseconds of PostgreSQL's CPU per unit of work between two readings.
+fn cpu_ms_per(before: Option<f64>, after: Option<f64>, units: f64) -> String {
+    match (before, after) {
+        (Some(b), Some(a)) if units > 0.0 => format!("{:.2} ms", (a - b) * 1e3 / units),
+        _ => "n/a".into(),
+    }
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
@@ -289,6 +327,7 @@ fn main() {
         println!("{clients} clients, pool {pool}, {rounds} rounds of {seconds} s each");
         let (mut all, mut ratios, mut errors, mut matches) = (Vec::new(), Vec::new(), 0, 0);
         for round in 1..=rounds {
+            let cpu_before = postgres_cpu_seconds();
             let started = Instant::now();
             let until = started + Duration::from_secs(seconds);
             let tasks = players.into_iter().map(|c| actix_rt::spawn(client_loop(app.clone(), c, until)));
@@ -299,17 +338,21 @@ fn main() {
             errors += done.iter().map(|(_, t)| t.errors).sum::<u64>();
             matches += done.iter().map(|(_, t)| t.matches).sum::<u64>();
             let rate = latencies.len() as f64 / elapsed;
+            let cpu_between = postgres_cpu_seconds();
+            let per_action = cpu_ms_per(cpu_before, cpu_between, latencies.len() as f64);
             // Off the client's thread, so its idle connections stay served.
             let (b, db) = (bin.clone(), bench_db.clone());
             let tps = actix_web::web::block(move || b.and_then(|b| pgbench(&b, &db, clients, seconds)))
                 .await
                 .unwrap();
-            let compared = tps.map_or("pgbench not found (install postgresql-contrib)".into(), |tps| {
+            let per_transaction = cpu_ms_per(cpu_between, postgres_cpu_seconds(), tps.map_or(0.0, |t| t.1));
+            let compared = tps.map_or("pgbench not found (install postgresql-contrib)".into(), |(tps, _)| {
                 ratios.push(rate / tps);
                 format!("pgbench -N {tps:.0} tps, ratio {:.2}", rate / tps)
             });
             println!(
-                "round {round}: posthorn {rate:.0} actions/s, p50 {:.1} ms, p99 {:.1} ms; {compared}",
+                "round {round}: posthorn {rate:.0} actions/s, p50 {:.1} ms, p99 {:.1} ms; {compared}; \
+                 PostgreSQL CPU {per_action} per action, {per_transaction} per pgbench transaction",
                 percentile(&latencies, 0.50),
                 percentile(&latencies, 0.99),
             );

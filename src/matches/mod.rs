@@ -269,15 +269,15 @@ impl Table {
             });
         }
         let (duties_before, was_finished) = (self.duties(), self.row.status == "finished");
-        self.refresh_row(now);
+        self.refresh_row(&duties_before, now);
         let notices = notices_after_append(self, &duties_before, was_finished, &stored);
         append::Append::new(&self.row, &stored, notices, now).execute(conn)?;
         Ok(stored)
     }
 
-    /// Recompute the cached columns from the state.
-    pub fn refresh_row(&mut self, now: DateTime<Utc>) {
-        let previous = self.duties();
+    /// Recompute the cached columns from the state; `previous` are the
+    /// duties the row held before.
+    fn refresh_row(&mut self, previous: &[TimedDuty], now: DateTime<Utc>) {
         let row = &mut self.row;
         row.updated_at = now;
         if let Some(outcome) = self.state.outcome() {
@@ -287,12 +287,7 @@ impl Table {
             row.status = "active".into();
         }
         let timed = if row.status == "active" {
-            duties::schedule(
-                &previous,
-                &self.state.to_act(),
-                now,
-                row.turn_seconds as i64,
-            )
+            duties::schedule(previous, &self.state.to_act(), now, row.turn_seconds as i64)
         } else {
             Vec::new()
         };

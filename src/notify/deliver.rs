@@ -3,6 +3,7 @@
 //! failures retry with exponential backoff up to the configured attempts,
 //! then stay recorded as failed.
 
+use super::worker::Row;
 use super::Kind;
 use crate::config::Config;
 use crate::schema::users;
@@ -14,7 +15,6 @@ use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart, SinglePart};
 use lettre::{FileTransport, Message, SmtpTransport, Transport};
 use serde_json::Value;
-use uuid::Uuid;
 
 #[derive(Template)]
 #[template(path = "email/message.txt")]
@@ -98,20 +98,17 @@ fn game_name(id: &str) -> &'static str {
     posthorn_rules::GameId::parse(id).map_or("Posthorn", |g| g.info().name)
 }
 
+/// An RFC 3339 UTC time as mail shows it: `2030-01-09 09:00:00`.
+fn mail_time(time: &Value) -> String {
+    let text = time.as_str().unwrap_or_default().replace('T', " ");
+    let whole_seconds = text.split('.').next().unwrap_or_default();
+    whole_seconds.trim_end_matches('Z').to_owned()
+}
+
 /// The words of one notification, in English or Korean.
 pub(super) fn words(kind: Kind, korean: bool, payload: &Value) -> Words {
     let game = game_name(payload["game"].as_str().unwrap_or_default());
-    let deadline = payload["deadline_at"]
-        .as_str()
-        .unwrap_or_default()
-        .replace('T', " ");
-    let deadline = deadline
-        .split('.')
-        .next()
-        .unwrap_or_default()
-        .trim_end_matches('Z')
-        .to_owned()
-        + " UTC";
+    let deadline = mail_time(&payload["deadline_at"]) + " UTC";
     let reason = payload["result"]["reason"]
         .as_str()
         .unwrap_or("finished")
@@ -203,16 +200,7 @@ fn digest_words(korean: bool, payload: &Value) -> Words {
         .iter()
         .map(|m| {
             let game = game_name(m["game"].as_str().unwrap_or_default());
-            let deadline = m["deadline_at"]
-                .as_str()
-                .unwrap_or_default()
-                .replace('T', " ");
-            let deadline = deadline
-                .split('.')
-                .next()
-                .unwrap_or_default()
-                .trim_end_matches('Z')
-                .to_owned();
+            let deadline = mail_time(&m["deadline_at"]);
             if korean {
                 format!("{game} — {deadline} UTC까지")
             } else {
@@ -234,16 +222,6 @@ fn digest_words(korean: bool, payload: &Value) -> Words {
         },
         detail: lines.join("\n"),
     }
-}
-
-pub(super) struct Row {
-    pub(super) id: i64,
-    pub(super) user_id: Uuid,
-    pub(super) match_id: Uuid,
-    pub(super) kind: String,
-    pub(super) channel: String,
-    pub(super) payload: Value,
-    pub(super) attempts: i32,
 }
 
 pub(super) fn compose(

@@ -10,7 +10,7 @@
 //! and its final dot separately, and the second write waits for the
 //! server's delayed acknowledgement), and a push waits on its service.
 
-use super::deliver::{compose, words, Row};
+use super::deliver::{compose, words};
 use super::Kind;
 use crate::error::ApiError;
 use crate::schema::{notifications, push_subscriptions as subs, users};
@@ -41,6 +41,17 @@ pub struct Delivered {
     pub failed: usize,
     /// Held back by the user's quiet hours.
     pub waiting: usize,
+}
+
+/// A claimed row of the outbox.
+pub(super) struct Row {
+    pub(super) id: i64,
+    pub(super) user_id: Uuid,
+    pub(super) match_id: Uuid,
+    pub(super) kind: String,
+    pub(super) channel: String,
+    pub(super) payload: Value,
+    pub(super) attempts: i32,
 }
 
 /// A claimed notification, read and composed: ready to send with no

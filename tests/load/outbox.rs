@@ -56,9 +56,8 @@ fn main() {
         .await
         .unwrap();
 
-        let state = app.state.clone();
         let started = Instant::now();
-        let done = actix_web::web::block(move || posthorn::notify::worker::deliver_due(&state)).await.unwrap().unwrap();
+        let done = app.blocking(posthorn::notify::worker::deliver_due).await.unwrap();
         let secs = started.elapsed().as_secs_f64();
         assert_eq!(done.sent as i64, 2 * n, "{done:?}");
         assert_eq!(mail.messages().len() as i64, n);

@@ -79,15 +79,13 @@ fn main() {
         .unwrap();
         println!("setup: {active} active matches ({due} due + the original) in {:.1} s", started.elapsed().as_secs_f64());
 
-        let state = app.state.clone();
         let t = Instant::now();
-        let idle = actix_web::web::block(move || posthorn::sweep::sweep(&state)).await.unwrap().unwrap();
+        let idle = app.blocking(posthorn::sweep::sweep).await.unwrap();
         println!("sweep with nothing due: {:.2} ms ({idle:?})", t.elapsed().as_secs_f64() * 1e3);
 
         app.clock.advance(Duration::hours(49));
-        let state = app.state.clone();
         let t = Instant::now();
-        let done = actix_web::web::block(move || posthorn::sweep::sweep(&state)).await.unwrap().unwrap();
+        let done = app.blocking(posthorn::sweep::sweep).await.unwrap();
         let secs = t.elapsed().as_secs_f64();
         println!(
             "sweep of {} due matches ({} deadlines): {:.2} s, {:.3} ms per deadline, {:.0} deadlines/s",

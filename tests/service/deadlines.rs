@@ -16,11 +16,7 @@ async fn start() -> TestApp {
 }
 
 async fn run_sweep(app: &TestApp) -> Swept {
-    let state = app.state.clone();
-    actix_web::web::block(move || sweep(&state))
-        .await
-        .unwrap()
-        .unwrap()
+    app.blocking(sweep).await.unwrap()
 }
 
 fn time(v: &Value) -> DateTime<Utc> {

@@ -139,11 +139,7 @@ async fn two_users_play_whole_flipchess_matches_and_never_see_each_others_cards(
                 app.clock.advance(Duration::seconds(4));
                 windows += 1;
                 if windows % 2 == 0 {
-                    let state = app.state.clone();
-                    let swept = actix_web::web::block(move || posthorn::sweep::sweep(&state))
-                        .await
-                        .unwrap()
-                        .unwrap();
+                    let swept = app.blocking(posthorn::sweep::sweep).await.unwrap();
                     assert_eq!(swept.matches, 1, "the closed window makes the match due");
                     sweep_penalties += 1;
                 }

@@ -16,15 +16,13 @@ async fn event_count(app: &TestApp) -> i64 {
         #[diesel(sql_type = diesel::sql_types::BigInt)]
         n: i64,
     }
-    let pool = app.state.pool.clone();
-    actix_web::web::block(move || {
+    app.blocking(|s| {
         diesel::sql_query("SELECT count(*) AS n FROM match_events")
-            .get_result::<Count>(&mut pool.get().unwrap())
+            .get_result::<Count>(&mut s.pool.get().unwrap())
             .unwrap()
             .n
     })
     .await
-    .unwrap()
 }
 
 async fn new_checkers(app: &TestApp, creator: &str, opponent: &str, options: Value) -> Value {

@@ -17,11 +17,7 @@ async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {
 }
 
 async fn deliver(app: &TestApp) -> Delivered {
-    let state = app.state.clone();
-    actix_web::web::block(move || deliver_due(&state))
-        .await
-        .unwrap()
-        .unwrap()
+    app.blocking(deliver_due).await.unwrap()
 }
 
 async fn register_with_locale(app: &TestApp, name: &str, locale: &str) -> String {
@@ -381,16 +377,12 @@ async fn the_timeout_notice_sends_a_reminder_and_the_end_reaches_both() {
     .await;
     deliver(&app).await;
     let before = smtp.messages().len();
-    let sweep = |app: &TestApp| {
-        let state = app.state.clone();
-        actix_web::web::block(move || posthorn::sweep::sweep(&state))
-    };
     app.clock.advance(Duration::hours(24));
-    sweep(&app).await.unwrap().unwrap();
+    app.blocking(posthorn::sweep::sweep).await.unwrap();
     assert_eq!(deliver(&app).await.sent, 1);
     assert!(subject(&smtp.messages()[before]).starts_with("Time is running out"));
     app.clock.advance(Duration::hours(24));
-    sweep(&app).await.unwrap().unwrap();
+    app.blocking(posthorn::sweep::sweep).await.unwrap();
     assert_eq!(deliver(&app).await.sent, 2, "the result, to both players");
     let last: Vec<String> = smtp.messages()[before + 1..]
         .iter()

@@ -96,11 +96,7 @@ async fn pushes_are_encrypted_for_the_device_signed_with_vapid_and_a_410_removes
         .await
         .body;
     let bob_moves = m["my_seats"][0] != m["to_act"][0]["seat"];
-    let state = app.state.clone();
-    let done = actix_web::web::block(move || deliver_due(&state))
-        .await
-        .unwrap()
-        .unwrap();
+    let done = app.blocking(deliver_due).await.unwrap();
 
     let received = inbox.lock().unwrap().clone();
     let to_phone: Vec<&Received> = received.iter().filter(|r| r.device == "phone").collect();
@@ -140,18 +136,15 @@ async fn pushes_are_encrypted_for_the_device_signed_with_vapid_and_a_410_removes
         }
     }
     // The 410 removed that subscription; the phone's remains.
-    let count = {
-        let pool = app.state.pool.clone();
-        actix_web::web::block(move || {
+    let count = app
+        .blocking(|s| {
             use diesel::prelude::*;
             posthorn::schema::push_subscriptions::table
                 .count()
-                .get_result::<i64>(&mut pool.get().unwrap())
+                .get_result::<i64>(&mut s.pool.get().unwrap())
                 .unwrap()
         })
-        .await
-        .unwrap()
-    };
+        .await;
     assert_eq!(count, 1);
     let id = made.body["id"].as_str().unwrap();
     let removed = app

@@ -230,6 +230,17 @@ impl TestApp {
         .await
     }
 
+    /// Run blocking work (the sweep, the outbox worker, a direct query) on
+    /// this service's state, off the test's executor.
+    pub async fn blocking<T, F>(&self, work: F) -> T
+    where
+        T: Send + 'static,
+        F: FnOnce(&AppState) -> T + Send + 'static,
+    {
+        let state = self.state.clone();
+        actix_web::web::block(move || work(&state)).await.unwrap()
+    }
+
     pub fn database_url(&self) -> String {
         with_database(server_url(), &self.database)
     }

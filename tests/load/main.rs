@@ -10,10 +10,17 @@
 //! from the position in the last answer, posts it, and starts a new match
 //! when one ends. Reported per round: actions/s (posts answered 200), p50
 //! and p99 of the posts, pgbench's tps and the ratio; then the whole.
+//!
+//! The manual clock moves a millisecond per action, so each move sets new
+//! deadlines, as it does in play. `LOAD_TARGET=ceiling` posts `pgbench
+//! -N`'s own transaction instead (see `ceiling.rs`): the most any action
+//! could reach through this stack on this machine.
 
 #[path = "../service/support.rs"]
 #[allow(dead_code)]
 mod support;
+
+mod ceiling;
 
 use posthorn::config::Config;
 use posthorn_rules::checkers::Position;
@@ -191,6 +198,7 @@ async fn client_loop(app: Rc<TestApp>, mut c: Client, until: Instant) -> (Client
         let path = format!("/v1/matches/{}/actions", c.table["id"].as_str().unwrap());
         let body = json!({"seq": c.lite.seq, "action": {"type": "move", "move": pick}});
         let body = serde_json::to_vec(&body).unwrap();
+        app.clock.advance(chrono::Duration::milliseconds(1));
         let started = Instant::now();
         let (status, bytes) = wire.post(&path, &c.tokens[mover], &body).await;
         tally.latencies.push(started.elapsed());
@@ -207,6 +215,32 @@ async fn client_loop(app: Rc<TestApp>, mut c: Client, until: Instant) -> (Client
             continue;
         }
         c.lite = serde_json::from_slice::<Answer>(&bytes).unwrap().table;
+    }
+    (c, tally)
+}
+
+/// Post `pgbench -N`'s transaction to the ceiling server until `until`.
+async fn ceiling_loop(addr: String, mut c: Client, until: Instant) -> (Client, Tally) {
+    let mut wire = Wire::open(&addr).await;
+    let mut tally = Tally {
+        latencies: Vec::new(),
+        errors: 0,
+        matches: 0,
+    };
+    while Instant::now() < until {
+        // pgbench -s 10: 1,000,000 accounts, 10 branches, 100 tellers.
+        let body = json!({
+            "aid": 1 + c.random.below(1_000_000),
+            "bid": 1 + c.random.below(10),
+            "tid": 1 + c.random.below(100),
+            "delta": c.random.below(10_001) as i64 - 5000,
+        });
+        let started = Instant::now();
+        let (status, _) = wire
+            .post("/transfer", "-", &serde_json::to_vec(&body).unwrap())
+            .await;
+        tally.latencies.push(started.elapsed());
+        tally.errors += u64::from(status != 200);
     }
     (c, tally)
 }
@@ -269,7 +303,24 @@ fn postgres_cpu_seconds() -> Option<f64> {
     Some(ticks as f64 / 100.0)
 }
 
-/// Milliseconds of PostgreSQL's CPU per unit of work between two readings.
+/// CPU seconds used so far by this process (the service and the load
+/// client: `.0`) and by its reaped children (pgbench: `.1`).
+fn own_cpu_seconds() -> Option<(f64, f64)> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let (_, rest) = stat.rsplit_once(") ")?;
+    let ticks: Vec<u64> = rest
+        .split_whitespace()
+        .skip(11)
+        .take(4)
+        .map(|f| f.parse().ok())
+        .collect::<Option<_>>()?;
+    Some((
+        (ticks[0] + ticks[1]) as f64 / 100.0,
+        (ticks[2] + ticks[3]) as f64 / 100.0,
+    ))
+}
+
+/// Milliseconds of CPU per unit of work between two readings.
 fn cpu_ms_per(before: Option<f64>, after: Option<f64>, units: f64) -> String {
     match (before, after) {
         (Some(b), Some(a)) if units > 0.0 => format!("{:.2} ms", (a - b) * 1e3 / units),
@@ -301,8 +352,8 @@ fn main() {
             ..Default::default()
         };
         let app = Rc::new(TestApp::start_with(config).await);
-        let url = app.database_url();
-        let bench_db = url.rsplit_once('/').map(|(base, _)| format!("{base}/postgres")).unwrap();
+        // pgbench's tables live beside the service's, in its database.
+        let bench_db = app.database_url();
         let bin = pgbench_bin();
         if let Some(bin) = &bin {
             let init = Command::new(bin).args(["-i", "-q", "-s", "10", &bench_db]).output();
@@ -324,13 +375,19 @@ fn main() {
                 }
             })
             .collect();
-        println!("{clients} clients, pool {pool}, {rounds} rounds of {seconds} s each");
+        let ceiling = (std::env::var("LOAD_TARGET").as_deref() == Ok("ceiling"))
+            .then(|| ceiling::serve(app.state.pool.clone()));
+        let target = if ceiling.is_some() { "pgbench -N's transaction over HTTP" } else { "checkers actions" };
+        println!("{clients} clients, pool {pool}, {rounds} rounds of {seconds} s each: {target}");
         let (mut all, mut ratios, mut errors, mut matches) = (Vec::new(), Vec::new(), 0, 0);
         for round in 1..=rounds {
-            let cpu_before = postgres_cpu_seconds();
+            let (cpu_before, own_before) = (postgres_cpu_seconds(), own_cpu_seconds());
             let started = Instant::now();
             let until = started + Duration::from_secs(seconds);
-            let tasks = players.into_iter().map(|c| actix_rt::spawn(client_loop(app.clone(), c, until)));
+            let tasks = players.into_iter().map(|c| match &ceiling {
+                Some(addr) => actix_rt::spawn(ceiling_loop(addr.clone(), c, until)),
+                None => actix_rt::spawn(client_loop(app.clone(), c, until)),
+            });
             let done: Vec<(Client, Tally)> = futures_util::future::join_all(tasks).await.into_iter().map(Result::unwrap).collect();
             let elapsed = started.elapsed().as_secs_f64();
             let mut latencies: Vec<Duration> = done.iter().flat_map(|(_, t)| t.latencies.iter().copied()).collect();
@@ -338,21 +395,27 @@ fn main() {
             errors += done.iter().map(|(_, t)| t.errors).sum::<u64>();
             matches += done.iter().map(|(_, t)| t.matches).sum::<u64>();
             let rate = latencies.len() as f64 / elapsed;
-            let cpu_between = postgres_cpu_seconds();
+            let (cpu_between, own_between) = (postgres_cpu_seconds(), own_cpu_seconds());
             let per_action = cpu_ms_per(cpu_before, cpu_between, latencies.len() as f64);
+            let service_per_action =
+                cpu_ms_per(own_before.map(|c| c.0), own_between.map(|c| c.0), latencies.len() as f64);
             // Off the client's thread, so its idle connections stay served.
             let (b, db) = (bin.clone(), bench_db.clone());
             let tps = actix_web::web::block(move || b.and_then(|b| pgbench(&b, &db, clients, seconds)))
                 .await
                 .unwrap();
-            let per_transaction = cpu_ms_per(cpu_between, postgres_cpu_seconds(), tps.map_or(0.0, |t| t.1));
+            let transactions = tps.map_or(0.0, |t| t.1);
+            let per_transaction = cpu_ms_per(cpu_between, postgres_cpu_seconds(), transactions);
+            let pgbench_per_transaction =
+                cpu_ms_per(own_between.map(|c| c.1), own_cpu_seconds().map(|c| c.1), transactions);
             let compared = tps.map_or("pgbench not found (install postgresql-contrib)".into(), |(tps, _)| {
                 ratios.push(rate / tps);
                 format!("pgbench -N {tps:.0} tps, ratio {:.2}", rate / tps)
             });
             println!(
                 "round {round}: posthorn {rate:.0} actions/s, p50 {:.1} ms, p99 {:.1} ms; {compared}; \
-                 PostgreSQL CPU {per_action} per action, {per_transaction} per pgbench transaction",
+                 CPU per action: PostgreSQL {per_action}, service and client {service_per_action}; \
+                 per pgbench transaction: PostgreSQL {per_transaction}, pgbench {pgbench_per_transaction}",
                 percentile(&latencies, 0.50),
                 percentile(&latencies, 0.99),
             );

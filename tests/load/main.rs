@@ -41,6 +41,7 @@ fn env_number(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
+#[derive(Default)]
 struct Tally {
     latencies: Vec<Duration>,
     errors: u64,
@@ -172,11 +173,7 @@ struct Client {
 
 async fn client_loop(app: Rc<TestApp>, mut c: Client, until: Instant) -> (Client, Tally) {
     let mut wire = Wire::open(app.base.trim_start_matches("http://")).await;
-    let mut tally = Tally {
-        latencies: Vec::new(),
-        errors: 0,
-        matches: 0,
-    };
+    let mut tally = Tally::default();
     while Instant::now() < until {
         if c.lite.status == "finished" {
             c.table = new_match(&app, &c.tokens, c.index).await;
@@ -222,11 +219,7 @@ async fn client_loop(app: Rc<TestApp>, mut c: Client, until: Instant) -> (Client
 /// Post `pgbench -N`'s transaction to the ceiling server until `until`.
 async fn ceiling_loop(addr: String, mut c: Client, until: Instant) -> (Client, Tally) {
     let mut wire = Wire::open(&addr).await;
-    let mut tally = Tally {
-        latencies: Vec::new(),
-        errors: 0,
-        matches: 0,
-    };
+    let mut tally = Tally::default();
     while Instant::now() < until {
         // pgbench -s 10: 1,000,000 accounts, 10 branches, 100 tellers.
         let body = json!({
@@ -276,48 +269,47 @@ fn pgbench(bin: &std::path::Path, url: &str, clients: u64, seconds: u64) -> Opti
     ))
 }
 
+/// A process's command name and CPU seconds from its `/proc/…/stat`: its
+/// own (user + system) and its reaped children's (clock ticks of 1/100 s,
+/// Linux's USER_HZ).
+fn cpu_of(stat: &str) -> Option<(&str, f64, f64)> {
+    let (head, rest) = stat.rsplit_once(") ")?;
+    let (_, comm) = head.split_once(" (")?;
+    // After "pid (comm) ": utime, stime, cutime, cstime are the 12th to
+    // 15th fields.
+    let fields: Vec<u64> = rest
+        .split_whitespace()
+        .skip(11)
+        .take(4)
+        .map(|f| f.parse().ok())
+        .collect::<Option<_>>()?;
+    let seconds = |a: u64, b: u64| (a + b) as f64 / 100.0;
+    let (own, children) = (seconds(fields[0], fields[1]), seconds(fields[2], fields[3]));
+    Some((comm, own, children))
+}
+
 /// CPU seconds used so far by every `postgres` process on this machine,
-/// the live ones and those their postmaster already reaped (Linux `/proc`;
-/// clock ticks of 1/100 s, Linux's USER_HZ). For a benchmark on a machine
-/// running one cluster; elsewhere `None` or a sum over clusters.
+/// the live ones and those their postmaster already reaped. For a
+/// benchmark on a machine running one cluster; elsewhere `None` or a sum
+/// over clusters.
 fn postgres_cpu_seconds() -> Option<f64> {
-    let mut ticks = 0u64;
+    let mut seconds = 0.0;
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
             continue;
         };
-        let Some((head, rest)) = stat.split_once(") ") else {
-            continue;
-        };
-        if head.ends_with("(postgres") {
-            // After "pid (comm) ": utime, stime, cutime, cstime are the
-            // 12th to 15th fields.
-            let fields: Vec<&str> = rest.split_whitespace().collect();
-            ticks += fields
-                .get(11..15)?
-                .iter()
-                .filter_map(|f| f.parse::<u64>().ok())
-                .sum::<u64>();
+        if let Some(("postgres", own, children)) = cpu_of(&stat) {
+            seconds += own + children;
         }
     }
-    Some(ticks as f64 / 100.0)
+    Some(seconds)
 }
 
 /// CPU seconds used so far by this process (the service and the load
 /// client: `.0`) and by its reaped children (pgbench: `.1`).
 fn own_cpu_seconds() -> Option<(f64, f64)> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let (_, rest) = stat.rsplit_once(") ")?;
-    let ticks: Vec<u64> = rest
-        .split_whitespace()
-        .skip(11)
-        .take(4)
-        .map(|f| f.parse().ok())
-        .collect::<Option<_>>()?;
-    Some((
-        (ticks[0] + ticks[1]) as f64 / 100.0,
-        (ticks[2] + ticks[3]) as f64 / 100.0,
-    ))
+    cpu_of(&stat).map(|(_, own, children)| (own, children))
 }
 
 /// Milliseconds of CPU per unit of work between two readings.

@@ -1,9 +1,10 @@
 # Build: docker build -t posthorn .
 # Run:   docker run -p 8080:8080 -e DATABASE_URL=postgres://user:pass@db/posthorn \
 #            -e POSTHORN_JWT_SECRET=... -e POSTHORN_PUBLIC_URL=https://play.example posthorn
-FROM rust:1.89-slim-bookworm AS build
+# The toolchain of Cargo.toml's rust-version: Cargo.lock needs no newer.
+FROM rust:1.95-slim-bookworm AS build
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libpq-dev pkg-config \
+ && apt-get install -y --no-install-recommends libpq-dev libssl-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -11,7 +12,7 @@ RUN cargo build --release --locked --bin posthorn
 
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libpq5 ca-certificates \
+ && apt-get install -y --no-install-recommends libpq5 libssl3 ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --create-home --home-dir /var/lib/posthorn posthorn
 COPY --from=build /src/target/release/posthorn /usr/local/bin/posthorn

@@ -75,10 +75,17 @@ pub struct Session {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Registration {
+    /// Not starting with `guest-`, which is kept for guests.
+    #[schema(pattern = "^[A-Za-z0-9_-]{3,24}$", example = "mina")]
     pub username: String,
+    #[schema(min_length = 8, max_length = 256)]
     pub password: String,
+    #[schema(format = Email)]
     pub email: Option<String>,
+    #[schema(pattern = "^[A-Za-z0-9-]{1,16}$", example = "ko-KR")]
     pub locale: Option<String>,
+    /// An IANA time zone name.
+    #[schema(example = "Asia/Seoul")]
     pub time_zone: Option<String>,
 }
 
@@ -99,6 +106,8 @@ pub struct Refresh {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GuestRequest {
+    /// Printable, trimmed.
+    #[schema(min_length = 1, max_length = 24)]
     pub nickname: String,
 }
 

@@ -53,6 +53,7 @@ pub async fn accept_invite(
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
     /// `waiting`, `active` or `finished`.
+    #[param(pattern = "^(waiting|active|finished)$")]
     status: Option<String>,
     /// From the previous page's `next_cursor`.
     cursor: Option<String>,
@@ -141,7 +142,7 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
 }
 
 #[utoipa::path(post, path = "/v1/matches/{id}/actions", tag = "matches",
-    params(("id" = Uuid, Path), ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key gets the first answer")),
+    params(("id" = Uuid, Path), ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,128}$", description = "a retry with the same key gets the first answer")),
     request_body = ActionRequest,
     responses((status = 200, body = ActionAnswer), (status = 409), (status = 422), (status = 404)), security(("bearer" = [])))]
 #[post("/v1/matches/{id}/actions")]

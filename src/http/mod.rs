@@ -4,51 +4,22 @@
 pub mod accounts;
 pub mod matches;
 pub mod notify;
+pub mod openapi;
 pub mod ops;
+
+pub use openapi::ApiDoc;
 
 use crate::error::ApiError;
 use crate::state::AppState;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
-use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
+use openapi::KnownPaths;
 use std::time::Instant;
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{Modify, OpenApi};
+use utoipa::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
-
-#[derive(OpenApi)]
-#[openapi(
-    info(title = "Posthorn", description = "Correspondence play: accounts, matches as event logs, and the games' rules."),
-    paths(
-        ops::healthz, ops::readyz, ops::metrics, ops::games,
-        accounts::register, accounts::login, accounts::refresh, accounts::logout, accounts::guest, accounts::me,
-        matches::create_match, matches::accept_invite, matches::list_matches, matches::view_match,
-        matches::legal_actions, matches::post_action, matches::event_feed,
-        notify::get_settings, notify::put_settings, notify::unsubscribe, notify::unsubscribe_page,
-        notify::vapid_public_key, notify::subscribe, notify::unsubscribe_push,
-    ),
-    modifiers(&BearerAuth)
-)]
-pub struct ApiDoc;
-
-struct BearerAuth;
-
-impl Modify for BearerAuth {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme(
-            "bearer",
-            SecurityScheme::Http(
-                HttpBuilder::new()
-                    .scheme(HttpAuthScheme::Bearer)
-                    .bearer_format("JWT")
-                    .build(),
-            ),
-        );
-    }
-}
 
 fn json_error(err: JsonPayloadError, _: &HttpRequest) -> actix_web::Error {
     let problem = match &err {
@@ -78,8 +49,22 @@ fn query_error(err: QueryPayloadError, _: &HttpRequest) -> actix_web::Error {
     ApiError::validation(format!("the query string is not valid: {err}")).into()
 }
 
-async fn not_found() -> Result<HttpResponse, ApiError> {
-    Err(ApiError::not_found("endpoint"))
+/// No route took the request: a documented path asked with another method
+/// gets 405 and the methods it answers (RFC 9110 §15.5.6), else 404.
+async fn no_route(req: HttpRequest, known: web::Data<KnownPaths>) -> HttpResponse {
+    let Some(allow) = known.allowed(req.path()) else {
+        return ApiError::not_found("endpoint").error_response();
+    };
+    let problem = ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("{} takes {allow}", req.path()),
+    );
+    let mut response = problem.error_response();
+    if let Ok(value) = HeaderValue::from_str(allow) {
+        response.headers_mut().insert(header::ALLOW, value);
+    }
+    response
 }
 
 async fn docs_redirect() -> HttpResponse {
@@ -92,7 +77,9 @@ async fn docs_redirect() -> HttpResponse {
 pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         let limit = state.config.max_body_bytes;
+        let doc = ApiDoc::openapi();
         cfg.app_data(web::Data::new(state))
+            .app_data(web::Data::new(KnownPaths::from_doc(&doc)))
             .app_data(
                 web::JsonConfig::default()
                     .limit(limit)
@@ -125,9 +112,9 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(notify::vapid_public_key)
             .service(notify::subscribe)
             .service(notify::unsubscribe_push)
-            .service(SwaggerUi::new("/docs/{_:.*}").url("/v1/openapi.json", ApiDoc::openapi()))
+            .service(SwaggerUi::new("/docs/{_:.*}").url("/v1/openapi.json", doc))
             .route("/docs", web::get().to(docs_redirect))
-            .default_service(web::to(not_found));
+            .default_service(web::to(no_route));
     }
 }
 

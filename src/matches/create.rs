@@ -26,6 +26,7 @@ pub const INVITE_HOURS: i64 = 24;
 #[serde(deny_unknown_fields)]
 pub struct NewMatch {
     /// A game id from `GET /v1/games`.
+    #[schema(example = "checkers")]
     pub game: String,
     pub variant: Option<String>,
     pub mode: Option<String>,

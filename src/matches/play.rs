@@ -21,6 +21,7 @@ pub const PAGE_SIZE: i64 = 20;
 #[serde(deny_unknown_fields)]
 pub struct ActionRequest {
     /// The seq of the match the client saw; a stale one gets 409.
+    #[schema(minimum = 0)]
     pub seq: i32,
     /// `{"type": …}` — one of the legal actions.
     #[schema(value_type = Object)]

@@ -107,8 +107,10 @@ impl Switches {
 #[serde(deny_unknown_fields)]
 pub struct QuietHours {
     /// `HH:MM`
+    #[schema(pattern = "^([01][0-9]|2[0-3]):[0-5][0-9]$", example = "22:00")]
     pub start: String,
     /// `HH:MM`
+    #[schema(pattern = "^([01][0-9]|2[0-3]):[0-5][0-9]$", example = "07:30")]
     pub end: String,
 }
 

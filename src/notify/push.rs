@@ -162,6 +162,8 @@ pub struct SubscriptionKeys {
 /// `POST /v1/push-subscriptions`, as a browser's `PushSubscription` gives it.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct NewSubscription {
+    /// The push service's `https` address for this device.
+    #[schema(pattern = "^https://")]
     pub endpoint: String,
     pub keys: SubscriptionKeys,
     /// Browsers also send `expirationTime`; it is not used.

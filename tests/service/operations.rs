@@ -88,6 +88,33 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         let name = reference.split('"').next().unwrap();
         assert!(schemas.contains_key(name), "dangling $ref {name}");
     }
+    // Every failure a route can meet is documented as a problem document:
+    // 401 where a token is needed, 400 and 413 where a body is read.
+    for (path, item) in paths {
+        for (method, op) in item.as_object().unwrap() {
+            let responses = op["responses"].as_object().unwrap();
+            let needs_token = op["security"].as_array().is_some_and(|s| !s.is_empty());
+            let mut shared = vec!["default"];
+            if needs_token {
+                shared.push("401");
+            }
+            if op.get("requestBody").is_some() {
+                shared.extend(["400", "413"]);
+            }
+            for status in shared {
+                assert!(responses.contains_key(status), "{method} {path}: {status}");
+            }
+            for (status, response) in responses {
+                if status == "default" || status.as_str() >= "400" {
+                    assert_eq!(
+                        response["content"]["application/problem+json"]["schema"]["$ref"],
+                        "#/components/schemas/Problem",
+                        "{method} {path} {status}"
+                    );
+                }
+            }
+        }
+    }
     let docs = app.request("GET", "/docs/", None, None, &[]).await;
     assert_eq!(docs.status, 200);
     assert!(
@@ -118,5 +145,39 @@ async fn an_exhausted_database_pool_answers_503_not_a_hang() {
     assert!(started.elapsed() < std::time::Duration::from_secs(10));
     drop(held);
     assert_eq!(app.get("/v1/me", &token).await.status, 200);
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn a_known_path_asked_with_another_method_answers_405_with_allow() {
+    let app = TestApp::start().await;
+    let token = app.register("alice").await;
+    let cases = [
+        ("DELETE", "/v1/games".to_owned(), "GET"),
+        ("TRACE", "/v1/matches".to_owned(), "GET, POST"),
+        (
+            "PUT",
+            format!("/v1/matches/{}", uuid::Uuid::new_v4()),
+            "GET",
+        ),
+        ("GET", "/v1/sessions/current".to_owned(), "DELETE"),
+    ];
+    for (method, path, allow) in cases {
+        let reply = app.request(method, &path, Some(&token), None, &[]).await;
+        assert_eq!(reply.status, 405, "{method} {path}");
+        assert_eq!(reply.code(), "method_not_allowed");
+        assert_eq!(
+            reply.headers.get("allow").unwrap(),
+            allow,
+            "{method} {path}"
+        );
+    }
+    let unknown = app
+        .request("GET", "/v1/nothing-here", None, None, &[])
+        .await;
+    assert_eq!(
+        (unknown.status.as_u16(), unknown.code()),
+        (404, "not_found")
+    );
     app.stop().await;
 }

@@ -1,0 +1,214 @@
+//! The OpenAPI document, and the routes it names for 405 answers.
+//!
+//! Every operation's failures are problem documents (API.md §Errors); the
+//! handlers declare the failures of their own use case (409 `stale_seq`,
+//! 422 for an illegal move, …) and [`Problems`] adds those every route
+//! shares, so that a client generated from the document knows every status
+//! it can meet: 401 where a token is needed, 400 and 413 where a body or
+//! query is read, 404 where a path names something, and `default` (500,
+//! 503 when the database is busy).
+
+use super::{accounts, matches, notify, ops};
+use actix_web::http::StatusCode;
+use serde::Serialize;
+use utoipa::openapi::path::{Operation, PathItem};
+use utoipa::openapi::schema::Ref;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{Content, RefOr, Response};
+use utoipa::{Modify, OpenApi, ToSchema};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Posthorn", description = "Correspondence play: accounts, matches as event logs, and the games' rules."),
+    paths(
+        ops::healthz, ops::readyz, ops::metrics, ops::games,
+        accounts::register, accounts::login, accounts::refresh, accounts::logout, accounts::guest, accounts::me,
+        matches::create_match, matches::accept_invite, matches::list_matches, matches::view_match,
+        matches::legal_actions, matches::post_action, matches::event_feed,
+        notify::get_settings, notify::put_settings, notify::unsubscribe, notify::unsubscribe_page,
+        notify::vapid_public_key, notify::subscribe, notify::unsubscribe_push,
+    ),
+    components(schemas(Problem)),
+    modifiers(&BearerAuth, &Problems)
+)]
+pub struct ApiDoc;
+
+/// An RFC 9457 problem document, as every failure is answered
+/// (`application/problem+json`). Some codes add members: `stale_seq`
+/// carries the match's current `seq`.
+#[derive(Serialize, ToSchema)]
+pub struct Problem {
+    /// `https://posthorn.app/problems/{code}`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: u16,
+    /// For people; never carries hidden information.
+    pub detail: String,
+    /// Stable, for programs: `validation_failed`, `unauthorized`,
+    /// `not_found`, `stale_seq`, `not_your_turn`, `rate_limited`, …
+    pub code: String,
+}
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .build(),
+            ),
+        );
+    }
+}
+
+struct Problems;
+
+impl Modify for Problems {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for (path, item) in openapi.paths.paths.iter_mut() {
+            let names_something = path.contains('{');
+            for op in operations(item) {
+                let mut shared = vec!["default"];
+                if op.security.as_ref().is_some_and(|s| !s.is_empty()) {
+                    shared.push("401");
+                }
+                if op.request_body.is_some() {
+                    shared.extend(["400", "413"]);
+                }
+                if op
+                    .parameters
+                    .iter()
+                    .flatten()
+                    .any(|p| matches!(p.parameter_in, utoipa::openapi::path::ParameterIn::Query))
+                {
+                    shared.push("400");
+                }
+                if names_something {
+                    shared.push("404");
+                }
+                let responses = &mut op.responses.responses;
+                for status in shared {
+                    responses
+                        .entry(status.to_owned())
+                        .or_insert_with(|| RefOr::T(Response::new("")));
+                }
+                for (status, response) in responses.iter_mut() {
+                    if let RefOr::T(response) = response {
+                        describe_failure(status, response);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Give a failure status its reason and the problem document as its body.
+fn describe_failure(status: &str, response: &mut Response) {
+    let failure = match status.parse::<u16>() {
+        Ok(code) => StatusCode::from_u16(code)
+            .ok()
+            .filter(|s| s.as_u16() >= 400),
+        Err(_) => (status == "default").then_some(StatusCode::INTERNAL_SERVER_ERROR),
+    };
+    let Some(failure) = failure else { return };
+    if response.description.is_empty() {
+        response.description = if status == "default" {
+            "Any other failure: 500 internal, 503 when the service is busy".into()
+        } else {
+            failure.canonical_reason().unwrap_or("Error").into()
+        };
+    }
+    if response.content.is_empty() {
+        response.content.insert(
+            "application/problem+json".into(),
+            Content::new(Some(Ref::from_schema_name("Problem"))),
+        );
+    }
+}
+
+/// A path's operations with their methods, in a fixed order.
+fn operations(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
+    [
+        &mut item.get,
+        &mut item.put,
+        &mut item.post,
+        &mut item.delete,
+        &mut item.patch,
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// The documented paths and the methods each answers, for the `Allow`
+/// header of a 405.
+pub struct KnownPaths(Vec<(String, String)>);
+
+impl KnownPaths {
+    pub fn from_doc(doc: &utoipa::openapi::OpenApi) -> KnownPaths {
+        let paths = doc.paths.paths.iter().map(|(template, item)| {
+            let methods = [
+                ("GET", item.get.is_some()),
+                ("PUT", item.put.is_some()),
+                ("POST", item.post.is_some()),
+                ("DELETE", item.delete.is_some()),
+                ("PATCH", item.patch.is_some()),
+            ];
+            let allow: Vec<&str> = methods.iter().filter(|m| m.1).map(|m| m.0).collect();
+            (template.clone(), allow.join(", "))
+        });
+        KnownPaths(paths.collect())
+    }
+
+    /// The methods `path` answers, if it is a documented path.
+    pub fn allowed(&self, path: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(template, _)| template_matches(template, path))
+            .map(|(_, allow)| allow.as_str())
+    }
+}
+
+/// `/v1/matches/{id}` matches `/v1/matches/abc`: a `{…}` segment stands
+/// for any one non-empty segment.
+fn template_matches(template: &str, path: &str) -> bool {
+    let (mut wanted, mut given) = (template.split('/'), path.split('/'));
+    loop {
+        match (wanted.next(), given.next()) {
+            (None, None) => return true,
+            (Some(w), Some(g)) if w == g || (w.starts_with('{') && !g.is_empty()) => {}
+            _ => return false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_template_matches_paths_with_any_one_segment_for_each_parameter() {
+        assert!(template_matches("/v1/matches/{id}", "/v1/matches/abc"));
+        assert!(template_matches("/v1/matches", "/v1/matches"));
+        assert!(!template_matches("/v1/matches/{id}", "/v1/matches/"));
+        assert!(!template_matches("/v1/matches/{id}", "/v1/matches/a/b"));
+        assert!(!template_matches(
+            "/v1/matches/{id}/events",
+            "/v1/matches/a"
+        ));
+        assert!(!template_matches("/v1/me", "/v1/matches"));
+    }
+
+    #[test]
+    fn known_paths_list_every_method_a_path_answers() {
+        let known = KnownPaths::from_doc(&ApiDoc::openapi());
+        assert_eq!(known.allowed("/v1/matches"), Some("GET, POST"));
+        assert_eq!(known.allowed("/v1/matches/x/actions"), Some("POST"));
+        assert_eq!(known.allowed("/v1/nothing"), None);
+    }
+}

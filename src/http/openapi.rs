@@ -73,7 +73,10 @@ impl Modify for Problems {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         for (path, item) in openapi.paths.paths.iter_mut() {
             let names_something = path.contains('{');
-            for op in operations(item) {
+            for op in operations(item)
+                .into_iter()
+                .filter_map(|(_, op)| op.as_mut())
+            {
                 let mut shared = vec!["default"];
                 if op.security.as_ref().is_some_and(|s| !s.is_empty()) {
                     shared.push("401");
@@ -110,19 +113,21 @@ impl Modify for Problems {
 
 /// Give a failure status its reason and the problem document as its body.
 fn describe_failure(status: &str, response: &mut Response) {
-    let failure = match status.parse::<u16>() {
-        Ok(code) => StatusCode::from_u16(code)
+    let reason = match status {
+        "default" => "Any other failure: 500 internal, 503 when the service is busy",
+        _ => match status
+            .parse()
             .ok()
-            .filter(|s| s.as_u16() >= 400),
-        Err(_) => (status == "default").then_some(StatusCode::INTERNAL_SERVER_ERROR),
+            .and_then(|c| StatusCode::from_u16(c).ok())
+        {
+            Some(failure) if failure.as_u16() >= 400 => {
+                failure.canonical_reason().unwrap_or("Error")
+            }
+            _ => return,
+        },
     };
-    let Some(failure) = failure else { return };
     if response.description.is_empty() {
-        response.description = if status == "default" {
-            "Any other failure: 500 internal, 503 when the service is busy".into()
-        } else {
-            failure.canonical_reason().unwrap_or("Error").into()
-        };
+        response.description = reason.into();
     }
     if response.content.is_empty() {
         response.content.insert(
@@ -132,17 +137,15 @@ fn describe_failure(status: &str, response: &mut Response) {
     }
 }
 
-/// A path's operations with their methods, in a fixed order.
-fn operations(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
+/// A path's operation slots by method, in the order `Allow` lists them.
+fn operations(item: &mut PathItem) -> [(&'static str, &mut Option<Operation>); 5] {
     [
-        &mut item.get,
-        &mut item.put,
-        &mut item.post,
-        &mut item.delete,
-        &mut item.patch,
+        ("GET", &mut item.get),
+        ("PUT", &mut item.put),
+        ("POST", &mut item.post),
+        ("DELETE", &mut item.delete),
+        ("PATCH", &mut item.patch),
     ]
-    .into_iter()
-    .flatten()
 }
 
 /// The documented paths and the methods each answers, for the `Allow`
@@ -150,18 +153,21 @@ fn operations(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
 pub struct KnownPaths(Vec<(String, String)>);
 
 impl KnownPaths {
+    /// Read once at start-up (the paths are copied to be walked).
     pub fn from_doc(doc: &utoipa::openapi::OpenApi) -> KnownPaths {
-        let paths = doc.paths.paths.iter().map(|(template, item)| {
-            let methods = [
-                ("GET", item.get.is_some()),
-                ("PUT", item.put.is_some()),
-                ("POST", item.post.is_some()),
-                ("DELETE", item.delete.is_some()),
-                ("PATCH", item.patch.is_some()),
-            ];
-            let allow: Vec<&str> = methods.iter().filter(|m| m.1).map(|m| m.0).collect();
-            (template.clone(), allow.join(", "))
-        });
+        let paths = doc
+            .paths
+            .paths
+            .clone()
+            .into_iter()
+            .map(|(template, mut item)| {
+                let allow: Vec<&str> = operations(&mut item)
+                    .into_iter()
+                    .filter(|(_, op)| op.is_some())
+                    .map(|(method, _)| method)
+                    .collect();
+                (template, allow.join(", "))
+            });
         KnownPaths(paths.collect())
     }
 

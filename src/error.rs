@@ -3,7 +3,7 @@
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
-use posthorn_rules::RuleError;
+use posthorn_rules::{RuleCode, RuleError};
 use serde_json::{json, Map, Value};
 use std::fmt;
 
@@ -119,11 +119,11 @@ impl ResponseError for ApiError {
 impl From<RuleError> for ApiError {
     fn from(e: RuleError) -> Self {
         let status = match e.code {
-            "validation_failed" => StatusCode::BAD_REQUEST,
-            "not_your_turn" | "match_finished" => StatusCode::CONFLICT,
-            _ => StatusCode::UNPROCESSABLE_ENTITY,
+            RuleCode::ValidationFailed => StatusCode::BAD_REQUEST,
+            RuleCode::NotYourTurn | RuleCode::MatchFinished => StatusCode::CONFLICT,
+            RuleCode::IllegalAction => StatusCode::UNPROCESSABLE_ENTITY,
         };
-        ApiError::new(status, e.code, e.message)
+        ApiError::new(status, e.code.as_str(), e.message)
     }
 }
 

@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 fn main() {
-    let mut buffers = vec![Vec::with_capacity(32); 10];
+    let mut buffers = (0..10).map(|_| Vec::with_capacity(32)).collect::<Vec<_>>();
     let started = Instant::now();
     let nodes = perft(black_box(&Position::start()), 10, &mut buffers);
     let secs = started.elapsed().as_secs_f64();

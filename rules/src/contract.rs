@@ -157,16 +157,55 @@ impl Outcome {
     }
 }
 
+/// The closed set of reasons the rules refuse something. The service maps
+/// each to an HTTP status with an exhaustive `match`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleCode {
+    /// The input could not be read as an action, position or setting.
+    ValidationFailed,
+    /// The action is not allowed by the rules now.
+    IllegalAction,
+    /// Another seat owes the next action.
+    NotYourTurn,
+    /// The match is over.
+    MatchFinished,
+}
+
+impl RuleCode {
+    /// The stable machine code (API.md §Errors).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleCode::ValidationFailed => "validation_failed",
+            RuleCode::IllegalAction => "illegal_action",
+            RuleCode::NotYourTurn => "not_your_turn",
+            RuleCode::MatchFinished => "match_finished",
+        }
+    }
+}
+
+impl PartialEq<&str> for RuleCode {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl fmt::Display for RuleCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Why the rules refused: a stable machine `code` and words a player
 /// understands. Never carries hidden information.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleError {
-    pub code: &'static str,
+    pub code: RuleCode,
     pub message: String,
 }
 
 impl RuleError {
-    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(code: RuleCode, message: impl Into<String>) -> Self {
         RuleError {
             code,
             message: message.into(),
@@ -174,17 +213,17 @@ impl RuleError {
     }
     /// The action is not allowed by the rules now.
     pub fn illegal(message: impl Into<String>) -> Self {
-        Self::new("illegal_action", message)
+        Self::new(RuleCode::IllegalAction, message)
     }
     /// The input could not be read as an action, position or setting.
     pub fn malformed(message: impl Into<String>) -> Self {
-        Self::new("validation_failed", message)
+        Self::new(RuleCode::ValidationFailed, message)
     }
     pub fn not_your_turn() -> Self {
-        Self::new("not_your_turn", "it is not your turn")
+        Self::new(RuleCode::NotYourTurn, "it is not your turn")
     }
     pub fn finished() -> Self {
-        Self::new("match_finished", "the match is over")
+        Self::new(RuleCode::MatchFinished, "the match is over")
     }
 }
 
@@ -240,9 +279,33 @@ pub struct Env<'a> {
     pub random: &'a mut dyn Random,
 }
 
+/// What a game says of itself: its catalogue line (API.md `GET /v1/games`)
+/// and the bounds the rules harness holds it to.
+#[derive(Clone, Copy, Debug)]
+pub struct About {
+    /// The API id (`checkers`), also the `game` of a match.
+    pub id: &'static str,
+    pub name: &'static str,
+    /// The variants on offer, the default first (`Config.variant`). Only
+    /// what is playable: a variant not built yet is not listed.
+    pub variants: &'static [&'static str],
+    /// The modes on offer, the default first (`Config.mode`).
+    pub modes: &'static [&'static str],
+    /// The fewest and most seats any configuration takes.
+    pub seats: (usize, usize),
+    /// The other creation options, by name, and what each does.
+    pub options: &'static [(&'static str, &'static str)],
+    /// No match takes more actions than this before the rules end it
+    /// (the game's own ply caps, with every step of a turn counted).
+    pub action_cap: usize,
+}
+
 /// The game contract. Every function is pure: the same inputs give the same
 /// answer, and nothing is mutated except the state handed to [`Game::apply`].
 pub trait Game {
+    /// The catalogue line and the harness bounds.
+    const ABOUT: About;
+
     /// Creation options (variant, mode, setups), as JSON from the client.
     type Config: Serialize + DeserializeOwned + Default + Clone;
     /// The full state: everything, hidden parts included. Never sent out.
@@ -298,4 +361,21 @@ pub trait Game {
     /// passed: abandonment for a turn, a lapse or a forced answer for a
     /// decision — the game decides.
     fn deadline_passed(state: &Self::State, duty: &Duty) -> Vec<Self::Event>;
+
+    /// What `viewer` may not see now (§H), each as the JSON that would
+    /// betray it: no JSON value inside a view or a redacted event for that
+    /// viewer may equal one of them (an array also may not be a
+    /// reordering of one). Games without hidden information return none.
+    fn secrets(state: &Self::State, viewer: Viewer) -> Vec<serde_json::Value>;
+
+    /// Count the action sequences of `depth` from `position` in the game's
+    /// own notation (`rules/tests/data/<game>.tsv`). Games without a
+    /// position notation keep the default refusal.
+    fn perft(config: &Self::Config, position: &str, depth: usize) -> Result<u64, RuleError> {
+        let _ = (config, position, depth);
+        Err(RuleError::malformed(format!(
+            "{} has no perft",
+            Self::ABOUT.id
+        )))
+    }
 }

@@ -361,28 +361,6 @@ fn c1_acting_out_of_turn_is_refused() {
 }
 
 #[test]
-fn c1_perft_from_the_start_depths_1_to_8() {
-    let expected = [7u64, 49, 302, 1469, 7361, 36768, 179740, 845931];
-    let mut buffers = vec![Vec::new(); 10];
-    for (depth, want) in expected.iter().enumerate() {
-        assert_eq!(
-            perft(&Position::start(), depth + 1, &mut buffers),
-            *want,
-            "depth {}",
-            depth + 1
-        );
-    }
-}
-
-#[test]
-#[ignore = "slow in debug builds; .ci/run runs it in release"]
-fn c1_perft_from_the_start_depths_9_and_10() {
-    let mut buffers = vec![Vec::new(); 10];
-    assert_eq!(perft(&Position::start(), 9, &mut buffers), 3_963_680);
-    assert_eq!(perft(&Position::start(), 10, &mut buffers), 18_391_564);
-}
-
-#[test]
 fn pdn_fen_reads_lists_in_either_order_with_kings_and_ranges() {
     let a = Position::from_fen("B:W21,22,K30:B1,2,K5").unwrap();
     let b = Position::from_fen("B:B1,2,K5:W21,22,K30.").unwrap();

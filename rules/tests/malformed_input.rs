@@ -47,7 +47,7 @@ fn arbitrary_strings_as_positions_and_moves_never_panic() {
         match state.act(Seat(0), &action, &mut env) {
             Ok(events) => assert!(!events.is_empty()),
             Err(e) => assert!(
-                ["validation_failed", "illegal_action"].contains(&e.code),
+                ["validation_failed", "illegal_action"].contains(&e.code.as_str()),
                 "{text:?}: {e}"
             ),
         }

@@ -60,17 +60,17 @@ pub async fn games() -> HttpResponse {
     let catalogue: Vec<GameEntry> = GameId::ALL
         .iter()
         .map(|g| {
-            let info = g.info();
+            let about = g.about();
             GameEntry {
-                id: info.id,
-                name: info.name,
-                variants: info.variants,
-                modes: info.modes,
+                id: about.id,
+                name: about.name,
+                variants: about.variants.to_vec(),
+                modes: about.modes.to_vec(),
                 seats: SeatRange {
-                    min: info.min_seats,
-                    max: info.max_seats,
+                    min: about.seats.0,
+                    max: about.seats.1,
                 },
-                options: info.options.into_iter().collect(),
+                options: about.options.iter().copied().collect(),
             }
         })
         .collect();

@@ -51,19 +51,60 @@ impl Random for OsRandom {
     }
 }
 
-fn game_config(req: &NewMatch) -> Result<Value, ApiError> {
+/// The game and its configuration (`{variant?, mode?, …options}`). `game`
+/// may name the variant or mode too (`checkers/american`); the rules
+/// crate then checks both strictly, naming the valid ones.
+fn game_config(req: &NewMatch) -> Result<(GameId, Value), ApiError> {
+    let (family, choice) = match req.game.split_once('/') {
+        Some((family, choice)) => (family, Some(choice)),
+        None => (req.game.as_str(), None),
+    };
+    let game = GameId::parse(family).ok_or_else(|| {
+        let ids: Vec<&str> = GameId::ALL.iter().map(|g| g.id()).collect();
+        ApiError::validation(format!(
+            "unknown game {:?}; games: {}",
+            req.game,
+            ids.join(", ")
+        ))
+    })?;
     let mut config = match &req.options {
         None => Map::new(),
         Some(Value::Object(map)) => map.clone(),
         Some(_) => return Err(ApiError::validation("options must be a JSON object")),
     };
-    if let Some(v) = &req.variant {
-        config.insert("variant".into(), Value::String(v.clone()));
+    // A game with modes is chosen by mode, the others by variant.
+    let named_field = if game.about().modes.is_empty() {
+        "variant"
+    } else {
+        "mode"
+    };
+    let fields = [
+        ("variant", req.variant.as_deref()),
+        ("mode", req.mode.as_deref()),
+        (named_field, choice),
+    ];
+    for (field, value) in fields {
+        let Some(value) = value else { continue };
+        match config.insert(field.into(), Value::String(value.into())) {
+            Some(Value::String(earlier)) if earlier != value => {
+                return Err(ApiError::validation(format!(
+                    "{field} is given twice, as {earlier:?} and {value:?}"
+                )))
+            }
+            _ => {}
+        }
     }
-    if let Some(m) = &req.mode {
-        config.insert("mode".into(), Value::String(m.clone()));
-    }
-    Ok(Value::Object(config))
+    Ok((game, Value::Object(config)))
+}
+
+/// The variant (or mode) a match is played in: the one chosen, else the
+/// game's default, the first it lists.
+fn chosen(config: &Value, field: &str, offered: &[&str]) -> Option<String> {
+    config
+        .get(field)
+        .and_then(Value::as_str)
+        .or(offered.first().copied())
+        .map(str::to_owned)
 }
 
 fn turn_seconds(hours: Option<f64>, min_seconds: i64) -> Result<i32, ApiError> {
@@ -99,15 +140,7 @@ pub fn create(
     public_url: &str,
     now: DateTime<Utc>,
 ) -> Result<MatchView, ApiError> {
-    let game = GameId::parse(&req.game).ok_or_else(|| {
-        let ids: Vec<&str> = GameId::ALL.iter().map(|g| g.id()).collect();
-        ApiError::validation(format!(
-            "unknown game {:?}; games: {}",
-            req.game,
-            ids.join(", ")
-        ))
-    })?;
-    let config = game_config(&req)?;
+    let (game, config) = game_config(&req)?;
     let turn_seconds = turn_seconds(req.turn_hours, min_turn_seconds)?;
     let range = MatchState::seat_range(game, &config)?;
 
@@ -155,12 +188,8 @@ pub fn create(
     let row = MatchRow {
         id,
         game: game.id().into(),
-        variant: config
-            .get("variant")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .or_else(|| game.info().variants.first().map(|v| v.to_string())),
-        mode: req.mode.clone(),
+        variant: chosen(&config, "variant", game.about().variants),
+        mode: chosen(&config, "mode", game.about().modes),
         options: config,
         status: "waiting".into(),
         seq: 0,

@@ -95,7 +95,7 @@ pub(super) struct Words {
 }
 
 fn game_name(id: &str) -> &'static str {
-    posthorn_rules::GameId::parse(id).map_or("Posthorn", |g| g.info().name)
+    posthorn_rules::GameId::parse(id).map_or("Posthorn", |g| g.about().name)
 }
 
 /// An RFC 3339 UTC time as mail shows it: `2030-01-09 09:00:00`.

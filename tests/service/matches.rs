@@ -493,3 +493,47 @@ async fn my_matches_page_with_an_opaque_cursor() {
     assert_eq!(ids.len(), total, "every match once");
     app.stop().await;
 }
+
+/// Issue #12: a variant is parsed strictly, whether named in `game` or in
+/// `variant`; the refusal names the valid ones and nothing is created.
+#[actix_web::test]
+async fn an_unknown_or_unbuilt_variant_is_refused_naming_the_valid_ones() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    app.register("bob").await;
+    for body in [
+        json!({"game": "checkers/russian", "opponents": ["bob"]}),
+        json!({"game": "checkers", "variant": "nope", "opponents": ["bob"]}),
+        json!({"game": "checkers/american", "variant": "pool", "opponents": ["bob"]}),
+        json!({"game": "flipchess", "variant": "american", "opponents": ["bob"]}),
+    ] {
+        let reply = app.post("/v1/matches", &alice, body.clone()).await;
+        assert_eq!(
+            (reply.status.as_u16(), reply.code()),
+            (400, "validation_failed"),
+            "{body}: {}",
+            reply.body
+        );
+        let detail = reply.body["detail"].as_str().unwrap();
+        if body["game"] != "flipchess" {
+            assert!(detail.contains("american"), "{body}: {detail}");
+        }
+    }
+    assert_eq!(event_count(&app).await, 0, "nothing was created");
+    let mine = app.get("/v1/matches", &alice).await.body;
+    assert_eq!(mine["items"], json!([]));
+    // The default and the named default both make an American match.
+    for game in ["checkers", "checkers/american"] {
+        let reply = app
+            .post(
+                "/v1/matches",
+                &alice,
+                json!({"game": game, "opponents": ["bob"]}),
+            )
+            .await;
+        assert_eq!(reply.status, 201, "{}", reply.body);
+        assert_eq!(reply.body["variant"], "american");
+        assert_eq!(reply.body["game"], "checkers");
+    }
+    app.stop().await;
+}

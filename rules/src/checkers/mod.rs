@@ -10,7 +10,7 @@ mod board;
 
 pub use board::{perft, Color, Move, Position};
 
-use crate::{Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
+use crate::{About, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
 
@@ -28,11 +28,11 @@ pub enum Variant {
 
 impl Variant {
     pub const ALL: &'static [Variant] = &[Variant::American];
+    /// The catalogue's names of [`Variant::ALL`], in the same order.
+    pub const NAMES: &'static [&'static str] = &["american"];
 
     pub fn name(self) -> &'static str {
-        match self {
-            Variant::American => "american",
-        }
+        Self::NAMES[Self::ALL.iter().position(|v| *v == self).unwrap_or(0)]
     }
 }
 
@@ -283,6 +283,20 @@ impl Checkers {
 }
 
 impl Game for Checkers {
+    const ABOUT: About = About {
+        id: "checkers",
+        name: "Checkers",
+        variants: Variant::NAMES,
+        modes: &[],
+        seats: (2, 2),
+        options: &[(
+            "position",
+            "start from this PDN FEN position instead of the standard one",
+        )],
+        // §C1: 400 plies; before each, at most a draw offer and its answer.
+        action_cap: 3 * PLY_LIMIT as usize,
+    };
+
     type Config = Config;
     type State = State;
     type Action = Action;
@@ -468,6 +482,16 @@ impl Game for Checkers {
 
     fn expire(_state: &State, _env: &mut Env) -> Vec<Event> {
         Vec::new()
+    }
+
+    /// Checkers hides nothing.
+    fn secrets(_state: &State, _viewer: Viewer) -> Vec<serde_json::Value> {
+        Vec::new()
+    }
+
+    fn perft(_config: &Config, position: &str, depth: usize) -> Result<u64, RuleError> {
+        let position = Position::from_fen(position)?;
+        Ok(perft(&position, depth, &mut vec![Vec::new(); depth.max(1)]))
     }
 
     fn deadline_passed(state: &State, duty: &Duty) -> Vec<Event> {

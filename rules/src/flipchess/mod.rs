@@ -14,7 +14,7 @@ mod turn;
 
 pub use state::{Action, Event, Phase, State};
 
-use crate::{Duty, DutyKind, Env, Game, Millis, Outcome, Random, RuleError, Seat, Viewer};
+use crate::{About, Duty, DutyKind, Env, Game, Millis, Outcome, Random, RuleError, Seat, Viewer};
 use board::{Board, Group, Side};
 use cards::{Card, Colour, DECK_SIZE, HAND_SIZE};
 use serde::{Deserialize, Serialize};
@@ -115,7 +115,27 @@ fn distinct_names(ids: impl Iterator<Item = u8>) -> Vec<u8> {
     .collect()
 }
 
+/// Hidden card ids as a JSON array of numbers.
+fn ids(cards: &[u8]) -> serde_json::Value {
+    serde_json::json!(cards)
+}
+
 impl Game for FlipChess {
+    const ABOUT: About = About {
+        id: "flipchess",
+        name: "FlipChess",
+        variants: &[],
+        modes: &[],
+        seats: (2, 2),
+        options: &[(
+            "position",
+            "start from this chess FEN instead of the standard position",
+        )],
+        // §F9: 80 turns; a turn is at most a draw, a play, three moves, an
+        // end, a call, a catch and a flip decision — ample headroom.
+        action_cap: 2_000,
+    };
+
     type Config = Config;
     type State = State;
     type Action = Action;
@@ -302,6 +322,34 @@ impl Game for FlipChess {
 
     fn expire(state: &State, env: &mut Env) -> Vec<Event> {
         turn::expire(state, env)
+    }
+
+    /// §H1: the deck's order, and every hand but the viewer's own: as card
+    /// ids (events carry ids: the whole hand and each run of its last cards,
+    /// which is what a draw adds) and as names (views show names). Arrays of
+    /// one or two numbers are left out: seats and winners look the same.
+    fn secrets(state: &State, viewer: Viewer) -> Vec<serde_json::Value> {
+        let mut out = Vec::new();
+        if state.deck.len() >= 2 {
+            out.push(ids(&state.deck));
+        }
+        for seat in [Seat(0), Seat(1)] {
+            if viewer == Viewer::Seat(seat) {
+                continue;
+            }
+            let hand = &state.hands[seat.index()];
+            out.extend((0..hand.len().saturating_sub(2)).map(|from| ids(&hand[from..])));
+            if hand.len() >= 3 {
+                let names: Vec<String> = hand.iter().map(|&c| Card::of(c).name()).collect();
+                out.push(serde_json::json!(names));
+            }
+        }
+        out
+    }
+
+    /// §F3 single piece moves from a chess FEN, every group, no card.
+    fn perft(_config: &Config, position: &str, depth: usize) -> Result<u64, RuleError> {
+        Ok(board::perft(&Board::from_fen(position)?, depth))
     }
 
     fn deadline_passed(state: &State, duty: &Duty) -> Vec<Event> {

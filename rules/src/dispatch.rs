@@ -1,0 +1,123 @@
+//! The game contract over JSON, generic in the game: what [`crate::games!`]
+//! dispatches to. Everything that crosses to the service is parsed here
+//! (one function each, precise errors) or produced here (already redacted
+//! per viewer), so a new game brings no JSON code of its own.
+
+use crate::{Duty, Env, Game, Random, RuleError, Seat, Viewer};
+use serde::{de::DeserializeOwned, Serialize};
+use serde_json::Value;
+
+fn to_json<T: Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).expect("rules types serialize to JSON")
+}
+
+fn from_json<T: DeserializeOwned>(what: &str, value: &Value) -> Result<T, RuleError> {
+    T::deserialize(value).map_err(|e| RuleError::malformed(format!("{what}: {e}")))
+}
+
+/// `variant` or `mode` of a configuration, checked against what the game
+/// offers, so the refusal names the valid ones (and nothing unbuilt slips
+/// through as a default).
+fn check_choice(
+    config: &Value,
+    field: &str,
+    offered: &[&str],
+    game: &str,
+) -> Result<(), RuleError> {
+    let Some(chosen) = config.get(field) else {
+        return Ok(());
+    };
+    let plural = format!("{field}s");
+    match chosen.as_str() {
+        Some(name) if offered.contains(&name) => Ok(()),
+        _ if offered.is_empty() => Err(RuleError::malformed(format!(
+            "{game} has no {plural}; leave {field} out"
+        ))),
+        _ => Err(RuleError::malformed(format!(
+            "unknown {field} {chosen} for {game}; {plural}: {}",
+            offered.join(", ")
+        ))),
+    }
+}
+
+/// Read a creation configuration (`{variant?, mode?, …options}`) strictly.
+pub fn configure<G: Game>(config: &Value) -> Result<G::Config, RuleError> {
+    let about = G::ABOUT;
+    if !config.is_object() {
+        return Err(RuleError::malformed("options must be a JSON object"));
+    }
+    check_choice(config, "variant", about.variants, about.id)?;
+    check_choice(config, "mode", about.modes, about.id)?;
+    from_json("options", config)
+}
+
+pub fn seat_range<G: Game>(config: &Value) -> Result<std::ops::RangeInclusive<usize>, RuleError> {
+    Ok(G::seats(&configure::<G>(config)?))
+}
+
+pub fn setup<G: Game>(
+    config: &Value,
+    seats: usize,
+    random: &mut dyn Random,
+) -> Result<Vec<Value>, RuleError> {
+    let config = configure::<G>(config)?;
+    let range = G::seats(&config);
+    if !range.contains(&seats) {
+        return Err(RuleError::malformed(format!(
+            "{} takes {} to {} players, not {seats}",
+            G::ABOUT.id,
+            range.start(),
+            range.end()
+        )));
+    }
+    Ok(G::setup(&config, seats, random)?
+        .iter()
+        .map(to_json)
+        .collect())
+}
+
+pub fn apply<G: Game>(state: &mut G::State, event: &Value) -> Result<(), RuleError> {
+    G::apply(state, &from_json("event", event)?);
+    Ok(())
+}
+
+pub fn act<G: Game>(
+    state: &G::State,
+    seat: Seat,
+    action: &Value,
+    env: &mut Env,
+) -> Result<Vec<Value>, RuleError> {
+    let action: G::Action = from_json("action", action)?;
+    Ok(G::act(state, seat, &action, env)?
+        .iter()
+        .map(to_json)
+        .collect())
+}
+
+pub fn legal_actions<G: Game>(state: &G::State, seat: Seat) -> Vec<Value> {
+    G::legal_actions(state, seat).iter().map(to_json).collect()
+}
+
+pub fn view<G: Game>(state: &G::State, viewer: Viewer) -> Value {
+    to_json(&G::view(state, viewer))
+}
+
+pub fn redact<G: Game>(event: &Value, viewer: Viewer) -> Result<Value, RuleError> {
+    let event: G::Event = from_json("event", event)?;
+    Ok(to_json(&G::redact(&event, viewer)))
+}
+
+pub fn expire<G: Game>(state: &G::State, env: &mut Env) -> Vec<Value> {
+    G::expire(state, env).iter().map(to_json).collect()
+}
+
+pub fn deadline_passed<G: Game>(state: &G::State, duty: &Duty) -> Vec<Value> {
+    G::deadline_passed(state, duty)
+        .iter()
+        .map(to_json)
+        .collect()
+}
+
+pub fn perft<G: Game>(config: &Value, position: &str, depth: usize) -> Result<u64, RuleError> {
+    G::perft(&configure::<G>(config)?, position, depth)
+}

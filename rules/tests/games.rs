@@ -1,0 +1,138 @@
+//! Every game and variant through the generic rules harness (`harness`),
+//! one line each, plus the perft files in `tests/data`.
+
+mod harness;
+mod toy;
+
+use serde_json::json;
+
+/// This crate's own list of games: the real ones and the toy, each
+/// registered with one line, exactly as `rules/src/lib.rs` does.
+mod registry {
+    posthorn_rules::games! {
+        FlipChess => posthorn_rules::flipchess::FlipChess,
+        Checkers => posthorn_rules::checkers::Checkers,
+        Pebbles => crate::toy::Pebbles,
+    }
+}
+
+/// `name: Game, config, seats, playouts, [reasons some playout must end by]`
+/// gives the playout and the malformed-input tests for one game or variant.
+macro_rules! harness {
+    ($name:ident: $G:ty, $config:tt, $seats:expr, $games:expr, [$($reason:expr),*]) => {
+        mod $name {
+            use super::*;
+
+            #[test]
+            fn harness_playouts_end_legal_replayable_and_leak_nothing() {
+                let reasons = harness::playouts::<$G>(json!($config), $seats, $games);
+                for reason in [$($reason),*] {
+                    assert!(reasons.contains_key(reason), "no playout ended by {reason}: {reasons:?}");
+                }
+            }
+
+            #[test]
+            fn harness_malformed_input_is_refused_never_a_panic() {
+                harness::malformed::<$G>(json!($config), $seats, 5_000);
+            }
+        }
+    };
+}
+
+use posthorn_rules::checkers::Checkers;
+use posthorn_rules::flipchess::FlipChess;
+use toy::Pebbles;
+
+harness!(checkers_american: Checkers, {"variant": "american"}, 2, 3_000, ["no_legal_move", "no_pieces", "threefold_repetition", "draw_agreed", "abandoned"]);
+harness!(flipchess: FlipChess, {}, 2, 2_000, ["king_captured", "hand_emptied", "round_limit", "abandoned"]);
+harness!(pebbles: Pebbles, {}, 2, 500, ["last_pebble", "abandoned"]);
+harness!(pebbles_last_loses: Pebbles, {"mode": "last_loses"}, 2, 500, ["last_pebble"]);
+
+#[test]
+#[should_panic(expected = "shows a secret")]
+fn harness_leak_check_catches_a_secret_shown_to_the_wrong_seat() {
+    harness::playouts::<Pebbles>(json!({"leak_tokens": true}), 2, 1);
+}
+
+#[test]
+fn every_game_of_the_crate_is_in_this_registry() {
+    for game in posthorn_rules::GameId::ALL {
+        assert!(
+            registry::GameId::parse(game.id()).is_some(),
+            "{}",
+            game.id()
+        );
+    }
+    assert!(registry::GameId::parse("pebbles").is_some());
+    assert!(
+        posthorn_rules::GameId::parse("pebbles").is_none(),
+        "the toy stays in tests"
+    );
+}
+
+#[test]
+fn the_registry_dispatches_a_whole_toy_match_through_json() {
+    use posthorn_rules::{Env, Seat, SplitMix64};
+    let game = registry::GameId::parse("pebbles").unwrap();
+    let mut random = SplitMix64::new(3);
+    let opening = registry::MatchState::setup(game, &json!({"pile": 2}), 2, &mut random).unwrap();
+    let mut state = registry::MatchState::replay(game, &opening).unwrap();
+    let mut env = Env {
+        now: 0,
+        random: &mut random,
+    };
+    let events = state
+        .act(Seat(0), &json!({"type": "take", "count": 2}), &mut env)
+        .unwrap();
+    for e in &events {
+        state.apply(e).unwrap();
+    }
+    assert_eq!(state.outcome().unwrap().winners, [Seat(0)]);
+    assert!(state.to_act().is_empty());
+}
+
+/// Each `data/<game>[-<variant>].tsv`: rows of position, depth and count.
+/// Debug builds leave rows above a million nodes to `.ci/run`'s release run.
+#[test]
+fn perft_files_match_their_counts() {
+    let max_nodes = if cfg!(debug_assertions) {
+        1_000_000
+    } else {
+        u64::MAX
+    };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let stem = path.file_stem().unwrap().to_str().unwrap().to_owned();
+        let (id, config) = match stem.split_once('-') {
+            Some((id, variant)) => (id.to_owned(), json!({"variant": variant})),
+            None => (stem.clone(), json!({})),
+        };
+        let game = registry::GameId::parse(&id).unwrap_or_else(|| panic!("{stem}: no such game"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut ran = 0;
+        for (n, line) in text.lines().enumerate() {
+            let Some((position, depth, count)) = harness::perft_row(line) else {
+                continue;
+            };
+            if count > max_nodes {
+                continue;
+            }
+            let got = game
+                .perft(&config, position, depth)
+                .unwrap_or_else(|e| panic!("{stem}:{}: {e}", n + 1));
+            assert_eq!(got, count, "{stem}:{}: perft {depth} of {position}", n + 1);
+            ran += 1;
+        }
+        assert!(ran > 0, "{stem}: no row ran");
+        files += 1;
+    }
+    for game in registry::GameId::ALL {
+        assert!(
+            dir.join(format!("{}.tsv", game.id())).exists() || files == 0,
+            "{} has no perft file",
+            game.id()
+        );
+    }
+}

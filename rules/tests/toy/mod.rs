@@ -1,0 +1,277 @@
+//! Pebbles, a test-only toy game: Nim on one pile with a secret token per
+//! seat. It exists to show that a new game needs nothing but its module and
+//! one line in a `games!` list to run through the whole harness — and that
+//! the leak check catches a token shown to the wrong seat.
+
+use posthorn_rules::{About, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Taking the last pebble wins.
+    #[default]
+    LastWins,
+    /// Taking the last pebble loses.
+    LastLoses,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(default)]
+    pub mode: Mode,
+    pub pile: Option<u8>,
+    /// A deliberately broken redaction, to prove the leak check bites.
+    #[serde(default)]
+    pub leak_tokens: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    Take { count: u8 },
+    Resign {},
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    Started {
+        mode: Mode,
+        pile: u8,
+        /// One secret token per seat; each seat sees only its own.
+        tokens: Vec<Option<String>>,
+        #[serde(default)]
+        leak_tokens: bool,
+    },
+    Took {
+        seat: Seat,
+        count: u8,
+    },
+    Resigned {
+        seat: Seat,
+    },
+    Finished {
+        result: Outcome,
+    },
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct State {
+    pub mode: Mode,
+    pub pile: u8,
+    pub tokens: Vec<String>,
+    pub on_move: Seat,
+    pub outcome: Option<Outcome>,
+}
+
+#[derive(Serialize)]
+pub struct View {
+    pub pile: u8,
+    pub on_move: Seat,
+    pub my_token: Option<String>,
+}
+
+pub struct Pebbles;
+
+fn other(seat: Seat) -> Seat {
+    Seat(1 - seat.0)
+}
+
+fn finish(winner: Seat, reason: &str) -> Event {
+    Event::Finished {
+        result: Outcome::win(vec![winner], reason),
+    }
+}
+
+/// Sequences of takes of `depth` from a pile.
+fn count(pile: u8, depth: usize) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    (1..=pile.min(3)).map(|n| count(pile - n, depth - 1)).sum()
+}
+
+impl Game for Pebbles {
+    const ABOUT: About = About {
+        id: "pebbles",
+        name: "Pebbles",
+        variants: &[],
+        modes: &["last_wins", "last_loses"],
+        seats: (2, 2),
+        options: &[("pile", "start with this many pebbles (1–50)")],
+        action_cap: 50,
+    };
+
+    type Config = Config;
+    type State = State;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn setup(
+        config: &Config,
+        _seats: usize,
+        random: &mut dyn Random,
+    ) -> Result<Vec<Event>, RuleError> {
+        let pile = match config.pile {
+            Some(n @ 1..=50) => n,
+            Some(_) => return Err(RuleError::malformed("pile is 1 to 50")),
+            None => 10 + random.below(11) as u8,
+        };
+        let tokens = (0..2)
+            .map(|_| Some(format!("token-{:016x}", random.next_u64())))
+            .collect();
+        Ok(vec![Event::Started {
+            mode: config.mode,
+            pile,
+            tokens,
+            leak_tokens: config.leak_tokens,
+        }])
+    }
+
+    fn seats(_config: &Config) -> std::ops::RangeInclusive<usize> {
+        2..=2
+    }
+
+    fn apply(state: &mut State, event: &Event) {
+        match event {
+            Event::Started {
+                mode, pile, tokens, ..
+            } => {
+                *state = State {
+                    mode: *mode,
+                    pile: *pile,
+                    tokens: tokens
+                        .iter()
+                        .map(|t| t.clone().unwrap_or_default())
+                        .collect(),
+                    ..State::default()
+                }
+            }
+            Event::Took { seat, count } => {
+                state.pile -= count;
+                state.on_move = other(*seat);
+            }
+            Event::Resigned { .. } => {}
+            Event::Finished { result } => state.outcome = Some(result.clone()),
+        }
+    }
+
+    fn act(
+        state: &State,
+        seat: Seat,
+        action: &Action,
+        _env: &mut Env,
+    ) -> Result<Vec<Event>, RuleError> {
+        if state.outcome.is_some() {
+            return Err(RuleError::finished());
+        }
+        if seat.index() > 1 {
+            return Err(RuleError::illegal("no such seat"));
+        }
+        match action {
+            Action::Resign {} => Ok(vec![
+                Event::Resigned { seat },
+                finish(other(seat), "resigned"),
+            ]),
+            Action::Take { .. } if seat != state.on_move => Err(RuleError::not_your_turn()),
+            Action::Take { count } if !(1..=3).contains(count) || *count > state.pile => Err(
+                RuleError::illegal("take 1 to 3 pebbles, no more than are left"),
+            ),
+            Action::Take { count } => {
+                let mut events = vec![Event::Took {
+                    seat,
+                    count: *count,
+                }];
+                if state.pile == *count {
+                    events.push(match state.mode {
+                        Mode::LastWins => finish(seat, "last_pebble"),
+                        Mode::LastLoses => finish(other(seat), "last_pebble"),
+                    });
+                }
+                Ok(events)
+            }
+        }
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        if state.outcome.is_some() || seat.index() > 1 {
+            return Vec::new();
+        }
+        let mut actions = Vec::new();
+        if seat == state.on_move {
+            actions.extend((1..=state.pile.min(3)).map(|count| Action::Take { count }));
+        }
+        actions.push(Action::Resign {});
+        actions
+    }
+
+    fn to_act(state: &State) -> Vec<Duty> {
+        match state.outcome {
+            Some(_) => Vec::new(),
+            None => vec![Duty::new(state.on_move, DutyKind::Turn)],
+        }
+    }
+
+    fn outcome(state: &State) -> Option<Outcome> {
+        state.outcome.clone()
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        View {
+            pile: state.pile,
+            on_move: state.on_move,
+            my_token: match viewer {
+                Viewer::Seat(s) => state.tokens.get(s.index()).cloned(),
+                Viewer::Spectator => None,
+            },
+        }
+    }
+
+    fn redact(event: &Event, viewer: Viewer) -> Event {
+        let mut event = event.clone();
+        if let Event::Started {
+            tokens,
+            leak_tokens: false,
+            ..
+        } = &mut event
+        {
+            for (i, token) in tokens.iter_mut().enumerate() {
+                if viewer != Viewer::Seat(Seat(i as u8)) {
+                    *token = None;
+                }
+            }
+        }
+        event
+    }
+
+    fn expire(_state: &State, _env: &mut Env) -> Vec<Event> {
+        Vec::new()
+    }
+
+    fn deadline_passed(state: &State, duty: &Duty) -> Vec<Event> {
+        match state.outcome {
+            None if duty.seat == state.on_move => vec![finish(other(duty.seat), "abandoned")],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every token but the viewer's own.
+    fn secrets(state: &State, viewer: Viewer) -> Vec<Value> {
+        (0..state.tokens.len())
+            .filter(|&i| viewer != Viewer::Seat(Seat(i as u8)))
+            .map(|i| json!(state.tokens[i]))
+            .collect()
+    }
+
+    /// Positions are the pile's size.
+    fn perft(_config: &Config, position: &str, depth: usize) -> Result<u64, RuleError> {
+        let pile: u8 = position
+            .parse()
+            .map_err(|_| RuleError::malformed("a position is the number of pebbles"))?;
+        Ok(count(pile, depth))
+    }
+}

@@ -5,6 +5,7 @@ pub mod auth;
 pub mod clock;
 pub mod config;
 pub mod db;
+pub mod dice;
 pub mod error;
 pub mod http;
 pub mod localdb;
@@ -78,5 +79,6 @@ pub fn app_state(
         clock,
         config: Arc::new(config),
         metrics: Arc::new(metrics::Metrics::default()),
+        dice: Arc::new(dice::OsDice),
     })
 }

@@ -16,9 +16,16 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     pub mailer: Arc<crate::notify::deliver::Mailer>,
     pub vapid: Arc<crate::notify::push::Vapid>,
+    /// Game chance: seat draws, deals, layouts.
+    pub dice: Arc<dyn crate::dice::Dice>,
 }
 
 impl AppState {
+    /// A source of game chance for one use case.
+    pub fn roller(&self) -> crate::dice::Roller {
+        crate::dice::Roller(self.dice.clone())
+    }
+
     /// What sessions are issued with, now.
     pub fn issuer(&self) -> crate::accounts::Issuer {
         crate::accounts::Issuer {

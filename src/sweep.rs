@@ -14,6 +14,7 @@ use crate::state::AppState;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
+use posthorn_rules::Random;
 use serde_json::json;
 use uuid::Uuid;
 
@@ -46,12 +47,13 @@ pub fn settle(
     conn: &mut PgConnection,
     table: &mut Table,
     now: DateTime<Utc>,
+    random: &mut dyn Random,
 ) -> Result<Swept, ApiError> {
     let mut done = Swept {
         matches: 1,
         ..Swept::default()
     };
-    resolve_expired(conn, table, now)?;
+    resolve_expired(conn, table, now, random)?;
     // §T3/§T4: each passed deadline once; the rules say what it means.
     let passed: Vec<TimedDuty> = table
         .duties()
@@ -98,13 +100,17 @@ pub fn settle(
 }
 
 /// One batch: claim, settle each, commit. Returns what was done.
-pub fn sweep_batch(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Swept, ApiError> {
+pub fn sweep_batch(
+    conn: &mut PgConnection,
+    now: DateTime<Utc>,
+    random: &mut dyn Random,
+) -> Result<Swept, ApiError> {
     let mut total = Swept::default();
     for id in claim_due(conn, now)? {
         let Some(mut table) = Table::load(conn, id, true)? else {
             continue;
         };
-        let done = settle(conn, &mut table, now)?;
+        let done = settle(conn, &mut table, now, random)?;
         total.matches += done.matches;
         total.notices += done.notices;
         total.deadlines += done.deadlines;
@@ -114,10 +120,10 @@ pub fn sweep_batch(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Swept,
 
 /// Sweep until nothing is due (blocking; run it off the async executor).
 pub fn sweep(state: &AppState) -> Result<Swept, ApiError> {
-    let now = state.clock.now();
+    let (now, mut random) = (state.clock.now(), state.roller());
     let mut total = Swept::default();
     loop {
-        let done = crate::db::transaction(&state.pool, |c| sweep_batch(c, now))?;
+        let done = crate::db::transaction(&state.pool, |c| sweep_batch(c, now, &mut random))?;
         total.matches += done.matches;
         total.notices += done.notices;
         total.deadlines += done.deadlines;

@@ -32,7 +32,9 @@ fn main() -> ExitCode {
                 None => Position::start(),
             };
             let started = Instant::now();
-            let mut buffers = (0..depth.max(1)).map(|_| Vec::with_capacity(32)).collect::<Vec<_>>();
+            let mut buffers = (0..depth.max(1))
+                .map(|_| Vec::with_capacity(32))
+                .collect::<Vec<_>>();
             let mut roots = Vec::new();
             pos.legal_moves(&mut roots);
             let mut total = 0;

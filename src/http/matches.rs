@@ -22,10 +22,19 @@ pub async fn create_match(
     body: web::Json<NewMatch>,
 ) -> Result<HttpResponse, ApiError> {
     let (now, min_turn) = (state.clock.now(), state.config.min_turn_seconds);
+    let mut random = state.roller();
     let public_url = state.config.public_url.clone();
     let req = body.into_inner();
     let view = db::run(&state.pool, move |c| {
-        create::create(c, caller.user_id, req, min_turn, &public_url, now)
+        create::create(
+            c,
+            caller.user_id,
+            req,
+            min_turn,
+            &public_url,
+            now,
+            &mut random,
+        )
     })
     .await?;
     Ok(HttpResponse::Created().json(view))
@@ -90,7 +99,11 @@ pub async fn view_match(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let (id, now) = (id.into_inner(), state.clock.now());
-    let view = db::run(&state.pool, move |c| play::view(c, id, caller.user_id, now)).await?;
+    let mut random = state.roller();
+    let view = db::run(&state.pool, move |c| {
+        play::view(c, id, caller.user_id, now, &mut random)
+    })
+    .await?;
     let tag = etag(view.seq);
     let unchanged = req
         .headers()
@@ -120,8 +133,9 @@ pub async fn legal_actions(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, now) = (id.into_inner(), state.clock.now());
+    let mut random = state.roller();
     let actions = db::run(&state.pool, move |c| {
-        play::legal_actions(c, id, caller.user_id, now)
+        play::legal_actions(c, id, caller.user_id, now, &mut random)
     })
     .await?;
     Ok(HttpResponse::Ok().json(actions))
@@ -155,9 +169,10 @@ pub async fn post_action(
 ) -> Result<HttpResponse, ApiError> {
     let key = idempotency_key(&req)?;
     let (id, now) = (id.into_inner(), state.clock.now());
+    let mut random = state.roller();
     let request = body.into_inner();
     let (answer, snapshot) = db::run(&state.pool, move |c| {
-        play::act(c, id, caller.user_id, request, key, now)
+        play::act(c, id, caller.user_id, request, key, now, &mut random)
     })
     .await?;
     // Committed: the next action on this match can skip the fold.
@@ -189,8 +204,9 @@ pub async fn event_feed(
     query: web::Query<EventsQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, now, after) = (id.into_inner(), state.clock.now(), query.after.unwrap_or(0));
+    let mut random = state.roller();
     let feed = db::run(&state.pool, move |c| {
-        play::events(c, id, caller.user_id, after, now)
+        play::events(c, id, caller.user_id, after, now, &mut random)
     })
     .await?;
     Ok(HttpResponse::Ok().json(feed))

@@ -42,15 +42,6 @@ pub struct NewMatch {
     pub rated: Option<bool>,
 }
 
-/// The operating system's randomness, for seat order and game setup.
-pub struct OsRandom;
-
-impl Random for OsRandom {
-    fn next_u64(&mut self) -> u64 {
-        u64::from_le_bytes(auth::random_bytes::<8>())
-    }
-}
-
 /// The game and its configuration (`{variant?, mode?, …options}`). `game`
 /// may name the variant or mode too (`checkers/american`); the rules
 /// crate then checks both strictly, naming the valid ones.
@@ -139,6 +130,7 @@ pub fn create(
     min_turn_seconds: i64,
     public_url: &str,
     now: DateTime<Utc>,
+    random: &mut dyn Random,
 ) -> Result<MatchView, ApiError> {
     let (game, config) = game_config(&req)?;
     let turn_seconds = turn_seconds(req.turn_hours, min_turn_seconds)?;
@@ -178,11 +170,10 @@ pub fn create(
         )));
     }
     // Seats are drawn at random, so nobody always gets the first move.
-    let mut random = OsRandom;
     for i in (1..people.len()).rev() {
         people.swap(i, random.below(i as u64 + 1) as usize);
     }
-    let opening = MatchState::setup(game, &config, people.len(), &mut random)?;
+    let opening = MatchState::setup(game, &config, people.len(), random)?;
 
     let id = Uuid::new_v4();
     let row = MatchRow {

@@ -1,7 +1,6 @@
 //! Playing: posting an action, listing legal actions, reading the event
 //! feed and the list of my matches.
 
-use super::create::OsRandom;
 use super::snapshots::Snapshot;
 use super::{courtesy, load_players, EventRow, EventView, MatchView, NewEvent, Table};
 use crate::error::ApiError;
@@ -9,7 +8,7 @@ use crate::schema::{idempotent_answers, match_events, match_seats, matches};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
-use posthorn_rules::{Env, Seat};
+use posthorn_rules::{Env, Random, Seat};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -66,11 +65,11 @@ pub fn resolve_expired(
     conn: &mut PgConnection,
     table: &mut Table,
     now: DateTime<Utc>,
+    random: &mut dyn Random,
 ) -> Result<Vec<EventRow>, ApiError> {
-    let mut random = OsRandom;
     let mut env = Env {
         now: to_millis(now),
-        random: &mut random,
+        random,
     };
     let events = NewEvent::from_rules(None, table.state.expire(&mut env));
     if events.is_empty() {
@@ -109,6 +108,7 @@ pub fn act(
     request: ActionRequest,
     idempotency_key: Option<String>,
     now: DateTime<Utc>,
+    random: &mut dyn Random,
 ) -> Result<(ActionAnswer, Snapshot), ApiError> {
     let mut table = Table::load_mine(conn, match_id, user, true)?;
     if let Some(key) = &idempotency_key {
@@ -137,14 +137,13 @@ pub fn act(
     }
     let mut action = request.action;
     let seat = acting_seat(&table, user, &mut action)?;
-    let mut appended = resolve_expired(conn, &mut table, now)?;
+    let mut appended = resolve_expired(conn, &mut table, now, random)?;
     if courtesy::is_grant(&action)? {
         appended.extend(courtesy::grant(conn, &mut table, seat, now)?);
     } else {
-        let mut random = OsRandom;
         let mut env = Env {
             now: to_millis(now),
-            random: &mut random,
+            random,
         };
         let events = table.state.act(seat, &action, &mut env)?;
         let new_events = NewEvent::from_rules(Some(seat), events);
@@ -193,6 +192,7 @@ fn load_current(
     match_id: Uuid,
     user: Uuid,
     now: DateTime<Utc>,
+    random: &mut dyn Random,
 ) -> Result<Table, ApiError> {
     let mut table = Table::load_mine(conn, match_id, user, false)?;
     let now_ms = to_millis(now);
@@ -203,7 +203,7 @@ fn load_current(
         .any(|d| d.closes_at.is_some_and(|c| c <= now_ms));
     if window_closed {
         table = Table::load_mine(conn, match_id, user, true)?;
-        resolve_expired(conn, &mut table, now)?;
+        resolve_expired(conn, &mut table, now, random)?;
     }
     Ok(table)
 }
@@ -213,8 +213,9 @@ pub fn view(
     match_id: Uuid,
     user: Uuid,
     now: DateTime<Utc>,
+    random: &mut dyn Random,
 ) -> Result<MatchView, ApiError> {
-    let mut table = load_current(conn, match_id, user, now)?;
+    let mut table = load_current(conn, match_id, user, now, random)?;
     table.view_for(conn, user)
 }
 
@@ -223,8 +224,9 @@ pub fn legal_actions(
     match_id: Uuid,
     user: Uuid,
     now: DateTime<Utc>,
+    random: &mut dyn Random,
 ) -> Result<LegalActions, ApiError> {
-    let table = load_current(conn, match_id, user, now)?;
+    let table = load_current(conn, match_id, user, now, random)?;
     let mine = table.seats_of(user);
     let mut actions = Vec::new();
     if table.row.status == "active" {
@@ -255,8 +257,9 @@ pub fn events(
     user: Uuid,
     after: i32,
     now: DateTime<Utc>,
+    random: &mut dyn Random,
 ) -> Result<EventFeed, ApiError> {
-    let table = load_current(conn, match_id, user, now)?;
+    let table = load_current(conn, match_id, user, now, random)?;
     Ok(EventFeed {
         seq: table.row.seq,
         events: events_since(conn, &table, after, user)?,

@@ -184,3 +184,44 @@ async fn two_users_play_whole_flipchess_matches_and_never_see_each_others_cards(
     }
     app.stop().await;
 }
+
+/// Issue #12: game chance is injected like the clock, so a seeded service
+/// seats the players and deals the cards the same way every time.
+#[actix_web::test]
+async fn a_seeded_service_deals_the_same_flipchess_match_twice() {
+    let mut deals = Vec::new();
+    for seed in [2026, 2026, 7] {
+        let app = TestApp::start_seeded(seed).await;
+        let alice = app.register("alice").await;
+        let bob = app.register("bob").await;
+        let created = app
+            .post(
+                "/v1/matches",
+                &alice,
+                json!({"game": "flipchess", "opponents": ["bob"]}),
+            )
+            .await;
+        assert_eq!(created.status, 201, "{}", created.body);
+        let path = format!("/v1/matches/{}", created.body["id"].as_str().unwrap());
+        let (a, b) = (
+            app.get(&path, &alice).await.body,
+            app.get(&path, &bob).await.body,
+        );
+        let seating: Vec<&Value> = a["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| &s["user"]["username"])
+            .collect();
+        deals.push(json!({
+            "seats": seating,
+            "white": a["view"]["white"],
+            "alice": a["view"]["hand"],
+            "bob": b["view"]["hand"],
+            "discard": a["view"]["discard_top"],
+        }));
+        app.stop().await;
+    }
+    assert_eq!(deals[0], deals[1], "the same seed deals the same match");
+    assert_ne!(deals[0], deals[2], "another seed deals another");
+}

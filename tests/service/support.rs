@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use posthorn::clock::ManualClock;
 use posthorn::config::Config;
+use posthorn::dice::{Dice, OsDice, SeededDice};
 use posthorn::state::AppState;
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -95,17 +96,28 @@ impl TestApp {
         Self::start_with(Config::default()).await
     }
 
-    pub async fn start_with(mut config: Config) -> TestApp {
+    /// A service whose game chance (seat draws, deals) is seeded.
+    pub async fn start_seeded(seed: u64) -> TestApp {
+        Self::start_with_dice(Config::default(), Arc::new(SeededDice::new(seed))).await
+    }
+
+    pub async fn start_with(config: Config) -> TestApp {
+        Self::start_with_dice(config, Arc::new(OsDice)).await
+    }
+
+    pub async fn start_with_dice(mut config: Config, dice: Arc<dyn Dice>) -> TestApp {
         let database = fresh_database();
         let url = with_database(server_url(), &database);
         config.jwt_secret = Some("a test secret that is long enough for HS256".into());
         let clock = ManualClock::new(start_time());
         let state = {
             let clock = Arc::new(clock.clone());
-            actix_web::web::block(move || posthorn::app_state(config, &url, clock))
+            let mut state = actix_web::web::block(move || posthorn::app_state(config, &url, clock))
                 .await
                 .unwrap()
-                .expect("app state")
+                .expect("app state");
+            state.dice = dice;
+            state
         };
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());

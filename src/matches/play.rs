@@ -22,7 +22,12 @@ pub struct ActionRequest {
     /// The seq of the match the client saw; a stale one gets 409.
     #[schema(minimum = 0)]
     pub seq: i32,
-    /// `{"type": …}` — one of the legal actions.
+    /// The seat to act from, for a player holding several (four-player
+    /// chess with two players); otherwise the player's one seat.
+    #[serde(default)]
+    pub seat: Option<u8>,
+    /// `{"type": …}` — one of the legal actions. `resign` and `grant_time`
+    /// are the service's own and valid in every game.
     #[schema(value_type = Object)]
     pub action: Value,
 }
@@ -38,6 +43,17 @@ pub struct ActionAnswer {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct LegalActions {
     pub seq: i32,
+    /// Every action of every seat I hold.
+    #[schema(value_type = Vec<Object>)]
+    pub actions: Vec<Value>,
+    /// The same, seat by seat: a player holding several seats posts an
+    /// action with its `seat`.
+    pub seats: Vec<SeatActions>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeatActions {
+    pub seat: u8,
     #[schema(value_type = Vec<Object>)]
     pub actions: Vec<Value>,
 }
@@ -78,17 +94,14 @@ pub fn resolve_expired(
     table.append(conn, events, now)
 }
 
-/// The seat `user` acts from: the one named in the action, else the first
+/// The seat `user` acts from: the one the request names, else the first
 /// of theirs that owes something, else their first.
-fn acting_seat(table: &Table, user: Uuid, action: &mut Value) -> Result<Seat, ApiError> {
+fn acting_seat(table: &Table, user: Uuid, named: Option<u8>) -> Result<Seat, ApiError> {
     let mine = table.seats_of(user);
-    let named = action.as_object_mut().and_then(|a| a.remove("seat"));
     if let Some(named) = named {
-        let seat = named
-            .as_u64()
-            .filter(|s| mine.iter().any(|m| m.0 as u64 == *s));
-        return seat
-            .map(|s| Seat(s as u8))
+        return mine
+            .into_iter()
+            .find(|m| m.0 == named)
             .ok_or_else(|| ApiError::validation("seat must be one of your seats"));
     }
     let owing = table.state.to_act();
@@ -135,8 +148,8 @@ pub fn act(
             "the match starts when every seat is taken",
         ));
     }
-    let mut action = request.action;
-    let seat = acting_seat(&table, user, &mut action)?;
+    let action = request.action;
+    let seat = acting_seat(&table, user, request.seat)?;
     let mut appended = resolve_expired(conn, &mut table, now, random)?;
     if courtesy::is_grant(&action)? {
         appended.extend(courtesy::grant(conn, &mut table, seat, now)?);
@@ -227,27 +240,23 @@ pub fn legal_actions(
     random: &mut dyn Random,
 ) -> Result<LegalActions, ApiError> {
     let table = load_current(conn, match_id, user, now, random)?;
-    let mine = table.seats_of(user);
-    let mut actions = Vec::new();
+    let mut seats = Vec::new();
     if table.row.status == "active" {
-        for seat in &mine {
-            let mut listed = table.state.legal_actions(*seat);
-            if courtesy::beneficiary(conn, &table, *seat)?.is_some() {
-                listed.push(serde_json::json!({"type": "grant_time"}));
+        for seat in table.seats_of(user) {
+            let mut actions = table.state.legal_actions(seat);
+            if courtesy::beneficiary(conn, &table, seat)?.is_some() {
+                actions.push(serde_json::json!({"type": "grant_time"}));
             }
-            for mut action in listed {
-                if mine.len() > 1 {
-                    if let Some(obj) = action.as_object_mut() {
-                        obj.insert("seat".into(), seat.0.into());
-                    }
-                }
-                actions.push(action);
-            }
+            seats.push(SeatActions {
+                seat: seat.0,
+                actions,
+            });
         }
     }
     Ok(LegalActions {
         seq: table.row.seq,
-        actions,
+        actions: seats.iter().flat_map(|s| s.actions.clone()).collect(),
+        seats,
     })
 }
 

@@ -537,3 +537,53 @@ async fn an_unknown_or_unbuilt_variant_is_refused_naming_the_valid_ones() {
     }
     app.stop().await;
 }
+
+/// Issue #12: the acting seat is a field of the request, beside `seq`, not
+/// a member of the game's action; legal actions are listed seat by seat.
+#[actix_web::test]
+async fn the_acting_seat_is_a_request_field_and_must_be_mine() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let m = new_checkers(&app, &alice, "bob", json!({})).await;
+    let (mover, _) = mover(&app, &m, &alice, &bob).await;
+    let path = match_path(&m);
+    let legal = app.get(&format!("{path}/legal-actions"), mover).await.body;
+    let seats = legal["seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 1);
+    assert_eq!(seats[0]["actions"], legal["actions"]);
+    let my_seat = seats[0]["seat"].as_u64().unwrap();
+    let action = legal["actions"][0].clone();
+    let other = app
+        .post(
+            &format!("{path}/actions"),
+            mover,
+            json!({"seq": legal["seq"], "seat": 1 - my_seat, "action": action}),
+        )
+        .await;
+    assert_eq!(
+        (other.status.as_u16(), other.code()),
+        (400, "validation_failed")
+    );
+    let inside = app
+        .post(
+            &format!("{path}/actions"),
+            mover,
+            json!({"seq": legal["seq"], "action": {"seat": my_seat, "type": "move", "move": action["move"]}}),
+        )
+        .await;
+    assert_eq!(
+        inside.status, 400,
+        "a seat inside the action is not the game's: {}",
+        inside.body
+    );
+    let mine = app
+        .post(
+            &format!("{path}/actions"),
+            mover,
+            json!({"seq": legal["seq"], "seat": my_seat, "action": action}),
+        )
+        .await;
+    assert_eq!(mine.status, 200, "{}", mine.body);
+    app.stop().await;
+}

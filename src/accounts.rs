@@ -2,7 +2,7 @@
 //! each run inside one transaction.
 
 use crate::auth::{self, Keys};
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::schema::{login_failures, refresh_tokens, users};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -119,43 +119,43 @@ pub struct Issuer {
     pub refresh_days: i64,
 }
 
-fn check_username(name: &str) -> Result<(), ApiError> {
+fn check_username(name: &str) -> Result<(), Error> {
     let ok_len = (3..=24).contains(&name.chars().count());
     let ok_chars = name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     if !ok_len || !ok_chars {
-        return Err(ApiError::validation(
+        return Err(Error::validation(
             "a username has 3–24 characters: letters, digits, '_' and '-'",
         ));
     }
     if name.to_ascii_lowercase().starts_with("guest-") {
-        return Err(ApiError::validation(
+        return Err(Error::validation(
             "usernames starting with 'guest-' are for guests",
         ));
     }
     Ok(())
 }
 
-fn check_display_name(name: &str) -> Result<String, ApiError> {
+fn check_display_name(name: &str) -> Result<String, Error> {
     let name = name.trim();
     if !(1..=24).contains(&name.chars().count()) || name.chars().any(char::is_control) {
-        return Err(ApiError::validation(
+        return Err(Error::validation(
             "a nickname has 1–24 printable characters",
         ));
     }
     Ok(name.to_owned())
 }
 
-fn check_settings(locale: &str, time_zone: &str) -> Result<(), ApiError> {
+fn check_settings(locale: &str, time_zone: &str) -> Result<(), Error> {
     let tag = |c: char| c.is_ascii_alphanumeric() || c == '-';
     if locale.is_empty() || locale.len() > 16 || !locale.chars().all(tag) {
-        return Err(ApiError::validation(
+        return Err(Error::validation(
             "locale must be a language tag such as 'en' or 'ko-KR'",
         ));
     }
     if time_zone.parse::<chrono_tz::Tz>().is_err() {
-        return Err(ApiError::validation(
+        return Err(Error::validation(
             "time_zone must be an IANA name such as 'Asia/Seoul'",
         ));
     }
@@ -174,7 +174,7 @@ fn open_session(
     conn: &mut PgConnection,
     user: &UserRow,
     issuer: &Issuer,
-) -> Result<Session, ApiError> {
+) -> Result<Session, Error> {
     issue_in_family(conn, user, Uuid::new_v4(), issuer)
 }
 
@@ -183,7 +183,7 @@ fn issue_in_family(
     user: &UserRow,
     family: Uuid,
     issuer: &Issuer,
-) -> Result<Session, ApiError> {
+) -> Result<Session, Error> {
     let (token, hash) = auth::new_refresh_token();
     diesel::insert_into(refresh_tokens::table)
         .values((
@@ -214,7 +214,7 @@ pub fn register(
     req: Registration,
     password_hash: String,
     issuer: &Issuer,
-) -> Result<Session, ApiError> {
+) -> Result<Session, Error> {
     check_username(&req.username)?;
     let locale = req.locale.unwrap_or_else(|| "en".into());
     let time_zone = req.time_zone.unwrap_or_else(|| "UTC".into());
@@ -225,9 +225,7 @@ pub fn register(
             && e.split_once('@')
                 .is_some_and(|(a, b)| !a.is_empty() && b.contains('.'));
         if !valid {
-            return Err(ApiError::validation(
-                "that email address does not look right",
-            ));
+            return Err(Error::validation("that email address does not look right"));
         }
     }
     let user = UserRow {
@@ -246,7 +244,7 @@ pub fn register(
         .execute(conn)
         .map_err(|e| {
             if is_unique_violation(&e) {
-                ApiError::conflict("that username or email is already registered")
+                Error::conflict("that username or email is already registered")
             } else {
                 e.into()
             }
@@ -255,14 +253,14 @@ pub fn register(
 }
 
 /// Check a registration's password before the (slow) hash is computed.
-pub fn check_password(password: &str) -> Result<(), ApiError> {
+pub fn check_password(password: &str) -> Result<(), Error> {
     if !(8..=256).contains(&password.chars().count()) {
-        return Err(ApiError::validation("a password has 8–256 characters"));
+        return Err(Error::validation("a password has 8–256 characters"));
     }
     Ok(())
 }
 
-pub fn find_login(conn: &mut PgConnection, login: &str) -> Result<Option<UserRow>, ApiError> {
+pub fn find_login(conn: &mut PgConnection, login: &str) -> Result<Option<UserRow>, Error> {
     let login = login.trim().to_lowercase();
     let lower = diesel::dsl::sql::<diesel::sql_types::Text>("lower(username)");
     let lower_email = diesel::dsl::sql::<diesel::sql_types::Text>("lower(email)");
@@ -273,11 +271,7 @@ pub fn find_login(conn: &mut PgConnection, login: &str) -> Result<Option<UserRow
         .optional()?)
 }
 
-fn failures_since(
-    conn: &mut PgConnection,
-    key: &str,
-    since: DateTime<Utc>,
-) -> Result<i64, ApiError> {
+fn failures_since(conn: &mut PgConnection, key: &str, since: DateTime<Utc>) -> Result<i64, Error> {
     Ok(login_failures::table
         .filter(login_failures::key.eq(key))
         .filter(login_failures::at.gt(since))
@@ -291,7 +285,7 @@ pub fn check_login_rate(
     login: &str,
     address: &str,
     now: DateTime<Utc>,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     let since = now - Duration::minutes(LOGIN_WINDOW_MINUTES);
     let account = failures_since(
         conn,
@@ -300,7 +294,7 @@ pub fn check_login_rate(
     )?;
     let from_address = failures_since(conn, &format!("address:{address}"), since)?;
     if account >= LOGIN_FAILURES_PER_ACCOUNT || from_address >= LOGIN_FAILURES_PER_ADDRESS {
-        return Err(ApiError::rate_limited(format!(
+        return Err(Error::rate_limited(format!(
             "too many failed sign-ins; try again in {LOGIN_WINDOW_MINUTES} minutes"
         )));
     }
@@ -312,7 +306,7 @@ pub fn record_login_failure(
     login: &str,
     address: &str,
     now: DateTime<Utc>,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     let keys = [
         format!("account:{}", login.trim().to_lowercase()),
         format!("address:{address}"),
@@ -329,7 +323,7 @@ pub fn login_succeeded(
     conn: &mut PgConnection,
     user: &UserRow,
     issuer: &Issuer,
-) -> Result<Session, ApiError> {
+) -> Result<Session, Error> {
     open_session(conn, user, issuer)
 }
 
@@ -339,8 +333,8 @@ pub fn refresh(
     conn: &mut PgConnection,
     token: &str,
     issuer: &Issuer,
-) -> Result<Result<Session, ApiError>, ApiError> {
-    let refused = || ApiError::unauthorized("the refresh token is not valid; sign in again");
+) -> Result<Result<Session, Error>, Error> {
+    let refused = || Error::unauthorized("the refresh token is not valid; sign in again");
     let row = refresh_tokens::table
         .find(auth::hash_token(token))
         .select((
@@ -386,7 +380,7 @@ pub fn revoke_family(
     conn: &mut PgConnection,
     family: Uuid,
     now: DateTime<Utc>,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     diesel::update(refresh_tokens::table.filter(refresh_tokens::family.eq(family)))
         .filter(refresh_tokens::revoked_at.is_null())
         .set(refresh_tokens::revoked_at.eq(now))
@@ -398,7 +392,7 @@ pub fn create_guest(
     conn: &mut PgConnection,
     req: GuestRequest,
     issuer: &Issuer,
-) -> Result<Session, ApiError> {
+) -> Result<Session, Error> {
     let display_name = check_display_name(&req.nickname)?;
     let tag: String = auth::random_bytes::<5>()
         .iter()
@@ -421,13 +415,13 @@ pub fn create_guest(
     open_session(conn, &user, issuer)
 }
 
-pub fn me(conn: &mut PgConnection, user_id: Uuid) -> Result<Me, ApiError> {
+pub fn me(conn: &mut PgConnection, user_id: Uuid) -> Result<Me, Error> {
     let user = users::table
         .find(user_id)
         .select(UserRow::as_select())
         .first(conn)
         .optional()?
-        .ok_or_else(|| ApiError::unauthorized("this account no longer exists"))?;
+        .ok_or_else(|| Error::unauthorized("this account no longer exists"))?;
     Ok(Me {
         user: User::from(&user),
         email: user.email,

@@ -2,9 +2,7 @@
 //! checked against the injected clock), password hashes (Argon2id) and
 //! opaque refresh tokens (stored as SHA-256 hashes).
 
-use crate::error::ApiError;
-use crate::state::AppState;
-use actix_web::{dev::Payload, http::header, web, FromRequest, HttpRequest};
+use crate::error::Error;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -13,7 +11,6 @@ use chrono::{DateTime, Utc};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::future::{ready, Ready};
 use uuid::Uuid;
 
 const ISSUER: &str = "posthorn";
@@ -107,18 +104,18 @@ impl Keys {
     }
 
     /// The user and kind of a valid unsubscribe token.
-    pub fn verify_unsubscribe(&self, token: &str) -> Result<(Uuid, String), ApiError> {
+    pub fn verify_unsubscribe(&self, token: &str) -> Result<(Uuid, String), Error> {
         let data =
             jsonwebtoken::decode::<UnsubscribeClaims>(token, &self.decoding, &self.unsubscribe)
-                .map_err(|_| ApiError::not_found("unsubscribe link"))?;
+                .map_err(|_| Error::not_found("unsubscribe link"))?;
         Ok((data.claims.sub, data.claims.kind))
     }
 
-    pub fn verify(&self, token: &str, now: DateTime<Utc>) -> Result<Claims, ApiError> {
+    pub fn verify(&self, token: &str, now: DateTime<Utc>) -> Result<Claims, Error> {
         let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
-            .map_err(|_| ApiError::unauthorized("the access token is not valid"))?;
+            .map_err(|_| Error::unauthorized("the access token is not valid"))?;
         if data.claims.exp <= now.timestamp() {
-            return Err(ApiError::unauthorized(
+            return Err(Error::unauthorized(
                 "the access token has expired; refresh it",
             ));
         }
@@ -133,12 +130,12 @@ pub fn random_bytes<const N: usize>() -> [u8; N] {
     buf
 }
 
-pub fn hash_password(password: &str) -> Result<String, ApiError> {
-    let salt = SaltString::encode_b64(&random_bytes::<16>()).map_err(ApiError::internal)?;
+pub fn hash_password(password: &str) -> Result<String, Error> {
+    let salt = SaltString::encode_b64(&random_bytes::<16>()).map_err(Error::internal)?;
     Argon2::default()
         .hash_password(password.as_bytes(), &salt)
         .map(|h| h.to_string())
-        .map_err(ApiError::internal)
+        .map_err(Error::internal)
 }
 
 /// Verify `password` against `hash`; with no hash (unknown user, guest) a
@@ -171,35 +168,4 @@ pub struct Caller {
     pub user_id: Uuid,
     pub guest: bool,
     pub session: Uuid,
-}
-
-impl FromRequest for Caller {
-    type Error = ApiError;
-    type Future = Ready<Result<Caller, ApiError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(caller(req))
-    }
-}
-
-fn caller(req: &HttpRequest) -> Result<Caller, ApiError> {
-    let state = req
-        .app_data::<web::Data<AppState>>()
-        .ok_or_else(|| ApiError::internal("application state missing"))?;
-    let value = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .ok_or_else(|| {
-            ApiError::unauthorized("sign in: an Authorization: Bearer token is required")
-        })?;
-    let token = value
-        .strip_prefix("Bearer ")
-        .ok_or_else(|| ApiError::unauthorized("use the Bearer authorization scheme"))?;
-    let claims = state.keys.verify(token.trim(), state.clock.now())?;
-    Ok(Caller {
-        user_id: claims.sub,
-        guest: claims.guest,
-        session: claims.sid,
-    })
 }

@@ -1,7 +1,7 @@
 //! The PostgreSQL pool, migrations, and the one way handlers touch the
 //! database: a closure run off the async executor in one transaction.
 
-use crate::error::ApiError;
+use crate::error::Error;
 use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
 use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool as R2d2Pool, PooledConnection};
@@ -81,9 +81,9 @@ pub fn migrate(conn: &mut PgConnection) -> Result<(), String> {
 
 /// Run `work` in one transaction on a pooled connection, blocking: for the
 /// sweep and the outbox worker, which already run off the executor.
-pub fn transaction<T, F>(pool: &Pool, work: F) -> Result<T, ApiError>
+pub fn transaction<T, F>(pool: &Pool, work: F) -> Result<T, Error>
 where
-    F: FnOnce(&mut PgConnection) -> Result<T, ApiError>,
+    F: FnOnce(&mut PgConnection) -> Result<T, Error>,
 {
     let mut pooled = pool.get()?;
     let conn: &mut PgConnection = &mut pooled;
@@ -92,15 +92,17 @@ where
 
 /// Run `work` in one transaction on a pooled connection, on the blocking
 /// thread pool.
-pub async fn run<T, F>(pool: &Pool, work: F) -> Result<T, ApiError>
+pub async fn run<T, F>(pool: &Pool, work: F) -> Result<T, Error>
 where
     T: Send + 'static,
-    F: FnOnce(&mut PgConnection) -> Result<T, ApiError> + Send + 'static,
+    F: FnOnce(&mut PgConnection) -> Result<T, Error> + Send + 'static,
 {
     let _turn = tokio::time::timeout(WAIT, pool.queue.acquire())
         .await
-        .map_err(|_| ApiError::busy())?
-        .map_err(ApiError::internal)?;
+        .map_err(|_| Error::busy())?
+        .map_err(Error::internal)?;
     let pool = pool.clone();
-    actix_web::web::block(move || transaction(&pool, work)).await?
+    actix_web::web::block(move || transaction(&pool, work))
+        .await
+        .map_err(|e| Error::internal(format!("blocking pool: {e}")))?
 }

@@ -1,150 +1,107 @@
-//! One API error type, one RFC 9457 problem document with a stable `code`
-//! (API.md §Errors). Internal causes are logged, never sent.
+//! What a use case can fail with, in its own words (issue #12). The HTTP
+//! layer turns it into a problem document (`http::error`); the sweep, the
+//! outbox worker and start-up log it with their context. Nothing here
+//! logs: an error is reported once, where it is handled.
 
-use actix_web::http::{header, StatusCode};
-use actix_web::{HttpResponse, ResponseError};
-use posthorn_rules::{RuleCode, RuleError};
-use serde_json::{json, Map, Value};
+use posthorn_rules::RuleError;
 use std::fmt;
 
 #[derive(Debug)]
-pub struct ApiError {
-    pub status: StatusCode,
-    pub code: &'static str,
-    pub detail: String,
-    /// Extension members of the problem document (e.g. the current `seq`).
-    pub extra: Map<String, Value>,
+pub enum Error {
+    /// The input is not acceptable; the text says why.
+    Validation(String),
+    /// No valid credentials.
+    Unauthorized(String),
+    Forbidden(String),
+    /// The named thing does not exist (or is not the caller's to see).
+    NotFound(&'static str),
+    Conflict(String),
+    /// The client's seq is behind the match's, which is carried.
+    StaleSeq(i32),
+    /// The rules refused an action.
+    Rule(RuleError),
+    /// An invitation used, expired, or for a match that is over.
+    InviteExpired(String),
+    RateLimited(String),
+    /// Try again soon: no database connection came free, or the database
+    /// is restarting.
+    Unavailable(String),
+    /// A defect or a broken dependency; the cause is for the log only.
+    Internal(String),
 }
 
-impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, detail: impl Into<String>) -> Self {
-        ApiError {
-            status,
-            code,
-            detail: detail.into(),
-            extra: Map::new(),
-        }
-    }
-
-    pub fn with(mut self, key: &str, value: Value) -> Self {
-        self.extra.insert(key.to_owned(), value);
-        self
-    }
-
+impl Error {
     pub fn validation(detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "validation_failed", detail)
+        Error::Validation(detail.into())
     }
     pub fn unauthorized(detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, "unauthorized", detail)
+        Error::Unauthorized(detail.into())
     }
     pub fn forbidden(detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::FORBIDDEN, "forbidden", detail)
+        Error::Forbidden(detail.into())
     }
-    pub fn not_found(what: &str) -> Self {
-        Self::new(
-            StatusCode::NOT_FOUND,
-            "not_found",
-            format!("no such {what}"),
-        )
+    pub fn not_found(what: &'static str) -> Self {
+        Error::NotFound(what)
     }
     pub fn conflict(detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, "conflict", detail)
+        Error::Conflict(detail.into())
     }
     pub fn stale_seq(current: i32) -> Self {
-        Self::new(
-            StatusCode::CONFLICT,
-            "stale_seq",
-            format!("the match has moved on: its seq is now {current}; reload and try again"),
-        )
-        .with("seq", json!(current))
+        Error::StaleSeq(current)
+    }
+    pub fn invite_expired(detail: impl Into<String>) -> Self {
+        Error::InviteExpired(detail.into())
     }
     pub fn rate_limited(detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", detail)
-    }
-    pub fn unavailable(detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", detail)
+        Error::RateLimited(detail.into())
     }
     /// No database connection came free in time.
     pub fn busy() -> Self {
-        Self::unavailable("the service is busy; try again in a moment")
+        Error::Unavailable("the service is busy; try again in a moment".into())
     }
-    /// Logs the cause; the client learns only that something failed.
+    /// Records the cause; whoever handles the error logs it.
     pub fn internal(cause: impl fmt::Display) -> Self {
-        log::error!("internal error: {cause}");
-        Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "something went wrong on our side",
-        )
-    }
-
-    fn title(&self) -> &'static str {
-        self.status.canonical_reason().unwrap_or("Error")
-    }
-
-    pub fn body(&self) -> Value {
-        let mut doc = Map::new();
-        doc.insert(
-            "type".into(),
-            json!(format!("https://posthorn.app/problems/{}", self.code)),
-        );
-        doc.insert("title".into(), json!(self.title()));
-        doc.insert("status".into(), json!(self.status.as_u16()));
-        doc.insert("detail".into(), json!(self.detail));
-        doc.insert("code".into(), json!(self.code));
-        doc.extend(self.extra.clone());
-        Value::Object(doc)
+        Error::Internal(cause.to_string())
     }
 }
 
-impl fmt::Display for ApiError {
+impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}: {}", self.status.as_u16(), self.code, self.detail)
-    }
-}
-
-impl ResponseError for ApiError {
-    fn status_code(&self) -> StatusCode {
-        self.status
-    }
-    fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status)
-            .insert_header((header::CONTENT_TYPE, "application/problem+json"))
-            .body(self.body().to_string())
-    }
-}
-
-/// A rule refusal keeps its code; its message is written for players and
-/// carries no hidden information (the rules crate guarantees it).
-impl From<RuleError> for ApiError {
-    fn from(e: RuleError) -> Self {
-        let status = match e.code {
-            RuleCode::ValidationFailed => StatusCode::BAD_REQUEST,
-            RuleCode::NotYourTurn | RuleCode::MatchFinished => StatusCode::CONFLICT,
-            RuleCode::IllegalAction => StatusCode::UNPROCESSABLE_ENTITY,
-        };
-        ApiError::new(status, e.code.as_str(), e.message)
-    }
-}
-
-impl From<diesel::result::Error> for ApiError {
-    fn from(e: diesel::result::Error) -> Self {
-        match e {
-            diesel::result::Error::NotFound => ApiError::not_found("resource"),
-            other => ApiError::internal(other),
+        match self {
+            Error::Validation(s)
+            | Error::Unauthorized(s)
+            | Error::Forbidden(s)
+            | Error::Conflict(s)
+            | Error::InviteExpired(s)
+            | Error::RateLimited(s)
+            | Error::Unavailable(s) => f.write_str(s),
+            Error::NotFound(what) => write!(f, "no such {what}"),
+            Error::StaleSeq(seq) => write!(f, "stale seq; the match is at {seq}"),
+            Error::Rule(e) => write!(f, "{e}"),
+            Error::Internal(cause) => write!(f, "internal: {cause}"),
         }
     }
 }
 
-impl From<diesel::r2d2::PoolError> for ApiError {
-    fn from(e: diesel::r2d2::PoolError) -> Self {
-        log::warn!("database pool: {e}");
-        ApiError::busy()
+impl std::error::Error for Error {}
+
+impl From<RuleError> for Error {
+    fn from(e: RuleError) -> Self {
+        Error::Rule(e)
     }
 }
 
-impl From<actix_web::error::BlockingError> for ApiError {
-    fn from(e: actix_web::error::BlockingError) -> Self {
-        ApiError::internal(e)
+impl From<diesel::result::Error> for Error {
+    fn from(e: diesel::result::Error) -> Self {
+        match e {
+            diesel::result::Error::NotFound => Error::NotFound("resource"),
+            other => Error::Internal(format!("database: {other}")),
+        }
+    }
+}
+
+impl From<diesel::r2d2::PoolError> for Error {
+    fn from(_: diesel::r2d2::PoolError) -> Self {
+        Error::busy()
     }
 }

@@ -14,8 +14,12 @@ pub struct Metrics {
     latency_count: AtomicU64,
     latency_micros: AtomicU64,
     pub actions_applied: AtomicU64,
-    pub events_appended: AtomicU64,
 }
+
+/// Events written to match logs by this process, by every path (actions,
+/// creation, joins, the sweep); counted where the log is written, so a
+/// transaction rolled back after its append (rare) is counted too.
+pub static EVENTS_APPENDED: AtomicU64 = AtomicU64::new(0);
 
 impl Metrics {
     pub fn observe(&self, status: u16, seconds: f64) {
@@ -58,7 +62,7 @@ impl Metrics {
         let _ = writeln!(out, "posthorn_http_request_duration_seconds_count {count}");
         let counters = [
             ("posthorn_actions_applied_total", &self.actions_applied),
-            ("posthorn_events_appended_total", &self.events_appended),
+            ("posthorn_events_appended_total", &EVENTS_APPENDED),
         ];
         for (name, value) in counters {
             let _ = writeln!(out, "# TYPE {name} counter\n{name} {}", value.load(Relaxed));

@@ -5,7 +5,7 @@
 //! One transaction per batch: a crash between claim and commit changes
 //! nothing.
 
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::matches::duties::TimedDuty;
 use crate::matches::play::resolve_expired;
 use crate::matches::{NewEvent, Table};
@@ -30,7 +30,7 @@ pub struct Swept {
 }
 
 /// Claim up to `BATCH` due matches that no other sweeper holds.
-fn claim_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Uuid>, ApiError> {
+fn claim_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Uuid>, Error> {
     // Two conditions, each served by its own partial index.
     Ok(matches::table
         .filter(matches::status.eq("active"))
@@ -48,7 +48,7 @@ pub fn settle(
     table: &mut Table,
     now: DateTime<Utc>,
     random: &mut dyn Random,
-) -> Result<Swept, ApiError> {
+) -> Result<Swept, Error> {
     let mut done = Swept {
         matches: 1,
         ..Swept::default()
@@ -92,7 +92,7 @@ pub fn settle(
         }
         if !notices.is_empty() {
             done.notices += notices.len();
-            table.row.to_act = serde_json::to_value(&duties).map_err(ApiError::internal)?;
+            table.row.to_act = serde_json::to_value(&duties).map_err(Error::internal)?;
             table.append(conn, notices, now)?;
         }
     }
@@ -104,7 +104,7 @@ pub fn sweep_batch(
     conn: &mut PgConnection,
     now: DateTime<Utc>,
     random: &mut dyn Random,
-) -> Result<Swept, ApiError> {
+) -> Result<Swept, Error> {
     let mut total = Swept::default();
     for id in claim_due(conn, now)? {
         let Some(mut table) = Table::load(conn, id, true)? else {
@@ -119,7 +119,7 @@ pub fn sweep_batch(
 }
 
 /// Sweep until nothing is due (blocking; run it off the async executor).
-pub fn sweep(state: &AppState) -> Result<Swept, ApiError> {
+pub fn sweep(state: &AppState) -> Result<Swept, Error> {
     let (now, mut random) = (state.clock.now(), state.roller());
     let mut total = Swept::default();
     loop {

@@ -3,7 +3,7 @@
 use crate::accounts::{self, GuestRequest, Login, Me, Refresh, Registration, Session};
 use crate::auth::{self, Caller};
 use crate::db;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::state::AppState;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 

@@ -2,7 +2,7 @@
 
 use crate::auth::Caller;
 use crate::db;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::matches::create::{self, NewMatch};
 use crate::matches::play::{self, ActionAnswer, ActionRequest, EventFeed, LegalActions, MatchPage};
 use crate::matches::MatchView;

@@ -2,6 +2,8 @@
 //! requests, request ids and logs, and the OpenAPI document.
 
 pub mod accounts;
+mod caller;
+pub mod error;
 pub mod matches;
 pub mod notify;
 pub mod openapi;
@@ -9,13 +11,12 @@ pub mod ops;
 
 pub use openapi::ApiDoc;
 
-use crate::error::ApiError;
 use crate::state::AppState;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
 use actix_web::http::header::{self, HeaderName, HeaderValue};
-use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
+use error::{ApiError, Code};
 use openapi::KnownPaths;
 use std::time::Instant;
 use utoipa::OpenApi;
@@ -24,11 +25,7 @@ use utoipa_swagger_ui::SwaggerUi;
 fn json_error(err: JsonPayloadError, _: &HttpRequest) -> actix_web::Error {
     let problem = match &err {
         JsonPayloadError::Overflow { .. } | JsonPayloadError::OverflowKnownLength { .. } => {
-            ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "payload_too_large",
-                "the request body is too large",
-            )
+            ApiError::new(Code::PayloadTooLarge, "the request body is too large")
         }
         JsonPayloadError::ContentType => {
             ApiError::validation("send JSON with Content-Type: application/json")
@@ -56,8 +53,7 @@ async fn no_route(req: HttpRequest, known: web::Data<KnownPaths>) -> HttpRespons
         return ApiError::not_found("endpoint").error_response();
     };
     let problem = ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
+        Code::MethodNotAllowed,
         format!("{} takes {allow}", req.path()),
     );
     let mut response = problem.error_response();
@@ -92,6 +88,7 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(ops::readyz)
             .service(ops::metrics)
             .service(ops::games)
+            .service(ops::problem_page)
             .service(accounts::register)
             .service(accounts::login)
             .service(accounts::refresh)

@@ -2,7 +2,7 @@
 
 use crate::auth::Caller;
 use crate::db;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::notify::{self, push, Kind, Settings};
 use crate::state::AppState;
 use actix_web::{get, post, put, web, HttpResponse};

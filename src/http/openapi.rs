@@ -21,7 +21,7 @@ use utoipa::{Modify, OpenApi, ToSchema};
 #[openapi(
     info(title = "Posthorn", description = "Correspondence play: accounts, matches as event logs, and the games' rules."),
     paths(
-        ops::healthz, ops::readyz, ops::metrics, ops::games,
+        ops::healthz, ops::readyz, ops::metrics, ops::games, ops::problem_page,
         accounts::register, accounts::login, accounts::refresh, accounts::logout, accounts::guest, accounts::me,
         matches::create_match, matches::accept_invite, matches::list_matches, matches::view_match,
         matches::legal_actions, matches::post_action, matches::event_feed,
@@ -38,7 +38,7 @@ pub struct ApiDoc;
 /// carries the match's current `seq`.
 #[derive(Serialize, ToSchema)]
 pub struct Problem {
-    /// `https://posthorn.app/problems/{code}`.
+    /// `/problems/{code}`: a page of this service saying what the code means.
     #[serde(rename = "type")]
     pub kind: String,
     pub title: String,

@@ -1,6 +1,6 @@
 //! Public endpoints: health, readiness, metrics and the game catalogue.
 
-use crate::error::ApiError;
+use crate::http::error::{ApiError, Code};
 use crate::state::AppState;
 use actix_web::{get, web, HttpResponse};
 use diesel::RunQueryDsl;
@@ -23,8 +23,30 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError
         Ok(())
     })
     .await
-    .map_err(|_| ApiError::unavailable("the database is not reachable"))?;
+    .map_err(|_| ApiError::new(Code::Unavailable, "the database is not reachable"))?;
     Ok(HttpResponse::Ok().json(serde_json::json!({"status": "ready"})))
+}
+
+/// The page a problem document's `type` names (RFC 9457 §3.1.1): what the
+/// code means and what a client should do.
+#[utoipa::path(get, path = "/problems/{code}", tag = "operations",
+    params(("code" = String, Path, description = "a problem `code`")),
+    responses((status = 200, content_type = "text/html"), (status = 404)))]
+#[get("/problems/{code}")]
+pub async fn problem_page(code: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let code = Code::parse(&code).ok_or_else(|| ApiError::not_found("problem code"))?;
+    let status = code.status();
+    let page = format!(
+        "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>{name}</title>\
+         <h1><code>{name}</code> — {number} {reason}</h1><p>{meaning}</p></html>",
+        name = code.as_str(),
+        number = status.as_u16(),
+        reason = status.canonical_reason().unwrap_or("Error"),
+        meaning = code.meaning(),
+    );
+    Ok(HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .body(page))
 }
 
 #[utoipa::path(get, path = "/metrics", tag = "operations", responses((status = 200, content_type = "text/plain")))]

@@ -4,7 +4,7 @@
 //! event; it moves the turn's notice and deadline.
 
 use super::{NewEvent, Table};
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::schema::match_events;
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -16,11 +16,11 @@ pub const GRANT_HOURS: i64 = 24;
 pub const GRANTS_PER_SEAT: i64 = 3;
 
 /// `{"type": "grant_time"}`, and nothing else in it.
-pub fn is_grant(action: &Value) -> Result<bool, ApiError> {
+pub fn is_grant(action: &Value) -> Result<bool, Error> {
     match action.as_object() {
         Some(obj) if obj.get("type").and_then(Value::as_str) == Some("grant_time") => {
             if obj.len() > 1 {
-                return Err(ApiError::validation("grant_time takes no other fields"));
+                return Err(Error::validation("grant_time takes no other fields"));
             }
             Ok(true)
         }
@@ -28,7 +28,7 @@ pub fn is_grant(action: &Value) -> Result<bool, ApiError> {
     }
 }
 
-fn grants_by(conn: &mut PgConnection, table: &Table, seat: Seat) -> Result<i64, ApiError> {
+fn grants_by(conn: &mut PgConnection, table: &Table, seat: Seat) -> Result<i64, Error> {
     let kind = diesel::dsl::sql::<diesel::sql_types::Text>("body->>'type'");
     Ok(match_events::table
         .filter(match_events::match_id.eq(table.row.id))
@@ -44,7 +44,7 @@ pub fn beneficiary(
     conn: &mut PgConnection,
     table: &Table,
     granter: Seat,
-) -> Result<Option<Seat>, ApiError> {
+) -> Result<Option<Seat>, Error> {
     if table.row.status != "active" || grants_by(conn, table, granter)? >= GRANTS_PER_SEAT {
         return Ok(None);
     }
@@ -64,7 +64,7 @@ pub fn grant(
     table: &mut Table,
     granter: Seat,
     now: DateTime<Utc>,
-) -> Result<Vec<super::EventRow>, ApiError> {
+) -> Result<Vec<super::EventRow>, Error> {
     let Some(to) = beneficiary(conn, table, granter)? else {
         let why = if grants_by(conn, table, granter)? >= GRANTS_PER_SEAT {
             format!("you have already granted time {GRANTS_PER_SEAT} times in this match")
@@ -85,7 +85,7 @@ pub fn grant(
         duty.noticed = duty.noticed && duty.notice_at <= now;
         deadline = Some(duty.deadline_at);
     }
-    table.row.to_act = serde_json::to_value(&duties).map_err(ApiError::internal)?;
+    table.row.to_act = serde_json::to_value(&duties).map_err(Error::internal)?;
     let event = NewEvent {
         seat: Some(granter),
         rules: false,

@@ -2,7 +2,7 @@
 
 use super::{MatchRow, MatchView, NewEvent, Table};
 use crate::auth;
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::notify::outbox::{Enqueue, Notice};
 use crate::notify::Kind;
 use crate::schema::{invites, match_seats, matches, users};
@@ -45,14 +45,14 @@ pub struct NewMatch {
 /// The game and its configuration (`{variant?, mode?, …options}`). `game`
 /// may name the variant or mode too (`checkers/american`); the rules
 /// crate then checks both strictly, naming the valid ones.
-fn game_config(req: &NewMatch) -> Result<(GameId, Value), ApiError> {
+fn game_config(req: &NewMatch) -> Result<(GameId, Value), Error> {
     let (family, choice) = match req.game.split_once('/') {
         Some((family, choice)) => (family, Some(choice)),
         None => (req.game.as_str(), None),
     };
     let game = GameId::parse(family).ok_or_else(|| {
         let ids: Vec<&str> = GameId::ALL.iter().map(|g| g.id()).collect();
-        ApiError::validation(format!(
+        Error::validation(format!(
             "unknown game {:?}; games: {}",
             req.game,
             ids.join(", ")
@@ -61,7 +61,7 @@ fn game_config(req: &NewMatch) -> Result<(GameId, Value), ApiError> {
     let mut config = match &req.options {
         None => Map::new(),
         Some(Value::Object(map)) => map.clone(),
-        Some(_) => return Err(ApiError::validation("options must be a JSON object")),
+        Some(_) => return Err(Error::validation("options must be a JSON object")),
     };
     // A game with modes is chosen by mode, the others by variant.
     let named_field = if game.about().modes.is_empty() {
@@ -78,7 +78,7 @@ fn game_config(req: &NewMatch) -> Result<(GameId, Value), ApiError> {
         let Some(value) = value else { continue };
         match config.insert(field.into(), Value::String(value.into())) {
             Some(Value::String(earlier)) if earlier != value => {
-                return Err(ApiError::validation(format!(
+                return Err(Error::validation(format!(
                     "{field} is given twice, as {earlier:?} and {value:?}"
                 )))
             }
@@ -98,11 +98,11 @@ fn chosen(config: &Value, field: &str, offered: &[&str]) -> Option<String> {
         .map(str::to_owned)
 }
 
-fn turn_seconds(hours: Option<f64>, min_seconds: i64) -> Result<i32, ApiError> {
+fn turn_seconds(hours: Option<f64>, min_seconds: i64) -> Result<i32, Error> {
     let hours = hours.unwrap_or(DEFAULT_TURN_HOURS);
     let seconds = (hours * 3600.0).round();
     if !seconds.is_finite() || seconds < min_seconds as f64 || hours > MAX_TURN_HOURS {
-        return Err(ApiError::validation(format!(
+        return Err(Error::validation(format!(
             "turn_hours must be between {} and {MAX_TURN_HOURS}",
             min_seconds as f64 / 3600.0
         )));
@@ -131,7 +131,7 @@ pub fn create(
     public_url: &str,
     now: DateTime<Utc>,
     random: &mut dyn Random,
-) -> Result<MatchView, ApiError> {
+) -> Result<MatchView, Error> {
     let (game, config) = game_config(&req)?;
     let turn_seconds = turn_seconds(req.turn_hours, min_turn_seconds)?;
     let range = MatchState::seat_range(game, &config)?;
@@ -147,9 +147,9 @@ pub fn create(
             .select(users::id)
             .first(conn)
             .optional()?
-            .ok_or_else(|| ApiError::validation(format!("there is no player named {name:?}")))?;
+            .ok_or_else(|| Error::validation(format!("there is no player named {name:?}")))?;
         if people.contains(&Some(id)) {
-            return Err(ApiError::validation(format!(
+            return Err(Error::validation(format!(
                 "{name:?} is already at the table"
             )));
         }
@@ -161,7 +161,7 @@ pub fn create(
     };
     people.extend(std::iter::repeat_n(None, open));
     if !range.contains(&people.len()) {
-        return Err(ApiError::validation(format!(
+        return Err(Error::validation(format!(
             "{} takes {} to {} players; this match would seat {}",
             game.id(),
             range.start(),
@@ -264,7 +264,7 @@ pub fn accept_invite(
     code: &str,
     user: Uuid,
     now: DateTime<Utc>,
-) -> Result<MatchView, ApiError> {
+) -> Result<MatchView, Error> {
     let invite: Option<(Uuid, i16, DateTime<Utc>, Option<Uuid>)> = invites::table
         .find(code.trim().to_uppercase())
         .select((
@@ -277,15 +277,9 @@ pub fn accept_invite(
         .first(conn)
         .optional()?;
     let Some((match_id, seat, expires_at, used_by)) = invite else {
-        return Err(ApiError::not_found("invitation"));
+        return Err(Error::not_found("invitation"));
     };
-    let expired = |why: &str| {
-        ApiError::new(
-            actix_web::http::StatusCode::GONE,
-            "invite_expired",
-            why.to_owned(),
-        )
-    };
+    let expired = |why: &str| Error::invite_expired(why);
     if used_by.is_some() {
         return Err(expired("this invitation has already been used"));
     }
@@ -293,9 +287,9 @@ pub fn accept_invite(
         return Err(expired("this invitation has expired; ask for a new one"));
     }
     let mut table =
-        Table::load(conn, match_id, true)?.ok_or_else(|| ApiError::not_found("invitation"))?;
+        Table::load(conn, match_id, true)?.ok_or_else(|| Error::not_found("invitation"))?;
     if table.seats.contains(&Some(user)) {
-        return Err(ApiError::conflict("you already have a seat in this match"));
+        return Err(Error::conflict("you already have a seat in this match"));
     }
     if table.row.status == "finished" {
         return Err(expired("this match is over"));

@@ -10,7 +10,7 @@ pub mod duties;
 pub mod play;
 pub mod snapshots;
 
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::notify::outbox::notices_after_append;
 use crate::schema::{match_events, match_seats, matches, users};
 use chrono::{DateTime, Utc};
@@ -149,13 +149,13 @@ impl NewEvent {
     }
 }
 
-pub fn game_of(row: &MatchRow) -> Result<GameId, ApiError> {
-    GameId::parse(&row.game).ok_or_else(|| ApiError::internal(format!("unknown game {}", row.game)))
+pub fn game_of(row: &MatchRow) -> Result<GameId, Error> {
+    GameId::parse(&row.game).ok_or_else(|| Error::internal(format!("unknown game {}", row.game)))
 }
 
 impl Table {
     /// Load a match; with `lock`, hold its row until the transaction ends.
-    pub fn load(conn: &mut PgConnection, id: Uuid, lock: bool) -> Result<Option<Table>, ApiError> {
+    pub fn load(conn: &mut PgConnection, id: Uuid, lock: bool) -> Result<Option<Table>, Error> {
         let query = matches::table.find(id).select(MatchRow::as_select());
         let row = if lock {
             query.for_update().first(conn).optional()?
@@ -191,7 +191,7 @@ impl Table {
             .order(match_events::seq)
             .select(match_events::body)
             .load(conn)?;
-        let state = MatchState::replay(game, &bodies).map_err(ApiError::internal)?;
+        let state = MatchState::replay(game, &bodies).map_err(Error::internal)?;
         let players = seat_rows
             .iter()
             .filter_map(|(_, _, p)| p.clone())
@@ -227,10 +227,10 @@ impl Table {
         id: Uuid,
         user: Uuid,
         lock: bool,
-    ) -> Result<Table, ApiError> {
+    ) -> Result<Table, Error> {
         match Self::load(conn, id, lock)? {
             Some(t) if t.seats.contains(&Some(user)) => Ok(t),
-            _ => Err(ApiError::not_found("match")),
+            _ => Err(Error::not_found("match")),
         }
     }
 
@@ -253,11 +253,11 @@ impl Table {
         conn: &mut PgConnection,
         events: Vec<NewEvent>,
         now: DateTime<Utc>,
-    ) -> Result<Vec<EventRow>, ApiError> {
+    ) -> Result<Vec<EventRow>, Error> {
         let mut stored = Vec::with_capacity(events.len());
         for event in events {
             if event.rules {
-                self.state.apply(&event.body).map_err(ApiError::internal)?;
+                self.state.apply(&event.body).map_err(Error::internal)?;
             }
             self.row.seq += 1;
             stored.push(EventRow {
@@ -272,6 +272,8 @@ impl Table {
         self.refresh_row(&duties_before, now);
         let notices = notices_after_append(self, &duties_before, was_finished, &stored);
         append::Append::new(&self.row, &stored, notices, now).execute(conn)?;
+        crate::metrics::EVENTS_APPENDED
+            .fetch_add(stored.len() as u64, std::sync::atomic::Ordering::Relaxed);
         Ok(stored)
     }
 
@@ -303,7 +305,7 @@ impl Table {
     }
 
     /// How `user` sees this match.
-    pub fn view_for(&mut self, conn: &mut PgConnection, user: Uuid) -> Result<MatchView, ApiError> {
+    pub fn view_for(&mut self, conn: &mut PgConnection, user: Uuid) -> Result<MatchView, Error> {
         let missing: Vec<Uuid> = self
             .seats
             .iter()
@@ -353,10 +355,10 @@ impl Table {
     }
 
     /// A stored event as `user` may see it.
-    pub fn event_view(&self, event: &EventRow, user: Uuid) -> Result<EventView, ApiError> {
+    pub fn event_view(&self, event: &EventRow, user: Uuid) -> Result<EventView, Error> {
         let body = if event.rules {
             MatchState::redact(self.game, &event.body, self.viewer(user))
-                .map_err(ApiError::internal)?
+                .map_err(Error::internal)?
         } else {
             event.body.clone()
         };
@@ -382,7 +384,7 @@ impl Table {
 pub fn load_players(
     conn: &mut PgConnection,
     ids: Vec<Uuid>,
-) -> Result<HashMap<Uuid, Player>, ApiError> {
+) -> Result<HashMap<Uuid, Player>, Error> {
     let found: Vec<Player> = users::table
         .filter(users::id.eq_any(ids))
         .select(Player::as_select())

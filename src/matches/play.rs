@@ -3,7 +3,7 @@
 
 use super::snapshots::Snapshot;
 use super::{courtesy, load_players, EventRow, EventView, MatchView, NewEvent, Table};
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::schema::{idempotent_answers, match_events, match_seats, matches};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -82,7 +82,7 @@ pub fn resolve_expired(
     table: &mut Table,
     now: DateTime<Utc>,
     random: &mut dyn Random,
-) -> Result<Vec<EventRow>, ApiError> {
+) -> Result<Vec<EventRow>, Error> {
     let mut env = Env {
         now: to_millis(now),
         random,
@@ -96,13 +96,13 @@ pub fn resolve_expired(
 
 /// The seat `user` acts from: the one the request names, else the first
 /// of theirs that owes something, else their first.
-fn acting_seat(table: &Table, user: Uuid, named: Option<u8>) -> Result<Seat, ApiError> {
+fn acting_seat(table: &Table, user: Uuid, named: Option<u8>) -> Result<Seat, Error> {
     let mine = table.seats_of(user);
     if let Some(named) = named {
         return mine
             .into_iter()
             .find(|m| m.0 == named)
-            .ok_or_else(|| ApiError::validation("seat must be one of your seats"));
+            .ok_or_else(|| Error::validation("seat must be one of your seats"));
     }
     let owing = table.state.to_act();
     Ok(mine
@@ -122,7 +122,7 @@ pub fn act(
     idempotency_key: Option<String>,
     now: DateTime<Utc>,
     random: &mut dyn Random,
-) -> Result<(ActionAnswer, Snapshot), ApiError> {
+) -> Result<(ActionAnswer, Snapshot), Error> {
     let mut table = Table::load_mine(conn, match_id, user, true)?;
     if let Some(key) = &idempotency_key {
         let earlier: Option<(Uuid, Value)> = idempotent_answers::table
@@ -132,21 +132,19 @@ pub fn act(
             .optional()?;
         if let Some((for_match, answer)) = earlier {
             if for_match != match_id {
-                return Err(ApiError::conflict(
+                return Err(Error::conflict(
                     "this Idempotency-Key was used for another match",
                 ));
             }
-            let answer = serde_json::from_value(answer).map_err(ApiError::internal)?;
+            let answer = serde_json::from_value(answer).map_err(Error::internal)?;
             return Ok((answer, table.snapshot()));
         }
     }
     if request.seq != table.row.seq {
-        return Err(ApiError::stale_seq(table.row.seq));
+        return Err(Error::stale_seq(table.row.seq));
     }
     if table.row.status == "waiting" {
-        return Err(ApiError::conflict(
-            "the match starts when every seat is taken",
-        ));
+        return Err(Error::conflict("the match starts when every seat is taken"));
     }
     let action = request.action;
     let seat = acting_seat(&table, user, request.seat)?;
@@ -176,7 +174,7 @@ pub fn act(
                 idempotent_answers::key.eq(key),
                 idempotent_answers::match_id.eq(match_id),
                 idempotent_answers::answer
-                    .eq(serde_json::to_value(&answer).map_err(ApiError::internal)?),
+                    .eq(serde_json::to_value(&answer).map_err(Error::internal)?),
                 idempotent_answers::created_at.eq(now),
             ))
             .execute(conn)?;
@@ -189,7 +187,7 @@ fn events_since(
     table: &Table,
     after: i32,
     user: Uuid,
-) -> Result<Vec<EventView>, ApiError> {
+) -> Result<Vec<EventView>, Error> {
     let rows: Vec<EventRow> = match_events::table
         .filter(match_events::match_id.eq(table.row.id))
         .filter(match_events::seq.gt(after))
@@ -206,7 +204,7 @@ fn load_current(
     user: Uuid,
     now: DateTime<Utc>,
     random: &mut dyn Random,
-) -> Result<Table, ApiError> {
+) -> Result<Table, Error> {
     let mut table = Table::load_mine(conn, match_id, user, false)?;
     let now_ms = to_millis(now);
     let window_closed = table
@@ -227,7 +225,7 @@ pub fn view(
     user: Uuid,
     now: DateTime<Utc>,
     random: &mut dyn Random,
-) -> Result<MatchView, ApiError> {
+) -> Result<MatchView, Error> {
     let mut table = load_current(conn, match_id, user, now, random)?;
     table.view_for(conn, user)
 }
@@ -238,7 +236,7 @@ pub fn legal_actions(
     user: Uuid,
     now: DateTime<Utc>,
     random: &mut dyn Random,
-) -> Result<LegalActions, ApiError> {
+) -> Result<LegalActions, Error> {
     let table = load_current(conn, match_id, user, now, random)?;
     let mut seats = Vec::new();
     if table.row.status == "active" {
@@ -267,7 +265,7 @@ pub fn events(
     after: i32,
     now: DateTime<Utc>,
     random: &mut dyn Random,
-) -> Result<EventFeed, ApiError> {
+) -> Result<EventFeed, Error> {
     let table = load_current(conn, match_id, user, now, random)?;
     Ok(EventFeed {
         seq: table.row.seq,
@@ -282,10 +280,10 @@ pub fn list(
     user: Uuid,
     status: Option<String>,
     cursor: Option<String>,
-) -> Result<MatchPage, ApiError> {
+) -> Result<MatchPage, Error> {
     let offset = match cursor {
         Some(c) => {
-            decode_cursor(&c).ok_or_else(|| ApiError::validation("that cursor is not valid"))?
+            decode_cursor(&c).ok_or_else(|| Error::validation("that cursor is not valid"))?
         }
         None => 0,
     };
@@ -298,7 +296,7 @@ pub fn list(
         .into_boxed();
     if let Some(status) = &status {
         if !["waiting", "active", "finished"].contains(&status.as_str()) {
-            return Err(ApiError::validation(
+            return Err(Error::validation(
                 "status is one of waiting, active, finished",
             ));
         }

@@ -5,7 +5,7 @@
 //! instance count.
 
 use super::Kind;
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::schema::{matches, notifications};
 use chrono::{DateTime, NaiveTime, Utc};
 use diesel::prelude::*;
@@ -16,7 +16,7 @@ use uuid::Uuid;
 pub const MORNING: u32 = 8;
 
 /// Queue today's digest for every digest reader whose morning has come.
-pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, ApiError> {
+pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
     let readers: Vec<(Uuid, String)> = diesel::sql_query(
         "SELECT u.id, u.time_zone FROM users u JOIN notification_settings s ON s.user_id = u.id \
          WHERE u.email IS NOT NULL AND COALESCE((s.settings ->> 'digest')::boolean, false)",

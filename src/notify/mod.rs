@@ -12,7 +12,7 @@ pub mod outbox;
 pub mod push;
 pub mod worker;
 
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::schema::notification_settings;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -173,17 +173,17 @@ impl Settings {
 }
 
 impl Settings {
-    pub fn check(&self) -> Result<(), ApiError> {
+    pub fn check(&self) -> Result<(), Error> {
         match &self.quiet_hours {
             Some(q) if q.times().is_none() => {
-                Err(ApiError::validation("quiet hours are HH:MM to HH:MM"))
+                Err(Error::validation("quiet hours are HH:MM to HH:MM"))
             }
             _ => Ok(()),
         }
     }
 }
 
-pub fn settings_of(conn: &mut PgConnection, user: Uuid) -> Result<Settings, ApiError> {
+pub fn settings_of(conn: &mut PgConnection, user: Uuid) -> Result<Settings, Error> {
     let stored: Option<Value> = notification_settings::table
         .find(user)
         .select(notification_settings::settings)
@@ -198,8 +198,8 @@ pub fn save_settings(
     conn: &mut PgConnection,
     user: Uuid,
     settings: &Settings,
-) -> Result<(), ApiError> {
-    let value = serde_json::to_value(settings).map_err(ApiError::internal)?;
+) -> Result<(), Error> {
+    let value = serde_json::to_value(settings).map_err(Error::internal)?;
     diesel::insert_into(notification_settings::table)
         .values((
             notification_settings::user_id.eq(user),

@@ -6,7 +6,7 @@
 //! `POSTHORN_ALLOW_INSECURE_PUSH_ENDPOINTS=1` (tests, local development).
 
 use crate::config::Config;
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::schema::push_subscriptions;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -98,8 +98,8 @@ impl Vapid {
 
     /// Refuse endpoints that are not `https`, or that name a private,
     /// loopback or link-local address (unless insecure endpoints are allowed).
-    pub fn check_endpoint(&self, endpoint: &str, resolve: bool) -> Result<(), ApiError> {
-        let bad = |why: &str| ApiError::validation(format!("push endpoint refused: {why}"));
+    pub fn check_endpoint(&self, endpoint: &str, resolve: bool) -> Result<(), Error> {
+        let bad = |why: &str| Error::validation(format!("push endpoint refused: {why}"));
         let url = url::Url::parse(endpoint).map_err(|_| bad("not a URL"))?;
         if self.allow_insecure {
             return Ok(());
@@ -183,12 +183,12 @@ pub fn subscribe(
     user: Uuid,
     sub: NewSubscription,
     now: DateTime<Utc>,
-) -> Result<SubscriptionId, ApiError> {
+) -> Result<SubscriptionId, Error> {
     vapid.check_endpoint(&sub.endpoint, false)?;
     let p256dh = URL_SAFE_NO_PAD.decode(sub.keys.p256dh.trim_end_matches('='));
     let auth = URL_SAFE_NO_PAD.decode(sub.keys.auth.trim_end_matches('='));
     if !matches!((&p256dh, &auth), (Ok(p), Ok(a)) if p.len() == 65 && a.len() == 16) {
-        return Err(ApiError::validation(
+        return Err(Error::validation(
             "keys must be base64url: p256dh a 65-byte P-256 point, auth 16 bytes",
         ));
     }
@@ -212,7 +212,7 @@ pub fn subscribe(
     Ok(SubscriptionId { id })
 }
 
-pub fn unsubscribe(conn: &mut PgConnection, user: Uuid, id: Uuid) -> Result<(), ApiError> {
+pub fn unsubscribe(conn: &mut PgConnection, user: Uuid, id: Uuid) -> Result<(), Error> {
     let gone = diesel::delete(
         push_subscriptions::table
             .find(id)
@@ -220,7 +220,7 @@ pub fn unsubscribe(conn: &mut PgConnection, user: Uuid, id: Uuid) -> Result<(), 
     )
     .execute(conn)?;
     if gone == 0 {
-        return Err(ApiError::not_found("push subscription"));
+        return Err(Error::not_found("push subscription"));
     }
     Ok(())
 }
@@ -260,7 +260,9 @@ pub fn send(
     payload: &[u8],
     urgent: bool,
 ) -> Result<Sent, String> {
-    vapid.check_endpoint(endpoint, true).map_err(|e| e.detail)?;
+    vapid
+        .check_endpoint(endpoint, true)
+        .map_err(|e| e.to_string())?;
     let info = SubscriptionInfo::new(endpoint, p256dh, auth);
     let mut signer =
         VapidSignatureBuilder::from_base64(&vapid.private_b64, &info).map_err(|e| e.to_string())?;

@@ -12,7 +12,7 @@
 
 use super::deliver::{compose, words};
 use super::Kind;
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::schema::{notifications, push_subscriptions as subs, users};
 use crate::state::AppState;
 use chrono::{DateTime, Duration, Utc};
@@ -191,7 +191,7 @@ fn quiet_until(
     conn: &mut PgConnection,
     user: Uuid,
     now: DateTime<Utc>,
-) -> Result<Option<DateTime<Utc>>, ApiError> {
+) -> Result<Option<DateTime<Utc>>, Error> {
     let settings = super::settings_of(conn, user)?;
     let Some(quiet) = settings.quiet_hours else {
         return Ok(None);
@@ -204,7 +204,7 @@ fn quiet_until(
     Ok(quiet.end_after(now, zone))
 }
 
-fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, ApiError> {
+fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, Error> {
     let rows: Vec<(i64, Uuid, Uuid, String, String, Value, i32)> = notifications::table
         .filter(notifications::status.eq("pending"))
         .filter(notifications::next_attempt_at.le(now))
@@ -245,7 +245,7 @@ fn record(
     max_attempts: i32,
     now: DateTime<Utc>,
     done: &mut Delivered,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     let attempts = row.attempts + 1;
     let outcome = match outcome {
         Sent::Done => Ok(()),
@@ -295,7 +295,7 @@ fn record(
 }
 
 /// Deliver every due notification (blocking; run it off the executor).
-pub fn deliver_due(state: &AppState) -> Result<Delivered, ApiError> {
+pub fn deliver_due(state: &AppState) -> Result<Delivered, Error> {
     let now = state.clock.now();
     let mut done = Delivered::default();
     crate::db::transaction(&state.pool, |c| super::digest::enqueue_due(c, now))?;
@@ -320,7 +320,7 @@ pub fn deliver_due(state: &AppState) -> Result<Delivered, ApiError> {
             for (row, outcome) in due.into_iter().zip(send_all(state, &ready)) {
                 record(c, row, outcome, max_attempts, now, &mut done)?;
             }
-            Ok::<_, ApiError>(rows.len())
+            Ok::<_, Error>(rows.len())
         })?;
         if claimed < BATCH as usize {
             return Ok(done);

@@ -9,7 +9,7 @@
 use actix_web::{web, App, HttpResponse, HttpServer};
 use diesel::prelude::*;
 use posthorn::db::{self, Pool};
-use posthorn::error::ApiError;
+use posthorn::http::error::ApiError;
 use serde::Deserialize;
 
 diesel::table! {

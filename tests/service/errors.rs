@@ -132,3 +132,28 @@ async fn bad_account_input_is_refused_clearly() {
     }
     app.stop().await;
 }
+
+/// Issue #12: a problem's `type` is a page this service serves, saying what
+/// the code means; an unknown code is 404.
+#[actix_web::test]
+async fn a_problem_type_names_a_page_this_service_serves() {
+    let app = TestApp::start().await;
+    let token = app.register("alice").await;
+    let missing = app
+        .get("/v1/matches/00000000-0000-4000-8000-000000000000", &token)
+        .await;
+    assert_eq!(missing.body["type"], "/problems/not_found");
+    for code in ["not_found", "stale_seq", "illegal_action", "invite_expired"] {
+        let page = app
+            .request("GET", &format!("/problems/{code}"), None, None, &[])
+            .await;
+        assert_eq!(page.status, 200, "{code}");
+        let text = page.body.as_str().unwrap();
+        assert!(text.contains(code) && text.contains("<p>"), "{text}");
+    }
+    let unknown = app
+        .request("GET", "/problems/teapot", None, None, &[])
+        .await;
+    assert_eq!(unknown.status, 404);
+    app.stop().await;
+}

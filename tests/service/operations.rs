@@ -31,6 +31,48 @@ async fn health_readiness_and_metrics() {
     app.stop().await;
 }
 
+fn counter(text: &str, name: &str) -> u64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{name} missing: {text}"))
+}
+
+/// Issue #12: the appended-events counter counts (it stayed at 0 before).
+#[actix_web::test]
+async fn the_events_appended_metric_counts_every_appended_event() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let metrics = || app.request("GET", "/metrics", None, None, &[]);
+    let name = "posthorn_events_appended_total";
+    let before = counter(metrics().await.body.as_str().unwrap(), name);
+    let created = app
+        .post(
+            "/v1/matches",
+            &alice,
+            serde_json::json!({"game": "checkers"}),
+        )
+        .await;
+    let id = created.body["id"].as_str().unwrap().to_owned();
+    let code = created.body["invite"]["code"].as_str().unwrap().to_owned();
+    let bob = app.guest("bob").await;
+    app.post(
+        &format!("/v1/invites/{code}/accept"),
+        &bob,
+        serde_json::json!(null),
+    )
+    .await;
+    let seq = app.get(&format!("/v1/matches/{id}"), &alice).await.body["seq"]
+        .as_u64()
+        .unwrap();
+    let after = counter(metrics().await.body.as_str().unwrap(), name);
+    // Other tests in this process append too: at least this match's events.
+    assert!(
+        after - before >= seq,
+        "{before} → {after}, this match alone {seq}"
+    );
+    app.stop().await;
+}
+
 #[actix_web::test]
 async fn the_openapi_document_is_valid_and_names_every_route() {
     let app = TestApp::start().await;
@@ -44,6 +86,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("get", "/healthz"),
         ("get", "/readyz"),
         ("get", "/metrics"),
+        ("get", "/problems/{code}"),
         ("get", "/v1/games"),
         ("post", "/v1/accounts"),
         ("post", "/v1/sessions"),
@@ -77,7 +120,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        21,
+        22,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

@@ -1,0 +1,218 @@
+//! One API error type, one RFC 9457 problem document with a stable `code`
+//! (API.md §Errors). Use cases fail with [`crate::error::Error`]; the
+//! mapping to a status and a code is one exhaustive `match` here. Internal
+//! causes are logged once, here, and never sent.
+
+use crate::error::Error;
+use actix_web::http::{header, StatusCode};
+use actix_web::{HttpResponse, ResponseError};
+use posthorn_rules::RuleCode;
+use serde_json::{json, Map, Value};
+use std::fmt;
+
+/// The closed set of problem codes, each with its status and the page
+/// served at `/problems/{code}` (the problem document's `type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Code {
+    ValidationFailed,
+    Unauthorized,
+    Forbidden,
+    NotFound,
+    MethodNotAllowed,
+    Conflict,
+    StaleSeq,
+    IllegalAction,
+    NotYourTurn,
+    MatchFinished,
+    InviteExpired,
+    PayloadTooLarge,
+    RateLimited,
+    Unavailable,
+    Internal,
+}
+
+impl Code {
+    pub const ALL: &'static [Code] = &[
+        Code::ValidationFailed,
+        Code::Unauthorized,
+        Code::Forbidden,
+        Code::NotFound,
+        Code::MethodNotAllowed,
+        Code::Conflict,
+        Code::StaleSeq,
+        Code::IllegalAction,
+        Code::NotYourTurn,
+        Code::MatchFinished,
+        Code::InviteExpired,
+        Code::PayloadTooLarge,
+        Code::RateLimited,
+        Code::Unavailable,
+        Code::Internal,
+    ];
+
+    /// `(code, status, what it means and what to do)`.
+    fn describe(self) -> (&'static str, StatusCode, &'static str) {
+        use StatusCode as S;
+        match self {
+            Code::ValidationFailed => ("validation_failed", S::BAD_REQUEST, "The request could not be read or a value is not acceptable; `detail` says which. Correct the request; sending it again unchanged will fail again."),
+            Code::Unauthorized => ("unauthorized", S::UNAUTHORIZED, "No valid credentials: sign in, or refresh the access token."),
+            Code::Forbidden => ("forbidden", S::FORBIDDEN, "Signed in, but not allowed to do this."),
+            Code::NotFound => ("not_found", S::NOT_FOUND, "No such thing, or not yours to see: a match of others answers the same as one that does not exist."),
+            Code::MethodNotAllowed => ("method_not_allowed", S::METHOD_NOT_ALLOWED, "The path exists but not with this method; the Allow header lists those it takes."),
+            Code::Conflict => ("conflict", S::CONFLICT, "The request conflicts with the current state (a seat already taken, a key used for another match)."),
+            Code::StaleSeq => ("stale_seq", S::CONFLICT, "The match has moved on since the client's `seq`; the problem carries the current `seq`. Reload the match and decide again."),
+            Code::IllegalAction => ("illegal_action", S::UNPROCESSABLE_ENTITY, "The rules do not allow that action now; `detail` names the rule."),
+            Code::NotYourTurn => ("not_your_turn", S::CONFLICT, "Another seat owes the next action."),
+            Code::MatchFinished => ("match_finished", S::CONFLICT, "The match is over."),
+            Code::InviteExpired => ("invite_expired", S::GONE, "The invitation was used, expired, or its match is over: ask for a new one."),
+            Code::PayloadTooLarge => ("payload_too_large", S::PAYLOAD_TOO_LARGE, "The request body is larger than the service accepts."),
+            Code::RateLimited => ("rate_limited", S::TOO_MANY_REQUESTS, "Too many attempts; wait before trying again."),
+            Code::Unavailable => ("unavailable", S::SERVICE_UNAVAILABLE, "The service is busy or its database is restarting; try again shortly."),
+            Code::Internal => ("internal", S::INTERNAL_SERVER_ERROR, "Something failed on the service's side; it has been logged."),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        self.describe().0
+    }
+
+    pub fn status(self) -> StatusCode {
+        self.describe().1
+    }
+
+    pub fn meaning(self) -> &'static str {
+        self.describe().2
+    }
+
+    pub fn parse(code: &str) -> Option<Code> {
+        Self::ALL.iter().copied().find(|c| c.as_str() == code)
+    }
+
+    /// The problem `type`: a page this service serves.
+    pub fn type_uri(self) -> String {
+        format!("/problems/{}", self.as_str())
+    }
+}
+
+#[derive(Debug)]
+pub struct ApiError {
+    pub code: Code,
+    pub detail: String,
+    /// Extension members of the problem document (e.g. the current `seq`).
+    pub extra: Map<String, Value>,
+}
+
+impl ApiError {
+    pub fn new(code: Code, detail: impl Into<String>) -> Self {
+        ApiError {
+            code,
+            detail: detail.into(),
+            extra: Map::new(),
+        }
+    }
+
+    pub fn with(mut self, key: &str, value: Value) -> Self {
+        self.extra.insert(key.to_owned(), value);
+        self
+    }
+
+    pub fn validation(detail: impl Into<String>) -> Self {
+        Self::new(Code::ValidationFailed, detail)
+    }
+    pub fn unauthorized(detail: impl Into<String>) -> Self {
+        Self::new(Code::Unauthorized, detail)
+    }
+    pub fn not_found(what: &str) -> Self {
+        Self::new(Code::NotFound, format!("no such {what}"))
+    }
+
+    pub fn status(&self) -> StatusCode {
+        self.code.status()
+    }
+
+    pub fn body(&self) -> Value {
+        let mut doc = Map::new();
+        doc.insert("type".into(), json!(self.code.type_uri()));
+        doc.insert(
+            "title".into(),
+            json!(self.status().canonical_reason().unwrap_or("Error")),
+        );
+        doc.insert("status".into(), json!(self.status().as_u16()));
+        doc.insert("detail".into(), json!(self.detail));
+        doc.insert("code".into(), json!(self.code.as_str()));
+        doc.extend(self.extra.clone());
+        Value::Object(doc)
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {}: {}",
+            self.status().as_u16(),
+            self.code.as_str(),
+            self.detail
+        )
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.status()
+    }
+    fn error_response(&self) -> HttpResponse {
+        HttpResponse::build(self.status())
+            .insert_header((header::CONTENT_TYPE, "application/problem+json"))
+            .body(self.body().to_string())
+    }
+}
+
+/// A use case's failure as the client sees it. A rule refusal keeps its
+/// code; its message is written for players and carries no hidden
+/// information (the rules crate guarantees it). An internal cause is logged
+/// here and replaced by a generic sentence.
+impl From<Error> for ApiError {
+    fn from(e: Error) -> Self {
+        match e {
+            Error::Validation(s) => ApiError::new(Code::ValidationFailed, s),
+            Error::Unauthorized(s) => ApiError::new(Code::Unauthorized, s),
+            Error::Forbidden(s) => ApiError::new(Code::Forbidden, s),
+            Error::NotFound(what) => ApiError::not_found(what),
+            Error::Conflict(s) => ApiError::new(Code::Conflict, s),
+            Error::StaleSeq(current) => ApiError::new(
+                Code::StaleSeq,
+                format!("the match has moved on: its seq is now {current}; reload and try again"),
+            )
+            .with("seq", json!(current)),
+            Error::Rule(rule) => {
+                let code = match rule.code {
+                    RuleCode::ValidationFailed => Code::ValidationFailed,
+                    RuleCode::IllegalAction => Code::IllegalAction,
+                    RuleCode::NotYourTurn => Code::NotYourTurn,
+                    RuleCode::MatchFinished => Code::MatchFinished,
+                };
+                ApiError::new(code, rule.message)
+            }
+            Error::InviteExpired(s) => ApiError::new(Code::InviteExpired, s),
+            Error::RateLimited(s) => ApiError::new(Code::RateLimited, s),
+            Error::Unavailable(s) => ApiError::new(Code::Unavailable, s),
+            Error::Internal(cause) => {
+                log::error!("request failed: {cause}");
+                ApiError::new(Code::Internal, "something went wrong on our side")
+            }
+        }
+    }
+}
+
+impl From<posthorn_rules::RuleError> for ApiError {
+    fn from(e: posthorn_rules::RuleError) -> Self {
+        Error::Rule(e).into()
+    }
+}
+
+impl From<actix_web::error::BlockingError> for ApiError {
+    fn from(e: actix_web::error::BlockingError) -> Self {
+        Error::internal(format!("blocking pool: {e}")).into()
+    }
+}

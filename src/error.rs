@@ -63,6 +63,14 @@ impl Error {
     pub fn internal(cause: impl fmt::Display) -> Self {
         Error::Internal(cause.to_string())
     }
+
+    /// Say where an internal failure happened (`match 3f…`), for the log.
+    pub fn context(self, what: impl fmt::Display) -> Self {
+        match self {
+            Error::Internal(cause) => Error::Internal(format!("{what}: {cause}")),
+            other => other,
+        }
+    }
 }
 
 impl fmt::Display for Error {

@@ -21,6 +21,19 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// The narrow context of the outbox worker.
+    pub fn courier(&self) -> crate::notify::Courier {
+        crate::notify::Courier {
+            pool: self.pool.clone(),
+            clock: self.clock.clone(),
+            mailer: self.mailer.clone(),
+            vapid: self.vapid.clone(),
+            keys: self.keys.clone(),
+            public_url: self.config.public_url.clone(),
+            max_attempts: self.config.notify_max_attempts,
+        }
+    }
+
     /// A source of game chance for one use case.
     pub fn roller(&self) -> crate::dice::Roller {
         crate::dice::Roller(self.dice.clone())

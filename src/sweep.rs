@@ -8,14 +8,13 @@
 use crate::error::Error;
 use crate::matches::duties::TimedDuty;
 use crate::matches::play::resolve_expired;
-use crate::matches::{NewEvent, Table};
+use crate::matches::{MatchStatus, NewEvent, ServiceEvent, Table};
 use crate::schema::matches;
 use crate::state::AppState;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use posthorn_rules::Random;
-use serde_json::json;
 use uuid::Uuid;
 
 /// Matches claimed per transaction.
@@ -33,7 +32,7 @@ pub struct Swept {
 fn claim_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Uuid>, Error> {
     // Two conditions, each served by its own partial index.
     Ok(matches::table
-        .filter(matches::status.eq("active"))
+        .filter(matches::status.eq(MatchStatus::Active))
         .filter(matches::notice_at.le(now).or(matches::deadline_at.le(now)))
         .select(matches::id)
         .limit(BATCH)
@@ -61,7 +60,7 @@ pub fn settle(
         .filter(|d| d.deadline_at <= now)
         .collect();
     for duty in passed {
-        if table.row.status != "active" {
+        if table.row.status != MatchStatus::Active {
             break;
         }
         let current = table.state.to_act();
@@ -76,7 +75,7 @@ pub fn settle(
         }
     }
     // §T2: the notice, once per duty; the seat has not lost.
-    if table.row.status == "active" {
+    if table.row.status == MatchStatus::Active {
         let mut duties = table.duties();
         let mut notices = Vec::new();
         for duty in duties
@@ -87,7 +86,11 @@ pub fn settle(
             notices.push(NewEvent {
                 seat: Some(duty.seat),
                 rules: false,
-                body: json!({"type": "timeout_notice", "kind": duty.kind, "deadline_at": duty.deadline_at}),
+                body: ServiceEvent::TimeoutNotice {
+                    kind: duty.kind,
+                    deadline_at: duty.deadline_at,
+                }
+                .to_body(),
             });
         }
         if !notices.is_empty() {
@@ -110,7 +113,8 @@ pub fn sweep_batch(
         let Some(mut table) = Table::load(conn, id, true)? else {
             continue;
         };
-        let done = settle(conn, &mut table, now, random)?;
+        let done =
+            settle(conn, &mut table, now, random).map_err(|e| e.context(format!("match {id}")))?;
         total.matches += done.matches;
         total.notices += done.notices;
         total.deadlines += done.deadlines;
@@ -144,7 +148,12 @@ pub async fn start(
     let job = Job::new_repeated_async(interval, move |_id, _scheduler| {
         let state = state.clone();
         Box::pin(async move {
-            let work = move || (sweep(&state), crate::notify::worker::deliver_due(&state));
+            let work = move || {
+                (
+                    sweep(&state),
+                    crate::notify::worker::deliver_due(&state.courier()),
+                )
+            };
             match tokio::task::spawn_blocking(work).await {
                 Ok((swept, delivered)) => {
                     match swept {

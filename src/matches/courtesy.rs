@@ -3,14 +3,14 @@
 //! lichess does for friendly correspondence games. A grant is a service
 //! event; it moves the turn's notice and deadline.
 
-use super::{NewEvent, Table};
+use super::{MatchStatus, NewEvent, ServiceEvent, Table};
 use crate::error::Error;
 use crate::schema::match_events;
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use posthorn_rules::{DutyKind, RuleError, Seat};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 pub const GRANT_HOURS: i64 = 24;
 pub const GRANTS_PER_SEAT: i64 = 3;
@@ -45,7 +45,9 @@ pub fn beneficiary(
     table: &Table,
     granter: Seat,
 ) -> Result<Option<Seat>, Error> {
-    if table.row.status != "active" || grants_by(conn, table, granter)? >= GRANTS_PER_SEAT {
+    if table.row.status != MatchStatus::Active
+        || grants_by(conn, table, granter)? >= GRANTS_PER_SEAT
+    {
         return Ok(None);
     }
     Ok(table
@@ -89,7 +91,12 @@ pub fn grant(
     let event = NewEvent {
         seat: Some(granter),
         rules: false,
-        body: json!({"type": "time_granted", "to_seat": to.0, "hours": GRANT_HOURS, "deadline_at": deadline}),
+        body: ServiceEvent::TimeGranted {
+            to_seat: to.0,
+            hours: GRANT_HOURS,
+            deadline_at: deadline,
+        }
+        .to_body(),
     };
     table.append(conn, vec![event], now)
 }

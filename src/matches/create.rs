@@ -1,6 +1,6 @@
 //! Creating a match and joining one by invitation.
 
-use super::{MatchRow, MatchView, NewEvent, Table};
+use super::{MatchRow, MatchStatus, MatchView, NewEvent, ServiceEvent, Table};
 use crate::auth;
 use crate::error::Error;
 use crate::notify::outbox::{Enqueue, Notice};
@@ -182,7 +182,7 @@ pub fn create(
         variant: chosen(&config, "variant", game.about().variants),
         mode: chosen(&config, "mode", game.about().modes),
         options: config,
-        status: "waiting".into(),
+        status: MatchStatus::Waiting,
         seq: 0,
         rated: req.rated.unwrap_or(false),
         turn_seconds,
@@ -291,7 +291,7 @@ pub fn accept_invite(
     if table.seats.contains(&Some(user)) {
         return Err(Error::conflict("you already have a seat in this match"));
     }
-    if table.row.status == "finished" {
+    if table.row.status == MatchStatus::Finished {
         return Err(expired("this match is over"));
     }
     diesel::update(invites::table.find(code.trim().to_uppercase()))
@@ -304,7 +304,7 @@ pub fn accept_invite(
     let joined = NewEvent {
         seat: Some(posthorn_rules::Seat(seat as u8)),
         rules: false,
-        body: serde_json::json!({"type": "player_joined"}),
+        body: ServiceEvent::PlayerJoined.to_body(),
     };
     table.append(conn, vec![joined], now)?;
     table.view_for(conn, user)

@@ -7,11 +7,14 @@ pub mod append;
 pub mod courtesy;
 pub mod create;
 pub mod duties;
+pub mod notices;
 pub mod play;
 pub mod snapshots;
+pub mod status;
+
+pub use status::{MatchStatus, ServiceEvent};
 
 use crate::error::Error;
-use crate::notify::outbox::notices_after_append;
 use crate::schema::{match_events, match_seats, matches, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -32,7 +35,7 @@ pub struct MatchRow {
     pub variant: Option<String>,
     pub mode: Option<String>,
     pub options: Value,
-    pub status: String,
+    pub status: MatchStatus,
     pub seq: i32,
     pub rated: bool,
     pub turn_seconds: i32,
@@ -88,7 +91,7 @@ pub struct MatchView {
     pub variant: Option<String>,
     pub mode: Option<String>,
     /// `waiting` (seats open), `active` or `finished`.
-    pub status: String,
+    pub status: MatchStatus,
     /// The last event's seq; also the `ETag`.
     pub seq: i32,
     pub rated: bool,
@@ -268,9 +271,10 @@ impl Table {
                 body: event.body,
             });
         }
-        let (duties_before, was_finished) = (self.duties(), self.row.status == "finished");
+        let (duties_before, was_finished) =
+            (self.duties(), self.row.status == MatchStatus::Finished);
         self.refresh_row(&duties_before, now);
-        let notices = notices_after_append(self, &duties_before, was_finished, &stored);
+        let notices = notices::after_append(self, &duties_before, was_finished, &stored);
         append::Append::new(&self.row, &stored, notices, now).execute(conn)?;
         crate::metrics::EVENTS_APPENDED
             .fetch_add(stored.len() as u64, std::sync::atomic::Ordering::Relaxed);
@@ -283,12 +287,12 @@ impl Table {
         let row = &mut self.row;
         row.updated_at = now;
         if let Some(outcome) = self.state.outcome() {
-            row.status = "finished".into();
+            row.status = MatchStatus::Finished;
             row.result = serde_json::to_value(outcome).ok();
         } else if self.seats.iter().all(Option::is_some) {
-            row.status = "active".into();
+            row.status = MatchStatus::Active;
         }
-        let timed = if row.status == "active" {
+        let timed = if row.status == MatchStatus::Active {
             duties::schedule(previous, &self.state.to_act(), now, row.turn_seconds as i64)
         } else {
             Vec::new()
@@ -333,7 +337,7 @@ impl Table {
             game: r.game.clone(),
             variant: r.variant.clone(),
             mode: r.mode.clone(),
-            status: r.status.clone(),
+            status: r.status,
             seq: r.seq,
             rated: r.rated,
             turn_hours: r.turn_seconds as f64 / 3600.0,

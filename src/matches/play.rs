@@ -4,6 +4,7 @@
 use super::snapshots::Snapshot;
 use super::{courtesy, load_players, EventRow, EventView, MatchView, NewEvent, Table};
 use crate::error::Error;
+use crate::matches::MatchStatus;
 use crate::schema::{idempotent_answers, match_events, match_seats, matches};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -143,7 +144,7 @@ pub fn act(
     if request.seq != table.row.seq {
         return Err(Error::stale_seq(table.row.seq));
     }
-    if table.row.status == "waiting" {
+    if table.row.status == MatchStatus::Waiting {
         return Err(Error::conflict("the match starts when every seat is taken"));
     }
     let action = request.action;
@@ -239,7 +240,7 @@ pub fn legal_actions(
 ) -> Result<LegalActions, Error> {
     let table = load_current(conn, match_id, user, now, random)?;
     let mut seats = Vec::new();
-    if table.row.status == "active" {
+    if table.row.status == MatchStatus::Active {
         for seat in table.seats_of(user) {
             let mut actions = table.state.legal_actions(seat);
             if courtesy::beneficiary(conn, &table, seat)?.is_some() {
@@ -295,11 +296,8 @@ pub fn list(
         .select(matches::id)
         .into_boxed();
     if let Some(status) = &status {
-        if !["waiting", "active", "finished"].contains(&status.as_str()) {
-            return Err(Error::validation(
-                "status is one of waiting, active, finished",
-            ));
-        }
+        let status = MatchStatus::parse(status)
+            .ok_or_else(|| Error::validation("status is one of waiting, active, finished"))?;
         query = query.filter(matches::status.eq(status));
     }
     let ids: Vec<Uuid> = query

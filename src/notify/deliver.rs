@@ -4,10 +4,10 @@
 //! then stay recorded as failed.
 
 use super::worker::Row;
+use super::Courier;
 use super::Kind;
 use crate::config::Config;
 use crate::schema::users;
-use crate::state::AppState;
 use askama::Template;
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -225,7 +225,7 @@ fn digest_words(korean: bool, payload: &Value) -> Words {
 }
 
 pub(super) fn compose(
-    state: &AppState,
+    courier: &Courier,
     mailer: &Mailer,
     conn: &mut PgConnection,
     row: &Row,
@@ -242,7 +242,7 @@ pub(super) fn compose(
     let kind = Kind::parse(&row.kind).ok_or("unknown notification kind")?;
     let korean = locale.starts_with("ko");
     let words = words(kind, korean, &row.payload);
-    let base = state.config.public_url.trim_end_matches('/');
+    let base = courier.public_url.trim_end_matches('/');
     let link = if kind == Kind::Digest {
         format!("{base}/matches")
     } else {
@@ -250,7 +250,7 @@ pub(super) fn compose(
     };
     let unsubscribe = format!(
         "{base}/v1/unsubscribe?token={}",
-        state.keys.sign_unsubscribe(row.user_id, kind.name())
+        courier.keys.sign_unsubscribe(row.user_id, kind.name())
     );
     let (greeting, link_label, footer, unsubscribe_label) = if korean {
         (

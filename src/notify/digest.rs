@@ -4,8 +4,9 @@
 //! match and the local date as seq) makes it once a day, whatever the
 //! instance count.
 
-use super::Kind;
+use super::{Channel, Kind};
 use crate::error::Error;
+use crate::matches::MatchStatus;
 use crate::schema::{matches, notifications};
 use chrono::{DateTime, NaiveTime, Utc};
 use diesel::prelude::*;
@@ -37,7 +38,7 @@ pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize,
             .signed_duration_since(chrono::NaiveDate::default())
             .num_days() as i32;
         let awaiting: Vec<(Uuid, String, Option<DateTime<Utc>>)> = matches::table
-            .filter(matches::status.eq("active"))
+            .filter(matches::status.eq(MatchStatus::Active))
             .filter(matches::awaiting.contains(vec![user]))
             .order(matches::deadline_at.asc().nulls_last())
             .select((matches::id, matches::game, matches::deadline_at))
@@ -56,7 +57,7 @@ pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize,
                 notifications::match_id.eq(Uuid::nil()),
                 notifications::seq.eq(day),
                 notifications::kind.eq(Kind::Digest.name()),
-                notifications::channel.eq("email"),
+                notifications::channel.eq(Channel::Email.to_string()),
                 notifications::payload.eq(&payload),
                 notifications::next_attempt_at.eq(now),
                 notifications::created_at.eq(now),

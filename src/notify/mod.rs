@@ -22,6 +22,21 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+/// What the outbox worker needs of the service, and no more: the
+/// application state stays above this module.
+#[derive(Clone)]
+pub struct Courier {
+    pub pool: crate::db::Pool,
+    pub clock: std::sync::Arc<dyn crate::clock::Clock>,
+    pub mailer: std::sync::Arc<deliver::Mailer>,
+    pub vapid: std::sync::Arc<push::Vapid>,
+    /// Signs one-click unsubscribe links.
+    pub keys: std::sync::Arc<crate::auth::Keys>,
+    /// Where links in messages point.
+    pub public_url: String,
+    pub max_attempts: i32,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
@@ -37,6 +52,17 @@ pub enum Kind {
 }
 
 impl Kind {
+    pub const ALL: [Kind; 8] = [
+        Kind::YourTurn,
+        Kind::TimeoutNotice,
+        Kind::MatchFinished,
+        Kind::Invitation,
+        Kind::InvitationAccepted,
+        Kind::DrawOffered,
+        Kind::FlipDecision,
+        Kind::Digest,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Kind::YourTurn => "your_turn",
@@ -52,6 +78,52 @@ impl Kind {
 
     pub fn parse(name: &str) -> Option<Kind> {
         serde_json::from_value(Value::String(name.to_owned())).ok()
+    }
+}
+
+/// Where one notification goes: the user's email, or one push device.
+/// Stored as `email` or `push:<subscription id>` (the outbox statement
+/// writes them in SQL; this reads them back).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Channel {
+    Email,
+    Push(Uuid),
+}
+
+impl Channel {
+    pub fn parse(text: &str) -> Option<Channel> {
+        match text.strip_prefix("push:") {
+            Some(id) => id.parse().ok().map(Channel::Push),
+            None => (text == "email").then_some(Channel::Email),
+        }
+    }
+}
+
+impl std::fmt::Display for Channel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Channel::Email => f.write_str("email"),
+            Channel::Push(id) => write!(f, "push:{id}"),
+        }
+    }
+}
+
+/// Where a notification stands (the `notifications.status` check).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeliveryStatus {
+    Pending,
+    Sent,
+    /// Every attempt failed, or no retry could mend it: recorded, not lost.
+    Failed,
+}
+
+impl DeliveryStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeliveryStatus::Pending => "pending",
+            DeliveryStatus::Sent => "sent",
+            DeliveryStatus::Failed => "failed",
+        }
     }
 }
 
@@ -210,4 +282,43 @@ pub fn save_settings(
         .set(notification_settings::settings.eq(&value))
         .execute(conn)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue #12: one switch per kind that is sent on its own (the digest
+    /// has its own setting), no more and no fewer.
+    #[test]
+    fn the_settings_switches_are_exactly_the_notification_kinds() {
+        let switches = serde_json::to_value(Switches::default()).unwrap();
+        let mut keys: Vec<&str> = switches
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        keys.sort_unstable();
+        let mut kinds: Vec<&str> = Kind::ALL
+            .iter()
+            .filter(|k| **k != Kind::Digest)
+            .map(|k| k.name())
+            .collect();
+        kinds.sort_unstable();
+        assert_eq!(keys, kinds);
+        for kind in Kind::ALL {
+            assert_eq!(Kind::parse(kind.name()), Some(kind));
+        }
+    }
+
+    #[test]
+    fn channels_read_back_as_written() {
+        let id = Uuid::new_v4();
+        for channel in [Channel::Email, Channel::Push(id)] {
+            assert_eq!(Channel::parse(&channel.to_string()), Some(channel));
+        }
+        assert_eq!(Channel::parse("pigeon"), None);
+        assert_eq!(Channel::parse("push:not-a-uuid"), None);
+    }
 }

@@ -1,5 +1,6 @@
-//! Writing the outbox: what an append to a match's log tells its players,
-//! and the one statement that puts it in `notifications`.
+//! Writing the outbox: the one statement that puts notices in
+//! `notifications` (what an append tells whom is match policy:
+//! [`crate::matches::notices`]).
 //!
 //! The insert is a prepared statement of fixed text whatever the number of
 //! notices (they are bound as arrays and unnested), so PostgreSQL plans it
@@ -7,15 +8,12 @@
 //! statement as the events and the match row, one round trip per action.
 
 use super::Kind;
-use crate::matches::duties::TimedDuty;
-use crate::matches::{EventRow, Table};
 use chrono::{DateTime, Utc};
 use diesel::pg::Pg;
 use diesel::query_builder::{AstPass, QueryFragment, QueryId};
 use diesel::sql_types::{Array, Integer, Jsonb, Text, Timestamptz, Uuid as SqlUuid};
 use diesel::{QueryResult, RunQueryDsl};
-use posthorn_rules::{DutyKind, Seat};
-use serde_json::{json, Value};
+use serde_json::Value;
 use uuid::Uuid;
 
 /// One notification for one user, before the channels they want it on are
@@ -29,68 +27,6 @@ pub struct Notice {
     pub kind: Kind,
     /// Public facts only: the game, a deadline, a result.
     pub payload: Value,
-}
-
-/// What an append tells the players: a duty newly owed, the end of the
-/// match, a timeout notice, an accepted invitation.
-pub fn notices_after_append(
-    table: &Table,
-    duties_before: &[TimedDuty],
-    was_finished: bool,
-    appended: &[EventRow],
-) -> Vec<Notice> {
-    let row = &table.row;
-    let user_at = |seat: Seat| table.seats.get(seat.index()).copied().flatten();
-    let mut notices = Vec::new();
-    let mut notice = |user, seq, kind, payload| {
-        notices.push(Notice {
-            user,
-            seq,
-            kind,
-            payload,
-        })
-    };
-    if row.status == "active" {
-        for duty in table.duties() {
-            let known = duties_before
-                .iter()
-                .any(|d| d.seat == duty.seat && d.kind == duty.kind);
-            let kind = match duty.kind {
-                DutyKind::Turn => Kind::YourTurn,
-                DutyKind::DrawReply => Kind::DrawOffered,
-                DutyKind::FlipDecision => Kind::FlipDecision,
-                DutyKind::LastCard => continue,
-            };
-            if let (false, Some(user)) = (known, user_at(duty.seat)) {
-                let payload = json!({"game": row.game, "deadline_at": duty.deadline_at});
-                notice(user, row.seq, kind, payload);
-            }
-        }
-    }
-    if row.status == "finished" && !was_finished {
-        let payload = json!({"game": row.game, "result": row.result});
-        for user in table.seats.iter().flatten() {
-            notice(*user, row.seq, Kind::MatchFinished, payload.clone());
-        }
-    }
-    for event in appended.iter().filter(|e| !e.rules) {
-        let seat = event.seat.map(|s| Seat(s as u8));
-        match event.body["type"].as_str() {
-            Some("timeout_notice") => {
-                if let Some(user) = seat.and_then(user_at) {
-                    let payload =
-                        json!({"game": row.game, "deadline_at": event.body["deadline_at"]});
-                    notice(user, event.seq, Kind::TimeoutNotice, payload);
-                }
-            }
-            Some("player_joined") => {
-                let payload = json!({"game": row.game});
-                notice(row.created_by, event.seq, Kind::InvitationAccepted, payload);
-            }
-            _ => {}
-        }
-    }
-    notices
 }
 
 /// Notices as the columns the statement unnests.

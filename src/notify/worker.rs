@@ -12,9 +12,9 @@
 
 use super::deliver::{compose, words};
 use super::Kind;
+use super::{Channel, Courier, DeliveryStatus};
 use crate::error::Error;
 use crate::schema::{notifications, push_subscriptions as subs, users};
-use crate::state::AppState;
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -83,22 +83,24 @@ enum Sent {
     Failed(String),
 }
 
-fn prepare(state: &AppState, conn: &mut PgConnection, row: &Row) -> Outgoing {
-    let prepared = match row.channel.strip_prefix("push:") {
-        Some(subscription) => prepare_push(state, conn, row, subscription).map(Outgoing::Push),
-        None => compose(state, &state.mailer, conn, row)
+fn prepare(courier: &Courier, conn: &mut PgConnection, row: &Row) -> Outgoing {
+    let prepared = match Channel::parse(&row.channel) {
+        Some(Channel::Push(subscription)) => {
+            prepare_push(courier, conn, row, subscription).map(Outgoing::Push)
+        }
+        Some(Channel::Email) => compose(courier, &courier.mailer, conn, row)
             .map(|m| m.map_or(Outgoing::Nothing, |m| Outgoing::Mail(Box::new(m)))),
+        None => Err(format!("{PERMANENT}unknown channel {:?}", row.channel)),
     };
     prepared.unwrap_or_else(Outgoing::Broken)
 }
 
 fn prepare_push(
-    state: &AppState,
+    courier: &Courier,
     conn: &mut PgConnection,
     row: &Row,
-    subscription: &str,
+    id: Uuid,
 ) -> Result<Push, String> {
-    let id: Uuid = subscription.parse().map_err(|_| "bad subscription id")?;
     let found: Option<(String, String, String)> = subs::table
         .find(id)
         .select((subs::endpoint, subs::p256dh, subs::auth))
@@ -117,7 +119,7 @@ fn prepare_push(
     let words = words(kind, locale.starts_with("ko"), &row.payload);
     let url = format!(
         "{}/matches/{}",
-        state.config.public_url.trim_end_matches('/'),
+        courier.public_url.trim_end_matches('/'),
         row.match_id
     );
     let payload = serde_json::json!({
@@ -140,11 +142,11 @@ fn prepare_push(
     })
 }
 
-fn send(state: &AppState, outgoing: &Outgoing) -> Sent {
+fn send(courier: &Courier, outgoing: &Outgoing) -> Sent {
     let outcome = match outgoing {
-        Outgoing::Mail(message) => state.mailer.send(message).map(|()| Sent::Done),
+        Outgoing::Mail(message) => courier.mailer.send(message).map(|()| Sent::Done),
         Outgoing::Push(p) => super::push::send(
-            &state.vapid,
+            &courier.vapid,
             &p.endpoint,
             &p.p256dh,
             &p.auth,
@@ -162,14 +164,14 @@ fn send(state: &AppState, outgoing: &Outgoing) -> Sent {
 }
 
 /// Send them all, up to `SENDERS` at once; the outcomes in the same order.
-fn send_all(state: &AppState, ready: &[Outgoing]) -> Vec<Sent> {
+fn send_all(courier: &Courier, ready: &[Outgoing]) -> Vec<Sent> {
     let per_sender = ready.len().div_ceil(SENDERS).max(1);
     std::thread::scope(|scope| {
         let senders: Vec<_> = ready
             .chunks(per_sender)
             .map(|chunk| {
                 let sender =
-                    scope.spawn(move || chunk.iter().map(|o| send(state, o)).collect::<Vec<_>>());
+                    scope.spawn(move || chunk.iter().map(|o| send(courier, o)).collect::<Vec<_>>());
                 (chunk.len(), sender)
             })
             .collect();
@@ -206,7 +208,7 @@ fn quiet_until(
 
 fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, Error> {
     let rows: Vec<(i64, Uuid, Uuid, String, String, Value, i32)> = notifications::table
-        .filter(notifications::status.eq("pending"))
+        .filter(notifications::status.eq(DeliveryStatus::Pending.as_str()))
         .filter(notifications::next_attempt_at.le(now))
         .order(notifications::next_attempt_at)
         .select((
@@ -261,7 +263,7 @@ fn record(
         Ok(()) => {
             diesel::update(target)
                 .set((
-                    notifications::status.eq("sent"),
+                    notifications::status.eq(DeliveryStatus::Sent.as_str()),
                     notifications::attempts.eq(attempts),
                     notifications::sent_at.eq(now),
                 ))
@@ -272,7 +274,7 @@ fn record(
             log::warn!("notification {} failed for good: {why}", row.id);
             diesel::update(target)
                 .set((
-                    notifications::status.eq("failed"),
+                    notifications::status.eq(DeliveryStatus::Failed.as_str()),
                     notifications::attempts.eq(attempts),
                     notifications::last_error.eq(why),
                 ))
@@ -295,12 +297,12 @@ fn record(
 }
 
 /// Deliver every due notification (blocking; run it off the executor).
-pub fn deliver_due(state: &AppState) -> Result<Delivered, Error> {
-    let now = state.clock.now();
+pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
+    let now = courier.clock.now();
     let mut done = Delivered::default();
-    crate::db::transaction(&state.pool, |c| super::digest::enqueue_due(c, now))?;
+    crate::db::transaction(&courier.pool, |c| super::digest::enqueue_due(c, now))?;
     loop {
-        let claimed = crate::db::transaction(&state.pool, |c| {
+        let claimed = crate::db::transaction(&courier.pool, |c| {
             let rows = claim(c, now)?;
             let mut due = Vec::with_capacity(rows.len());
             for row in rows.iter() {
@@ -315,9 +317,9 @@ pub fn deliver_due(state: &AppState) -> Result<Delivered, Error> {
                     due.push(row);
                 }
             }
-            let ready: Vec<Outgoing> = due.iter().map(|row| prepare(state, c, row)).collect();
-            let max_attempts = state.config.notify_max_attempts;
-            for (row, outcome) in due.into_iter().zip(send_all(state, &ready)) {
+            let ready: Vec<Outgoing> = due.iter().map(|row| prepare(courier, c, row)).collect();
+            let max_attempts = courier.max_attempts;
+            for (row, outcome) in due.into_iter().zip(send_all(courier, &ready)) {
                 record(c, row, outcome, max_attempts, now, &mut done)?;
             }
             Ok::<_, Error>(rows.len())

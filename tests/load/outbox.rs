@@ -57,7 +57,7 @@ fn main() {
         .unwrap();
 
         let started = Instant::now();
-        let done = app.blocking(posthorn::notify::worker::deliver_due).await.unwrap();
+        let done = app.blocking(|s| posthorn::notify::worker::deliver_due(&s.courier())).await.unwrap();
         let secs = started.elapsed().as_secs_f64();
         assert_eq!(done.sent as i64, 2 * n, "{done:?}");
         assert_eq!(mail.messages().len() as i64, n);

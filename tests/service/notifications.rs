@@ -17,7 +17,7 @@ async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {
 }
 
 async fn deliver(app: &TestApp) -> Delivered {
-    app.blocking(deliver_due).await.unwrap()
+    app.blocking(|s| deliver_due(&s.courier())).await.unwrap()
 }
 
 async fn register_with_locale(app: &TestApp, name: &str, locale: &str) -> String {
@@ -241,7 +241,7 @@ async fn two_workers_on_one_outbox_never_send_twice() {
     let sent: usize = std::thread::scope(|s| {
         let runs: Vec<_> = workers
             .iter()
-            .map(|w| s.spawn(move || deliver_due(w).unwrap()))
+            .map(|w| s.spawn(move || deliver_due(&w.courier()).unwrap()))
             .collect();
         runs.into_iter().map(|r| r.join().unwrap().sent).sum()
     });

@@ -96,7 +96,7 @@ async fn pushes_are_encrypted_for_the_device_signed_with_vapid_and_a_410_removes
         .await
         .body;
     let bob_moves = m["my_seats"][0] != m["to_act"][0]["seat"];
-    let done = app.blocking(deliver_due).await.unwrap();
+    let done = app.blocking(|s| deliver_due(&s.courier())).await.unwrap();
 
     let received = inbox.lock().unwrap().clone();
     let to_phone: Vec<&Received> = received.iter().filter(|r| r.device == "phone").collect();

@@ -1,0 +1,71 @@
+//! Match policy: what an append to a match's log tells its players. The
+//! notices go to the outbox in the same statement as the events
+//! (`notify::outbox`), which knows nothing of matches.
+
+use super::duties::TimedDuty;
+use super::{EventRow, MatchStatus, ServiceEvent, Table};
+use crate::notify::outbox::Notice;
+use crate::notify::Kind;
+use posthorn_rules::{DutyKind, Seat};
+use serde_json::json;
+
+/// What an append tells the players: a duty newly owed, the end of the
+/// match, a timeout notice, an accepted invitation.
+pub fn after_append(
+    table: &Table,
+    duties_before: &[TimedDuty],
+    was_finished: bool,
+    appended: &[EventRow],
+) -> Vec<Notice> {
+    let row = &table.row;
+    let user_at = |seat: Seat| table.seats.get(seat.index()).copied().flatten();
+    let mut notices = Vec::new();
+    let mut notice = |user, seq, kind, payload| {
+        notices.push(Notice {
+            user,
+            seq,
+            kind,
+            payload,
+        })
+    };
+    if row.status == MatchStatus::Active {
+        for duty in table.duties() {
+            let known = duties_before
+                .iter()
+                .any(|d| d.seat == duty.seat && d.kind == duty.kind);
+            let kind = match duty.kind {
+                DutyKind::Turn => Kind::YourTurn,
+                DutyKind::DrawReply => Kind::DrawOffered,
+                DutyKind::FlipDecision => Kind::FlipDecision,
+                DutyKind::LastCard => continue,
+            };
+            if let (false, Some(user)) = (known, user_at(duty.seat)) {
+                let payload = json!({"game": row.game, "deadline_at": duty.deadline_at});
+                notice(user, row.seq, kind, payload);
+            }
+        }
+    }
+    if row.status == MatchStatus::Finished && !was_finished {
+        let payload = json!({"game": row.game, "result": row.result});
+        for user in table.seats.iter().flatten() {
+            notice(*user, row.seq, Kind::MatchFinished, payload.clone());
+        }
+    }
+    for event in appended.iter().filter(|e| !e.rules) {
+        let seat = event.seat.map(|s| Seat(s as u8));
+        match ServiceEvent::from_body(&event.body) {
+            Some(ServiceEvent::TimeoutNotice { deadline_at, .. }) => {
+                if let Some(user) = seat.and_then(user_at) {
+                    let payload = json!({"game": row.game, "deadline_at": deadline_at});
+                    notice(user, event.seq, Kind::TimeoutNotice, payload);
+                }
+            }
+            Some(ServiceEvent::PlayerJoined) => {
+                let payload = json!({"game": row.game});
+                notice(row.created_by, event.seq, Kind::InvitationAccepted, payload);
+            }
+            Some(ServiceEvent::TimeGranted { .. }) | None => {}
+        }
+    }
+    notices
+}

@@ -1,0 +1,88 @@
+//! The closed sets of the match service: a match's status and the facts the
+//! service itself records in a log beside the game's own.
+
+use chrono::{DateTime, Utc};
+use diesel::deserialize::{self, FromSql, FromSqlRow};
+use diesel::expression::AsExpression;
+use diesel::pg::{Pg, PgValue};
+use diesel::serialize::{self, Output, ToSql};
+use diesel::sql_types::Text;
+use posthorn_rules::DutyKind;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// `waiting` (seats open), `active` or `finished`; stored as that text.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, AsExpression, FromSqlRow,
+)]
+#[serde(rename_all = "snake_case")]
+#[diesel(sql_type = Text)]
+pub enum MatchStatus {
+    Waiting,
+    Active,
+    Finished,
+}
+
+impl MatchStatus {
+    pub const ALL: [MatchStatus; 3] = [
+        MatchStatus::Waiting,
+        MatchStatus::Active,
+        MatchStatus::Finished,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchStatus::Waiting => "waiting",
+            MatchStatus::Active => "active",
+            MatchStatus::Finished => "finished",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<MatchStatus> {
+        Self::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+}
+
+impl ToSql<Text, Pg> for MatchStatus {
+    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Pg>) -> serialize::Result {
+        <str as ToSql<Text, Pg>>::to_sql(self.as_str(), out)
+    }
+}
+
+impl FromSql<Text, Pg> for MatchStatus {
+    fn from_sql(bytes: PgValue<'_>) -> deserialize::Result<Self> {
+        let text = <String as FromSql<Text, Pg>>::from_sql(bytes)?;
+        MatchStatus::parse(&text).ok_or_else(|| format!("unknown match status {text:?}").into())
+    }
+}
+
+/// A fact the service records in a match's log (`rules = false`): not part
+/// of the game, never folded by the rules crate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServiceEvent {
+    /// An invitation was accepted; the event's seat is the new player's.
+    PlayerJoined,
+    /// §T2: half the time is gone; the seat is reminded, not yet lost.
+    TimeoutNotice {
+        kind: DutyKind,
+        deadline_at: DateTime<Utc>,
+    },
+    /// Courtesy time (issue #5): the event's seat granted `to_seat` more.
+    TimeGranted {
+        to_seat: u8,
+        hours: i64,
+        deadline_at: Option<DateTime<Utc>>,
+    },
+}
+
+impl ServiceEvent {
+    pub fn to_body(&self) -> serde_json::Value {
+        serde_json::to_value(self).expect("service events serialize")
+    }
+
+    /// A stored body, if it is a service event this version knows.
+    pub fn from_body(body: &serde_json::Value) -> Option<ServiceEvent> {
+        ServiceEvent::deserialize(body).ok()
+    }
+}

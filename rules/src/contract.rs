@@ -38,6 +38,44 @@
 //!   [`Game::deadline_passed`] with the duty whose deadline expired; the game
 //!   says what that means (abandonment, an offer lapsing).
 //!
+//! ## Conventions for a game module
+//!
+//! * **Layout**: `rules/src/<game>/` with `mod.rs` (the `impl Game`, the
+//!   `View`, the `Config`), `state.rs` (actions, events, state and the
+//!   fold), `turn.rs` (validating an action into events), `board.rs`
+//!   (geometry, pieces, move generation, the position notation and
+//!   `perft`), and `variant.rs` where a family has variants (a small rules
+//!   value read by hooks in `board.rs`, not a bag of flags). A small game
+//!   may keep several of these in `mod.rs`; none grows past a few hundred
+//!   lines.
+//! * **Registration**: one line in the `games!` list in `lib.rs`, and
+//!   one line in `rules/tests/games.rs` for each variant or mode, which
+//!   runs the generic harness; a perft file `rules/tests/data/<game>.tsv`
+//!   (`<game>-<variant>.tsv` per variant) where the game has a position
+//!   notation.
+//! * **Self-description**: [`Game::ABOUT`] is the catalogue line — only
+//!   what is playable is listed. `Config.variant` / `Config.mode` are serde
+//!   enums with `#[serde(rename_all = "snake_case")]` whose names equal
+//!   `ABOUT.variants` / `ABOUT.modes`, the default first; configurations
+//!   use `deny_unknown_fields`.
+//! * **Serde tagging**: actions and events are `#[serde(tag = "type",
+//!   rename_all = "snake_case")]`; actions also `deny_unknown_fields`, with
+//!   empty braces (`Resign {}`) for variants without fields, since serde
+//!   ignores unknown fields on unit variants. Every game accepts
+//!   `{"type": "resign"}`; `grant_time` is the service's own, never a game
+//!   action. The acting seat is not in the action (the service passes it).
+//! * **Spelling**: the API says `colour` (British), everywhere: fields,
+//!   views, actions. Seats are numbers `0..n`; squares are in the game's
+//!   own notation.
+//! * **Hidden information**: events carry the full facts; `redact` blanks
+//!   them per viewer and [`Game::secrets`] states what each viewer may not
+//!   see, which the harness checks on every view and event of every
+//!   playout.
+//! * **Tests**: one test per rule clause, named after its `RULES.md`
+//!   section (`c1_man_reaching_the_far_row_is_crowned`,
+//!   `f7_free_flip_…`); each `**Decision**` constant lives in one named
+//!   place with a `RULES.md §` comment.
+//!
 //! ```
 //! use posthorn_rules::checkers::{Checkers, Config, Action};
 //! use posthorn_rules::{Game, Env, Seat, SplitMix64, Viewer};

@@ -165,7 +165,7 @@ impl State {
 #[derive(Clone, Debug, Serialize)]
 pub struct PieceView {
     pub square: u8,
-    pub color: &'static str,
+    pub colour: &'static str,
     pub king: bool,
 }
 
@@ -178,7 +178,7 @@ pub struct View {
     pub pieces: Vec<PieceView>,
     pub side_to_move: &'static str,
     /// Seat 0 plays Black, seat 1 White.
-    pub colors: [&'static str; 2],
+    pub colours: [&'static str; 2],
     pub plies: u32,
     pub plies_until_no_progress_draw: u32,
     pub plies_until_ply_limit: u32,
@@ -458,7 +458,7 @@ impl Game for Checkers {
             };
             pieces.push(PieceView {
                 square: sq + 1,
-                color: color.name(),
+                colour: color.name(),
                 king: pos.kings & bit != 0,
             });
         }
@@ -467,7 +467,7 @@ impl Game for Checkers {
             position: pos.to_fen(),
             pieces,
             side_to_move: pos.turn.name(),
-            colors: ["black", "white"],
+            colours: ["black", "white"],
             plies: state.plies,
             plies_until_no_progress_draw: state.plies_until_no_progress_draw(),
             plies_until_ply_limit: PLY_LIMIT.saturating_sub(state.plies),

@@ -1,27 +1,12 @@
 //! Arbitrary strings and JSON as moves, positions and actions: always a
 //! precise error or a legal result, never a panic.
 
+mod harness;
+
+use harness::arbitrary_string;
 use posthorn_rules::checkers::Position;
-use posthorn_rules::{Env, GameId, MatchState, Random, Seat, SplitMix64};
+use posthorn_rules::{Env, GameId, MatchState, Seat, SplitMix64};
 use serde_json::{json, Value};
-
-const ALPHABET: &[char] = &[
-    '0', '1', '2', '3', '4', '5', '9', 'x', 'X', '-', ':', ',', '.', 'K', 'k', 'B', 'W', ' ', '+',
-    '\u{0}', 'é', '궁', '\u{202e}',
-];
-
-fn arbitrary_string(random: &mut SplitMix64) -> String {
-    let len = random.below(24) as usize;
-    (0..len)
-        .map(|_| {
-            if random.below(10) == 0 {
-                char::from_u32(random.below(0x11_0000) as u32).unwrap_or('?')
-            } else {
-                ALPHABET[random.below(ALPHABET.len() as u64) as usize]
-            }
-        })
-        .collect()
-}
 
 fn checkers_match() -> MatchState {
     let events =

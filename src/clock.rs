@@ -1,9 +1,13 @@
 //! Time is injected (DESIGN.md §3): production reads the system clock,
 //! tests advance a manual one instead of sleeping.
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Duration, SubsecRound, Utc};
 use std::sync::{Arc, Mutex};
 
+/// Every clock reads in whole microseconds, what PostgreSQL's
+/// `timestamptz` stores: a time answered at once and the same time read
+/// back from the log are then equal (issue #13: `…16.700294384Z` in an
+/// answer was `…16.700294Z` in the event feed).
 pub trait Clock: Send + Sync {
     fn now(&self) -> DateTime<Utc>;
 }
@@ -12,7 +16,7 @@ pub struct SystemClock;
 
 impl Clock for SystemClock {
     fn now(&self) -> DateTime<Utc> {
-        Utc::now()
+        Utc::now().trunc_subsecs(6)
     }
 }
 
@@ -34,6 +38,9 @@ impl ManualClock {
 
 impl Clock for ManualClock {
     fn now(&self) -> DateTime<Utc> {
-        *self.0.lock().unwrap_or_else(|p| p.into_inner())
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .trunc_subsecs(6)
     }
 }

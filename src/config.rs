@@ -25,6 +25,9 @@ pub struct Config {
     pub refresh_token_days: i64,
     /// `POSTHORN_MAX_BODY_BYTES`: larger request bodies get 413.
     pub max_body_bytes: usize,
+    /// `POSTHORN_BODY_TIMEOUT_SECONDS`: a request body must arrive within
+    /// this long of its head, else 408.
+    pub body_timeout_seconds: u64,
     /// `POSTHORN_SWEEP_INTERVAL_SECONDS`: how often deadlines are swept
     /// and the outbox delivered.
     pub sweep_interval_seconds: u64,
@@ -60,6 +63,7 @@ impl Default for Config {
             access_token_seconds: 15 * 60,
             refresh_token_days: 60,
             max_body_bytes: 64 * 1024,
+            body_timeout_seconds: 10,
             sweep_interval_seconds: 5,
             smtp_url: None,
             mail_from: "Posthorn <posthorn@localhost>".into(),
@@ -120,6 +124,11 @@ impl Config {
                 "POSTHORN_MAX_BODY_BYTES",
                 var("POSTHORN_MAX_BODY_BYTES"),
                 d.max_body_bytes,
+            )?,
+            body_timeout_seconds: number(
+                "POSTHORN_BODY_TIMEOUT_SECONDS",
+                var("POSTHORN_BODY_TIMEOUT_SECONDS"),
+                d.body_timeout_seconds,
             )?,
             sweep_interval_seconds: number(
                 "POSTHORN_SWEEP_INTERVAL_SECONDS",

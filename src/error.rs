@@ -23,6 +23,8 @@ pub enum Error {
     /// An invitation used, expired, or for a match that is over.
     InviteExpired(String),
     RateLimited(String),
+    /// An `Idempotency-Key` already used for a different request.
+    IdempotencyKeyReused,
     /// Try again soon: no database connection came free, or the database
     /// is restarting.
     Unavailable(String),
@@ -85,6 +87,7 @@ impl fmt::Display for Error {
             | Error::Unavailable(s) => f.write_str(s),
             Error::NotFound(what) => write!(f, "no such {what}"),
             Error::StaleSeq(seq) => write!(f, "stale seq; the match is at {seq}"),
+            Error::IdempotencyKeyReused => f.write_str("Idempotency-Key reused"),
             Error::Rule(e) => write!(f, "{e}"),
             Error::Internal(cause) => write!(f, "internal: {cause}"),
         }

@@ -8,6 +8,7 @@ pub mod db;
 pub mod dice;
 pub mod error;
 pub mod http;
+pub mod idempotency;
 pub mod localdb;
 pub mod matches;
 pub mod metrics;

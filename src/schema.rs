@@ -93,6 +93,7 @@ diesel::table! {
         match_id -> Uuid,
         answer -> Jsonb,
         created_at -> Timestamptz,
+        fingerprint -> Bytea,
     }
 }
 

@@ -125,6 +125,7 @@ pub fn sweep_batch(
 /// Sweep until nothing is due (blocking; run it off the async executor).
 pub fn sweep(state: &AppState) -> Result<Swept, Error> {
     let (now, mut random) = (state.clock.now(), state.roller());
+    crate::db::transaction(&state.pool, |c| crate::idempotency::forget_expired(c, now))?;
     let mut total = Swept::default();
     loop {
         let done = crate::db::transaction(&state.pool, |c| sweep_batch(c, now, &mut random))?;

@@ -3,6 +3,7 @@
 use crate::accounts::{self, GuestRequest, Login, Me, Refresh, Registration, Session};
 use crate::auth::{self, Caller};
 use crate::db;
+use crate::http::body::Body;
 use crate::http::error::ApiError;
 use crate::state::AppState;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
@@ -12,7 +13,7 @@ use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 #[post("/v1/accounts")]
 pub async fn register(
     state: web::Data<AppState>,
-    body: web::Json<Registration>,
+    body: Body<Registration>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
     accounts::check_password(&req.password)?;
@@ -32,7 +33,7 @@ pub async fn register(
 pub async fn login(
     state: web::Data<AppState>,
     req: HttpRequest,
-    body: web::Json<Login>,
+    body: Body<Login>,
 ) -> Result<HttpResponse, ApiError> {
     let Login { login, password } = body.into_inner();
     let address = req
@@ -73,7 +74,7 @@ pub async fn login(
 #[post("/v1/sessions/refresh")]
 pub async fn refresh(
     state: web::Data<AppState>,
-    body: web::Json<Refresh>,
+    body: Body<Refresh>,
 ) -> Result<HttpResponse, ApiError> {
     let token = body.into_inner().refresh_token;
     let issuer = state.issuer();
@@ -98,7 +99,7 @@ pub async fn logout(state: web::Data<AppState>, caller: Caller) -> Result<HttpRe
 #[post("/v1/guests")]
 pub async fn guest(
     state: web::Data<AppState>,
-    body: web::Json<GuestRequest>,
+    body: Body<GuestRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
     let issuer = state.issuer();

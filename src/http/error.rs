@@ -26,7 +26,9 @@ pub enum Code {
     MatchFinished,
     InviteExpired,
     PayloadTooLarge,
+    RequestTimeout,
     RateLimited,
+    IdempotencyKeyReused,
     Unavailable,
     Internal,
 }
@@ -45,7 +47,9 @@ impl Code {
         Code::MatchFinished,
         Code::InviteExpired,
         Code::PayloadTooLarge,
+        Code::RequestTimeout,
         Code::RateLimited,
+        Code::IdempotencyKeyReused,
         Code::Unavailable,
         Code::Internal,
     ];
@@ -66,7 +70,9 @@ impl Code {
             Code::MatchFinished => ("match_finished", S::CONFLICT, "The match is over."),
             Code::InviteExpired => ("invite_expired", S::GONE, "The invitation was used, expired, or its match is over: ask for a new one."),
             Code::PayloadTooLarge => ("payload_too_large", S::PAYLOAD_TOO_LARGE, "The request body is larger than the service accepts."),
+            Code::RequestTimeout => ("request_timeout", S::REQUEST_TIMEOUT, "The request did not arrive in time (a body is given a few seconds once its head has come); send it again."),
             Code::RateLimited => ("rate_limited", S::TOO_MANY_REQUESTS, "Too many attempts; wait before trying again."),
+            Code::IdempotencyKeyReused => ("idempotency_key_reused", S::UNPROCESSABLE_ENTITY, "This Idempotency-Key was used for a different request. Use a new key for a new request; resend the same request to get its first answer."),
             Code::Unavailable => ("unavailable", S::SERVICE_UNAVAILABLE, "The service is busy or its database is restarting; try again shortly."),
             Code::Internal => ("internal", S::INTERNAL_SERVER_ERROR, "Something failed on the service's side; it has been logged."),
         }
@@ -196,6 +202,10 @@ impl From<Error> for ApiError {
             }
             Error::InviteExpired(s) => ApiError::new(Code::InviteExpired, s),
             Error::RateLimited(s) => ApiError::new(Code::RateLimited, s),
+            Error::IdempotencyKeyReused => ApiError::new(
+                Code::IdempotencyKeyReused,
+                "this Idempotency-Key was used for a different request",
+            ),
             Error::Unavailable(s) => ApiError::new(Code::Unavailable, s),
             Error::Internal(cause) => {
                 log::error!("request failed: {cause}");

@@ -2,7 +2,10 @@
 
 use crate::auth::Caller;
 use crate::db;
+use crate::error::Error;
+use crate::http::body::Body;
 use crate::http::error::ApiError;
+use crate::idempotency::{self, Keyed};
 use crate::matches::create::{self, NewMatch};
 use crate::matches::play::{self, ActionAnswer, ActionRequest, EventFeed, LegalActions, MatchPage};
 use crate::matches::MatchView;
@@ -14,45 +17,49 @@ use utoipa::IntoParams;
 use uuid::Uuid;
 
 #[utoipa::path(post, path = "/v1/matches", tag = "matches", request_body = NewMatch,
+    params(("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,128}$", description = "a retry with the same key and request gets the first answer (the same match); another request with it gets 422 (kept 24 h)")),
     responses((status = 201, body = MatchView), (status = 400)), security(("bearer" = [])))]
 #[post("/v1/matches")]
 pub async fn create_match(
     state: web::Data<AppState>,
     caller: Caller,
-    body: web::Json<NewMatch>,
+    request: HttpRequest,
+    body: Body<NewMatch>,
 ) -> Result<HttpResponse, ApiError> {
     let (now, min_turn) = (state.clock.now(), state.config.min_turn_seconds);
     let mut random = state.roller();
     let public_url = state.config.public_url.clone();
     let req = body.into_inner();
+    let keyed = keyed(&request, &req)?;
     let view = db::run(&state.pool, move |c| {
-        create::create(
-            c,
-            caller.user_id,
-            req,
-            min_turn,
-            &public_url,
+        let ask = create::Ask {
+            creator: caller.user_id,
+            min_turn_seconds: min_turn,
+            public_url: &public_url,
             now,
-            &mut random,
-        )
+        };
+        create::create_keyed(c, ask, req, keyed, &mut random)
     })
     .await?;
     Ok(HttpResponse::Created().json(view))
 }
 
 #[utoipa::path(post, path = "/v1/invites/{code}/accept", tag = "matches",
-    params(("code" = String, Path, description = "the invitation code")),
+    params(("code" = String, Path, description = "the invitation code"),
+        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,128}$", description = "a retry with the same key gets the first answer (kept 24 h)")),
     responses((status = 200, body = MatchView), (status = 404), (status = 410)), security(("bearer" = [])))]
 #[post("/v1/invites/{code}/accept")]
 pub async fn accept_invite(
     state: web::Data<AppState>,
     caller: Caller,
+    request: HttpRequest,
     code: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let now = state.clock.now();
     let code = code.into_inner();
+    let keyed = keyed(&request, &serde_json::Value::Null)?;
     let view = db::run(&state.pool, move |c| {
-        create::accept_invite(c, &code, caller.user_id, now)
+        create::accept_invite(c, &code, caller.user_id, keyed, now)
     })
     .await?;
     Ok(HttpResponse::Ok().json(view))
@@ -141,22 +148,20 @@ pub async fn legal_actions(
     Ok(HttpResponse::Ok().json(actions))
 }
 
-fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
+/// The request's `Idempotency-Key`, with what it asks for (method, path
+/// and body) as the key's fingerprint (`crate::idempotency`).
+fn keyed(req: &HttpRequest, body: &impl serde::Serialize) -> Result<Option<Keyed>, ApiError> {
     let Some(value) = req.headers().get("Idempotency-Key") else {
         return Ok(None);
     };
-    let key = value
-        .to_str()
-        .ok()
-        .map(str::trim)
-        .filter(|k| !k.is_empty() && k.len() <= 128);
-    key.map(|k| Some(k.to_owned())).ok_or_else(|| {
-        ApiError::validation("Idempotency-Key must be 1–128 visible ASCII characters")
-    })
+    let key = idempotency::check_key(value.as_bytes())?;
+    let body = serde_json::to_value(body).map_err(Error::internal)?;
+    let operation = format!("{} {}", req.method(), req.path());
+    Ok(Some(Keyed::new(key, &operation, &body)))
 }
 
 #[utoipa::path(post, path = "/v1/matches/{id}/actions", tag = "matches",
-    params(("id" = Uuid, Path), ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,128}$", description = "a retry with the same key gets the first answer")),
+    params(("id" = Uuid, Path), ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,128}$", description = "a retry with the same key and request gets the first answer; the same key with another request gets 422 idempotency_key_reused (kept 24 h)")),
     request_body = ActionRequest,
     responses((status = 200, body = ActionAnswer), (status = 409), (status = 422), (status = 404)), security(("bearer" = [])))]
 #[post("/v1/matches/{id}/actions")]
@@ -165,14 +170,14 @@ pub async fn post_action(
     caller: Caller,
     id: web::Path<Uuid>,
     req: HttpRequest,
-    body: web::Json<ActionRequest>,
+    body: Body<ActionRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let key = idempotency_key(&req)?;
+    let request = body.into_inner();
+    let keyed = keyed(&req, &request)?;
     let (id, now) = (id.into_inner(), state.clock.now());
     let mut random = state.roller();
-    let request = body.into_inner();
     let (answer, snapshot) = db::run(&state.pool, move |c| {
-        play::act(c, id, caller.user_id, request, key, now, &mut random)
+        play::act(c, id, caller.user_id, request, keyed, now, &mut random)
     })
     .await?;
     // Committed: the next action on this match can skip the fold.

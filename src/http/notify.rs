@@ -2,6 +2,7 @@
 
 use crate::auth::Caller;
 use crate::db;
+use crate::http::body::Body;
 use crate::http::error::ApiError;
 use crate::notify::{self, push, Kind, Settings};
 use crate::state::AppState;
@@ -26,7 +27,7 @@ pub async fn get_settings(
 pub async fn put_settings(
     state: web::Data<AppState>,
     caller: Caller,
-    body: web::Json<Settings>,
+    body: Body<Settings>,
 ) -> Result<HttpResponse, ApiError> {
     let settings = body.into_inner();
     settings.check()?;
@@ -109,7 +110,7 @@ pub async fn vapid_public_key(state: web::Data<AppState>, _caller: Caller) -> Ht
 pub async fn subscribe(
     state: web::Data<AppState>,
     caller: Caller,
-    body: web::Json<push::NewSubscription>,
+    body: Body<push::NewSubscription>,
 ) -> Result<HttpResponse, ApiError> {
     let (now, vapid) = (state.clock.now(), state.vapid.clone());
     let sub = body.into_inner();

@@ -3,6 +3,7 @@
 use super::{MatchRow, MatchStatus, MatchView, NewEvent, ServiceEvent, Table};
 use crate::auth;
 use crate::error::Error;
+use crate::idempotency::{self, Keyed};
 use crate::notify::outbox::{Enqueue, Notice};
 use crate::notify::Kind;
 use crate::schema::{invites, match_seats, matches, users};
@@ -10,7 +11,7 @@ use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use posthorn_rules::{GameId, MatchState, Random};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -22,7 +23,7 @@ pub const MAX_TURN_HOURS: f64 = 14.0 * 24.0;
 /// How long an invitation stays valid.
 pub const INVITE_HOURS: i64 = 24;
 
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewMatch {
     /// A game id from `GET /v1/games`.
@@ -123,17 +124,44 @@ pub fn invite_url(public_url: &str, code: &str) -> String {
     format!("{}/invite/{code}", public_url.trim_end_matches('/'))
 }
 
-pub fn create(
+/// Who asks for a match, and the service's settings that bound it.
+pub struct Ask<'a> {
+    pub creator: Uuid,
+    pub min_turn_seconds: i64,
+    pub public_url: &'a str,
+    pub now: DateTime<Utc>,
+}
+
+/// [`create`], honouring an `Idempotency-Key`: a retry gets the match the
+/// first request made, not a second one.
+pub fn create_keyed(
     conn: &mut PgConnection,
-    creator: Uuid,
+    ask: Ask,
     req: NewMatch,
-    min_turn_seconds: i64,
-    public_url: &str,
-    now: DateTime<Utc>,
+    keyed: Option<Keyed>,
     random: &mut dyn Random,
 ) -> Result<MatchView, Error> {
+    let Some(keyed) = keyed else {
+        return create(conn, &ask, req, random);
+    };
+    if let Some(answer) = keyed.replay(conn, ask.creator, ask.now)? {
+        return serde_json::from_value(answer).map_err(Error::internal);
+    }
+    let view = create(conn, &ask, req, random)?;
+    let stored = serde_json::to_value(&view).map_err(Error::internal)?;
+    keyed.remember(conn, ask.creator, view.id, stored, ask.now)?;
+    Ok(view)
+}
+
+pub fn create(
+    conn: &mut PgConnection,
+    ask: &Ask,
+    req: NewMatch,
+    random: &mut dyn Random,
+) -> Result<MatchView, Error> {
+    let (creator, now) = (ask.creator, ask.now);
     let (game, config) = game_config(&req)?;
-    let turn_seconds = turn_seconds(req.turn_hours, min_turn_seconds)?;
+    let turn_seconds = turn_seconds(req.turn_hours, ask.min_turn_seconds)?;
     let range = MatchState::seat_range(game, &config)?;
 
     // Who sits down: the creator, the named opponents, and open seats.
@@ -223,7 +251,7 @@ pub fn create(
                 ))
                 .execute(conn)?;
             invites_made.push(super::Invite {
-                url: invite_url(public_url, &invite.code),
+                url: invite_url(ask.public_url, &invite.code),
                 ..invite
             });
         }
@@ -263,8 +291,12 @@ pub fn accept_invite(
     conn: &mut PgConnection,
     code: &str,
     user: Uuid,
+    keyed: Option<Keyed>,
     now: DateTime<Utc>,
 ) -> Result<MatchView, Error> {
+    if let Some(answer) = idempotency::replay(keyed.as_ref(), conn, user, now)? {
+        return serde_json::from_value(answer).map_err(Error::internal);
+    }
     let invite: Option<(Uuid, i16, DateTime<Utc>, Option<Uuid>)> = invites::table
         .find(code.trim().to_uppercase())
         .select((
@@ -307,5 +339,10 @@ pub fn accept_invite(
         body: ServiceEvent::PlayerJoined.to_body(),
     };
     table.append(conn, vec![joined], now)?;
-    table.view_for(conn, user)
+    let view = table.view_for(conn, user)?;
+    if let Some(keyed) = keyed {
+        let stored = serde_json::to_value(&view).map_err(Error::internal)?;
+        keyed.remember(conn, user, match_id, stored, now)?;
+    }
+    Ok(view)
 }

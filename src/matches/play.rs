@@ -4,8 +4,9 @@
 use super::snapshots::Snapshot;
 use super::{courtesy, load_players, EventRow, EventView, MatchView, NewEvent, Table};
 use crate::error::Error;
+use crate::idempotency::{self, Keyed};
 use crate::matches::MatchStatus;
-use crate::schema::{idempotent_answers, match_events, match_seats, matches};
+use crate::schema::{match_events, match_seats, matches};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -17,7 +18,7 @@ use uuid::Uuid;
 
 pub const PAGE_SIZE: i64 = 20;
 
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActionRequest {
     /// The seq of the match the client saw; a stale one gets 409.
@@ -120,26 +121,14 @@ pub fn act(
     match_id: Uuid,
     user: Uuid,
     request: ActionRequest,
-    idempotency_key: Option<String>,
+    keyed: Option<Keyed>,
     now: DateTime<Utc>,
     random: &mut dyn Random,
 ) -> Result<(ActionAnswer, Snapshot), Error> {
     let mut table = Table::load_mine(conn, match_id, user, true)?;
-    if let Some(key) = &idempotency_key {
-        let earlier: Option<(Uuid, Value)> = idempotent_answers::table
-            .find((user, key))
-            .select((idempotent_answers::match_id, idempotent_answers::answer))
-            .first(conn)
-            .optional()?;
-        if let Some((for_match, answer)) = earlier {
-            if for_match != match_id {
-                return Err(Error::conflict(
-                    "this Idempotency-Key was used for another match",
-                ));
-            }
-            let answer = serde_json::from_value(answer).map_err(Error::internal)?;
-            return Ok((answer, table.snapshot()));
-        }
+    if let Some(answer) = idempotency::replay(keyed.as_ref(), conn, user, now)? {
+        let answer = serde_json::from_value(answer).map_err(Error::internal)?;
+        return Ok((answer, table.snapshot()));
     }
     if request.seq != table.row.seq {
         return Err(Error::stale_seq(table.row.seq));
@@ -168,17 +157,9 @@ pub fn act(
             .map(|e| table.event_view(e, user))
             .collect::<Result<_, _>>()?,
     };
-    if let Some(key) = idempotency_key {
-        diesel::insert_into(idempotent_answers::table)
-            .values((
-                idempotent_answers::user_id.eq(user),
-                idempotent_answers::key.eq(key),
-                idempotent_answers::match_id.eq(match_id),
-                idempotent_answers::answer
-                    .eq(serde_json::to_value(&answer).map_err(Error::internal)?),
-                idempotent_answers::created_at.eq(now),
-            ))
-            .execute(conn)?;
+    if let Some(keyed) = keyed {
+        let stored = serde_json::to_value(&answer).map_err(Error::internal)?;
+        keyed.remember(conn, user, match_id, stored, now)?;
     }
     Ok((answer, table.snapshot()))
 }

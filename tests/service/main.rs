@@ -4,6 +4,7 @@ mod accounts;
 mod deadlines;
 mod errors;
 mod flipchess;
+mod hardening;
 mod matches;
 mod notifications;
 mod operations;

@@ -1,0 +1,2 @@
+DROP INDEX idempotent_answers_created;
+ALTER TABLE idempotent_answers DROP COLUMN fingerprint;

@@ -1,0 +1,272 @@
+//! Issue #13: each defect a fault-injection run found, with the test that
+//! would have caught it.
+
+use crate::support::TestApp;
+use chrono::Duration;
+use posthorn::config::Config;
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+
+async fn checkers_between(app: &TestApp, alice: &str) -> Value {
+    let reply = app
+        .post(
+            "/v1/matches",
+            alice,
+            json!({"game": "checkers", "opponents": ["bob"]}),
+        )
+        .await;
+    assert_eq!(reply.status, 201, "{}", reply.body);
+    reply.body
+}
+
+async fn post_keyed(
+    app: &TestApp,
+    path: &str,
+    token: &str,
+    key: &str,
+    body: Value,
+) -> crate::support::Reply {
+    app.request(
+        "POST",
+        path,
+        Some(token),
+        Some(body),
+        &[("Idempotency-Key", key)],
+    )
+    .await
+}
+
+/// Defect 2: a NUL in any text input was a 500 (PostgreSQL refuses 0x00).
+#[actix_web::test]
+async fn a_nul_in_any_text_input_is_a_400_not_a_500() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let cases = [
+        (
+            "/v1/accounts",
+            json!({"username": "carol", "password": "a long password", "email": "a\u{0}b@example.com"}),
+        ),
+        (
+            "/v1/sessions",
+            json!({"login": "a\u{0}b", "password": "whatever it is"}),
+        ),
+        ("/v1/guests", json!({"nickname": "n\u{0}ll"})),
+    ];
+    for (path, body) in cases {
+        let reply = app
+            .request("POST", path, None, Some(body.clone()), &[])
+            .await;
+        assert_eq!(
+            (reply.status.as_u16(), reply.code()),
+            (400, "validation_failed"),
+            "{path} {body}"
+        );
+    }
+    let opponent = app
+        .post(
+            "/v1/matches",
+            &alice,
+            json!({"game": "checkers", "opponents": ["b\u{0}b"]}),
+        )
+        .await;
+    assert_eq!(
+        (opponent.status.as_u16(), opponent.code()),
+        (400, "validation_failed")
+    );
+    for path in ["/v1/invites/a%00b/accept", "/v1/matches?status=active%00"] {
+        let method = if path.contains("invites") {
+            "POST"
+        } else {
+            "GET"
+        };
+        let reply = app.request(method, path, Some(&alice), None, &[]).await;
+        assert_eq!(
+            (reply.status.as_u16(), reply.code()),
+            (400, "validation_failed"),
+            "{path}"
+        );
+    }
+    app.stop().await;
+}
+
+/// Defects 4 and 5: a key reused for another request answered the first
+/// answer and dropped the request; a key with an inner space was taken.
+#[actix_web::test]
+async fn a_reused_idempotency_key_with_another_request_is_refused() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let m = checkers_between(&app, &alice).await;
+    let path = format!("/v1/matches/{}", m["id"].as_str().unwrap());
+    let mover = if m["my_seats"][0] == m["to_act"][0]["seat"] {
+        &alice
+    } else {
+        &bob
+    };
+    let legal = app.get(&format!("{path}/legal-actions"), mover).await.body;
+    let first = json!({"seq": legal["seq"], "action": legal["actions"][0]});
+    let answer = post_keyed(
+        &app,
+        &format!("{path}/actions"),
+        mover,
+        "key-1",
+        first.clone(),
+    )
+    .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let again = post_keyed(&app, &format!("{path}/actions"), mover, "key-1", first).await;
+    assert_eq!(again.status, 200);
+    assert_eq!(
+        again.body, answer.body,
+        "the same request gets the first answer"
+    );
+    let seq = answer.body["match"]["seq"].clone();
+    let other = json!({"seq": seq, "action": {"type": "offer_draw"}});
+    let reused = post_keyed(&app, &format!("{path}/actions"), mover, "key-1", other).await;
+    assert_eq!(
+        (reused.status.as_u16(), reused.code()),
+        (422, "idempotency_key_reused")
+    );
+    let now = app.get(&path, mover).await.body;
+    assert_eq!(now["seq"], seq, "the refused request changed nothing");
+    let long = "k".repeat(129);
+    for bad in ["has space", "a\tb", long.as_str()] {
+        let reply = post_keyed(
+            &app,
+            &format!("{path}/actions"),
+            mover,
+            bad,
+            json!({"seq": seq, "action": {"type": "offer_draw"}}),
+        )
+        .await;
+        assert_eq!(
+            (reply.status.as_u16(), reply.code()),
+            (400, "validation_failed"),
+            "{bad:?}"
+        );
+    }
+    app.stop().await;
+}
+
+/// Defect 6: a creation retried after a lost answer made a second match.
+#[actix_web::test]
+async fn creating_a_match_honours_the_idempotency_key() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    app.register("bob").await;
+    let body = json!({"game": "checkers", "opponents": ["bob"]});
+    let first = post_keyed(&app, "/v1/matches", &alice, "create-1", body.clone()).await;
+    assert_eq!(first.status, 201, "{}", first.body);
+    let retry = post_keyed(&app, "/v1/matches", &alice, "create-1", body).await;
+    assert_eq!(retry.status, 201);
+    assert_eq!(
+        retry.body["id"], first.body["id"],
+        "the retry names the same match"
+    );
+    let other = json!({"game": "flipchess", "opponents": ["bob"]});
+    let reused = post_keyed(&app, "/v1/matches", &alice, "create-1", other).await;
+    assert_eq!(
+        (reused.status.as_u16(), reused.code()),
+        (422, "idempotency_key_reused")
+    );
+    let mine = app.get("/v1/matches", &alice).await.body;
+    assert_eq!(
+        mine["items"].as_array().unwrap().len(),
+        1,
+        "one match, not two"
+    );
+    // Two first uses at once: one match, both answers name it.
+    let body = json!({"game": "checkers", "opponents": ["bob"], "turn_hours": 72});
+    let (a, b) = futures_util::future::join(
+        post_keyed(&app, "/v1/matches", &alice, "create-2", body.clone()),
+        post_keyed(&app, "/v1/matches", &alice, "create-2", body.clone()),
+    )
+    .await;
+    assert_eq!((a.status.as_u16(), b.status.as_u16()), (201, 201));
+    assert_eq!(a.body["id"], b.body["id"]);
+    let mine = app.get("/v1/matches", &alice).await.body;
+    assert_eq!(mine["items"].as_array().unwrap().len(), 2);
+    app.stop().await;
+}
+
+/// Defect 7: the answer said nanoseconds, the feed microseconds.
+#[actix_web::test]
+async fn a_time_in_an_answer_equals_the_same_time_read_back() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let m = checkers_between(&app, &alice).await;
+    let id = m["id"].as_str().unwrap();
+    app.clock.advance(Duration::nanoseconds(123_456_789));
+    let mover = if m["my_seats"][0] == m["to_act"][0]["seat"] {
+        &alice
+    } else {
+        &bob
+    };
+    let legal = app
+        .get(&format!("/v1/matches/{id}/legal-actions"), mover)
+        .await
+        .body;
+    let answer = app.act(mover, id, legal["actions"][0].clone()).await.body;
+    let event = answer["events"][0].clone();
+    assert!(
+        event["at"].as_str().unwrap().ends_with(".123456Z"),
+        "{event}"
+    );
+    let after = event["seq"].as_i64().unwrap() - 1;
+    let feed = app
+        .get(&format!("/v1/matches/{id}/events?after={after}"), mover)
+        .await
+        .body;
+    assert_eq!(feed["events"][0]["at"], event["at"]);
+    assert_eq!(
+        answer["match"]["updated_at"],
+        app.get(&format!("/v1/matches/{id}"), mover).await.body["updated_at"]
+    );
+    app.stop().await;
+}
+
+/// Defect 8: a body trickled a byte at a time held its connection open
+/// for ever; now it gets a 408 problem document.
+#[actix_web::test]
+async fn a_body_that_never_finishes_is_timed_out() {
+    let app = TestApp::start_with(Config {
+        body_timeout_seconds: 1,
+        ..Config::default()
+    })
+    .await;
+    let address = app.base.trim_start_matches("http://").to_owned();
+    let answer = actix_web::web::block(move || {
+        let mut stream = std::net::TcpStream::connect(address).unwrap();
+        stream
+            .write_all(b"POST /v1/guests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+            .unwrap();
+        stream.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
+        let mut answer = Vec::new();
+        let mut buf = [0u8; 4096];
+        // Trickle a byte now and then; the service must cut it off first.
+        for _ in 0..20 {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            if stream.write_all(b" ").is_err() {
+                break;
+            }
+            stream.set_nonblocking(true).unwrap();
+            if let Ok(n) = stream.read(&mut buf) {
+                answer.extend_from_slice(&buf[..n]);
+            }
+            stream.set_nonblocking(false).unwrap();
+            if !answer.is_empty() {
+                break;
+            }
+        }
+        String::from_utf8_lossy(&answer).into_owned()
+    })
+    .await
+    .unwrap();
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.contains("application/problem+json") && answer.contains("request_timeout"),
+        "{answer}"
+    );
+    app.stop().await;
+}

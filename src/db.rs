@@ -3,9 +3,9 @@
 
 use crate::error::Error;
 use diesel::connection::SimpleConnection;
+use diesel::connection::{AnsiTransactionManager, TransactionManager};
 use diesel::pg::PgConnection;
 use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool as R2d2Pool, PooledConnection};
-use diesel::Connection;
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 use std::sync::Arc;
 use std::time::Duration;
@@ -79,15 +79,82 @@ pub fn migrate(conn: &mut PgConnection) -> Result<(), String> {
         .map_err(|e| format!("migrations failed: {e}"))
 }
 
+/// A database error that passes by itself (issue #13): the connection was
+/// lost or the server is restarting or shutting down, or PostgreSQL gave
+/// up a transaction (serialization failure, deadlock). Answered 503 with
+/// `Retry-After`, never 500.
+pub fn is_transient(e: &diesel::result::Error) -> bool {
+    use diesel::result::{DatabaseErrorKind as Kind, Error as E};
+    match e {
+        E::DatabaseError(Kind::ClosedConnection | Kind::UnableToSendCommand, _)
+        | E::DatabaseError(Kind::SerializationFailure, _)
+        | E::BrokenTransactionManager => true,
+        E::DatabaseError(_, info) => {
+            const PASSING: [&str; 7] = [
+                "deadlock detected",
+                "terminating connection",
+                "the database system is",
+                "server closed the connection",
+                "connection to server",
+                "could not connect",
+                "no connection to the server",
+            ];
+            let message = info.message();
+            PASSING.iter().any(|p| message.contains(p))
+        }
+        _ => false,
+    }
+}
+
+type Pooled = PooledConnection<ConnectionManager<PgConnection>>;
+
+/// Make the pool drop this connection rather than hand it out again.
+fn discard(conn: &mut Pooled) {
+    AnsiTransactionManager::transaction_manager_status_mut(&mut **conn).set_in_error();
+}
+
+/// BEGIN on a pooled connection. One that died with its server (a
+/// restart) fails here, before any work ran: it is dropped and a fresh one
+/// tried, once — the transparent retry that is always safe.
+fn begin(pool: &Pool) -> Result<Pooled, Error> {
+    let mut pooled = pool.get()?;
+    match AnsiTransactionManager::begin_transaction(&mut *pooled) {
+        Ok(()) => return Ok(pooled),
+        Err(e) if is_transient(&e) => discard(&mut pooled),
+        Err(e) => return Err(e.into()),
+    }
+    drop(pooled);
+    let mut pooled = pool.get()?;
+    if let Err(e) = AnsiTransactionManager::begin_transaction(&mut *pooled) {
+        discard(&mut pooled);
+        return Err(e.into());
+    }
+    Ok(pooled)
+}
+
 /// Run `work` in one transaction on a pooled connection, blocking: for the
-/// sweep and the outbox worker, which already run off the executor.
+/// sweep and the outbox worker, which already run off the executor. A
+/// failure inside `work` is not retried here (it may not be safe to run
+/// twice): it is answered 503 when passing, and a client's retry with its
+/// `Idempotency-Key` is safe.
 pub fn transaction<T, F>(pool: &Pool, work: F) -> Result<T, Error>
 where
     F: FnOnce(&mut PgConnection) -> Result<T, Error>,
 {
-    let mut pooled = pool.get()?;
-    let conn: &mut PgConnection = &mut pooled;
-    conn.transaction(work)
+    let mut pooled = begin(pool)?;
+    let result = work(&mut pooled);
+    let ended = match &result {
+        Ok(_) => AnsiTransactionManager::commit_transaction(&mut *pooled),
+        Err(_) => AnsiTransactionManager::rollback_transaction(&mut *pooled),
+    };
+    if let Err(e) = ended {
+        discard(&mut pooled);
+        // A COMMIT that failed: the work's answer must not be given.
+        if result.is_ok() {
+            return Err(e.into());
+        }
+    }
+    result
 }
 
 /// Run `work` in one transaction on a pooled connection, on the blocking

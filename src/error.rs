@@ -25,9 +25,11 @@ pub enum Error {
     RateLimited(String),
     /// An `Idempotency-Key` already used for a different request.
     IdempotencyKeyReused,
-    /// Try again soon: no database connection came free, or the database
-    /// is restarting.
+    /// Try again soon: no database connection came free.
     Unavailable(String),
+    /// A passing database failure (`db::is_transient`); the cause is for
+    /// the log, the client is told to retry.
+    Transient(String),
     /// A defect or a broken dependency; the cause is for the log only.
     Internal(String),
 }
@@ -90,6 +92,7 @@ impl fmt::Display for Error {
             Error::IdempotencyKeyReused => f.write_str("Idempotency-Key reused"),
             Error::Rule(e) => write!(f, "{e}"),
             Error::Internal(cause) => write!(f, "internal: {cause}"),
+            Error::Transient(cause) => write!(f, "database unavailable: {cause}"),
         }
     }
 }
@@ -106,6 +109,7 @@ impl From<diesel::result::Error> for Error {
     fn from(e: diesel::result::Error) -> Self {
         match e {
             diesel::result::Error::NotFound => Error::NotFound("resource"),
+            passing if crate::db::is_transient(&passing) => Error::Transient(passing.to_string()),
             other => Error::Internal(format!("database: {other}")),
         }
     }

@@ -159,6 +159,21 @@ impl LocalPostgres {
         Ok(())
     }
 
+    /// Restart the cluster with `pg_ctl restart -m <mode>` (`immediate`:
+    /// as after a crash, every connection cut at once).
+    pub fn restart(&self, mode: &str) -> Result<(), String> {
+        let mut pg_ctl = Command::new(self.bin.join("pg_ctl"));
+        // The new server logs to the file, not to pg_ctl's output, which
+        // would then never close.
+        pg_ctl
+            .arg("-D")
+            .arg(&self.data)
+            .arg("-l")
+            .arg(self.data.join("server.log"))
+            .args(["-m", mode, "-w", "restart"]);
+        self.run(&mut pg_ctl, true)
+    }
+
     pub fn stop(&self) {
         let mut pg_ctl = Command::new(self.bin.join("pg_ctl"));
         pg_ctl

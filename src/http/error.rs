@@ -168,9 +168,13 @@ impl ResponseError for ApiError {
         self.status()
     }
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status())
-            .insert_header((header::CONTENT_TYPE, "application/problem+json"))
-            .body(self.body().to_string())
+        let mut response = HttpResponse::build(self.status());
+        response.insert_header((header::CONTENT_TYPE, "application/problem+json"));
+        if self.code == Code::Unavailable {
+            // A passing condition: say when to come back (RFC 9110 §10.2.3).
+            response.insert_header((header::RETRY_AFTER, "1"));
+        }
+        response.body(self.body().to_string())
     }
 }
 
@@ -207,6 +211,13 @@ impl From<Error> for ApiError {
                 "this Idempotency-Key was used for a different request",
             ),
             Error::Unavailable(s) => ApiError::new(Code::Unavailable, s),
+            Error::Transient(cause) => {
+                log::warn!("request answered 503: {cause}");
+                ApiError::new(
+                    Code::Unavailable,
+                    "the database is restarting or busy; try again in a moment",
+                )
+            }
             Error::Internal(cause) => {
                 log::error!("request failed: {cause}");
                 ApiError::new(Code::Internal, "something went wrong on our side")

@@ -105,9 +105,24 @@ impl TestApp {
         Self::start_with_dice(config, Arc::new(OsDice)).await
     }
 
-    pub async fn start_with_dice(mut config: Config, dice: Arc<dyn Dice>) -> TestApp {
+    pub async fn start_with_dice(config: Config, dice: Arc<dyn Dice>) -> TestApp {
         let database = fresh_database();
         let url = with_database(server_url(), &database);
+        Self::start_at(config, dice, database, url).await
+    }
+
+    /// A service on a database of another server (one a test may restart).
+    pub async fn start_on_server(server: &str) -> TestApp {
+        let url = with_database(server, "posthorn");
+        Self::start_at(Config::default(), Arc::new(OsDice), "posthorn".into(), url).await
+    }
+
+    async fn start_at(
+        mut config: Config,
+        dice: Arc<dyn Dice>,
+        database: String,
+        url: String,
+    ) -> TestApp {
         config.jwt_secret = Some("a test secret that is long enough for HS256".into());
         let clock = ManualClock::new(start_time());
         let state = {

@@ -339,7 +339,6 @@ async fn a_database_restart_under_load_answers_503_never_500_and_recovers() {
     let restart = async {
         actix_rt::time::sleep(std::time::Duration::from_millis(700)).await;
         let before = statuses.lock().unwrap().len();
-        let pg = &pg;
         let restarted = actix_web::web::block({
             let dir = dir.clone();
             move || {
@@ -350,7 +349,6 @@ async fn a_database_restart_under_load_answers_503_never_500_and_recovers() {
         .await
         .unwrap();
         restarted.expect("restart").expect("restart");
-        let _ = pg;
         // Play on a while after the restart: it must recover by itself.
         actix_rt::time::sleep(std::time::Duration::from_secs(3)).await;
         stop.store(true, std::sync::atomic::Ordering::Relaxed);

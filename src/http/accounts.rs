@@ -18,7 +18,7 @@ pub async fn register(
     let req = body.into_inner();
     accounts::check_password(&req.password)?;
     let password = req.password.clone();
-    let hash = web::block(move || auth::hash_password(&password)).await??;
+    let hash = auth::gated(move || auth::hash_password(&password)).await??;
     let issuer = state.issuer();
     let session = db::run(&state.pool, move |c| {
         accounts::register(c, req, hash, &issuer)
@@ -48,7 +48,7 @@ pub async fn login(
     })
     .await?;
     let hash = user.as_ref().and_then(|u| u.password_hash.clone());
-    let matches = web::block(move || auth::verify_password(&password, hash.as_deref())).await?;
+    let matches = auth::gated(move || auth::verify_password(&password, hash.as_deref())).await?;
     match user {
         Some(user) if matches => {
             let issuer = state.issuer();

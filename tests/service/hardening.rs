@@ -373,3 +373,64 @@ async fn a_database_restart_under_load_answers_503_never_500_and_recovers() {
     pg.stop();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn resident_mib() -> f64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
+    let pages: f64 = statm.split_whitespace().nth(1).unwrap().parse().unwrap();
+    pages * 4096.0 / (1024.0 * 1024.0)
+}
+
+/// Defect 3: every Argon2 hash holds ~19 MiB and nothing bounded how many
+/// ran at once: 32 parallel failed sign-ins added ~420 MiB, and it stayed.
+/// The resident memory of this (test) process is sampled around such a
+/// burst: it rises by a few hashes' worth at most, and falls back.
+#[actix_web::test]
+async fn a_burst_of_failed_sign_ins_keeps_memory_bounded() {
+    let app = TestApp::start().await;
+    for i in 0..3 {
+        let warm = json!({"login": format!("warm{i}"), "password": "not the password"});
+        app.request("POST", "/v1/sessions", None, Some(warm), &[])
+            .await;
+    }
+    let before = resident_mib();
+    let peak = std::sync::Arc::new(std::sync::Mutex::new(before));
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = {
+        let (peak, done) = (peak.clone(), done.clone());
+        std::thread::spawn(move || {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let now = resident_mib();
+                let mut p = peak.lock().unwrap();
+                *p = p.max(now);
+                drop(p);
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        })
+    };
+    let burst = (0..32).map(|i| {
+        let body = json!({"login": format!("nobody{i}"), "password": "a wrong password"});
+        app.request("POST", "/v1/sessions", None, Some(body), &[])
+    });
+    let replies = futures_util::future::join_all(burst).await;
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    sampler.join().unwrap();
+    for reply in &replies {
+        assert!(
+            [401, 503].contains(&reply.status.as_u16()),
+            "{}",
+            reply.body
+        );
+    }
+    let (peak, after) = (*peak.lock().unwrap(), resident_mib());
+    // Unbounded, 32 hashes at once would need ~600 MiB; here at most one
+    // per core runs (the other tests of this process share the gate).
+    assert!(
+        peak - before < 160.0,
+        "peak {peak:.0} MiB from {before:.0} MiB"
+    );
+    assert!(
+        after - before < 64.0,
+        "after {after:.0} MiB from {before:.0} MiB"
+    );
+    app.stop().await;
+}

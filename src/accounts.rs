@@ -3,6 +3,7 @@
 
 use crate::auth::{self, Keys};
 use crate::error::Error;
+use crate::names;
 use crate::schema::{login_failures, refresh_tokens, users};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -28,6 +29,8 @@ pub struct UserRow {
     pub locale: String,
     pub time_zone: String,
     pub created_at: DateTime<Utc>,
+    /// What the username looks like (`names::skeleton`).
+    pub skeleton: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
@@ -137,16 +140,6 @@ fn check_username(name: &str) -> Result<(), Error> {
     Ok(())
 }
 
-fn check_display_name(name: &str) -> Result<String, Error> {
-    let name = name.trim();
-    if !(1..=24).contains(&name.chars().count()) || name.chars().any(char::is_control) {
-        return Err(Error::validation(
-            "a nickname has 1–24 printable characters",
-        ));
-    }
-    Ok(name.to_owned())
-}
-
 fn check_settings(locale: &str, time_zone: &str) -> Result<(), Error> {
     let tag = |c: char| c.is_ascii_alphanumeric() || c == '-';
     if locale.is_empty() || locale.len() > 16 || !locale.chars().all(tag) {
@@ -219,16 +212,9 @@ pub fn register(
     let locale = req.locale.unwrap_or_else(|| "en".into());
     let time_zone = req.time_zone.unwrap_or_else(|| "UTC".into());
     check_settings(&locale, &time_zone)?;
-    let email = req.email.map(|e| e.trim().to_owned());
-    if let Some(e) = &email {
-        let valid = e.len() <= 254
-            && e.split_once('@')
-                .is_some_and(|(a, b)| !a.is_empty() && b.contains('.'));
-        if !valid {
-            return Err(Error::validation("that email address does not look right"));
-        }
-    }
+    let email = req.email.as_deref().map(names::email).transpose()?;
     let user = UserRow {
+        skeleton: Some(names::skeleton(&req.username)),
         id: Uuid::new_v4(),
         display_name: req.username.clone(),
         username: req.username,
@@ -393,7 +379,8 @@ pub fn create_guest(
     req: GuestRequest,
     issuer: &Issuer,
 ) -> Result<Session, Error> {
-    let display_name = check_display_name(&req.nickname)?;
+    let display_name = names::display_name(&req.nickname)?;
+    names::check_not_confusable(conn, &display_name)?;
     let tag: String = auth::random_bytes::<5>()
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -403,6 +390,7 @@ pub fn create_guest(
         username: format!("guest-{tag}"),
         email: None,
         password_hash: None,
+        skeleton: Some(names::skeleton(&display_name)),
         display_name,
         guest: true,
         locale: "en".into(),

@@ -12,6 +12,7 @@ pub mod idempotency;
 pub mod localdb;
 pub mod matches;
 pub mod metrics;
+pub mod names;
 pub mod notify;
 pub mod schema;
 pub mod state;
@@ -68,6 +69,7 @@ pub fn app_state(
         .get()
         .map_err(|e| format!("cannot connect to the database: {e}"))?;
     db::migrate(&mut conn)?;
+    names::backfill_skeletons(&mut conn).map_err(|e| format!("start-up: {e}"))?;
     drop(conn);
     let secret = jwt_secret(&config)?;
     let mailer = notify::deliver::Mailer::from_config(&config)?;

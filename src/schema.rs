@@ -11,6 +11,7 @@ diesel::table! {
         locale -> Text,
         time_zone -> Text,
         created_at -> Timestamptz,
+        skeleton -> Nullable<Text>,
     }
 }
 

@@ -434,3 +434,58 @@ async fn a_burst_of_failed_sign_ins_keeps_memory_bounded() {
     );
     app.stop().await;
 }
+
+/// Defect 10: look-alike and invisible names, and emails no parser would
+/// take, were accepted.
+#[actix_web::test]
+async fn look_alike_names_and_malformed_emails_are_refused() {
+    let app = TestApp::start().await;
+    app.register("admin").await;
+    for nickname in [
+        "Аdmin",
+        "Ａｄｍｉｎ",
+        "Ad\u{200b}min",
+        "\u{202e}nimdA",
+        "\u{feff}Admin",
+        "ADMIN",
+    ] {
+        let reply = app
+            .request(
+                "POST",
+                "/v1/guests",
+                None,
+                Some(json!({"nickname": nickname})),
+                &[],
+            )
+            .await;
+        assert_eq!(
+            (reply.status.as_u16(), reply.code()),
+            (400, "validation_failed"),
+            "{nickname:?}"
+        );
+    }
+    for email in ["аdmin@exаmple.com", "a@b@c.com", "a@b.c\u{202e}"] {
+        let body = json!({"username": "carol", "password": "a long password", "email": email});
+        let reply = app
+            .request("POST", "/v1/accounts", None, Some(body), &[])
+            .await;
+        assert_eq!(
+            (reply.status.as_u16(), reply.code()),
+            (400, "validation_failed"),
+            "{email:?}"
+        );
+    }
+    // What a person would type still works, normalised.
+    let guest = app
+        .request(
+            "POST",
+            "/v1/guests",
+            None,
+            Some(json!({"nickname": "Ｃａｒｏｌ"})),
+            &[],
+        )
+        .await;
+    assert_eq!(guest.status, 201, "{}", guest.body);
+    assert_eq!(guest.body["user"]["display_name"], "Carol");
+    app.stop().await;
+}

@@ -1,0 +1,1 @@
+DROP INDEX users_skeleton; ALTER TABLE users DROP COLUMN skeleton;

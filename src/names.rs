@@ -1,0 +1,139 @@
+//! Names people show each other, and email addresses (issue #13): a name
+//! is NFKC-normalised and may hold no control, bidi-override, zero-width
+//! or other invisible character; a nickname that only looks like a
+//! registered username (`Аdmin` with a Cyrillic А for `admin`) is refused,
+//! compared by UTS #39 skeleton; an email address is read by an RFC 5322
+//! parser and must be plain ASCII (see README).
+
+use crate::error::Error;
+use crate::schema::users;
+use diesel::prelude::*;
+use diesel::PgConnection;
+use std::str::FromStr;
+use unicode_normalization::UnicodeNormalization;
+use uuid::Uuid;
+
+/// Characters that draw nothing or reorder text (format characters,
+/// fillers, tags), which a name may not hold. U+FE0F, the emoji
+/// presentation selector, is allowed.
+fn invisible(c: char) -> bool {
+    matches!(c as u32,
+        0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5
+        | 0x180B..=0x180F | 0x200B..=0x200F | 0x2028..=0x202E | 0x205F..=0x206F
+        | 0x2800 | 0x3164 | 0xFE00..=0xFE0E | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB
+        | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
+}
+
+/// A display name as stored: NFKC, trimmed, 1–24 visible characters.
+pub fn display_name(raw: &str) -> Result<String, Error> {
+    let name: String = raw.nfkc().collect();
+    let name = name.trim();
+    let bad = name
+        .chars()
+        .any(|c| c.is_control() || invisible(c) || (c.is_whitespace() && c != ' '));
+    if bad || !(1..=24).contains(&name.chars().count()) {
+        return Err(Error::validation(
+            "a nickname has 1–24 visible characters, with no control or invisible ones",
+        ));
+    }
+    Ok(name.to_owned())
+}
+
+/// What a name looks like: its UTS #39 skeleton, case folded.
+pub fn skeleton(name: &str) -> String {
+    let lower = name.nfkc().collect::<String>().to_lowercase();
+    unicode_security::skeleton(&lower)
+        .collect::<String>()
+        .to_lowercase()
+}
+
+/// Refuse a nickname that looks like a registered user's name.
+pub fn check_not_confusable(conn: &mut PgConnection, name: &str) -> Result<(), Error> {
+    let taken: Option<String> = users::table
+        .filter(users::guest.eq(false))
+        .filter(users::skeleton.eq(skeleton(name)))
+        .select(users::username)
+        .first(conn)
+        .optional()?;
+    match taken {
+        Some(_) => Err(Error::validation(
+            "that nickname looks like the name of a registered player; choose another",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// An email address: one RFC 5322 address, ASCII only (no internationalised
+/// addresses: their look-alikes are too easy), a dotted domain.
+pub fn email(raw: &str) -> Result<String, Error> {
+    let address = raw.trim();
+    let refuse = || Error::validation("that email address does not look right");
+    if address.len() > 254 || !address.is_ascii() || address.chars().any(|c| c.is_ascii_control()) {
+        return Err(refuse());
+    }
+    let parsed = email_address::EmailAddress::from_str(address).map_err(|_| refuse())?;
+    let domain = parsed.domain();
+    let hostname = domain.contains('.')
+        && domain.split('.').all(|label| {
+            !label.is_empty() && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        });
+    if !hostname || parsed.local_part().starts_with('"') {
+        return Err(refuse());
+    }
+    Ok(address.to_owned())
+}
+
+/// Fill the skeleton of users written before it was kept (start-up).
+pub fn backfill_skeletons(conn: &mut PgConnection) -> Result<usize, Error> {
+    let missing: Vec<(Uuid, String)> = users::table
+        .filter(users::skeleton.is_null())
+        .select((users::id, users::username))
+        .load(conn)?;
+    for (id, username) in &missing {
+        diesel::update(users::table.find(id))
+            .set(users::skeleton.eq(skeleton(username)))
+            .execute(conn)?;
+    }
+    Ok(missing.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn look_alike_and_invisible_names_are_told_apart() {
+        for bad in [
+            "Ad\u{200b}min",
+            "\u{202e}nimdA",
+            "\u{feff}Admin",
+            "a\u{0}b",
+            "\u{3164}",
+            "  ",
+        ] {
+            assert!(display_name(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(display_name("Ａｄｍｉｎ").unwrap(), "Admin", "NFKC");
+        assert_eq!(display_name(" 김철수 ").unwrap(), "김철수");
+        assert_eq!(skeleton("Аdmin"), skeleton("admin"), "Cyrillic А");
+        assert_eq!(skeleton("Ａｄｍｉｎ"), skeleton("ADMIN"));
+        assert_ne!(skeleton("alice"), skeleton("bob"));
+    }
+
+    #[test]
+    fn email_addresses_are_parsed_not_guessed() {
+        for bad in [
+            "аdmin@exаmple.com",
+            "a@b@c.com",
+            "a@b.c\u{202e}",
+            "a@localhost",
+            "a@",
+            "@b.com",
+            "a b@c.com",
+        ] {
+            assert!(email(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(email(" alice@example.com ").unwrap(), "alice@example.com");
+        assert!(email("first.last+tag@sub.example.co.kr").is_ok());
+    }
+}

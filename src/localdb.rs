@@ -128,14 +128,7 @@ impl LocalPostgres {
             "-p {port} -k {} -c listen_addresses=127.0.0.1 -c max_connections=200",
             self.data.display()
         );
-        let mut pg_ctl = Command::new(self.bin.join("pg_ctl"));
-        pg_ctl
-            .arg("-D")
-            .arg(&self.data)
-            .arg("-l")
-            .arg(self.data.join("server.log"))
-            .args(["-w", "-o", &options, "start"]);
-        self.run(&mut pg_ctl, true)?;
+        self.pg_ctl(&["-w", "-o", &options, "start"])?;
         log::info!("private PostgreSQL listening on 127.0.0.1:{port}");
         Ok(port)
     }
@@ -162,25 +155,25 @@ impl LocalPostgres {
     /// Restart the cluster with `pg_ctl restart -m <mode>` (`immediate`:
     /// as after a crash, every connection cut at once).
     pub fn restart(&self, mode: &str) -> Result<(), String> {
+        self.pg_ctl(&["-m", mode, "-w", "restart"])
+    }
+
+    /// `pg_ctl -D <data> -l <data>/server.log …` as the cluster's owner.
+    /// The server logs to the file, not to pg_ctl's output, which would
+    /// then never close.
+    fn pg_ctl(&self, args: &[&str]) -> Result<(), String> {
         let mut pg_ctl = Command::new(self.bin.join("pg_ctl"));
-        // The new server logs to the file, not to pg_ctl's output, which
-        // would then never close.
         pg_ctl
             .arg("-D")
             .arg(&self.data)
             .arg("-l")
             .arg(self.data.join("server.log"))
-            .args(["-m", mode, "-w", "restart"]);
+            .args(args);
         self.run(&mut pg_ctl, true)
     }
 
     pub fn stop(&self) {
-        let mut pg_ctl = Command::new(self.bin.join("pg_ctl"));
-        pg_ctl
-            .arg("-D")
-            .arg(&self.data)
-            .args(["-m", "fast", "-w", "stop"]);
-        if let Err(e) = self.run(&mut pg_ctl, true) {
+        if let Err(e) = self.pg_ctl(&["-m", "fast", "-w", "stop"]) {
             log::warn!("stopping the private PostgreSQL: {e}");
         }
     }

@@ -489,3 +489,30 @@ async fn look_alike_names_and_malformed_emails_are_refused() {
     assert_eq!(guest.body["user"]["display_name"], "Carol");
     app.stop().await;
 }
+
+/// Defect 9, the part the service controls: an address with invalid UTF-8
+/// or an unknown route is answered with a problem document (the support
+/// client asserts the content type of every 4xx); the 408 for a slow body
+/// is the service's own (above). The 408 for a slow head and the 431 for
+/// huge headers are written by actix-http itself, with no body (README).
+#[actix_web::test]
+async fn malformed_addresses_get_problem_documents() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    for (method, path) in [
+        ("POST", "/v1/invites/%FF%FE/accept"),
+        ("GET", "/v1/matches/%FF"),
+        ("GET", "/v1/%C3%28"),
+    ] {
+        let reply = app.request(method, path, Some(&alice), None, &[]).await;
+        assert!(reply.status.is_client_error(), "{path}");
+        assert!(
+            reply.body["type"]
+                .as_str()
+                .unwrap()
+                .starts_with("/problems/"),
+            "{path}"
+        );
+    }
+    app.stop().await;
+}

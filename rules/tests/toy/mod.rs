@@ -166,13 +166,9 @@ impl Game for Pebbles {
         action: &Action,
         _env: &mut Env,
     ) -> Result<Vec<Event>, RuleError> {
-        if state.outcome.is_some() {
-            return Err(RuleError::finished());
-        }
-        if seat.index() > 1 {
-            return Err(RuleError::illegal("no such seat"));
-        }
         match action {
+            _ if state.outcome.is_some() => Err(RuleError::finished()),
+            _ if seat.index() > 1 => Err(RuleError::illegal("no such seat")),
             Action::Resign {} => Ok(vec![
                 Event::Resigned { seat },
                 finish(other(seat), "resigned"),

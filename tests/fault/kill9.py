@@ -6,7 +6,8 @@ and check that nothing acknowledged is lost and nothing is applied twice.
 
 It starts `target/release/posthorn` (override with POSTHORN_BIN) with its
 own private PostgreSQL in a fresh data folder, seats PAIRS pairs of players
-in checkers matches, and plays them from one thread per match: each move
+in checkers matches, and plays them from one thread per pair (a new match
+when one ends): each creation and each move
 is posted with an Idempotency-Key and, when the connection breaks, posted
 again with the same key until it is answered. Meanwhile the service is
 killed with SIGKILL every few seconds and started again. At the end every
@@ -24,6 +25,7 @@ KILLS = int(os.environ.get("KILLS", "5"))
 KILL_EVERY = float(os.environ.get("KILL_EVERY", "3"))
 BASE = f"http://127.0.0.1:{PORT}"
 DATA = tempfile.mkdtemp(prefix="posthorn-fault-")
+os.chmod(DATA, 0o755)  # as root, the cluster belongs to postgres, who must get in
 
 
 def start():
@@ -56,6 +58,9 @@ def call(method, path, token=None, body=None, key=None):
         return e.code, json.loads(e.read() or b"null")
 
 
+broken = [0]  # requests cut off by a kill, or sent while it was down
+
+
 def patiently(*args, **kw):
     """Call until the service answers (it may be down)."""
     while True:
@@ -64,7 +69,8 @@ def patiently(*args, **kw):
             if status != 503:
                 return status, body
         except OSError:
-            pass
+            with lock:
+                broken[0] += 1
         time.sleep(0.05)
 
 
@@ -74,8 +80,17 @@ lock = threading.Lock()
 stop = threading.Event()
 
 
-def play(match_id, tokens):
-    rng = random.Random(match_id)
+def play(opponent, tokens):
+    """Play matches between a pair until told to stop, a new one when one ends."""
+    rng = random.Random(opponent)
+    while not stop.is_set():
+        status, m = patiently("POST", "/v1/matches", tokens[0],
+                              {"game": "checkers", "opponents": [opponent]}, str(uuid.uuid4()))
+        assert status == 201, m
+        play_match(m["id"], tokens, rng)
+
+
+def play_match(match_id, tokens, rng):
     while not stop.is_set():
         moved = False
         for token in tokens:
@@ -96,7 +111,7 @@ def play(match_id, tokens):
                     refused[status] = refused.get(status, 0) + 1
             moved = True
             break
-        if not moved:  # the match is over: nothing more to do
+        if not moved:  # the match is over
             return
 
 
@@ -110,9 +125,7 @@ def main():
     threads = []
     for p in range(PAIRS):
         a, b = tokens[2 * p], tokens[2 * p + 1]
-        status, m = call("POST", "/v1/matches", a, {"game": "checkers", "opponents": [f"fault{2 * p + 1}"]})
-        assert status == 201, m
-        t = threading.Thread(target=play, args=(m["id"], (a, b)))
+        t = threading.Thread(target=play, args=(f"fault{2 * p + 1}", (a, b)))
         t.start()
         threads.append(t)
     downtime = []
@@ -127,7 +140,8 @@ def main():
     stop.set()
     for t in threads:
         t.join()
-    proc.send_signal(signal.SIGTERM)
+    # SIGKILL again: a clean stop would stop the private cluster with it.
+    proc.send_signal(signal.SIGKILL)
     proc.wait()
 
     port = open(os.path.join(DATA, "postgres", "postmaster.pid")).read().split("\n")[3].strip()
@@ -147,6 +161,7 @@ def main():
     duplicated = len(logged) - len(acked)
     print(f"kills {KILLS}, restart to ready {min(downtime):.2f}–{max(downtime):.2f} s")
     print(f"moves acknowledged {len(acked)} under {keys} keys, moves in the log {len(logged)}, refused {refused}")
+    print(f"requests broken by the kills and sent again: {broken[0]}")
     print(f"lost {lost}, duplicated {duplicated}")
     subprocess.run(["pg_ctl" if not os.path.exists("/usr/lib/postgresql") else
                     sorted(d for d in (f"/usr/lib/postgresql/{v}/bin/pg_ctl" for v in os.listdir("/usr/lib/postgresql")) if os.path.exists(d))[-1],

@@ -95,6 +95,7 @@
 //! let _for_white = Checkers::view(&state, Viewer::Seat(Seat(1)));
 //! ```
 
+use schemars::JsonSchema;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::fmt;
 
@@ -104,7 +105,18 @@ pub type Millis = i64;
 /// A seat at the table: `0..seats`. What a seat plays (a colour, an army) is
 /// the game's business and may change during a match (FlipChess flips).
 #[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
 )]
 #[serde(transparent)]
 pub struct Seat(pub u8);
@@ -123,7 +135,7 @@ pub enum Viewer {
 }
 
 /// What kind of action a seat owes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DutyKind {
     /// It is the seat's turn (possibly in the middle of a several-step turn).
@@ -138,7 +150,7 @@ pub enum DutyKind {
 
 /// One action owed by one seat. `closes_at` is set for short windows that
 /// close by time rather than by the correspondence deadline.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Duty {
     pub seat: Seat,
     pub kind: DutyKind,
@@ -156,7 +168,7 @@ impl Duty {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OutcomeKind {
     Win,
@@ -166,7 +178,7 @@ pub enum OutcomeKind {
 
 /// How a match ended. `reason` is a stable snake_case code (`no_legal_move`,
 /// `threefold_repetition`, `resigned`, `abandoned`, …; API.md).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Outcome {
     pub outcome: OutcomeKind,
     pub winners: Vec<Seat>,
@@ -197,7 +209,7 @@ impl Outcome {
 
 /// The closed set of reasons the rules refuse something. The service maps
 /// each to an HTTP status with an exhaustive `match`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RuleCode {
     /// The input could not be read as an action, position or setting.
@@ -345,15 +357,17 @@ pub trait Game {
     const ABOUT: About;
 
     /// Creation options (variant, mode, setups), as JSON from the client.
-    type Config: Serialize + DeserializeOwned + Default + Clone;
+    /// Every type that crosses to a client derives its JSON Schema
+    /// (`schemars`), so the API's document cannot drift from the code.
+    type Config: Serialize + DeserializeOwned + Default + Clone + JsonSchema;
     /// The full state: everything, hidden parts included. Never sent out.
     type State: Clone + PartialEq + std::fmt::Debug + Default;
     /// One step a seat may take. `{"type": ...}` in JSON.
-    type Action: Serialize + DeserializeOwned + Clone + std::fmt::Debug;
+    type Action: Serialize + DeserializeOwned + Clone + std::fmt::Debug + JsonSchema;
     /// One fact of the log, with all hidden details. `{"type": ...}` in JSON.
-    type Event: Serialize + DeserializeOwned + Clone + std::fmt::Debug + PartialEq;
+    type Event: Serialize + DeserializeOwned + Clone + std::fmt::Debug + PartialEq + JsonSchema;
     /// What one viewer may see of the state.
-    type View: Serialize;
+    type View: Serialize + JsonSchema;
 
     /// The opening facts for `seats` players. The first event records the
     /// configuration, so the log alone replays the match.

@@ -121,3 +121,24 @@ pub fn deadline_passed<G: Game>(state: &G::State, duty: &Duty) -> Vec<Value> {
 pub fn perft<G: Game>(config: &Value, position: &str, depth: usize) -> Result<u64, RuleError> {
     G::perft(&configure::<G>(config)?, position, depth)
 }
+
+/// The JSON Schemas (draft 2020-12) of what a game sends and takes: the
+/// creation options, an action, an event and a view. Derived from the
+/// Rust types, so they cannot drift from what the code produces.
+#[derive(Clone, Debug)]
+pub struct Schemas {
+    pub options: Value,
+    pub action: Value,
+    pub event: Value,
+    pub view: Value,
+}
+
+pub fn schemas<G: Game>() -> Schemas {
+    let schema = |s: schemars::Schema| s.to_value();
+    Schemas {
+        options: schema(schemars::schema_for!(G::Config)),
+        action: schema(schemars::schema_for!(G::Action)),
+        event: schema(schemars::schema_for!(G::Event)),
+        view: schema(schemars::schema_for!(G::View)),
+    }
+}

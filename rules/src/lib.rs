@@ -56,6 +56,14 @@ macro_rules! games {
                 Self::ALL.iter().copied().find(|g| g.id() == id)
             }
 
+            /// The JSON Schemas of the game's options, actions, events
+            /// and views.
+            pub fn schemas(self) -> $crate::dispatch::Schemas {
+                match self {
+                    $(GameId::$Id => $crate::dispatch::schemas::<$G>()),+
+                }
+            }
+
             /// Count action sequences from a position (`perft`).
             pub fn perft(
                 self,

@@ -31,6 +31,14 @@ macro_rules! harness {
                 }
             }
 
+            /// Issue #22: every view, event and listed action of seeded
+            /// playouts matches the JSON Schema derived from its Rust type.
+            #[test]
+            fn harness_payloads_match_their_json_schemas() {
+                let schemas = harness::Compiled::of::<$G>();
+                harness::checked_playouts::<$G>(json!($config), $seats, $games / 10, Some(&schemas));
+            }
+
             #[test]
             fn harness_malformed_input_is_refused_never_a_panic() {
                 harness::malformed::<$G>(json!($config), $seats, 5_000);
@@ -47,6 +55,29 @@ harness!(checkers_american: Checkers, {"variant": "american"}, 2, 3_000, ["no_le
 harness!(flipchess: FlipChess, {}, 2, 2_000, ["king_captured", "hand_emptied", "round_limit", "abandoned"]);
 harness!(pebbles: Pebbles, {}, 2, 500, ["last_pebble", "abandoned"]);
 harness!(pebbles_last_loses: Pebbles, {"mode": "last_loses"}, 2, 500, ["last_pebble"]);
+
+/// The schemas bite: what the game would not produce does not match.
+#[test]
+fn schemas_refuse_what_the_types_cannot_hold() {
+    let checkers = harness::Compiled::of::<Checkers>();
+    assert!(checkers.takes_action(&json!({"type": "move", "move": "11-15"})));
+    assert!(checkers.takes_action(&json!({"type": "resign"})));
+    for wrong in [
+        json!({"type": "move"}),
+        json!({"type": "move", "move": 1115}),
+        json!({"type": "teleport"}),
+        json!({"type": "resign", "why": "bored"}),
+    ] {
+        assert!(!checkers.takes_action(&wrong), "{wrong}");
+    }
+    let flipchess = harness::Compiled::of::<FlipChess>();
+    assert!(flipchess.takes_action(
+        &json!({"type": "play", "card": "red-7", "colour": null, "last_card": false})
+    ));
+    assert!(!flipchess.takes_action(
+        &json!({"type": "play", "card": "red-7", "colour": "purple", "last_card": false})
+    ));
+}
 
 #[test]
 #[should_panic(expected = "shows a secret")]

@@ -19,7 +19,9 @@ pub const NO_PROGRESS_PLIES: u32 = 80;
 pub const PLY_LIMIT: u32 = 400;
 pub const REPETITIONS_FOR_DRAW: usize = 3;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
     #[default]
@@ -38,7 +40,7 @@ impl Variant {
 
 /// Creation options. `position` starts the match from a PDN FEN position
 /// (lessons, puzzles, playing on from a book position) instead of §C1's.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     #[serde(default)]
@@ -48,7 +50,7 @@ pub struct Config {
 }
 
 /// One step a seat may take.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// `{"type": "move", "move": "11x18x25"}` — PDN notation.
@@ -81,7 +83,7 @@ impl FromStr for Action {
 }
 
 /// The facts of a checkers match. Squares are PDN numbers (1–32).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     Started {
@@ -162,7 +164,7 @@ impl State {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct PieceView {
     pub square: u8,
     pub colour: &'static str,
@@ -170,7 +172,7 @@ pub struct PieceView {
 }
 
 /// What any viewer sees: checkers has no hidden information.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct View {
     pub variant: Variant,
     /// PDN FEN of the position.

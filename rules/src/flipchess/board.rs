@@ -86,7 +86,17 @@ impl Kind {
 
 /// The §F3 colour groups: which pieces a card of that colour moves (the
 /// king always may move too).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Group {
     /// Pawns.

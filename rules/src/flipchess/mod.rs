@@ -21,14 +21,14 @@ use serde::{Deserialize, Serialize};
 use state::other;
 
 /// Creation options: `position` starts from a chess FEN (lessons, tests).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct PhaseView {
     /// `play`, `drawn`, `moving`, `basic_move` or `flip_decision`.
     pub kind: &'static str,
@@ -43,7 +43,7 @@ pub struct PhaseView {
     pub flip_victim: Option<Seat>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct LastCardView {
     pub seat: Seat,
     pub closes_at: Millis,
@@ -51,7 +51,7 @@ pub struct LastCardView {
 
 /// What one viewer sees (§H1): their own hand, only the sizes of the other
 /// hand and of the deck, and the pile's top card.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct View {
     pub position: String,
     pub white: Seat,

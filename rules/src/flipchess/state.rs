@@ -16,7 +16,7 @@ pub const TURN_LIMIT: u32 = 80;
 
 /// One step a seat may take. Cards are named as in [`Card::name`]
 /// (`red-7`, `wild-draw4`); `colour` names the colour of a Wild.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Play a card; `last_card` declares "last card!" with the play (§F8).
@@ -46,7 +46,7 @@ pub enum Action {
 
 /// The facts of a FlipChess match. Card lists are ids (`0..108`); the ones
 /// a viewer may not see are blanked by `redact` (`None`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// §F1: who takes White, the board, and the shuffled deck (top = last).

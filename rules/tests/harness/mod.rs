@@ -58,14 +58,51 @@ fn viewers(seats: usize) -> Vec<Viewer> {
 }
 
 /// A match driven through the JSON contract, checking as it goes.
-struct Run<G: Game> {
+struct Run<'s, G: Game> {
     seed: u64,
     seats: usize,
     state: G::State,
     log: Vec<Value>,
+    /// With these, every view, event and listed action is also checked
+    /// against the game's own JSON Schemas.
+    schemas: Option<&'s Compiled>,
 }
 
-impl<G: Game> Run<G> {
+/// A game's schemas, compiled once.
+pub struct Compiled {
+    action: jsonschema::Validator,
+    event: jsonschema::Validator,
+    view: jsonschema::Validator,
+}
+
+impl Compiled {
+    pub fn of<G: Game>() -> Compiled {
+        let schemas = dispatch::schemas::<G>();
+        let compile = |s: &Value| jsonschema::validator_for(s).expect("a valid JSON Schema");
+        Compiled {
+            action: compile(&schemas.action),
+            event: compile(&schemas.event),
+            view: compile(&schemas.view),
+        }
+    }
+}
+
+impl Compiled {
+    /// Whether `action` matches the action schema.
+    pub fn takes_action(&self, action: &Value) -> bool {
+        self.action.is_valid(action)
+    }
+}
+
+fn conforms(validator: Option<&jsonschema::Validator>, value: &Value, what: &dyn Fn() -> String) {
+    if let Some(validator) = validator {
+        if let Err(e) = validator.validate(value) {
+            panic!("{} does not match its schema: {e}\n{value}", what());
+        }
+    }
+}
+
+impl<G: Game> Run<'_, G> {
     /// Fold `events`, checking each as every viewer would receive it
     /// against what that viewer may not see once the fact holds.
     fn record(&mut self, events: Vec<Value>) {
@@ -77,6 +114,7 @@ impl<G: Game> Run<G> {
                 let shown = dispatch::redact::<G>(&event, viewer).unwrap();
                 let what = || format!("seed {}: {event} redacted for {viewer:?}", self.seed);
                 assert_hides(&shown, &secrets, &what);
+                conforms(self.schemas.map(|s| &s.event), &shown, &what);
             }
             self.log.push(event);
         }
@@ -85,6 +123,7 @@ impl<G: Game> Run<G> {
             let view = dispatch::view::<G>(&self.state, viewer);
             let what = || format!("seed {}: the view for {viewer:?}", self.seed);
             assert_hides(&view, &secrets, &what);
+            conforms(self.schemas.map(|s| &s.view), &view, &what);
         }
     }
 
@@ -117,6 +156,8 @@ impl<G: Game> Run<G> {
     /// Every action `seat` lists is accepted as it is.
     fn check_listed(&self, seat: Seat, listed: &[Value], random: &mut SplitMix64, now: i64) {
         for action in listed {
+            let what = || format!("seed {}: listed {action}", self.seed);
+            conforms(self.schemas.map(|s| &s.action), action, &what);
             let mut env = Env { now, random };
             if let Err(e) = dispatch::act::<G>(&self.state, seat, action, &mut env) {
                 panic!(
@@ -161,6 +202,16 @@ fn pick(random: &mut SplitMix64, busy: &[(Seat, Vec<Value>)], duties: &[Duty]) -
 
 /// `games` seeded whole matches of `G` with `config` and `seats` players.
 pub fn playouts<G: Game>(config: Value, seats: usize, games: u64) -> Reasons {
+    checked_playouts::<G>(config, seats, games, None)
+}
+
+/// [`playouts`], with every payload also validated against `schemas`.
+pub fn checked_playouts<G: Game>(
+    config: Value,
+    seats: usize,
+    games: u64,
+    schemas: Option<&Compiled>,
+) -> Reasons {
     let mut reasons = Reasons::new();
     for seed in 0..games {
         let mut random = SplitMix64::new(seed);
@@ -171,6 +222,7 @@ pub fn playouts<G: Game>(config: Value, seats: usize, games: u64) -> Reasons {
             seats,
             state: Default::default(),
             log: Vec::new(),
+            schemas,
         };
         run.record(opening);
         let mut now = 1_000_000i64;

@@ -19,6 +19,8 @@ pub use contract::{
     About, Duty, DutyKind, Env, Game, Millis, Outcome, OutcomeKind, Random, RuleCode, RuleError,
     Seat, SplitMix64, Viewer,
 };
+/// For the service's own schemas, from the same version.
+pub use schemars;
 #[doc(hidden)]
 pub use serde_json;
 

@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod body;
 mod caller;
 pub mod error;
+pub mod game_schemas;
 pub mod matches;
 pub mod notify;
 pub mod openapi;
@@ -54,6 +55,13 @@ async fn docs_redirect() -> HttpResponse {
         .finish()
 }
 
+/// The served OpenAPI document: the routes' (utoipa) with the games'
+/// payload schemas in it.
+pub fn document(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
+    let value = serde_json::to_value(doc).expect("the OpenAPI document serializes");
+    game_schemas::with_game_schemas(value)
+}
+
 /// Register every route and the request limits on an app.
 pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
@@ -89,7 +97,10 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(notify::vapid_public_key)
             .service(notify::subscribe)
             .service(notify::unsubscribe_push)
-            .service(SwaggerUi::new("/docs/{_:.*}").url("/v1/openapi.json", doc))
+            .service(
+                SwaggerUi::new("/docs/{_:.*}")
+                    .external_url_unchecked("/v1/openapi.json", document(&doc)),
+            )
             .route("/docs", web::get().to(docs_redirect))
             .default_service(web::to(no_route));
     }

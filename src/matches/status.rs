@@ -58,7 +58,8 @@ impl FromSql<Text, Pg> for MatchStatus {
 
 /// A fact the service records in a match's log (`rules = false`): not part
 /// of the game, never folded by the rules crate.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, posthorn_rules::schemars::JsonSchema)]
+#[schemars(crate = "posthorn_rules::schemars")]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServiceEvent {
     /// An invitation was accepted; the event's seat is the new player's.
@@ -66,12 +67,14 @@ pub enum ServiceEvent {
     /// §T2: half the time is gone; the seat is reminded, not yet lost.
     TimeoutNotice {
         kind: DutyKind,
+        #[schemars(with = "String")]
         deadline_at: DateTime<Utc>,
     },
     /// Courtesy time (issue #5): the event's seat granted `to_seat` more.
     TimeGranted {
         to_seat: u8,
         hours: i64,
+        #[schemars(with = "Option<String>")]
         deadline_at: Option<DateTime<Utc>>,
     },
 }

@@ -10,5 +10,6 @@ mod notifications;
 mod operations;
 mod push;
 mod push_service;
+mod schemas;
 mod smtp;
 mod support;

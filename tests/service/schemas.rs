@@ -1,0 +1,111 @@
+//! Issue #22: what the service answers matches the schemas of the document
+//! it serves, the games' payloads included (views, actions, events).
+
+use crate::support::TestApp;
+use posthorn_rules::{Random, SplitMix64};
+use serde_json::{json, Value};
+
+/// A validator for one component of the served document.
+fn component(doc: &Value, name: &str) -> jsonschema::Validator {
+    let root = json!({
+        "$ref": format!("#/components/schemas/{name}"),
+        "components": doc["components"].clone(),
+    });
+    jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn assert_valid(validator: &jsonschema::Validator, name: &str, value: &Value) {
+    if let Err(e) = validator.validate(value) {
+        panic!("{name} does not match the document: {e}\n{value}");
+    }
+}
+
+#[actix_web::test]
+async fn answers_of_whole_matches_match_the_served_document() {
+    let app = TestApp::start().await;
+    let doc = app
+        .request("GET", "/v1/openapi.json", None, None, &[])
+        .await
+        .body;
+    for name in [
+        "CheckersView",
+        "CheckersAction",
+        "CheckersEvent",
+        "FlipChessView",
+        "FlipChessAction",
+        "FlipChessEvent",
+        "ServiceEvent",
+        "ServiceAction",
+    ] {
+        assert!(
+            doc["components"]["schemas"][name].is_object(),
+            "{name} is documented"
+        );
+    }
+    let match_view = component(&doc, "MatchView");
+    let legal = component(&doc, "LegalActions");
+    let answer = component(&doc, "ActionAnswer");
+    let feed = component(&doc, "EventFeed");
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let mut random = SplitMix64::new(22);
+    let mut checked = 0;
+    for game in ["checkers", "flipchess"] {
+        let created = app
+            .post(
+                "/v1/matches",
+                &alice,
+                json!({"game": game, "opponents": ["bob"]}),
+            )
+            .await;
+        assert_valid(&match_view, "MatchView", &created.body);
+        let path = format!("/v1/matches/{}", created.body["id"].as_str().unwrap());
+        for _ in 0..60 {
+            let mut acted = false;
+            for token in [&alice, &bob] {
+                let view = app.get(&path, token).await.body;
+                assert_valid(&match_view, "MatchView", &view);
+                if view["status"] == "finished" {
+                    break;
+                }
+                let listed = app.get(&format!("{path}/legal-actions"), token).await.body;
+                assert_valid(&legal, "LegalActions", &listed);
+                let playing: Vec<&Value> = listed["actions"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|a| a["type"] != "resign" && a["type"] != "offer_draw")
+                    .collect();
+                if playing.is_empty() {
+                    continue;
+                }
+                let action = playing[random.below(playing.len() as u64) as usize].clone();
+                let reply = app
+                    .post(
+                        &format!("{path}/actions"),
+                        token,
+                        json!({"seq": listed["seq"], "action": action}),
+                    )
+                    .await;
+                if reply.status == 200 {
+                    assert_valid(&answer, "ActionAnswer", &reply.body);
+                    checked += 1;
+                    acted = true;
+                }
+            }
+            if !acted {
+                break;
+            }
+        }
+        for token in [&alice, &bob] {
+            let events = app.get(&format!("{path}/events"), token).await.body;
+            assert_valid(&feed, "EventFeed", &events);
+        }
+    }
+    assert!(checked > 20, "{checked} answers checked");
+    // The schemas bite: a view of another shape is refused.
+    let mut wrong = app.get("/v1/matches", &alice).await.body["items"][0].clone();
+    wrong["view"] = json!({"board": 7});
+    assert!(match_view.validate(&wrong).is_err());
+    app.stop().await;
+}

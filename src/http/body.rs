@@ -66,11 +66,12 @@ impl<T: DeserializeOwned + 'static> FromRequest for Body<T> {
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let (limit, seconds) = req
+        // The configured limits; the defaults where no state is registered.
+        let config = req
             .app_data::<web::Data<AppState>>()
-            .map_or((64 * 1024, 10), |s| {
-                (s.config.max_body_bytes, s.config.body_timeout_seconds)
-            });
+            .map(|s| s.config.clone())
+            .unwrap_or_default();
+        let (limit, seconds) = (config.max_body_bytes, config.body_timeout_seconds);
         let json = is_json(req);
         let payload = payload.take();
         Box::pin(async move {

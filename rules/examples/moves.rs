@@ -41,8 +41,29 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some("janggi") => {
+            use posthorn_rules::janggi::{start_position, Position};
+            match args.get(1).map(|fen| Position::from_fen(fen)) {
+                Some(Err(e)) => {
+                    eprintln!("{}", e.message);
+                    ExitCode::from(2)
+                }
+                found => {
+                    let pos = found.map_or_else(
+                        || start_position(Default::default()),
+                        |p| p.unwrap_or_default(),
+                    );
+                    let mut moves = Vec::new();
+                    pos.legal_moves(&mut moves);
+                    for mv in moves {
+                        println!("{mv}");
+                    }
+                    ExitCode::SUCCESS
+                }
+            }
+        }
         Some(other) => {
-            eprintln!("unknown game {other:?}; games: checkers, flipchess");
+            eprintln!("unknown game {other:?}; games: checkers, flipchess, janggi");
             ExitCode::from(2)
         }
         None => {

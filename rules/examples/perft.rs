@@ -1,9 +1,10 @@
 //! `cargo run --release -p posthorn-rules --example perft -- <game> <depth> [<position>]`
 //!
 //! Prints one line per root move (`<move> <count>`), then `nodes <total>`,
-//! and the speed on standard error. Games: `checkers` (PDN FEN positions) and
+//! and the speed on standard error. Games: `checkers` (PDN FEN positions),
 //! `flipchess` (chess FEN; single piece moves under RULES.md §F3, every
-//! group, no card).
+//! group, no card) and `janggi` (Fairy-Stockfish janggi FEN; the default
+//! start is SMSM against SMSM; passes counted, a finished match is a leaf).
 
 use posthorn_rules::checkers::{perft, Position};
 use std::process::ExitCode;
@@ -78,8 +79,32 @@ fn main() -> ExitCode {
             eprintln!("{secs:.3} s, {:.1} M nodes/s", total as f64 / secs / 1e6);
             ExitCode::SUCCESS
         }
+        "janggi" => {
+            use posthorn_rules::janggi::{perft, start_position, Move, Position};
+            let pos = match args.get(2).map(|fen| Position::from_fen(fen)) {
+                Some(Ok(p)) => p,
+                Some(Err(e)) => {
+                    eprintln!("{}", e.message);
+                    return ExitCode::from(2);
+                }
+                None => start_position(Default::default()),
+            };
+            let started = Instant::now();
+            let mut roots = Vec::new();
+            pos.legal_moves(&mut roots);
+            let mut total = 0;
+            for mv in &roots {
+                let count = perft(&pos.play(*mv).0, depth.saturating_sub(1), *mv == Move::Pass);
+                println!("{mv} {count}");
+                total += count;
+            }
+            println!("nodes {total}");
+            let secs = started.elapsed().as_secs_f64();
+            eprintln!("{secs:.3} s, {:.1} M nodes/s", total as f64 / secs / 1e6);
+            ExitCode::SUCCESS
+        }
         other => {
-            eprintln!("unknown game {other:?}; games: checkers, flipchess");
+            eprintln!("unknown game {other:?}; games: checkers, flipchess, janggi");
             ExitCode::from(2)
         }
     }

@@ -4,7 +4,7 @@
 //! * [`contract`] — the [`Game`] trait every game implements, with the
 //!   shared types (seats, duties, outcomes, errors, randomness) and the
 //!   conventions a game module follows. Read it before writing a game.
-//! * one module per game: [`checkers`], [`flipchess`].
+//! * one module per game: [`checkers`], [`flipchess`], [`janggi`].
 //! * [`games!`] — the one list of games. It generates [`GameId`] and
 //!   [`MatchState`], the closed enum the service talks to (JSON in and out,
 //!   through [`dispatch`]), so the service never names a game's types and a
@@ -14,6 +14,7 @@ pub mod checkers;
 pub mod contract;
 pub mod dispatch;
 pub mod flipchess;
+pub mod janggi;
 
 pub use contract::{
     About, Duty, DutyKind, Env, Game, Millis, Outcome, OutcomeKind, Random, RuleCode, RuleError,
@@ -220,4 +221,5 @@ macro_rules! games {
 games! {
     FlipChess => flipchess::FlipChess,
     Checkers => checkers::Checkers,
+    Janggi => janggi::Janggi,
 }

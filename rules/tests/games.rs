@@ -12,6 +12,7 @@ mod registry {
     posthorn_rules::games! {
         FlipChess => posthorn_rules::flipchess::FlipChess,
         Checkers => posthorn_rules::checkers::Checkers,
+        Janggi => posthorn_rules::janggi::Janggi,
         Pebbles => crate::toy::Pebbles,
     }
 }
@@ -49,10 +50,14 @@ macro_rules! harness {
 
 use posthorn_rules::checkers::Checkers;
 use posthorn_rules::flipchess::FlipChess;
+use posthorn_rules::janggi::Janggi;
 use toy::Pebbles;
 
 harness!(checkers_american: Checkers, {"variant": "american"}, 2, 3_000, ["no_legal_move", "no_pieces", "threefold_repetition", "draw_agreed", "abandoned"]);
 harness!(flipchess: FlipChess, {}, 2, 2_000, ["king_captured", "hand_emptied", "round_limit", "abandoned"]);
+harness!(janggi: Janggi, {}, 2, 1_000, ["bikjang", "ply_limit", "abandoned"]);
+harness!(janggi_msms_against_smms: Janggi, {"setups": {"cho": "MSMS", "han": "SMMS"}}, 2, 500, ["bikjang", "ply_limit"]);
+harness!(janggi_mssm_against_msms: Janggi, {"setups": {"cho": "MSSM", "han": "MSMS"}}, 2, 500, ["bikjang", "ply_limit"]);
 harness!(pebbles: Pebbles, {}, 2, 500, ["last_pebble", "abandoned"]);
 harness!(pebbles_last_loses: Pebbles, {"mode": "last_loses"}, 2, 500, ["last_pebble"]);
 

@@ -1,0 +1,635 @@
+//! The Janggi board (RULES.md §J1, §J3, §J4): 9 files × 10 ranks of
+//! intersections, the two palaces with their diagonals, every piece's
+//! moves, check, bikjang, and Fairy-Stockfish's janggi FEN.
+//!
+//! Squares are `rank * 9 + file`; file 0 is `a` (Cho's left), rank 0 is
+//! `1` (Cho's back rank). Cho is upper case in a FEN, at the bottom.
+
+use crate::RuleError;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+pub const FILES: i8 = 9;
+pub const RANKS: i8 = 10;
+const SQUARES: usize = 90;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// Green, at the bottom, moves first (§J1).
+    Cho,
+    /// Red, at the top, with the 1.5-point komi (§J1, §J7).
+    Han,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::Cho => Side::Han,
+            Side::Han => Side::Cho,
+        }
+    }
+
+    /// The rank step a soldier of this side moves forward by.
+    fn forward(self) -> i8 {
+        match self {
+            Side::Cho => 1,
+            Side::Han => -1,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    King,
+    Guard,
+    Chariot,
+    Cannon,
+    Horse,
+    Elephant,
+    Soldier,
+}
+
+impl Kind {
+    const ALL: [Kind; 7] = [
+        Kind::King,
+        Kind::Guard,
+        Kind::Chariot,
+        Kind::Cannon,
+        Kind::Horse,
+        Kind::Elephant,
+        Kind::Soldier,
+    ];
+
+    /// The FEN letter (upper case), as Fairy-Stockfish writes janggi.
+    pub fn letter(self) -> char {
+        match self {
+            Kind::King => 'K',
+            Kind::Guard => 'A',
+            Kind::Chariot => 'R',
+            Kind::Cannon => 'C',
+            Kind::Horse => 'N',
+            Kind::Elephant => 'B',
+            Kind::Soldier => 'P',
+        }
+    }
+
+    /// RULES.md §J7: the points a piece on the board is worth.
+    pub fn points(self) -> f64 {
+        match self {
+            Kind::Chariot => 13.0,
+            Kind::Cannon => 7.0,
+            Kind::Horse => 5.0,
+            Kind::Elephant | Kind::Guard => 3.0,
+            Kind::Soldier => 2.0,
+            Kind::King => 0.0,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub side: Side,
+    pub kind: Kind,
+}
+
+/// A move from one intersection to another, or the §J5 pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    Step { from: u8, to: u8 },
+    Pass,
+}
+
+pub fn square_name(sq: u8) -> String {
+    format!("{}{}", (b'a' + sq % 9) as char, sq / 9 + 1)
+}
+
+fn parse_square(text: &str) -> Option<u8> {
+    let file = text.chars().next()?;
+    let rank: u8 = text.get(1..)?.parse().ok()?;
+    if !('a'..='i').contains(&file) || !(1..=10).contains(&rank) {
+        return None;
+    }
+    Some((rank - 1) * 9 + (file as u8 - b'a'))
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Move::Step { from, to } => write!(f, "{}{}", square_name(*from), square_name(*to)),
+            Move::Pass => write!(f, "pass"),
+        }
+    }
+}
+
+impl Move {
+    /// `b1c3`, `e9e10`, or `pass`.
+    pub fn parse(text: &str) -> Option<Move> {
+        if text == "pass" {
+            return Some(Move::Pass);
+        }
+        // The second square starts at the second letter.
+        let split = text
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| c.is_ascii_alphabetic())?
+            .0;
+        let (from, to) = (parse_square(&text[..split])?, parse_square(&text[split..])?);
+        (from != to).then_some(Move::Step { from, to })
+    }
+}
+
+fn at(file: i8, rank: i8) -> Option<u8> {
+    ((0..FILES).contains(&file) && (0..RANKS).contains(&rank)).then(|| (rank * 9 + file) as u8)
+}
+
+fn coords(sq: u8) -> (i8, i8) {
+    ((sq % 9) as i8, (sq / 9) as i8)
+}
+
+fn offset(sq: u8, (df, dr): (i8, i8)) -> Option<u8> {
+    let (f, r) = coords(sq);
+    at(f + df, r + dr)
+}
+
+const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+/// §J1: the palace whose ranks hold `sq`, if any (Cho's: ranks 1–3).
+fn palace_of(sq: u8) -> Option<Side> {
+    let (f, r) = coords(sq);
+    if !(3..=5).contains(&f) {
+        return None;
+    }
+    match r {
+        0..=2 => Some(Side::Cho),
+        7..=9 => Some(Side::Han),
+        _ => None,
+    }
+}
+
+/// The palace's centre or one of its corners: the points its diagonals join.
+fn on_palace_diagonal(sq: u8) -> bool {
+    let (f, r) = coords(sq);
+    palace_of(sq).is_some() && (f - 4).abs() == (r % 7 - 1).abs()
+}
+
+fn is_palace_centre(sq: u8) -> bool {
+    matches!(coords(sq), (4, 1) | (4, 8))
+}
+
+/// One step along a palace diagonal line from `sq` in `dir`: the lines
+/// join each corner to the centre, so one end of the step is the centre.
+fn palace_step(sq: u8, dir: (i8, i8)) -> Option<u8> {
+    let next = offset(sq, dir)?;
+    (on_palace_diagonal(sq)
+        && on_palace_diagonal(next)
+        && (is_palace_centre(sq) || is_palace_centre(next)))
+    .then_some(next)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    cells: [Option<Piece>; SQUARES],
+    pub turn: Side,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position {
+            cells: [None; SQUARES],
+            turn: Side::Cho,
+        }
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&self.to_fen())
+    }
+}
+
+impl Position {
+    pub fn piece(&self, sq: u8) -> Option<Piece> {
+        self.cells[sq as usize]
+    }
+
+    /// Every piece with its square, from a1 on.
+    pub fn pieces(&self) -> impl Iterator<Item = (u8, Piece)> + '_ {
+        (0..SQUARES as u8).filter_map(|sq| self.piece(sq).map(|p| (sq, p)))
+    }
+
+    fn king(&self, side: Side) -> Option<u8> {
+        self.pieces()
+            .find(|(_, p)| p.side == side && p.kind == Kind::King)
+            .map(|(sq, _)| sq)
+    }
+
+    /// RULES.md §J7: the points of `side`'s pieces on the board, with
+    /// Han's komi.
+    pub fn points(&self, side: Side) -> f64 {
+        let komi = if side == Side::Han { KOMI } else { 0.0 };
+        komi + self
+            .pieces()
+            .filter(|(_, p)| p.side == side)
+            .map(|(_, p)| p.kind.points())
+            .sum::<f64>()
+    }
+
+    /// §J6 bikjang: the kings on one file with nothing between them.
+    pub fn kings_face(&self) -> bool {
+        let (Some(cho), Some(han)) = (self.king(Side::Cho), self.king(Side::Han)) else {
+            return false;
+        };
+        let ((cf, cr), (hf, hr)) = (coords(cho), coords(han));
+        cf == hf
+            && (cr.min(hr) + 1..cr.max(hr)).all(|r| self.cells[(r * 9 + cf) as usize].is_none())
+    }
+
+    /// §J4: whether `side`'s king is attacked.
+    pub fn in_check(&self, side: Side) -> bool {
+        self.king(side)
+            .is_some_and(|k| self.attacked(k, side.other()))
+    }
+
+    /// Whether a piece of `by` could capture on `target` (not a cannon:
+    /// only kings are asked about). Kings and guards never leave their
+    /// palace, so they never reach the other one: only the five others
+    /// are looked for, each by walking back from the target.
+    fn attacked(&self, target: u8, by: Side) -> bool {
+        let enemy = |sq: u8, kind: Kind| self.piece(sq) == Some(Piece { side: by, kind });
+        // Chariots and cannons, orthogonally and along palace diagonals.
+        let rays = ORTHOGONAL
+            .iter()
+            .map(|d| (*d, false))
+            .chain(DIAGONAL.iter().map(|d| (*d, true)));
+        for (dir, diagonal) in rays {
+            let step = |sq: u8| {
+                if diagonal {
+                    palace_step(sq, dir)
+                } else {
+                    offset(sq, dir)
+                }
+            };
+            let mut sq = target;
+            let mut screen = false;
+            while let Some(next) = step(sq) {
+                sq = next;
+                let Some(piece) = self.piece(sq) else {
+                    continue;
+                };
+                if !screen {
+                    if enemy(sq, Kind::Chariot) {
+                        return true;
+                    }
+                    if piece.kind == Kind::Cannon {
+                        break;
+                    }
+                    screen = true;
+                } else {
+                    if enemy(sq, Kind::Cannon) {
+                        return true;
+                    }
+                    break;
+                }
+            }
+        }
+        for d in ORTHOGONAL {
+            let p = (d.1, d.0); // perpendicular
+            for side in [1, -1] {
+                let (pf, pr) = (p.0 * side, p.1 * side);
+                // A horse at target - 2d - p, its leg at target - d - p.
+                let horse = offset(target, (-2 * d.0 - pf, -2 * d.1 - pr));
+                let leg = offset(target, (-d.0 - pf, -d.1 - pr));
+                if let (Some(h), Some(l)) = (horse, leg) {
+                    if enemy(h, Kind::Horse) && self.piece(l).is_none() {
+                        return true;
+                    }
+                }
+                // An elephant at target - 3d - 2p, legs at -2d-2p and -d-p.
+                let elephant = offset(target, (-3 * d.0 - 2 * pf, -3 * d.1 - 2 * pr));
+                let leg1 = offset(target, (-2 * d.0 - 2 * pf, -2 * d.1 - 2 * pr));
+                if let (Some(e), Some(l1), Some(l2)) = (elephant, leg1, leg) {
+                    if enemy(e, Kind::Elephant)
+                        && self.piece(l1).is_none()
+                        && self.piece(l2).is_none()
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        // Soldiers: from behind (their forward) or beside, or down a
+        // palace diagonal forward.
+        let back = -by.forward();
+        let soldier_from = [(0, back), (1, 0), (-1, 0)];
+        if soldier_from
+            .iter()
+            .filter_map(|d| offset(target, *d))
+            .any(|sq| enemy(sq, Kind::Soldier))
+        {
+            return true;
+        }
+        [(1, back), (-1, back)]
+            .iter()
+            .filter_map(|d| palace_step(target, *d))
+            .any(|sq| enemy(sq, Kind::Soldier) && palace_of(sq) == Some(by.other()))
+    }
+
+    /// Pseudo-legal steps of the side to move (own king's safety unchecked).
+    fn steps(&self, out: &mut Vec<Move>) {
+        let us = self.turn;
+        for (from, piece) in self.pieces() {
+            if piece.side != us {
+                continue;
+            }
+            let mut push = |to: u8| {
+                if self.piece(to).is_none_or(|p| p.side != us) {
+                    out.push(Move::Step { from, to });
+                }
+            };
+            match piece.kind {
+                Kind::King | Kind::Guard => {
+                    for d in ORTHOGONAL {
+                        if let Some(to) = offset(from, d).filter(|&to| palace_of(to) == Some(us)) {
+                            push(to);
+                        }
+                    }
+                    for d in DIAGONAL {
+                        if let Some(to) = palace_step(from, d) {
+                            push(to);
+                        }
+                    }
+                }
+                Kind::Chariot | Kind::Cannon => {
+                    let cannon = piece.kind == Kind::Cannon;
+                    for d in ORTHOGONAL {
+                        self.slide(from, cannon, |sq| offset(sq, d), &mut push);
+                    }
+                    for d in DIAGONAL {
+                        self.slide(from, cannon, |sq| palace_step(sq, d), &mut push);
+                    }
+                }
+                Kind::Horse | Kind::Elephant => {
+                    let legs = if piece.kind == Kind::Horse { 1 } else { 2 };
+                    for d in ORTHOGONAL {
+                        let Some(first) = offset(from, d).filter(|&s| self.piece(s).is_none())
+                        else {
+                            continue;
+                        };
+                        for side in [1, -1] {
+                            let diag = (d.0 + d.1 * side, d.1 + d.0 * side);
+                            let mut sq = Some(first);
+                            for _ in 1..legs {
+                                sq = sq
+                                    .and_then(|s| offset(s, diag))
+                                    .filter(|&s| self.piece(s).is_none());
+                            }
+                            if let Some(to) = sq.and_then(|s| offset(s, diag)) {
+                                push(to);
+                            }
+                        }
+                    }
+                }
+                Kind::Soldier => {
+                    let forward = us.forward();
+                    for d in [(0, forward), (1, 0), (-1, 0)] {
+                        if let Some(to) = offset(from, d) {
+                            push(to);
+                        }
+                    }
+                    // §J3: diagonally forward only inside the enemy palace.
+                    if palace_of(from) == Some(us.other()) {
+                        for d in [(1, forward), (-1, forward)] {
+                            if let Some(to) = palace_step(from, d) {
+                                push(to);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A chariot's (§J3: any distance) or a cannon's (§J3: over exactly
+    /// one screen that is not a cannon, never onto a cannon) line moves.
+    fn slide(
+        &self,
+        from: u8,
+        cannon: bool,
+        step: impl Fn(u8) -> Option<u8>,
+        push: &mut impl FnMut(u8),
+    ) {
+        let mut sq = from;
+        let mut screen = !cannon;
+        while let Some(next) = step(sq) {
+            sq = next;
+            match self.piece(sq) {
+                None if screen => push(sq),
+                None => {}
+                Some(p) if !screen => {
+                    if p.kind == Kind::Cannon {
+                        return;
+                    }
+                    screen = true;
+                }
+                Some(p) => {
+                    if !(cannon && p.kind == Kind::Cannon) {
+                        push(sq);
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The position after `mv` (no legality check); the captured piece.
+    pub fn play(&self, mv: Move) -> (Position, Option<Piece>) {
+        let mut next = *self;
+        next.turn = self.turn.other();
+        let mut captured = None;
+        if let Move::Step { from, to } = mv {
+            captured = next.cells[to as usize].take();
+            next.cells[to as usize] = next.cells[from as usize].take();
+        }
+        (next, captured)
+    }
+
+    /// Every legal move of the side to move (§J4, §J5): the steps that
+    /// leave its own king unattacked, and the pass unless in check. None
+    /// when the kings face each other: the match is over (§J6).
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.kings_face() {
+            return;
+        }
+        let mut steps = Vec::with_capacity(48);
+        self.steps(&mut steps);
+        out.extend(
+            steps
+                .into_iter()
+                .filter(|mv| !self.play(*mv).0.in_check(self.turn)),
+        );
+        if !self.in_check(self.turn) {
+            out.push(Move::Pass);
+        }
+    }
+
+    /// Whether the side to move has a legal step (not counting the pass).
+    pub fn has_step(&self) -> bool {
+        let mut steps = Vec::with_capacity(48);
+        self.steps(&mut steps);
+        steps.iter().any(|mv| !self.play(*mv).0.in_check(self.turn))
+    }
+
+    /// Whether `mv` is one of [`Position::legal_moves`], without listing
+    /// them all.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        if self.kings_face() {
+            return false;
+        }
+        match mv {
+            Move::Pass => !self.in_check(self.turn),
+            Move::Step { from, .. } => {
+                if self.piece(from).is_none_or(|p| p.side != self.turn) {
+                    return false;
+                }
+                let mut steps = Vec::with_capacity(48);
+                self.steps(&mut steps);
+                steps.contains(&mv) && !self.play(mv).0.in_check(self.turn)
+            }
+        }
+    }
+
+    /// Fairy-Stockfish's janggi FEN: ranks 10 to 1, Cho upper case; `w`
+    /// is Cho to move. Castling and en passant fields are `-`, the
+    /// counters `0 1` (this game keeps its own).
+    pub fn to_fen(&self) -> String {
+        let mut ranks = Vec::new();
+        for rank in (0..RANKS).rev() {
+            let mut text = String::new();
+            let mut empty = 0;
+            for file in 0..FILES {
+                match self.cells[(rank * 9 + file) as usize] {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            text.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        let c = p.kind.letter();
+                        text.push(if p.side == Side::Cho {
+                            c
+                        } else {
+                            c.to_ascii_lowercase()
+                        });
+                    }
+                }
+            }
+            if empty > 0 {
+                text.push_str(&empty.to_string());
+            }
+            ranks.push(text);
+        }
+        let turn = if self.turn == Side::Cho { 'w' } else { 'b' };
+        format!("{} {turn} - - 0 1", ranks.join("/"))
+    }
+
+    /// Read a FEN; the board must hold one king per side in its palace.
+    pub fn from_fen(fen: &str) -> Result<Position, RuleError> {
+        let bad = |why: &str| RuleError::malformed(format!("janggi FEN {fen:?}: {why}"));
+        let mut fields = fen.split_whitespace();
+        let board = fields.next().ok_or_else(|| bad("empty"))?;
+        let mut pos = Position {
+            turn: match fields.next().unwrap_or("w") {
+                "w" => Side::Cho,
+                "b" => Side::Han,
+                _ => return Err(bad("the side to move is w (Cho) or b (Han)")),
+            },
+            ..Position::default()
+        };
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != RANKS as usize {
+            return Err(bad("10 ranks are needed"));
+        }
+        for (i, row) in rows.iter().enumerate() {
+            let rank = RANKS - 1 - i as i8;
+            let mut file = 0i8;
+            let mut digits = String::new();
+            for c in row.chars().chain(std::iter::once('/')) {
+                if c.is_ascii_digit() {
+                    digits.push(c);
+                    continue;
+                }
+                if !digits.is_empty() {
+                    file += digits
+                        .parse::<i8>()
+                        .map_err(|_| bad("a bad run of empties"))?;
+                    digits.clear();
+                }
+                if c == '/' {
+                    break;
+                }
+                let kind = Kind::ALL
+                    .into_iter()
+                    .find(|k| k.letter() == c.to_ascii_uppercase())
+                    .ok_or_else(|| bad(&format!("unknown piece {c:?}")))?;
+                let side = if c.is_ascii_uppercase() {
+                    Side::Cho
+                } else {
+                    Side::Han
+                };
+                let sq = at(file, rank).ok_or_else(|| bad("a rank is longer than 9"))?;
+                pos.cells[sq as usize] = Some(Piece { side, kind });
+                file += 1;
+            }
+            if file != FILES {
+                return Err(bad("each rank has 9 files"));
+            }
+        }
+        for side in [Side::Cho, Side::Han] {
+            let kings: Vec<u8> = pos
+                .pieces()
+                .filter(|(_, p)| p.side == side && p.kind == Kind::King)
+                .map(|(sq, _)| sq)
+                .collect();
+            if kings.len() != 1 || palace_of(kings[0]) != Some(side) {
+                return Err(bad("each side has one king, in its own palace"));
+            }
+            let guards_out = pos.pieces().any(|(sq, p)| {
+                p.side == side && p.kind == Kind::Guard && palace_of(sq) != Some(side)
+            });
+            if guards_out {
+                return Err(bad("guards stay in their own palace"));
+            }
+        }
+        Ok(pos)
+    }
+}
+
+/// RULES.md §J7: Han's komi (덤).
+pub const KOMI: f64 = 1.5;
+
+/// Count the move sequences of `depth` (§J5 passes included). A position
+/// where the match is over has no children: the kings face (bikjang made
+/// by the last move) or the last two moves were passes (§J6).
+pub fn perft(pos: &Position, depth: usize, passed: bool) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = Vec::with_capacity(48);
+    pos.legal_moves(&mut moves);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|mv| match mv {
+            // The second pass in a row ends the match: no children.
+            Move::Pass if passed => 0,
+            Move::Pass => perft(&pos.play(*mv).0, depth - 1, true),
+            _ => perft(&pos.play(*mv).0, depth - 1, false),
+        })
+        .sum()
+}

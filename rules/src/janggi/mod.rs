@@ -1,0 +1,519 @@
+//! Janggi (RULES.md §J). The seats are drawn to Cho and Han when the match
+//! starts (the `started` event records which seat plays Cho); Cho moves
+//! first. Notation and positions follow Fairy-Stockfish's janggi: files
+//! `a`–`i` from Cho's left, ranks `1`–`10` from Cho's back rank, a move is
+//! `from` + `to` (`b1c3`), a pass is `pass`.
+//!
+//! No draws (§J6): every ending names its rule and carries both players'
+//! points (§J7), in seat order.
+//!
+//! Decisions of this module where RULES.md is silent:
+//! - A move that checkmates and also makes the kings face ends by
+//!   `checkmate`: the mated side could not have answered anyway.
+//! - A position given in `options.position` must leave the match open: the
+//!   kings may not already face each other.
+
+pub mod board;
+
+pub use board::{perft, Kind, Move, Position, Side};
+
+use crate::{About, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
+use serde::{Deserialize, Serialize};
+
+/// §J6: the match ends on points after this many plies, passes included.
+pub const PLY_LIMIT: u32 = 200;
+/// §J6: the same position with the same side to move this many times.
+pub const REPETITIONS_FOR_END: usize = 3;
+
+/// §J2: a side's back-rank order of horses (M, 마) and elephants (S, 상)
+/// between chariot and guard, read from that player's own left.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+pub enum Setup {
+    #[serde(rename = "MSMS")]
+    Msms,
+    #[default]
+    #[serde(rename = "SMSM")]
+    Smsm,
+    #[serde(rename = "MSSM")]
+    Mssm,
+    #[serde(rename = "SMMS")]
+    Smms,
+}
+
+impl Setup {
+    pub const ALL: [Setup; 4] = [Setup::Msms, Setup::Smsm, Setup::Mssm, Setup::Smms];
+
+    /// The four pieces between chariot and guard, from the player's left.
+    fn order(self) -> [Kind; 4] {
+        use Kind::{Elephant as S, Horse as M};
+        match self {
+            Setup::Msms => [M, S, M, S],
+            Setup::Smsm => [S, M, S, M],
+            Setup::Mssm => [M, S, S, M],
+            Setup::Smms => [S, M, M, S],
+        }
+    }
+}
+
+/// Each side's setup (§J2 Decision: each chooses its own; default SMSM).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Setups {
+    #[serde(default)]
+    pub cho: Setup,
+    #[serde(default)]
+    pub han: Setup,
+}
+
+/// The start position of §J2 for these setups, Cho to move.
+pub fn start_position(setups: Setups) -> Position {
+    // Cho reads from file a, Han (facing down the board) from file i.
+    let fen_rank = |setup: Setup, side: Side| {
+        let [a, b, c, d] = setup.order();
+        let mut rank = [Kind::Chariot, a, b, Kind::Guard]
+            .map(|k| k.letter().to_string())
+            .join("");
+        rank.push('1');
+        rank.push_str(
+            &[Kind::Guard, c, d, Kind::Chariot]
+                .map(|k| k.letter().to_string())
+                .join(""),
+        );
+        match side {
+            Side::Cho => rank,
+            Side::Han => rank.chars().rev().collect::<String>().to_ascii_lowercase(),
+        }
+    };
+    let fen = format!(
+        "{}/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/{} w - - 0 1",
+        fen_rank(setups.han, Side::Han),
+        fen_rank(setups.cho, Side::Cho)
+    );
+    Position::from_fen(&fen).unwrap_or_default()
+}
+
+/// Creation options: each side's setup, or a whole position (lessons and
+/// tests) in Fairy-Stockfish's janggi FEN.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(default)]
+    pub setups: Setups,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+}
+
+/// One step a seat may take.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    /// `{"type": "move", "move": "b1c3"}`.
+    Move {
+        #[serde(rename = "move")]
+        notation: String,
+    },
+    /// §J5, only when not in check.
+    Pass {},
+    Resign {},
+}
+
+/// The facts of a Janggi match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// The seat drawn to play Cho, the setups and the start (FEN).
+    Started {
+        cho: Seat,
+        setups: Setups,
+        position: String,
+    },
+    Moved {
+        seat: Seat,
+        #[serde(rename = "move")]
+        notation: String,
+        /// The piece taken, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        captured: Option<Kind>,
+    },
+    Passed {
+        seat: Seat,
+    },
+    Resigned {
+        seat: Seat,
+    },
+    Abandoned {
+        seat: Seat,
+    },
+    Finished {
+        result: Outcome,
+    },
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct State {
+    pub cho: Seat,
+    pub setups: Setups,
+    pub position: Position,
+    /// Plies played, passes included (§J6).
+    pub plies: u32,
+    /// Whether the last ply was a pass (two in a row end the match).
+    pub passed: bool,
+    /// Positions since the last capture, the current one last (§J6).
+    pub history: Vec<Position>,
+    pub last_move: Option<String>,
+    pub outcome: Option<Outcome>,
+}
+
+impl State {
+    pub fn seat_of(&self, side: Side) -> Seat {
+        match side {
+            Side::Cho => self.cho,
+            Side::Han => Seat(1 - self.cho.0),
+        }
+    }
+
+    pub fn side_of(&self, seat: Seat) -> Side {
+        if seat == self.cho {
+            Side::Cho
+        } else {
+            Side::Han
+        }
+    }
+
+    pub fn on_move(&self) -> Seat {
+        self.seat_of(self.position.turn)
+    }
+
+    /// §J7: each seat's points now, in seat order.
+    pub fn scores(&self) -> Vec<f64> {
+        (0..2)
+            .map(|i| self.position.points(self.side_of(Seat(i))))
+            .collect()
+    }
+
+    fn repetitions(&self) -> usize {
+        self.history.iter().filter(|p| **p == self.position).count()
+    }
+
+    fn finish(&self, winner: Seat, reason: &str) -> Event {
+        let mut result = Outcome::win(vec![winner], reason);
+        result.scores = Some(self.scores());
+        Event::Finished { result }
+    }
+
+    /// §J6/§J7: the end on points; Han's komi rules out a tie.
+    fn finish_on_points(&self, reason: &str) -> Event {
+        let (cho, han) = (
+            self.position.points(Side::Cho),
+            self.position.points(Side::Han),
+        );
+        let winner = if cho > han { Side::Cho } else { Side::Han };
+        self.finish(self.seat_of(winner), reason)
+    }
+}
+
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct PieceView {
+    /// `e2`.
+    pub square: String,
+    pub side: Side,
+    pub kind: Kind,
+}
+
+/// §J points of each side now (Han's with the 1.5 komi).
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct Points {
+    pub cho: f64,
+    pub han: f64,
+}
+
+/// What any viewer sees: Janggi has no hidden information.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct View {
+    /// Fairy-Stockfish janggi FEN of the position.
+    pub position: String,
+    pub pieces: Vec<PieceView>,
+    pub side_to_move: Side,
+    /// The seat playing Cho (drawn at the start) and the one playing Han.
+    pub cho: Seat,
+    pub han: Seat,
+    pub setups: Setups,
+    pub points: Points,
+    pub plies: u32,
+    pub plies_until_ply_limit: u32,
+    /// Whether the side to move is in check (it may not pass).
+    pub in_check: bool,
+    pub last_move: Option<String>,
+}
+
+pub struct Janggi;
+
+fn other(seat: Seat) -> Seat {
+    Seat(1 - seat.0)
+}
+
+impl Janggi {
+    fn act_move(state: &State, seat: Seat, mv: Move) -> Result<Vec<Event>, RuleError> {
+        if seat != state.on_move() {
+            return Err(RuleError::not_your_turn());
+        }
+        let pos = &state.position;
+        if !pos.is_legal(mv) {
+            return Err(RuleError::illegal(match mv {
+                Move::Pass => "you may not pass while in check (RULES.md §J5)".to_owned(),
+                _ if pos.in_check(pos.turn) => format!("{mv} does not answer the check"),
+                _ => format!("{mv} is not a legal move here"),
+            }));
+        }
+        let event = match mv {
+            Move::Pass => Event::Passed { seat },
+            Move::Step { to, .. } => Event::Moved {
+                seat,
+                notation: mv.to_string(),
+                captured: pos.piece(to).map(|p| p.kind),
+            },
+        };
+        let mut after = state.clone();
+        Self::apply(&mut after, &event);
+        let end = Self::judge(state, &after, seat);
+        Ok(std::iter::once(event).chain(end).collect())
+    }
+
+    /// After `mover`'s ply: checkmate, then the endings on points (§J6).
+    fn judge(before: &State, after: &State, mover: Seat) -> Option<Event> {
+        let pos = &after.position;
+        if pos.in_check(pos.turn) && !pos.has_step() {
+            return Some(after.finish(mover, "checkmate"));
+        }
+        let reason = if pos.kings_face() {
+            "bikjang"
+        } else if before.passed && after.passed {
+            "double_pass"
+        } else if after.repetitions() >= REPETITIONS_FOR_END {
+            "threefold_repetition"
+        } else if after.plies >= PLY_LIMIT {
+            "ply_limit"
+        } else {
+            return None;
+        };
+        Some(after.finish_on_points(reason))
+    }
+}
+
+impl Game for Janggi {
+    const ABOUT: About = About {
+        id: "janggi",
+        name: "Janggi",
+        variants: &[],
+        modes: &[],
+        seats: (2, 2),
+        options: &[
+            (
+                "setups",
+                "each side's horse and elephant order from its own left: {\"cho\": \"SMSM\", \"han\": \"MSMS\"} (MSMS, SMSM, MSSM, SMMS; default SMSM)",
+            ),
+            (
+                "position",
+                "start from this Fairy-Stockfish janggi FEN instead (w: Cho to move)",
+            ),
+        ],
+        // §J6: 200 plies, then a resignation at most.
+        action_cap: PLY_LIMIT as usize + 1,
+    };
+
+    type Config = Config;
+    type State = State;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn setup(
+        config: &Config,
+        seats: usize,
+        random: &mut dyn Random,
+    ) -> Result<Vec<Event>, RuleError> {
+        if seats != 2 {
+            return Err(RuleError::malformed("janggi is played by two"));
+        }
+        let position = match &config.position {
+            Some(fen) => Position::from_fen(fen)?,
+            None => start_position(config.setups),
+        };
+        if position.kings_face() {
+            return Err(RuleError::malformed(
+                "the kings already face each other in that position",
+            ));
+        }
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return Err(RuleError::malformed(
+                "the side to move is already checkmated",
+            ));
+        }
+        // §J2: which seat plays Cho is drawn.
+        let cho = Seat(random.below(2) as u8);
+        Ok(vec![Event::Started {
+            cho,
+            setups: config.setups,
+            position: position.to_fen(),
+        }])
+    }
+
+    fn seats(_config: &Config) -> std::ops::RangeInclusive<usize> {
+        2..=2
+    }
+
+    fn apply(state: &mut State, event: &Event) {
+        match event {
+            Event::Started {
+                cho,
+                setups,
+                position,
+            } => {
+                let position = Position::from_fen(position).unwrap_or_default();
+                *state = State {
+                    cho: *cho,
+                    setups: *setups,
+                    position,
+                    history: vec![position],
+                    ..State::default()
+                };
+            }
+            Event::Moved { .. } | Event::Passed { .. } => {
+                let mv = match event {
+                    Event::Moved { notation, .. } => Move::parse(notation).unwrap_or(Move::Pass),
+                    _ => Move::Pass,
+                };
+                let (next, captured) = state.position.play(mv);
+                state.position = next;
+                state.plies += 1;
+                state.passed = mv == Move::Pass;
+                if captured.is_some() {
+                    state.history.clear();
+                }
+                state.history.push(next);
+                state.last_move = Some(mv.to_string());
+            }
+            Event::Resigned { .. } | Event::Abandoned { .. } => {}
+            Event::Finished { result } => state.outcome = Some(result.clone()),
+        }
+    }
+
+    fn act(
+        state: &State,
+        seat: Seat,
+        action: &Action,
+        _env: &mut Env,
+    ) -> Result<Vec<Event>, RuleError> {
+        if state.outcome.is_some() {
+            return Err(RuleError::finished());
+        }
+        if seat.index() > 1 {
+            return Err(RuleError::illegal("there is no such seat in janggi"));
+        }
+        match action {
+            Action::Move { notation } => {
+                let mv = Move::parse(notation)
+                    .filter(|m| *m != Move::Pass)
+                    .ok_or_else(|| {
+                        RuleError::malformed(format!(
+                            "{notation:?} is not a move: write from and to, as b1c3"
+                        ))
+                    })?;
+                Self::act_move(state, seat, mv)
+            }
+            Action::Pass {} => Self::act_move(state, seat, Move::Pass),
+            Action::Resign {} => Ok(vec![
+                Event::Resigned { seat },
+                state.finish(other(seat), "resigned"),
+            ]),
+        }
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        if state.outcome.is_some() || seat.index() > 1 {
+            return Vec::new();
+        }
+        let mut actions = Vec::new();
+        if seat == state.on_move() {
+            let mut moves = Vec::new();
+            state.position.legal_moves(&mut moves);
+            actions.extend(moves.iter().map(|m| match m {
+                Move::Pass => Action::Pass {},
+                _ => Action::Move {
+                    notation: m.to_string(),
+                },
+            }));
+        }
+        actions.push(Action::Resign {});
+        actions
+    }
+
+    fn to_act(state: &State) -> Vec<Duty> {
+        if state.outcome.is_some() {
+            return Vec::new();
+        }
+        vec![Duty::new(state.on_move(), DutyKind::Turn)]
+    }
+
+    fn outcome(state: &State) -> Option<Outcome> {
+        state.outcome.clone()
+    }
+
+    fn view(state: &State, _viewer: Viewer) -> View {
+        let pos = &state.position;
+        View {
+            position: pos.to_fen(),
+            pieces: pos
+                .pieces()
+                .map(|(sq, p)| PieceView {
+                    square: board::square_name(sq),
+                    side: p.side,
+                    kind: p.kind,
+                })
+                .collect(),
+            side_to_move: pos.turn,
+            cho: state.cho,
+            han: state.seat_of(Side::Han),
+            setups: state.setups,
+            points: Points {
+                cho: pos.points(Side::Cho),
+                han: pos.points(Side::Han),
+            },
+            plies: state.plies,
+            plies_until_ply_limit: PLY_LIMIT.saturating_sub(state.plies),
+            in_check: pos.in_check(pos.turn),
+            last_move: state.last_move.clone(),
+        }
+    }
+
+    fn redact(event: &Event, _viewer: Viewer) -> Event {
+        event.clone()
+    }
+
+    fn expire(_state: &State, _env: &mut Env) -> Vec<Event> {
+        Vec::new()
+    }
+
+    fn deadline_passed(state: &State, duty: &Duty) -> Vec<Event> {
+        if state.outcome.is_some() || duty.kind != DutyKind::Turn || duty.seat != state.on_move() {
+            return Vec::new();
+        }
+        vec![
+            Event::Abandoned { seat: duty.seat },
+            state.finish(other(duty.seat), "abandoned"),
+        ]
+    }
+
+    /// Janggi hides nothing.
+    fn secrets(_state: &State, _viewer: Viewer) -> Vec<serde_json::Value> {
+        Vec::new()
+    }
+
+    fn perft(_config: &Config, position: &str, depth: usize) -> Result<u64, RuleError> {
+        Ok(perft(&Position::from_fen(position)?, depth, false))
+    }
+}

@@ -366,7 +366,8 @@ pub trait Game {
     type Action: Serialize + DeserializeOwned + Clone + std::fmt::Debug + JsonSchema;
     /// One fact of the log, with all hidden details. `{"type": ...}` in JSON.
     type Event: Serialize + DeserializeOwned + Clone + std::fmt::Debug + PartialEq + JsonSchema;
-    /// What one viewer may see of the state.
+    /// What one viewer may see of the state: a struct (a JSON object), to
+    /// which the contract adds `"game": <id>` (see [`crate::dispatch::view`]).
     type View: Serialize + JsonSchema;
 
     /// The opening facts for `seats` players. The first event records the

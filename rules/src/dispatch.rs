@@ -98,8 +98,34 @@ pub fn legal_actions<G: Game>(state: &G::State, seat: Seat) -> Vec<Value> {
     G::legal_actions(state, seat).iter().map(to_json).collect()
 }
 
+/// The view, tagged with the game's id (`"game": "checkers"`): a client
+/// generated from the OpenAPI document picks the view's model by it (the
+/// document's discriminator), whatever the game's own fields.
 pub fn view<G: Game>(state: &G::State, viewer: Viewer) -> Value {
-    to_json(&G::view(state, viewer))
+    let mut view = to_json(&G::view(state, viewer));
+    if let Value::Object(fields) = &mut view {
+        fields.insert("game".into(), Value::from(G::ABOUT.id));
+    }
+    view
+}
+
+/// The view's schema with the `game` tag [`view`] adds (a game's view is a
+/// struct: an object schema with `properties`).
+fn tagged_view_schema<G: Game>() -> Value {
+    let mut schema = schemars::schema_for!(G::View).to_value();
+    let tag = serde_json::json!({"const": G::ABOUT.id, "description": "The game this view is of."});
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        properties.insert("game".into(), tag);
+    }
+    if let Some(fields) = schema.as_object_mut() {
+        let required = fields
+            .entry("required")
+            .or_insert_with(|| Value::Array(vec![]));
+        if let Value::Array(required) = required {
+            required.push(Value::from("game"));
+        }
+    }
+    schema
 }
 
 pub fn redact<G: Game>(event: &Value, viewer: Viewer) -> Result<Value, RuleError> {
@@ -139,6 +165,6 @@ pub fn schemas<G: Game>() -> Schemas {
         options: schema(schemars::schema_for!(G::Config)),
         action: schema(schemars::schema_for!(G::Action)),
         event: schema(schemars::schema_for!(G::Event)),
-        view: schema(schemars::schema_for!(G::View)),
+        view: tagged_view_schema::<G>(),
     }
 }

@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod body;
 mod caller;
 pub mod error;
+pub mod game_examples;
 pub mod game_schemas;
 pub mod matches;
 pub mod notify;
@@ -56,10 +57,10 @@ async fn docs_redirect() -> HttpResponse {
 }
 
 /// The served OpenAPI document: the routes' (utoipa) with the games'
-/// payload schemas in it.
+/// payload schemas and played examples in it.
 pub fn document(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
     let value = serde_json::to_value(doc).expect("the OpenAPI document serializes");
-    game_schemas::with_game_schemas(value)
+    game_examples::with_game_examples(game_schemas::with_game_schemas(value))
 }
 
 /// Register every route and the request limits on an app.

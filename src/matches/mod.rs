@@ -360,29 +360,38 @@ impl Table {
 
     /// A stored event as `user` may see it.
     pub fn event_view(&self, event: &EventRow, user: Uuid) -> Result<EventView, Error> {
-        let body = if event.rules {
-            MatchState::redact(self.game, &event.body, self.viewer(user))
-                .map_err(Error::internal)?
-        } else {
-            event.body.clone()
-        };
-        // The game's own fields first: its `seat` says whom the fact is
-        // about (the drawer of a draw), which the acting seat stored with
-        // the row only stands in for when the fact names none.
-        let mut out = match body {
-            Value::Object(fields) => fields,
-            _ => Map::new(),
-        };
-        out.insert("seq".into(), event.seq.into());
-        out.insert(
-            "at".into(),
-            serde_json::to_value(event.at).unwrap_or_default(),
-        );
-        if let Some(seat) = event.seat {
-            out.entry("seat").or_insert(seat.into());
-        }
-        Ok(Value::Object(out))
+        event_view(self.game, event, self.viewer(user)).map_err(Error::internal)
     }
+}
+
+/// A stored event of a `game` match as `viewer` may see it: the rules'
+/// facts redacted, with the event's place in the log.
+pub fn event_view(
+    game: GameId,
+    event: &EventRow,
+    viewer: Viewer,
+) -> Result<EventView, posthorn_rules::RuleError> {
+    let body = if event.rules {
+        MatchState::redact(game, &event.body, viewer)?
+    } else {
+        event.body.clone()
+    };
+    // The game's own fields first: its `seat` says whom the fact is
+    // about (the drawer of a draw), which the acting seat stored with
+    // the row only stands in for when the fact names none.
+    let mut out = match body {
+        Value::Object(fields) => fields,
+        _ => Map::new(),
+    };
+    out.insert("seq".into(), event.seq.into());
+    out.insert(
+        "at".into(),
+        serde_json::to_value(event.at).unwrap_or_default(),
+    );
+    if let Some(seat) = event.seat {
+        out.entry("seat").or_insert(seat.into());
+    }
+    Ok(Value::Object(out))
 }
 
 pub fn load_players(

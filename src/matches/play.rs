@@ -36,6 +36,10 @@ pub struct ActionRequest {
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ActionAnswer {
+    /// The match's game (as in `match.game`): a generated client picks
+    /// the game's event models by it.
+    #[serde(default)]
+    pub game: String,
     #[serde(rename = "match")]
     pub match_view: MatchView,
     #[schema(value_type = Vec<Object>)]
@@ -44,6 +48,9 @@ pub struct ActionAnswer {
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct LegalActions {
+    /// The match's game: a generated client picks the game's action
+    /// models by it.
+    pub game: String,
     pub seq: i32,
     /// Every action of every seat I hold.
     #[schema(value_type = Vec<Object>)]
@@ -62,6 +69,9 @@ pub struct SeatActions {
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct EventFeed {
+    /// The match's game: a generated client picks the game's event models
+    /// by it.
+    pub game: String,
     pub seq: i32,
     #[schema(value_type = Vec<Object>)]
     pub events: Vec<EventView>,
@@ -151,6 +161,7 @@ pub fn act(
         appended.extend(table.append(conn, new_events, now)?);
     }
     let answer = ActionAnswer {
+        game: table.game.id().to_owned(),
         match_view: table.view_for(conn, user)?,
         events: appended
             .iter()
@@ -234,6 +245,7 @@ pub fn legal_actions(
         }
     }
     Ok(LegalActions {
+        game: table.game.id().to_owned(),
         seq: table.row.seq,
         actions: seats.iter().flat_map(|s| s.actions.clone()).collect(),
         seats,
@@ -250,6 +262,7 @@ pub fn events(
 ) -> Result<EventFeed, Error> {
     let table = load_current(conn, match_id, user, now, random)?;
     Ok(EventFeed {
+        game: table.game.id().to_owned(),
         seq: table.row.seq,
         events: events_since(conn, &table, after, user)?,
     })

@@ -27,18 +27,14 @@ async fn answers_of_whole_matches_match_the_served_document() {
         .request("GET", "/v1/openapi.json", None, None, &[])
         .await
         .body;
-    for name in [
-        "CheckersView",
-        "CheckersAction",
-        "CheckersEvent",
-        "FlipChessView",
-        "FlipChessAction",
-        "FlipChessEvent",
-        "ServiceEvent",
-        "ServiceAction",
-    ] {
+    let mut names = vec!["ServiceEvent".to_owned(), "ServiceAction".to_owned()];
+    for game in posthorn_rules::GameId::ALL {
+        let prefix: String = game.about().name.split_whitespace().collect();
+        names.extend(["View", "Action", "Event", "Options"].map(|kind| format!("{prefix}{kind}")));
+    }
+    for name in names {
         assert!(
-            doc["components"]["schemas"][name].is_object(),
+            doc["components"]["schemas"][&name].is_object(),
             "{name} is documented"
         );
     }
@@ -50,7 +46,7 @@ async fn answers_of_whole_matches_match_the_served_document() {
     let bob = app.register("bob").await;
     let mut random = SplitMix64::new(22);
     let mut checked = 0;
-    for game in ["checkers", "flipchess"] {
+    for game in posthorn_rules::GameId::ALL.iter().map(|g| g.id()) {
         let created = app
             .post(
                 "/v1/matches",
@@ -108,4 +104,47 @@ async fn answers_of_whole_matches_match_the_served_document() {
     wrong["view"] = json!({"board": 7});
     assert!(match_view.validate(&wrong).is_err());
     app.stop().await;
+}
+
+/// Issue #22: the document carries every game's examples (a start view, a
+/// legal-actions answer, an action and an answer with its events), and
+/// each validates against the schema of the place it documents.
+#[test]
+fn every_game_has_examples_that_match_the_document() {
+    use utoipa::OpenApi;
+    let doc = posthorn::http::document(&posthorn::http::ApiDoc::openapi());
+    let places = [
+        ("/v1/matches/{id}", "get", "/responses/200", "MatchView"),
+        (
+            "/v1/matches/{id}/legal-actions",
+            "get",
+            "/responses/200",
+            "LegalActions",
+        ),
+        (
+            "/v1/matches/{id}/actions",
+            "post",
+            "/requestBody",
+            "ActionRequest",
+        ),
+        (
+            "/v1/matches/{id}/actions",
+            "post",
+            "/responses/200",
+            "ActionAnswer",
+        ),
+    ];
+    for (path, method, at, schema) in places {
+        let validator = component(&doc, schema);
+        let media = &doc["paths"][path][method].pointer(at).unwrap()["content"]["application/json"];
+        for game in posthorn_rules::GameId::ALL {
+            let example = &media["examples"][game.id()]["value"];
+            assert!(
+                example.is_object(),
+                "{path} {method} has a {} example",
+                game.id()
+            );
+            assert_valid(&validator, schema, example);
+        }
+    }
 }

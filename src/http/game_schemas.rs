@@ -21,7 +21,7 @@ use posthorn_rules::GameId;
 use serde_json::{json, Map, Value};
 
 /// `checkers` → `Checkers`, `flipchess` → `FlipChess` (the game's name).
-fn prefix(game: GameId) -> String {
+pub fn prefix(game: GameId) -> String {
     game.about().name.split_whitespace().collect()
 }
 

@@ -74,6 +74,9 @@ pub struct GameEntry {
     pub seats: SeatRange,
     /// Option name → what it does.
     pub options: BTreeMap<&'static str, &'static str>,
+    /// Where the served OpenAPI document gives the schema of this game's
+    /// `options` (`/v1/openapi.json#/components/schemas/JanggiOptions`).
+    pub options_schema: String,
 }
 
 #[utoipa::path(get, path = "/v1/games", tag = "games", responses((status = 200, body = Vec<GameEntry>)))]
@@ -93,6 +96,10 @@ pub async fn games() -> HttpResponse {
                     max: about.seats.1,
                 },
                 options: about.options.iter().copied().collect(),
+                options_schema: format!(
+                    "/v1/openapi.json#/components/schemas/{}",
+                    crate::http::game_schemas::prefix(*g)
+                ) + "Options",
             }
         })
         .collect();

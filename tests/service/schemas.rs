@@ -38,6 +38,16 @@ async fn answers_of_whole_matches_match_the_served_document() {
             "{name} is documented"
         );
     }
+    // The catalogue points at each game's options schema in the document.
+    let games = app.request("GET", "/v1/games", None, None, &[]).await.body;
+    for game in games.as_array().unwrap() {
+        let target = game["options_schema"].as_str().unwrap();
+        let pointer = target.strip_prefix("/v1/openapi.json#").unwrap();
+        assert!(
+            doc.pointer(pointer).is_some_and(Value::is_object),
+            "{target}"
+        );
+    }
     let match_view = component(&doc, "MatchView");
     let legal = component(&doc, "LegalActions");
     let answer = component(&doc, "ActionAnswer");

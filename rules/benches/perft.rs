@@ -1,6 +1,6 @@
 //! `cargo bench -p posthorn-rules --bench perft`: checkers perft depth 10
-//! from the start, and the cost of validating one move. Results are
-//! recorded in BENCHMARKS.md.
+//! and Janggi perft depth 5 from the start, and the cost of validating one
+//! move of each. Results are recorded in README.md ("Benchmarks").
 
 use posthorn_rules::checkers::{perft, Action, Checkers, Config, Position, State};
 use posthorn_rules::{Env, Game, SplitMix64};
@@ -44,6 +44,45 @@ fn main() {
     let per = started.elapsed().as_secs_f64() / rounds as f64;
     println!(
         "checkers act (validate 11-15 and judge the result): {:.2} µs per move",
+        per * 1e6
+    );
+
+    janggi();
+}
+
+/// RULES.md §J: perft 5 from SMSM against SMSM (passes counted), and one
+/// move validated and judged (check, bikjang, repetition, points).
+fn janggi() {
+    use posthorn_rules::janggi::{perft, start_position, Action, Config, Janggi, State};
+    let start = start_position(Default::default());
+    let started = Instant::now();
+    let nodes = perft(black_box(&start), 5, false);
+    let secs = started.elapsed().as_secs_f64();
+    assert_eq!(nodes, 35_779_148);
+    println!(
+        "janggi perft 5: {nodes} nodes in {secs:.3} s = {:.1} M nodes/s",
+        nodes as f64 / secs / 1e6
+    );
+    let mut state = State::default();
+    let mut random = SplitMix64::new(0);
+    for e in Janggi::setup(&Config::default(), 2, &mut random).unwrap() {
+        Janggi::apply(&mut state, &e);
+    }
+    let action = Action::Move {
+        notation: "c1d3".into(),
+    };
+    let rounds = 200_000;
+    let started = Instant::now();
+    for _ in 0..rounds {
+        let mut env = Env {
+            now: 0,
+            random: &mut random,
+        };
+        black_box(Janggi::act(black_box(&state), state.on_move(), &action, &mut env).unwrap());
+    }
+    let per = started.elapsed().as_secs_f64() / rounds as f64;
+    println!(
+        "janggi act (validate c1d3 and judge the result): {:.2} µs per move",
         per * 1e6
     );
 }

@@ -5,6 +5,7 @@ mod deadlines;
 mod errors;
 mod flipchess;
 mod hardening;
+mod janggi;
 mod matches;
 mod notifications;
 mod operations;

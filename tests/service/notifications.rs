@@ -546,3 +546,55 @@ async fn the_daily_digest_replaces_per_event_mail_once_a_local_morning() {
     assert_eq!(to_dami(&smtp).len(), 2);
     app.stop().await;
 }
+
+/// Issue #14: Janggi is playable end to end by mail too — the player drawn
+/// to Cho is told it is their move, and both hear the bikjang ending.
+#[actix_web::test]
+async fn janggi_turns_and_its_end_reach_the_players_by_email() {
+    let smtp = SmtpServer::start(0);
+    let app = app_with_smtp(&smtp).await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let position = "r3k4/9/9/9/9/4R4/9/9/9/4K4 w - - 0 1";
+    let m = app
+        .post(
+            "/v1/matches",
+            &alice,
+            json!({"game": "janggi", "opponents": ["bob"], "options": {"position": position}}),
+        )
+        .await
+        .body;
+    let alice_is_cho = m["view"]["cho"] == m["my_seats"][0];
+    let (cho, cho_name) = if alice_is_cho {
+        (&alice, "alice")
+    } else {
+        (&bob, "bob")
+    };
+    deliver(&app).await;
+    let turn = smtp
+        .messages()
+        .into_iter()
+        .find(|mail| subject(mail) == "Your move in Janggi")
+        .expect("a your-move email for Janggi");
+    assert!(to_address(&turn).contains(&format!("{cho_name}@")));
+    let before = smtp.messages().len();
+    let reply = app
+        .act(
+            cho,
+            m["id"].as_str().unwrap(),
+            json!({"type": "move", "move": "e5b5"}),
+        )
+        .await;
+    assert_eq!(reply.body["match"]["result"]["reason"], "bikjang");
+    deliver(&app).await;
+    let ended: Vec<String> = smtp.messages()[before..]
+        .iter()
+        .map(|m| subject(m))
+        .collect();
+    assert_eq!(
+        ended,
+        vec!["Your Janggi match has ended"; 2],
+        "both players hear the end"
+    );
+    app.stop().await;
+}

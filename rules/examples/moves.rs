@@ -62,8 +62,25 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some("banqi") => {
+            use posthorn_rules::banqi::{shuffled, Position};
+            let pos = match args.get(1).map(|p| Position::from_notation(p)) {
+                Some(Ok(p)) => p,
+                Some(Err(e)) => {
+                    eprintln!("{}", e.message);
+                    return ExitCode::from(2);
+                }
+                None => shuffled(&mut posthorn_rules::SplitMix64::new(0)),
+            };
+            let mut steps = Vec::new();
+            pos.legal_steps(&mut steps);
+            for step in steps {
+                println!("{step}");
+            }
+            ExitCode::SUCCESS
+        }
         Some(other) => {
-            eprintln!("unknown game {other:?}; games: checkers, flipchess, janggi");
+            eprintln!("unknown game {other:?}; games: checkers, flipchess, janggi, banqi");
             ExitCode::from(2)
         }
         None => {

@@ -4,7 +4,9 @@
 //! and the speed on standard error. Games: `checkers` (PDN FEN positions),
 //! `flipchess` (chess FEN; single piece moves under RULES.md §F3, every
 //! group, no card) and `janggi` (Fairy-Stockfish janggi FEN; the default
-//! start is SMSM against SMSM; passes counted, a finished match is a leaf).
+//! start is SMSM against SMSM; passes counted, a finished match is a leaf)
+//! and `banqi` (RULES.md §B9 positions; the default is the layout shuffled
+//! with seed 0).
 
 use posthorn_rules::checkers::{perft, Position};
 use std::process::ExitCode;
@@ -103,8 +105,35 @@ fn main() -> ExitCode {
             eprintln!("{secs:.3} s, {:.1} M nodes/s", total as f64 / secs / 1e6);
             ExitCode::SUCCESS
         }
+        "banqi" => {
+            use posthorn_rules::banqi::{perft, shuffled, Position};
+            let pos = match args.get(2).map(|p| Position::from_notation(p)) {
+                Some(Ok(p)) => p,
+                Some(Err(e)) => {
+                    eprintln!("{}", e.message);
+                    return ExitCode::from(2);
+                }
+                None => shuffled(&mut posthorn_rules::SplitMix64::new(0)),
+            };
+            eprintln!("position {}", pos.to_notation());
+            let started = Instant::now();
+            let mut roots = Vec::new();
+            if !pos.is_over() {
+                pos.legal_steps(&mut roots);
+            }
+            let mut total = 0;
+            for step in &roots {
+                let count = perft(&pos.play(*step), depth.saturating_sub(1));
+                println!("{step} {count}");
+                total += count;
+            }
+            println!("nodes {total}");
+            let secs = started.elapsed().as_secs_f64();
+            eprintln!("{secs:.3} s, {:.1} M nodes/s", total as f64 / secs / 1e6);
+            ExitCode::SUCCESS
+        }
         other => {
-            eprintln!("unknown game {other:?}; games: checkers, flipchess, janggi");
+            eprintln!("unknown game {other:?}; games: checkers, flipchess, janggi, banqi");
             ExitCode::from(2)
         }
     }

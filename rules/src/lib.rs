@@ -4,12 +4,13 @@
 //! * [`contract`] — the [`Game`] trait every game implements, with the
 //!   shared types (seats, duties, outcomes, errors, randomness) and the
 //!   conventions a game module follows. Read it before writing a game.
-//! * one module per game: [`checkers`], [`flipchess`], [`janggi`].
+//! * one module per game: [`checkers`], [`flipchess`], [`janggi`], [`banqi`].
 //! * [`games!`] — the one list of games. It generates [`GameId`] and
 //!   [`MatchState`], the closed enum the service talks to (JSON in and out,
 //!   through [`dispatch`]), so the service never names a game's types and a
 //!   new game costs one line here.
 
+pub mod banqi;
 pub mod checkers;
 pub mod contract;
 pub mod dispatch;
@@ -222,4 +223,5 @@ games! {
     FlipChess => flipchess::FlipChess,
     Checkers => checkers::Checkers,
     Janggi => janggi::Janggi,
+    Banqi => banqi::Banqi,
 }

@@ -13,6 +13,7 @@ mod registry {
         FlipChess => posthorn_rules::flipchess::FlipChess,
         Checkers => posthorn_rules::checkers::Checkers,
         Janggi => posthorn_rules::janggi::Janggi,
+        Banqi => posthorn_rules::banqi::Banqi,
         Pebbles => crate::toy::Pebbles,
     }
 }
@@ -48,6 +49,7 @@ macro_rules! harness {
     };
 }
 
+use posthorn_rules::banqi::Banqi;
 use posthorn_rules::checkers::Checkers;
 use posthorn_rules::flipchess::FlipChess;
 use posthorn_rules::janggi::Janggi;
@@ -58,6 +60,7 @@ harness!(flipchess: FlipChess, {}, 2, 2_000, ["king_captured", "hand_emptied", "
 harness!(janggi: Janggi, {}, 2, 1_000, ["bikjang", "ply_limit", "abandoned"]);
 harness!(janggi_msms_against_smms: Janggi, {"setups": {"cho": "MSMS", "han": "SMMS"}}, 2, 500, ["bikjang", "ply_limit"]);
 harness!(janggi_mssm_against_msms: Janggi, {"setups": {"cho": "MSSM", "han": "MSMS"}}, 2, 500, ["bikjang", "ply_limit"]);
+harness!(banqi: Banqi, {}, 2, 2_000, ["no_pieces", "no_legal_move", "no_progress", "abandoned"]);
 harness!(pebbles: Pebbles, {}, 2, 500, ["last_pebble", "abandoned"]);
 harness!(pebbles_last_loses: Pebbles, {"mode": "last_loses"}, 2, 500, ["last_pebble"]);
 

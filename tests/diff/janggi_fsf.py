@@ -10,7 +10,7 @@ program here, never a dependency; its code is not in this repository).
    legal moves of `--example moves -- janggi <FEN>` must equal the engine's
    (its pass `e2e2` is our `pass`). Positions where the kings face are
    skipped: there our match is over (§J6 bikjang) and the engine plays on.
-2. perft to depth 3 from three positions, counted with the engine's move
+2. perft to depth 3 (PERFT_DEPTH) from three positions, counted with the engine's move
    lists and our §J6 leaf rules (a move that makes the kings face, or a
    second pass in a row, has no children), against our `--example perft`.
 """

@@ -1,6 +1,7 @@
 //! Integration tests of the service over HTTP against a real PostgreSQL.
 
 mod accounts;
+mod banqi;
 mod deadlines;
 mod errors;
 mod flipchess;

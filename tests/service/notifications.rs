@@ -598,3 +598,43 @@ async fn janggi_turns_and_its_end_reach_the_players_by_email() {
     );
     app.stop().await;
 }
+
+/// Issue #15, RULES.md §B8: a Banqi match's mail names no piece — the
+/// layout lies face down and stays out of every notification.
+#[actix_web::test]
+async fn banqi_notifications_name_no_piece() {
+    let smtp = SmtpServer::start(0);
+    let app = app_with_smtp(&smtp).await;
+    let alice = app.register("alice").await;
+    app.register("bob").await;
+    let m = app
+        .post(
+            "/v1/matches",
+            &alice,
+            json!({"game": "banqi", "opponents": ["bob"]}),
+        )
+        .await
+        .body;
+    assert_eq!(m["view"]["face_down"].as_array().unwrap().len(), 32);
+    deliver(&app).await;
+    let mails = smtp.messages();
+    assert!(
+        mails.iter().any(|m| subject(m) == "Your move in Banqi"),
+        "{mails:?}"
+    );
+    for mail in &mails {
+        let text = unfolded(mail);
+        for piece in [
+            "general", "advisor", "elephant", "chariot", "horse", "cannon", "soldier",
+        ] {
+            assert!(!text.contains(piece), "{piece} in a notification: {mail}");
+        }
+        // Nor the layout's notation (`?K`, `?p`, …).
+        let coded = text
+            .as_bytes()
+            .windows(2)
+            .any(|w| w[0] == b'?' && b"KAERNCPkaernc".contains(&w[1]));
+        assert!(!coded, "a face-down code in a notification: {mail}");
+    }
+    app.stop().await;
+}

@@ -136,9 +136,10 @@ def main():
             mv = rng.choice(mine)
             fen = engine.fen_after(fen, engine_move_name(engine.moves_raw(fen), mv))
     print(f"{checked} positions: the same legal moves")
-    for fen, depth in [(start_fen("SMSM", "SMSM"), 3),
-                       ("1n1kaabn1/cr2N4/5C1c1/p1pNp3p/9/9/P1PbP1P1P/3r1p3/4A4/R1BA1KB1R b - - 0 1", 3),
-                       ("1Pbcka3/3nNn1c1/N2CaC3/1pB6/9/9/5P3/9/4K4/9 w - - 0 23", 3)]:
+    depth = int(os.environ.get("PERFT_DEPTH", "3"))
+    for fen in [start_fen("SMSM", "SMSM"),
+                "1n1kaabn1/cr2N4/5C1c1/p1pNp3p/9/9/P1PbP1P1P/3r1p3/4A4/R1BA1KB1R b - - 0 1",
+                "1Pbcka3/3nNn1c1/N2CaC3/1pB6/9/9/5P3/9/4K4/9 w - - 0 23"]:
         theirs = perft(engine, fen, depth, False)
         out = subprocess.run([f"{OURS}/perft", "janggi", str(depth), fen], capture_output=True, text=True, check=True).stdout
         mine = int(out.split("nodes ")[-1])

@@ -1,6 +1,5 @@
 //! `posthorn`: with no arguments, serve (README lists the environment).
 
-use actix_web::{middleware, App, HttpServer};
 use posthorn::{clock::SystemClock, config::Config, localdb::LocalPostgres};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -42,15 +41,11 @@ async fn run_server(config: Config, database_url: &str) -> Result<(), String> {
     let state = posthorn::app_state(config, database_url, Arc::new(SystemClock))?;
     let _sweeper = posthorn::sweep::start(state.clone(), interval).await?;
     log::info!("serving on http://{bind}; deadlines swept every {interval:?}");
-    HttpServer::new(move || {
-        App::new()
-            .wrap(middleware::Compress::default())
-            .wrap_fn(posthorn::http::observe)
-            .configure(posthorn::http::configure(state.clone()))
-    })
-    .bind(&bind)
-    .map_err(|e| format!("cannot listen on {bind}: {e}"))?
-    .run()
-    .await
-    .map_err(|e| e.to_string())
+    let listener =
+        std::net::TcpListener::bind(&bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    posthorn::http::edge::serve(state, listener, workers, true)
+        .map_err(|e| format!("cannot serve on {bind}: {e}"))?
+        .await
+        .map_err(|e| e.to_string())
 }

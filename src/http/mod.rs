@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod body;
 mod caller;
+pub mod edge;
 pub mod error;
 pub mod game_examples;
 pub mod game_schemas;

@@ -2,7 +2,6 @@
 //! cloned from a migrated template, the HTTP server on a loopback port, a
 //! manual clock, and a small JSON client.
 
-use actix_web::{App, HttpServer};
 use awc::http::StatusCode;
 use chrono::{DateTime, Utc};
 use diesel::{Connection, PgConnection, RunQueryDsl};
@@ -137,16 +136,7 @@ impl TestApp {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let app_state = state.clone();
-        let server = HttpServer::new(move || {
-            App::new()
-                .wrap_fn(posthorn::http::observe)
-                .configure(posthorn::http::configure(app_state.clone()))
-        })
-        .workers(2)
-        .disable_signals()
-        .listen(listener)
-        .unwrap()
-        .run();
+        let server = posthorn::http::edge::serve(app_state, listener, 2, false).unwrap();
         let handle = server.handle();
         actix_rt::spawn(server);
         let client = awc::Client::builder()

@@ -337,6 +337,12 @@ impl Position {
         next
     }
 
+    pub fn has_legal_step(&self) -> bool {
+        let mut steps = Vec::new();
+        self.legal_steps(&mut steps);
+        !steps.is_empty()
+    }
+
     /// §B6/§B7 as perft sees them (§B10): the side to act has lost (no
     /// pieces, no legal action) or the quiet plies ran out.
     pub fn is_over(&self) -> bool {
@@ -346,9 +352,7 @@ impl Position {
         let Some(colour) = self.to_act else {
             return false;
         };
-        let mut steps = Vec::new();
-        self.legal_steps(&mut steps);
-        self.pieces_of(colour) == 0 || steps.is_empty()
+        self.pieces_of(colour) == 0 || !self.has_legal_step()
     }
 
     /// §B9: `<rank 4>/<rank 3>/<rank 2>/<rank 1> <to-act> <quiet>`.

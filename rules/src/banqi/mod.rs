@@ -221,11 +221,7 @@ impl Banqi {
         let colour = pos.to_act?;
         let result = if pos.pieces_of(colour) == 0 {
             Outcome::win(vec![mover], "no_pieces")
-        } else if {
-            let mut steps = Vec::new();
-            pos.legal_steps(&mut steps);
-            steps.is_empty()
-        } {
+        } else if !pos.has_legal_step() {
             Outcome::win(vec![mover], "no_legal_move")
         } else if after.repetitions() >= REPETITIONS_FOR_DRAW {
             Outcome::draw("threefold_repetition")

@@ -1,6 +1,6 @@
-//! `cargo bench -p posthorn-rules --bench perft`: checkers perft depth 10
-//! and Janggi perft depth 5 from the start, and the cost of validating one
-//! move of each. Results are recorded in README.md ("Benchmarks").
+//! `cargo bench -p posthorn-rules --bench perft`: checkers perft depth 10,
+//! each §C2 variant's perft, Janggi perft depth 5 from the start, and the
+//! cost of validating one move of checkers and Janggi. Results are recorded in README.md ("Benchmarks").
 
 use posthorn_rules::checkers::{perft, Action, Checkers, Config, Position, State};
 use posthorn_rules::{Env, Game, SplitMix64};
@@ -48,6 +48,40 @@ fn main() {
     );
 
     janggi();
+    variants();
+}
+
+/// RULES.md §C2: each variant's perft from its start on the draughts board
+/// (8×8 to depth 9, 10×10 to depth 8), against the published counts.
+fn variants() {
+    use posthorn_rules::checkers::{Board, Variant};
+    for (variant, depth, expected) in [
+        (Variant::Brazilian, 9, 4_431_766),
+        (Variant::Russian, 9, 4_570_586),
+        (Variant::Pool, 9, 4_570_534),
+        (Variant::Spanish, 9, 3_860_866),
+        (Variant::International, 8, 6_483_961),
+    ] {
+        let start = Board::start(variant);
+        let started = Instant::now();
+        let nodes = black_box(&start).perft(variant, depth);
+        let secs = started.elapsed().as_secs_f64();
+        assert_eq!(nodes, expected, "{variant:?}");
+        println!(
+            "checkers/{} perft {depth}: {nodes} nodes in {secs:.3} s = {:.1} M nodes/s",
+            variant.name(),
+            nodes as f64 / secs / 1e6
+        );
+    }
+    let thai = Board::from_fen(Variant::Thai, "W:W21-32:B1-12").unwrap();
+    let started = Instant::now();
+    let nodes = thai.perft(Variant::Thai, 9);
+    let secs = started.elapsed().as_secs_f64();
+    assert_eq!(nodes, 3_963_648);
+    println!(
+        "checkers/thai perft 9 (12 men each): {nodes} nodes in {secs:.3} s = {:.1} M nodes/s",
+        nodes as f64 / secs / 1e6
+    );
 }
 
 /// RULES.md §J: perft 5 from SMSM against SMSM (passes counted), and one

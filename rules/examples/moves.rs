@@ -2,24 +2,34 @@
 //!
 //! Prints the legal moves, one per line, in the game's notation.
 
-use posthorn_rules::checkers::Position;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some("checkers" | "checkers/american") => {
-            let pos = match args.get(1).map(|fen| Position::from_fen(fen)) {
+        Some(name) if name == "checkers" || name.starts_with("checkers/") => {
+            use posthorn_rules::checkers::{Board, Variant};
+            let variant_name = name.strip_prefix("checkers/").unwrap_or("american");
+            let Some(variant) = Variant::ALL
+                .iter()
+                .copied()
+                .find(|v| v.name() == variant_name)
+            else {
+                eprintln!(
+                    "no checkers variant {variant_name:?}; variants: {}",
+                    Variant::NAMES.join(", ")
+                );
+                return ExitCode::from(2);
+            };
+            let pos = match args.get(1).map(|fen| Board::from_fen(variant, fen)) {
                 Some(Ok(p)) => p,
                 Some(Err(e)) => {
                     eprintln!("{}", e.message);
                     return ExitCode::from(2);
                 }
-                None => Position::start(),
+                None => Board::start(variant),
             };
-            let mut moves = Vec::new();
-            pos.legal_moves(&mut moves);
-            for mv in moves {
+            for mv in pos.legal_moves(variant) {
                 println!("{mv}");
             }
             ExitCode::SUCCESS

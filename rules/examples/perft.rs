@@ -1,14 +1,14 @@
 //! `cargo run --release -p posthorn-rules --example perft -- <game> <depth> [<position>]`
 //!
 //! Prints one line per root move (`<move> <count>`), then `nodes <total>`,
-//! and the speed on standard error. Games: `checkers` (PDN FEN positions),
+//! and the speed on standard error. Games: `checkers` or `checkers/<variant>`
+//! (PDN FEN positions; every §C2 variant),
 //! `flipchess` (chess FEN; single piece moves under RULES.md §F3, every
 //! group, no card) and `janggi` (Fairy-Stockfish janggi FEN; the default
 //! start is SMSM against SMSM; passes counted, a finished match is a leaf)
 //! and `banqi` (RULES.md §B9 positions; the default is the layout shuffled
 //! with seed 0).
 
-use posthorn_rules::checkers::{perft, Position};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -23,30 +23,32 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     match game.as_str() {
-        "checkers" | "checkers/american" => {
-            let pos = match args.get(2) {
-                Some(fen) => match Position::from_fen(fen) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        eprintln!("{}", e.message);
-                        return ExitCode::from(2);
-                    }
-                },
-                None => Position::start(),
+        name if name == "checkers" || name.starts_with("checkers/") => {
+            use posthorn_rules::checkers::{Board, Variant};
+            let variant_name = name.strip_prefix("checkers/").unwrap_or("american");
+            let Some(variant) = Variant::ALL
+                .iter()
+                .copied()
+                .find(|v| v.name() == variant_name)
+            else {
+                eprintln!(
+                    "no checkers variant {variant_name:?}; variants: {}",
+                    Variant::NAMES.join(", ")
+                );
+                return ExitCode::from(2);
+            };
+            let pos = match args.get(2).map(|fen| Board::from_fen(variant, fen)) {
+                Some(Ok(p)) => p,
+                Some(Err(e)) => {
+                    eprintln!("{}", e.message);
+                    return ExitCode::from(2);
+                }
+                None => Board::start(variant),
             };
             let started = Instant::now();
-            let mut buffers = (0..depth.max(1))
-                .map(|_| Vec::with_capacity(32))
-                .collect::<Vec<_>>();
-            let mut roots = Vec::new();
-            pos.legal_moves(&mut roots);
             let mut total = 0;
-            for mv in &roots {
-                let count = if depth == 0 {
-                    1
-                } else {
-                    perft(&pos.play(mv), depth - 1, &mut buffers)
-                };
+            for mv in pos.legal_moves(variant) {
+                let count = pos.play(&mv).perft(variant, depth.saturating_sub(1));
                 println!("{mv} {count}");
                 total += count;
             }

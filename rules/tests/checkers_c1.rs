@@ -49,8 +49,7 @@ impl Table {
     }
 
     fn moves(&self) -> Vec<String> {
-        let mut moves = Vec::new();
-        self.state.position.legal_moves(&mut moves);
+        let moves = self.state.position.legal_moves(self.state.variant);
         let mut names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
         names.sort();
         names
@@ -74,7 +73,7 @@ fn moves_of(fen: &str) -> Vec<String> {
 #[test]
 fn c1_start_twelve_men_each_black_on_1_to_12_moves_first() {
     let t = Table::new(None);
-    let p = t.state.position;
+    let p = *t.state.position.american().unwrap();
     assert_eq!(p.black, 0x0000_0FFF);
     assert_eq!(p.white, 0xFFF0_0000);
     assert_eq!(p.kings, 0);
@@ -117,7 +116,7 @@ fn c1_free_choice_among_captures_not_the_longest() {
     let mut t = Table::new(Some("B:W14,15,22,1:BK10"));
     t.play(BLACK, "10x19");
     assert_eq!(
-        t.state.position.turn,
+        t.state.position.turn(),
         posthorn_rules::checkers::Color::White
     );
 }
@@ -129,7 +128,11 @@ fn c1_a_chosen_capture_sequence_must_be_completed() {
     let err = t.try_act(BLACK, mv("1x10")).unwrap_err();
     assert_eq!(err.code, "illegal_action");
     t.play(BLACK, "1x10x19x28");
-    assert_eq!(t.state.position.white, 0, "all three captured");
+    assert_eq!(
+        t.state.position.american().unwrap().white,
+        0,
+        "all three captured"
+    );
 }
 
 #[test]
@@ -150,7 +153,11 @@ fn c1_move_identity_two_routes_are_one_move_and_either_is_accepted() {
     for route in ["10x17x26x19x10", "10x19x26x17x10"] {
         let mut t = Table::new(Some("B:W14,15,22,23,32:BK10"));
         t.play(BLACK, route);
-        assert_eq!(t.state.position.white, 1 << 31, "{route}");
+        assert_eq!(
+            t.state.position.american().unwrap().white,
+            1 << 31,
+            "{route}"
+        );
     }
     // …and perft counts it once.
     let pos = Position::from_fen("B:W14,15,22,23:BK10").unwrap();
@@ -161,7 +168,7 @@ fn c1_move_identity_two_routes_are_one_move_and_either_is_accepted() {
 fn c1_start_and_end_square_alone_name_a_capture_when_unambiguous() {
     let mut t = Table::new(Some("B:W6,15,24,32:B1"));
     t.play(BLACK, "1x28");
-    assert_eq!(t.state.position.white, 1 << 31);
+    assert_eq!(t.state.position.american().unwrap().white, 1 << 31);
 }
 
 #[test]
@@ -171,11 +178,15 @@ fn c1_man_reaching_the_far_row_is_crowned_and_the_move_ends() {
     let mut t = Table::new(Some("B:W25,26:B23"));
     let events = t.play(BLACK, "23x30");
     assert!(matches!(events[0], Event::Moved { crowned: true, .. }));
-    assert_ne!(t.state.position.kings & (1 << 29), 0, "crowned on 30");
+    assert_ne!(
+        t.state.position.american().unwrap().kings & (1 << 29),
+        0,
+        "crowned on 30"
+    );
     // A quiet move onto the far row crowns too.
     let mut t = Table::new(Some("B:W1:B27"));
     t.play(BLACK, "27-31");
-    assert_ne!(t.state.position.kings & (1 << 30), 0);
+    assert_ne!(t.state.position.american().unwrap().kings & (1 << 30), 0);
 }
 
 #[test]

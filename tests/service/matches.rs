@@ -502,7 +502,7 @@ async fn an_unknown_or_unbuilt_variant_is_refused_naming_the_valid_ones() {
     let alice = app.register("alice").await;
     app.register("bob").await;
     for body in [
-        json!({"game": "checkers/russian", "opponents": ["bob"]}),
+        json!({"game": "checkers/filipino", "opponents": ["bob"]}),
         json!({"game": "checkers", "variant": "nope", "opponents": ["bob"]}),
         json!({"game": "checkers/american", "variant": "pool", "opponents": ["bob"]}),
         json!({"game": "flipchess", "variant": "american", "opponents": ["bob"]}),

@@ -1,14 +1,16 @@
 //! Checkers (RULES.md §C). Seat 0 plays Black and seat 1 White.
 //!
-//! Implemented: American checkers / English draughts (§C1), the default
-//! variant. The other §C2 variants are not offered yet; they will come in
-//! as values of [`Variant`] that change the hooks in `board.rs` (men capture
-//! backward, flying kings, majority capture, crowning mid-capture), not as
-//! a separate engine.
+//! Every variant of §C2: American (§C1, the default) on its tuned 32-bit
+//! board (`board.rs`), the others on the draughts board (`draughts.rs`)
+//! with the variant's rules as one value ([`Variant::rules`]); `table.rs`
+//! gives the game one face for both.
 
 mod board;
+pub mod draughts;
+mod table;
 
 pub use board::{perft, Color, Move, Position};
+pub use table::{Board, Step};
 
 use crate::{About, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
 use serde::{Deserialize, Serialize};
@@ -26,12 +28,34 @@ pub const REPETITIONS_FOR_DRAW: usize = 3;
 pub enum Variant {
     #[default]
     American,
+    Brazilian,
+    Russian,
+    Pool,
+    Spanish,
+    International,
+    Thai,
 }
 
 impl Variant {
-    pub const ALL: &'static [Variant] = &[Variant::American];
+    pub const ALL: &'static [Variant] = &[
+        Variant::American,
+        Variant::Brazilian,
+        Variant::Russian,
+        Variant::Pool,
+        Variant::Spanish,
+        Variant::International,
+        Variant::Thai,
+    ];
     /// The catalogue's names of [`Variant::ALL`], in the same order.
-    pub const NAMES: &'static [&'static str] = &["american"];
+    pub const NAMES: &'static [&'static str] = &[
+        "american",
+        "brazilian",
+        "russian",
+        "pool",
+        "spanish",
+        "international",
+        "thai",
+    ];
 
     pub fn name(self) -> &'static str {
         Self::NAMES[Self::ALL.iter().position(|v| *v == self).unwrap_or(0)]
@@ -126,13 +150,13 @@ pub enum Event {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct State {
     pub variant: Variant,
-    pub position: Position,
+    pub position: Board,
     /// Plies played in this match.
     pub plies: u32,
     /// Plies in a row with no capture and no man move.
     pub quiet_plies: u32,
     /// Positions since the last irreversible move, the current one last.
-    pub history: Vec<Position>,
+    pub history: Vec<Board>,
     /// The seat whose draw offer is pending.
     pub draw_offer: Option<Seat>,
     /// A seat whose offer was declined or lapsed may offer again only after
@@ -151,7 +175,7 @@ impl State {
     }
 
     pub fn on_move(&self) -> Seat {
-        Self::seat_of(self.position.turn)
+        Self::seat_of(self.position.turn())
     }
 
     /// Plies left before the §C1 no-progress draw.
@@ -175,6 +199,10 @@ pub struct PieceView {
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct View {
     pub variant: Variant,
+    /// Squares a side: 8, or 10 for international.
+    pub size: u8,
+    /// How the squares are numbered.
+    pub numbering: &'static str,
     /// PDN FEN of the position.
     pub position: String,
     pub pieces: Vec<PieceView>,
@@ -189,6 +217,15 @@ pub struct View {
 }
 
 pub struct Checkers;
+
+/// The PDN numbering of a `size` board, for the view.
+fn numbering(size: u8) -> &'static str {
+    if size == 10 {
+        "PDN (FMJD) 1-50: 1 = b10, 5 = j10, 46 = a1, 50 = i1; Black on 1-20 at the top, White on 31-50"
+    } else {
+        "PDN 1-32: 1 = b8, 4 = h8, 5 = a7, 29 = a1, 32 = g1; Black on 1-12 at the top, White on 21-32"
+    }
+}
 
 fn other(seat: Seat) -> Seat {
     Seat(1 - seat.0)
@@ -206,22 +243,16 @@ impl Checkers {
             return Err(RuleError::not_your_turn());
         }
         let pos = &state.position;
-        let mv = pos.find_move(notation)?;
+        let mv = pos.find_move(state.variant, notation)?;
         let mut events = Vec::new();
         if state.draw_offer == Some(other(seat)) {
             events.push(Event::DrawOfferLapsed { seat: other(seat) });
         }
-        let squares = |bits: u32| {
-            (0..32u8)
-                .filter(|i| bits & (1 << i) != 0)
-                .map(|i| i + 1)
-                .collect()
-        };
         events.push(Event::Moved {
             seat,
             notation: mv.to_string(),
-            path: mv.path().iter().map(|s| s + 1).collect(),
-            captured: squares(mv.captured),
+            path: mv.path(),
+            captured: mv.captured(),
             crowned: pos.crowns(&mv),
         });
         let mut after = state.clone();
@@ -238,10 +269,10 @@ impl Checkers {
     /// the automatic draws of §C1.
     fn judge(after: &State, mover: Seat) -> Option<Event> {
         let pos = &after.position;
-        if pos.pieces(pos.turn) == 0 {
+        if pos.count(pos.turn()) == 0 {
             return Some(win(mover, "no_pieces"));
         }
-        if !pos.has_legal_move() {
+        if !pos.has_legal_move(after.variant) {
             return Some(win(mover, "no_legal_move"));
         }
         let reason = if after.repetitions() >= REPETITIONS_FOR_DRAW {
@@ -260,7 +291,7 @@ impl Checkers {
 
     fn apply_move(state: &mut State, path: &[u8], capture: bool) {
         let pos = state.position;
-        let Some(mv) = Self::replay_move(&pos, path, capture) else {
+        let Some(mv) = Self::replay_move(state.variant, &pos, path, capture) else {
             debug_assert!(false, "a logged move must be legal: {path:?}");
             return;
         };
@@ -277,9 +308,9 @@ impl Checkers {
         state.last_move = Some(mv.to_string());
     }
 
-    fn replay_move(pos: &Position, path: &[u8], capture: bool) -> Option<Move> {
+    fn replay_move(variant: Variant, pos: &Board, path: &[u8], capture: bool) -> Option<Step> {
         let text: Vec<String> = path.iter().map(u8::to_string).collect();
-        pos.find_move(&text.join(if capture { "x" } else { "-" }))
+        pos.find_move(variant, &text.join(if capture { "x" } else { "-" }))
             .ok()
     }
 }
@@ -314,17 +345,17 @@ impl Game for Checkers {
             return Err(RuleError::malformed("checkers is played by two"));
         }
         let position = match &config.position {
-            Some(fen) => Position::from_fen(fen)?,
-            None => Position::start(),
+            Some(fen) => Board::from_fen(config.variant, fen)?,
+            None => Board::start(config.variant),
         };
-        if !position.has_legal_move() {
+        if !position.has_legal_move(config.variant) {
             return Err(RuleError::malformed(
                 "the side to move has no legal move in that position",
             ));
         }
         Ok(vec![Event::Started {
             variant: config.variant,
-            position: position.to_fen(),
+            position: position.to_fen(config.variant),
         }])
     }
 
@@ -335,7 +366,8 @@ impl Game for Checkers {
     fn apply(state: &mut State, event: &Event) {
         match event {
             Event::Started { variant, position } => {
-                let position = Position::from_fen(position).unwrap_or_default();
+                let position =
+                    Board::from_fen(*variant, position).unwrap_or_else(|_| Board::start(*variant));
                 *state = State {
                     variant: *variant,
                     position,
@@ -413,8 +445,7 @@ impl Game for Checkers {
         }
         let mut actions = Vec::new();
         if seat == state.on_move() {
-            let mut moves = Vec::new();
-            state.position.legal_moves(&mut moves);
+            let moves = state.position.legal_moves(state.variant);
             actions.extend(moves.iter().map(|m| Action::Move {
                 notation: m.to_string(),
             }));
@@ -448,27 +479,23 @@ impl Game for Checkers {
 
     fn view(state: &State, _viewer: Viewer) -> View {
         let pos = &state.position;
-        let mut pieces = Vec::new();
-        for sq in 0..32u8 {
-            let bit = 1u32 << sq;
-            let color = if pos.black & bit != 0 {
-                Color::Black
-            } else if pos.white & bit != 0 {
-                Color::White
-            } else {
-                continue;
-            };
-            pieces.push(PieceView {
-                square: sq + 1,
-                colour: color.name(),
-                king: pos.kings & bit != 0,
-            });
-        }
+        let pieces = pos
+            .pieces()
+            .into_iter()
+            .map(|(square, colour, king)| PieceView {
+                square,
+                colour: colour.name(),
+                king,
+            })
+            .collect();
+        let size = state.variant.size();
         View {
             variant: state.variant,
-            position: pos.to_fen(),
+            size,
+            numbering: numbering(size),
+            position: pos.to_fen(state.variant),
             pieces,
-            side_to_move: pos.turn.name(),
+            side_to_move: pos.turn().name(),
             colours: ["black", "white"],
             plies: state.plies,
             plies_until_no_progress_draw: state.plies_until_no_progress_draw(),
@@ -491,9 +518,8 @@ impl Game for Checkers {
         Vec::new()
     }
 
-    fn perft(_config: &Config, position: &str, depth: usize) -> Result<u64, RuleError> {
-        let position = Position::from_fen(position)?;
-        Ok(perft(&position, depth, &mut vec![Vec::new(); depth.max(1)]))
+    fn perft(config: &Config, position: &str, depth: usize) -> Result<u64, RuleError> {
+        Ok(Board::from_fen(config.variant, position)?.perft(config.variant, depth))
     }
 
     fn deadline_passed(state: &State, duty: &Duty) -> Vec<Event> {

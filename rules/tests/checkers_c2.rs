@@ -213,3 +213,12 @@ fn c2_a_capture_is_named_by_its_route_or_by_its_ends_alone() {
         "illegal_action"
     );
 }
+
+#[test]
+fn c2_international_flying_king_takes_at_distance_on_10x10() {
+    // White's king on 46 (a1), Black's man on 32 up the long diagonal.
+    assert_eq!(
+        moves(International, "W:WK46:B1,32"),
+        sorted(&["46x28", "46x23", "46x19", "46x14", "46x10", "46x5"])
+    );
+}

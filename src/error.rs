@@ -23,6 +23,9 @@ pub enum Error {
     /// An invitation used, expired, or for a match that is over.
     InviteExpired(String),
     RateLimited(String),
+    /// One of two people has blocked the other (issue #20).
+    Blocked(String),
+    AlreadyFriends(String),
     /// An `Idempotency-Key` already used for a different request.
     IdempotencyKeyReused,
     /// Try again soon: no database connection came free.
@@ -86,6 +89,8 @@ impl fmt::Display for Error {
             | Error::Conflict(s)
             | Error::InviteExpired(s)
             | Error::RateLimited(s)
+            | Error::Blocked(s)
+            | Error::AlreadyFriends(s)
             | Error::Unavailable(s) => f.write_str(s),
             Error::NotFound(what) => write!(f, "no such {what}"),
             Error::StaleSeq(seq) => write!(f, "stale seq; the match is at {seq}"),

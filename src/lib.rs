@@ -7,6 +7,7 @@ pub mod config;
 pub mod db;
 pub mod dice;
 pub mod error;
+pub mod friends;
 pub mod http;
 pub mod idempotency;
 pub mod localdb;

@@ -138,3 +138,21 @@ diesel::table! {
         created_at -> Timestamptz,
     }
 }
+
+diesel::table! {
+    friendships (requester, addressee) {
+        requester -> Uuid,
+        addressee -> Uuid,
+        accepted -> Bool,
+        created_at -> Timestamptz,
+        accepted_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    blocks (blocker, blocked) {
+        blocker -> Uuid,
+        blocked -> Uuid,
+        created_at -> Timestamptz,
+    }
+}

@@ -30,6 +30,8 @@ pub enum Code {
     HeadersTooLarge,
     RateLimited,
     IdempotencyKeyReused,
+    Blocked,
+    AlreadyFriends,
     Unavailable,
     Internal,
 }
@@ -52,6 +54,8 @@ impl Code {
         Code::HeadersTooLarge,
         Code::RateLimited,
         Code::IdempotencyKeyReused,
+        Code::Blocked,
+        Code::AlreadyFriends,
         Code::Unavailable,
         Code::Internal,
     ];
@@ -76,6 +80,8 @@ impl Code {
             Code::HeadersTooLarge => ("headers_too_large", S::REQUEST_HEADER_FIELDS_TOO_LARGE, "The request's head (its line and headers) is larger than the service reads; send fewer or shorter headers."),
             Code::RateLimited => ("rate_limited", S::TOO_MANY_REQUESTS, "Too many attempts; wait before trying again."),
             Code::IdempotencyKeyReused => ("idempotency_key_reused", S::UNPROCESSABLE_ENTITY, "This Idempotency-Key was used for a different request. Use a new key for a new request; resend the same request to get its first answer."),
+            Code::Blocked => ("blocked", S::FORBIDDEN, "One of the two people has blocked the other: no challenge, friend request or shared table between them."),
+            Code::AlreadyFriends => ("already_friends", S::CONFLICT, "You are friends already."),
             Code::Unavailable => ("unavailable", S::SERVICE_UNAVAILABLE, "The service is busy or its database is restarting; try again shortly."),
             Code::Internal => ("internal", S::INTERNAL_SERVER_ERROR, "Something failed on the service's side; it has been logged."),
         }
@@ -209,6 +215,8 @@ impl From<Error> for ApiError {
             }
             Error::InviteExpired(s) => ApiError::new(Code::InviteExpired, s),
             Error::RateLimited(s) => ApiError::new(Code::RateLimited, s),
+            Error::Blocked(s) => ApiError::new(Code::Blocked, s),
+            Error::AlreadyFriends(s) => ApiError::new(Code::AlreadyFriends, s),
             Error::IdempotencyKeyReused => ApiError::new(
                 Code::IdempotencyKeyReused,
                 "this Idempotency-Key was used for a different request",

@@ -6,6 +6,7 @@ pub mod body;
 mod caller;
 pub mod edge;
 pub mod error;
+pub mod friends;
 pub mod game_examples;
 pub mod game_schemas;
 pub mod matches;
@@ -99,6 +100,14 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(notify::vapid_public_key)
             .service(notify::subscribe)
             .service(notify::unsubscribe_push)
+            .service(friends::list_friends)
+            .service(friends::send_request)
+            .service(friends::accept_request)
+            .service(friends::decline_request)
+            .service(friends::remove_friend)
+            .service(friends::list_blocks)
+            .service(friends::block)
+            .service(friends::unblock)
             .service(
                 SwaggerUi::new("/docs/{_:.*}")
                     .external_url_unchecked("/v1/openapi.json", document(&doc)),

@@ -8,7 +8,7 @@
 //! query is read, 404 where a path names something, and `default` (500,
 //! 503 when the database is busy).
 
-use super::{accounts, matches, notify, ops};
+use super::{accounts, friends, matches, notify, ops};
 use actix_web::http::StatusCode;
 use serde::Serialize;
 use utoipa::openapi::path::{Operation, PathItem};
@@ -27,6 +27,8 @@ use utoipa::{Modify, OpenApi, ToSchema};
         matches::legal_actions, matches::post_action, matches::event_feed,
         notify::get_settings, notify::put_settings, notify::unsubscribe, notify::unsubscribe_page,
         notify::vapid_public_key, notify::subscribe, notify::unsubscribe_push,
+        friends::list_friends, friends::send_request, friends::accept_request, friends::decline_request,
+        friends::remove_friend, friends::list_blocks, friends::block, friends::unblock,
     ),
     components(schemas(Problem)),
     modifiers(&BearerAuth, &Problems)

@@ -181,6 +181,7 @@ pub fn create(
                 "{name:?} is already at the table"
             )));
         }
+        crate::friends::ensure_not_blocked(conn, creator, id, name)?;
         people.push(Some(id));
     }
     let open = match req.open_seats {
@@ -322,6 +323,9 @@ pub fn accept_invite(
         Table::load(conn, match_id, true)?.ok_or_else(|| Error::not_found("invitation"))?;
     if table.seats.contains(&Some(user)) {
         return Err(Error::conflict("you already have a seat in this match"));
+    }
+    for seated in table.seats.iter().flatten() {
+        crate::friends::ensure_not_blocked(conn, *seated, user, "a player at this table")?;
     }
     if table.row.status == MatchStatus::Finished {
         return Err(expired("this match is over"));

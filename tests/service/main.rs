@@ -6,6 +6,7 @@ mod checkers_variants;
 mod deadlines;
 mod errors;
 mod flipchess;
+mod friends;
 mod hardening;
 mod janggi;
 mod matches;

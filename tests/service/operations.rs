@@ -108,6 +108,14 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("get", "/v1/push/vapid-public-key"),
         ("post", "/v1/push-subscriptions"),
         ("delete", "/v1/push-subscriptions/{id}"),
+        ("get", "/v1/friends"),
+        ("post", "/v1/friends/requests"),
+        ("post", "/v1/friends/requests/{username}/accept"),
+        ("post", "/v1/friends/requests/{username}/decline"),
+        ("delete", "/v1/friends/{username}"),
+        ("get", "/v1/blocks"),
+        ("post", "/v1/blocks"),
+        ("delete", "/v1/blocks/{username}"),
     ];
     let paths = doc["paths"].as_object().unwrap();
     for (method, path) in routes {
@@ -120,7 +128,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        22,
+        29,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

@@ -1,0 +1,2 @@
+DROP TABLE blocks;
+DROP TABLE friendships;

@@ -1,0 +1,360 @@
+//! Friends and blocks (issue #20, its second part).
+//!
+//! A friend request waits until the other accepts (or declines); two people
+//! who ask each other are friends at once. A block ends any friendship or
+//! request between the two and holds on every path where one could reach
+//! the other: a friend request, naming them as an opponent, taking a seat
+//! at their table by invitation. Requests are rate-limited per sender.
+
+use crate::error::Error;
+use crate::matches::{load_players, Player};
+use crate::schema::{blocks, friendships, users};
+use chrono::{DateTime, Duration, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// Friend requests one person may send in a day.
+pub const REQUESTS_PER_DAY: i64 = 30;
+
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Named {
+    /// A username.
+    pub username: String,
+}
+
+/// Where a friend request stands after it is sent.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct RequestState {
+    /// `pending`, or `friends` when they had asked me first.
+    pub status: String,
+    pub user: Player,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Friend {
+    pub user: Player,
+    pub since: DateTime<Utc>,
+    /// Our active matches where it is my turn.
+    pub awaiting_me: Vec<Uuid>,
+    /// Our active matches where it is theirs.
+    pub awaiting_them: Vec<Uuid>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PendingRequest {
+    pub user: Player,
+    pub sent_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Friends {
+    pub friends: Vec<Friend>,
+    /// Requests to me, to accept or decline.
+    pub incoming: Vec<PendingRequest>,
+    /// My requests not answered yet.
+    pub outgoing: Vec<PendingRequest>,
+}
+
+/// The registered player named `name` (any case).
+pub fn player_named(conn: &mut PgConnection, name: &str) -> Result<Player, Error> {
+    users::table
+        .filter(
+            diesel::dsl::sql::<diesel::sql_types::Text>("lower(username)").eq(name.to_lowercase()),
+        )
+        .select(Player::as_select())
+        .first(conn)
+        .optional()?
+        .ok_or(Error::not_found("player"))
+}
+
+/// Whether either of `a` and `b` has blocked the other.
+pub fn blocked_between(conn: &mut PgConnection, a: Uuid, b: Uuid) -> Result<bool, Error> {
+    let found: i64 = blocks::table
+        .filter(
+            (blocks::blocker.eq(a).and(blocks::blocked.eq(b)))
+                .or(blocks::blocker.eq(b).and(blocks::blocked.eq(a))),
+        )
+        .count()
+        .get_result(conn)?;
+    Ok(found > 0)
+}
+
+/// Refuse when `a` and `b` block each other (either way).
+pub fn ensure_not_blocked(
+    conn: &mut PgConnection,
+    a: Uuid,
+    b: Uuid,
+    name: &str,
+) -> Result<(), Error> {
+    if blocked_between(conn, a, b)? {
+        return Err(Error::Blocked(format!(
+            "you and {name} cannot play or befriend each other: one has blocked the other"
+        )));
+    }
+    Ok(())
+}
+
+/// The row between two people, whoever asked: (requester, accepted).
+fn between(conn: &mut PgConnection, a: Uuid, b: Uuid) -> Result<Option<(Uuid, bool)>, Error> {
+    Ok(friendships::table
+        .filter(
+            (friendships::requester
+                .eq(a)
+                .and(friendships::addressee.eq(b)))
+            .or(friendships::requester
+                .eq(b)
+                .and(friendships::addressee.eq(a))),
+        )
+        .select((friendships::requester, friendships::accepted))
+        .for_update()
+        .first(conn)
+        .optional()?)
+}
+
+pub fn request(
+    conn: &mut PgConnection,
+    me: Uuid,
+    name: &str,
+    now: DateTime<Utc>,
+) -> Result<RequestState, Error> {
+    let them = player_named(conn, name)?;
+    if them.id == me {
+        return Err(Error::validation("you cannot befriend yourself"));
+    }
+    ensure_not_blocked(conn, me, them.id, &them.username)?;
+    let sent: i64 = friendships::table
+        .filter(
+            friendships::requester
+                .eq(me)
+                .and(friendships::created_at.gt(now - Duration::days(1))),
+        )
+        .count()
+        .get_result(conn)?;
+    if sent >= REQUESTS_PER_DAY {
+        return Err(Error::rate_limited(format!(
+            "at most {REQUESTS_PER_DAY} friend requests a day; try again tomorrow"
+        )));
+    }
+    let status = match between(conn, me, them.id)? {
+        Some((_, true)) => {
+            return Err(Error::AlreadyFriends(format!(
+                "you and {} are friends already",
+                them.username
+            )))
+        }
+        Some((requester, false)) if requester == me => {
+            return Err(Error::conflict(format!(
+                "you have asked {} already",
+                them.username
+            )))
+        }
+        // They asked first: asking back is accepting.
+        Some(_) => {
+            accept_row(conn, them.id, me, now)?;
+            "friends"
+        }
+        None => {
+            diesel::insert_into(friendships::table)
+                .values((
+                    friendships::requester.eq(me),
+                    friendships::addressee.eq(them.id),
+                    friendships::created_at.eq(now),
+                ))
+                .execute(conn)?;
+            "pending"
+        }
+    };
+    Ok(RequestState {
+        status: status.into(),
+        user: them,
+    })
+}
+
+fn accept_row(
+    conn: &mut PgConnection,
+    requester: Uuid,
+    addressee: Uuid,
+    now: DateTime<Utc>,
+) -> Result<usize, Error> {
+    Ok(
+        diesel::update(friendships::table.find((requester, addressee)))
+            .filter(friendships::accepted.eq(false))
+            .set((
+                friendships::accepted.eq(true),
+                friendships::accepted_at.eq(now),
+            ))
+            .execute(conn)?,
+    )
+}
+
+/// Accept (or decline) the request `name` sent me.
+pub fn answer(
+    conn: &mut PgConnection,
+    me: Uuid,
+    name: &str,
+    accept: bool,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    let them = player_named(conn, name)?;
+    let changed = if accept {
+        accept_row(conn, them.id, me, now)?
+    } else {
+        diesel::delete(friendships::table.find((them.id, me)))
+            .filter(friendships::accepted.eq(false))
+            .execute(conn)?
+    };
+    if changed == 0 {
+        return Err(Error::not_found("friend request"));
+    }
+    Ok(())
+}
+
+/// End a friendship, or withdraw a request, with `name`.
+pub fn remove(conn: &mut PgConnection, me: Uuid, name: &str) -> Result<(), Error> {
+    let them = player_named(conn, name)?;
+    let removed = delete_between(conn, me, them.id)?;
+    if removed == 0 {
+        return Err(Error::not_found("friend"));
+    }
+    Ok(())
+}
+
+fn delete_between(conn: &mut PgConnection, a: Uuid, b: Uuid) -> Result<usize, Error> {
+    Ok(diesel::delete(
+        friendships::table.filter(
+            (friendships::requester
+                .eq(a)
+                .and(friendships::addressee.eq(b)))
+            .or(friendships::requester
+                .eq(b)
+                .and(friendships::addressee.eq(a))),
+        ),
+    )
+    .execute(conn)?)
+}
+
+#[derive(QueryableByName)]
+struct Shared {
+    #[diesel(sql_type = diesel::sql_types::Uuid)]
+    id: Uuid,
+    #[diesel(sql_type = diesel::sql_types::Array<diesel::sql_types::Uuid>)]
+    awaiting: Vec<Uuid>,
+}
+
+/// A friendship row: requester, addressee, accepted, sent, accepted at.
+type Row = (Uuid, Uuid, bool, DateTime<Utc>, Option<DateTime<Utc>>);
+
+pub fn list(conn: &mut PgConnection, me: Uuid) -> Result<Friends, Error> {
+    let rows: Vec<Row> = friendships::table
+        .filter(
+            friendships::requester
+                .eq(me)
+                .or(friendships::addressee.eq(me)),
+        )
+        .select((
+            friendships::requester,
+            friendships::addressee,
+            friendships::accepted,
+            friendships::created_at,
+            friendships::accepted_at,
+        ))
+        .order(friendships::created_at.desc())
+        .load(conn)?;
+    let other = |r: Uuid, a: Uuid| if r == me { a } else { r };
+    let mut players = load_players(conn, rows.iter().map(|r| other(r.0, r.1)).collect())?;
+    let mut out = Friends {
+        friends: Vec::new(),
+        incoming: Vec::new(),
+        outgoing: Vec::new(),
+    };
+    for (requester, addressee, accepted, created_at, accepted_at) in rows {
+        let Some(user) = players.remove(&other(requester, addressee)) else {
+            continue;
+        };
+        if accepted {
+            let shared: Vec<Shared> = diesel::sql_query(
+                "SELECT m.id, m.awaiting FROM matches m \
+                 JOIN match_seats a ON a.match_id = m.id AND a.user_id = $1 \
+                 JOIN match_seats b ON b.match_id = m.id AND b.user_id = $2 \
+                 WHERE m.status = 'active' GROUP BY m.id ORDER BY m.deadline_at",
+            )
+            .bind::<diesel::sql_types::Uuid, _>(me)
+            .bind::<diesel::sql_types::Uuid, _>(user.id)
+            .load(conn)?;
+            out.friends.push(Friend {
+                since: accepted_at.unwrap_or(created_at),
+                awaiting_me: shared
+                    .iter()
+                    .filter(|m| m.awaiting.contains(&me))
+                    .map(|m| m.id)
+                    .collect(),
+                awaiting_them: shared
+                    .iter()
+                    .filter(|m| m.awaiting.contains(&user.id))
+                    .map(|m| m.id)
+                    .collect(),
+                user,
+            });
+        } else if requester == me {
+            out.outgoing.push(PendingRequest {
+                user,
+                sent_at: created_at,
+            });
+        } else {
+            out.incoming.push(PendingRequest {
+                user,
+                sent_at: created_at,
+            });
+        }
+    }
+    out.friends
+        .sort_by(|a, b| a.user.username.cmp(&b.user.username));
+    Ok(out)
+}
+
+/// Block `name`: any friendship or request between us ends.
+pub fn block(
+    conn: &mut PgConnection,
+    me: Uuid,
+    name: &str,
+    now: DateTime<Utc>,
+) -> Result<Player, Error> {
+    let them = player_named(conn, name)?;
+    if them.id == me {
+        return Err(Error::validation("you cannot block yourself"));
+    }
+    diesel::insert_into(blocks::table)
+        .values((
+            blocks::blocker.eq(me),
+            blocks::blocked.eq(them.id),
+            blocks::created_at.eq(now),
+        ))
+        .on_conflict_do_nothing()
+        .execute(conn)?;
+    delete_between(conn, me, them.id)?;
+    Ok(them)
+}
+
+pub fn unblock(conn: &mut PgConnection, me: Uuid, name: &str) -> Result<(), Error> {
+    let them = player_named(conn, name)?;
+    let removed = diesel::delete(blocks::table.find((me, them.id))).execute(conn)?;
+    if removed == 0 {
+        return Err(Error::not_found("block"));
+    }
+    Ok(())
+}
+
+/// The people I block.
+pub fn blocked(conn: &mut PgConnection, me: Uuid) -> Result<Vec<Player>, Error> {
+    let ids: Vec<Uuid> = blocks::table
+        .filter(blocks::blocker.eq(me))
+        .select(blocks::blocked)
+        .load(conn)?;
+    let mut players: Vec<Player> = load_players(conn, ids)?.into_values().collect();
+    players.sort_by(|a, b| a.username.cmp(&b.username));
+    Ok(players)
+}

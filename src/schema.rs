@@ -156,3 +156,18 @@ diesel::table! {
         created_at -> Timestamptz,
     }
 }
+
+diesel::table! {
+    challenges (match_id, seat) {
+        match_id -> Uuid,
+        seat -> Int2,
+        user_id -> Uuid,
+        created_at -> Timestamptz,
+        expires_at -> Timestamptz,
+    }
+}
+
+diesel::joinable!(challenges -> users (user_id));
+diesel::joinable!(challenges -> matches (match_id));
+diesel::allow_tables_to_appear_in_same_query!(challenges, users);
+diesel::allow_tables_to_appear_in_same_query!(challenges, matches);

@@ -126,6 +126,9 @@ pub fn sweep_batch(
 pub fn sweep(state: &AppState) -> Result<Swept, Error> {
     let (now, mut random) = (state.clock.now(), state.roller());
     crate::db::transaction(&state.pool, |c| crate::idempotency::forget_expired(c, now))?;
+    // Challenges unanswered for 7 days cancel their matches (issue #20);
+    // each match is locked, so instances sweeping together cancel it once.
+    crate::db::transaction(&state.pool, |c| crate::matches::challenge::expire(c, now))?;
     let mut total = Swept::default();
     loop {
         let done = crate::db::transaction(&state.pool, |c| sweep_batch(c, now, &mut random))?;

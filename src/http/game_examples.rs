@@ -66,6 +66,7 @@ fn match_view(game: GameId, state: &MatchState, seats: usize, seq: i32, now: u32
         updated_at: at(now),
         invite: None,
         invites: Vec::new(),
+        challenges: Vec::new(),
     }
 }
 

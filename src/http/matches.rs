@@ -6,6 +6,7 @@ use crate::error::Error;
 use crate::http::body::Body;
 use crate::http::error::ApiError;
 use crate::idempotency::{self, Keyed};
+use crate::matches::challenge;
 use crate::matches::create::{self, NewMatch};
 use crate::matches::play::{self, ActionAnswer, ActionRequest, EventFeed, LegalActions, MatchPage};
 use crate::matches::MatchView;
@@ -215,4 +216,64 @@ pub async fn event_feed(
     })
     .await?;
     Ok(HttpResponse::Ok().json(feed))
+}
+
+/// Answer a challenge, or withdraw an unstarted match (issue #20).
+async fn challenge_step(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: Uuid,
+    step: fn(
+        &mut diesel::PgConnection,
+        Uuid,
+        Uuid,
+        chrono::DateTime<chrono::Utc>,
+    ) -> Result<crate::matches::Table, Error>,
+) -> Result<HttpResponse, ApiError> {
+    let now = state.clock.now();
+    let view = db::run(&state.pool, move |c| {
+        let mut table = step(c, id, caller.user_id, now)?;
+        table.view_for(c, caller.user_id)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+#[utoipa::path(post, path = "/v1/matches/{id}/accept", tag = "matches",
+    params(("id" = Uuid, Path)),
+    responses((status = 200, body = MatchView), (status = 404, description = "no challenge for me")),
+    security(("bearer" = [])))]
+#[post("/v1/matches/{id}/accept")]
+pub async fn accept_challenge(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    challenge_step(state, caller, id.into_inner(), challenge::accept).await
+}
+
+#[utoipa::path(post, path = "/v1/matches/{id}/decline", tag = "matches",
+    params(("id" = Uuid, Path)),
+    responses((status = 200, body = MatchView), (status = 404, description = "no challenge for me")),
+    security(("bearer" = [])))]
+#[post("/v1/matches/{id}/decline")]
+pub async fn decline_challenge(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    challenge_step(state, caller, id.into_inner(), challenge::decline).await
+}
+
+#[utoipa::path(post, path = "/v1/matches/{id}/cancel", tag = "matches",
+    params(("id" = Uuid, Path)),
+    responses((status = 200, body = MatchView), (status = 403), (status = 404), (status = 409)),
+    security(("bearer" = [])))]
+#[post("/v1/matches/{id}/cancel")]
+pub async fn withdraw_match(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    challenge_step(state, caller, id.into_inner(), challenge::withdraw).await
 }

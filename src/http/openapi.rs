@@ -25,6 +25,7 @@ use utoipa::{Modify, OpenApi, ToSchema};
         accounts::register, accounts::login, accounts::refresh, accounts::logout, accounts::guest, accounts::me,
         matches::create_match, matches::accept_invite, matches::list_matches, matches::view_match,
         matches::legal_actions, matches::post_action, matches::event_feed,
+        matches::accept_challenge, matches::decline_challenge, matches::withdraw_match,
         notify::get_settings, notify::put_settings, notify::unsubscribe, notify::unsubscribe_page,
         notify::vapid_public_key, notify::subscribe, notify::unsubscribe_push,
         friends::list_friends, friends::send_request, friends::accept_request, friends::decline_request,

@@ -228,7 +228,17 @@ pub fn create(
         .values(&row)
         .execute(conn)?;
     let mut invites_made = Vec::new();
-    for (seat, user) in people.iter().enumerate() {
+    // Named opponents are challenged: their seats stay empty until they
+    // accept (issue #20, `challenge.rs`); the other empty seats are open.
+    let mut challenged = Vec::new();
+    for (seat, person) in people.iter_mut().enumerate() {
+        let opponent = person.filter(|u| *u != creator);
+        if let Some(opponent) = opponent {
+            super::challenge::create(conn, id, seat, opponent, now)?;
+            challenged.push(opponent);
+            *person = None;
+        }
+        let user = *person;
         diesel::insert_into(match_seats::table)
             .values((
                 match_seats::match_id.eq(id),
@@ -236,7 +246,7 @@ pub fn create(
                 match_seats::user_id.eq(user),
             ))
             .execute(conn)?;
-        if user.is_none() {
+        if user.is_none() && opponent.is_none() {
             let invite = super::Invite {
                 code: invite_code(),
                 url: String::new(),
@@ -266,11 +276,8 @@ pub fn create(
     };
     let events = NewEvent::from_rules(None, opening);
     table.append(conn, events, now)?;
-    let invited = table
-        .seats
+    let invited = challenged
         .iter()
-        .flatten()
-        .filter(|u| **u != creator)
         .map(|user| Notice {
             user: *user,
             seq: table.row.seq,
@@ -327,8 +334,11 @@ pub fn accept_invite(
     for seated in table.seats.iter().flatten() {
         crate::friends::ensure_not_blocked(conn, *seated, user, "a player at this table")?;
     }
-    if table.row.status == MatchStatus::Finished {
-        return Err(expired("this match is over"));
+    if matches!(
+        table.row.status,
+        MatchStatus::Finished | MatchStatus::Cancelled
+    ) {
+        return Err(expired("this match is over or was cancelled"));
     }
     diesel::update(invites::table.find(code.trim().to_uppercase()))
         .set((invites::used_by.eq(user), invites::used_at.eq(now)))

@@ -4,6 +4,7 @@
 //! transaction, with the match row locked.
 
 pub mod append;
+pub mod challenge;
 pub mod courtesy;
 pub mod create;
 pub mod duties;
@@ -114,6 +115,9 @@ pub struct MatchView {
     /// Every open seat's invitation, when there are several.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub invites: Vec<Invite>,
+    /// Seats held for challenged players who have not answered yet.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub challenges: Vec<challenge::ChallengeView>,
 }
 
 /// `{seq, at, seat?, type, …}`, redacted for its viewer.
@@ -233,6 +237,8 @@ impl Table {
     ) -> Result<Table, Error> {
         match Self::load(conn, id, lock)? {
             Some(t) if t.seats.contains(&Some(user)) => Ok(t),
+            // A challenged player may see what they are asked to play.
+            Some(t) if challenge::is_challenged(conn, id, user)? => Ok(t),
             _ => Err(Error::not_found("match")),
         }
     }
@@ -321,7 +327,11 @@ impl Table {
             let found = load_players(conn, missing)?;
             self.players.extend(found);
         }
-        Ok(self.view_with(&self.players, user))
+        let mut view = self.view_with(&self.players, user);
+        if self.row.status == MatchStatus::Waiting {
+            view.challenges = challenge::pending(conn, self.row.id)?;
+        }
+        Ok(view)
     }
 
     pub fn viewer(&self, user: Uuid) -> Viewer {
@@ -355,6 +365,7 @@ impl Table {
             updated_at: r.updated_at,
             invite: None,
             invites: Vec::new(),
+            challenges: Vec::new(),
         }
     }
 

@@ -64,7 +64,7 @@ pub fn after_append(
                 let payload = json!({"game": row.game});
                 notice(row.created_by, event.seq, Kind::InvitationAccepted, payload);
             }
-            Some(ServiceEvent::TimeGranted { .. }) | None => {}
+            Some(ServiceEvent::TimeGranted { .. } | ServiceEvent::Cancelled { .. }) | None => {}
         }
     }
     notices

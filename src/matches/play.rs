@@ -117,12 +117,12 @@ fn acting_seat(table: &Table, user: Uuid, named: Option<u8>) -> Result<Seat, Err
             .ok_or_else(|| Error::validation("seat must be one of your seats"));
     }
     let owing = table.state.to_act();
-    Ok(mine
-        .iter()
+    mine.iter()
         .copied()
         .find(|s| owing.iter().any(|d| d.seat == *s))
         .or(mine.first().copied())
-        .expect("a player of the match has a seat"))
+        // A challenged player sees the match but holds no seat yet.
+        .ok_or_else(|| Error::conflict("accept the challenge first: you have no seat yet"))
 }
 
 /// Post an action (DESIGN.md §3: one transaction, the match row locked).
@@ -143,8 +143,12 @@ pub fn act(
     if request.seq != table.row.seq {
         return Err(Error::stale_seq(table.row.seq));
     }
-    if table.row.status == MatchStatus::Waiting {
-        return Err(Error::conflict("the match starts when every seat is taken"));
+    match table.row.status {
+        MatchStatus::Waiting => {
+            return Err(Error::conflict("the match starts when every seat is taken"))
+        }
+        MatchStatus::Cancelled => return Err(Error::conflict("the match was cancelled")),
+        MatchStatus::Active | MatchStatus::Finished => {}
     }
     let action = request.action;
     let seat = acting_seat(&table, user, request.seat)?;
@@ -285,13 +289,19 @@ pub fn list(
     let my_matches = match_seats::table
         .filter(match_seats::user_id.eq(user))
         .select(match_seats::match_id);
+    let challenged = super::challenge::matches_of(user);
     let mut query = matches::table
-        .filter(matches::id.eq_any(my_matches))
+        .filter(
+            matches::id
+                .eq_any(my_matches)
+                .or(matches::id.eq_any(challenged)),
+        )
         .select(matches::id)
         .into_boxed();
     if let Some(status) = &status {
-        let status = MatchStatus::parse(status)
-            .ok_or_else(|| Error::validation("status is one of waiting, active, finished"))?;
+        let status = MatchStatus::parse(status).ok_or_else(|| {
+            Error::validation("status is one of waiting, active, finished, cancelled")
+        })?;
         query = query.filter(matches::status.eq(status));
     }
     let ids: Vec<Uuid> = query

@@ -11,7 +11,9 @@ use posthorn_rules::DutyKind;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-/// `waiting` (seats open), `active` or `finished`; stored as that text.
+/// `waiting` (seats open or challenges unanswered), `active`, `finished`,
+/// or `cancelled` (a challenge declined or expired, or the creator
+/// withdrew it); stored as that text.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, AsExpression, FromSqlRow,
 )]
@@ -21,13 +23,15 @@ pub enum MatchStatus {
     Waiting,
     Active,
     Finished,
+    Cancelled,
 }
 
 impl MatchStatus {
-    pub const ALL: [MatchStatus; 3] = [
+    pub const ALL: [MatchStatus; 4] = [
         MatchStatus::Waiting,
         MatchStatus::Active,
         MatchStatus::Finished,
+        MatchStatus::Cancelled,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -35,6 +39,7 @@ impl MatchStatus {
             MatchStatus::Waiting => "waiting",
             MatchStatus::Active => "active",
             MatchStatus::Finished => "finished",
+            MatchStatus::Cancelled => "cancelled",
         }
     }
 
@@ -62,8 +67,12 @@ impl FromSql<Text, Pg> for MatchStatus {
 #[schemars(crate = "posthorn_rules::schemars")]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServiceEvent {
-    /// An invitation was accepted; the event's seat is the new player's.
+    /// An invitation or a challenge was accepted; the event's seat is the
+    /// new player's.
     PlayerJoined,
+    /// The match will not be played (issue #20): `declined`, `expired` (a
+    /// challenge unanswered for 7 days) or `withdrawn` (by its creator).
+    Cancelled { reason: String },
     /// §T2: half the time is gone; the seat is reminded, not yet lost.
     TimeoutNotice {
         kind: DutyKind,

@@ -12,7 +12,7 @@ import uuid
 
 from posthorn_client import AuthenticatedClient, Client
 from posthorn_client.api.accounts import register
-from posthorn_client.api.matches import create_match, legal_actions, post_action, view_match
+from posthorn_client.api.matches import accept_challenge, create_match, legal_actions, post_action, view_match
 from posthorn_client.models import (
     ActionRequest,
     CheckersActionAnswer,
@@ -54,6 +54,14 @@ def player(name):
     return session.user.username, AuthenticatedClient(base_url=BASE, token=session.access_token)
 
 
+def started(creator, opponent, body):
+    """Create a match that challenges `opponent`, who accepts it."""
+    waiting = expect(create_match.sync(client=creator, body=body), MatchView)
+    if waiting.status.value != "waiting":
+        sys.exit(f"a challenged match starts waiting, not {waiting.status.value}")
+    return expect(accept_challenge.sync(waiting.id, client=opponent), MatchView)
+
+
 def play_out(match, clients, pick, kinds, listing, answering, limit=600):
     """Play `match` to its end: each turn the seat on move posts `pick`
     of its legal actions of `kinds`; the listing and each answer must be
@@ -85,9 +93,7 @@ def main():
     clients = [alice_client, bob_client]
 
     # Checkers: a whole match; the view and the moves are typed models.
-    created = expect(
-        create_match.sync(client=alice_client, body=NewMatch(game="checkers", opponents=[bob])), MatchView
-    )
+    created = started(alice_client, bob_client, NewMatch(game="checkers", opponents=[bob]))
     expect(created.view, CheckersView)
     finished, events = play_out(
         created, clients, lambda moves: moves[0], CheckersActionMove, CheckersLegalActions, CheckersActionAnswer
@@ -99,9 +105,7 @@ def main():
     print(f"checkers: {finished.view.plies} plies, {len(moved)} typed moved events")
 
     # FlipChess: Alice reads her own hand through the typed view.
-    created = expect(
-        create_match.sync(client=alice_client, body=NewMatch(game="flipchess", opponents=[bob])), MatchView
-    )
+    created = started(alice_client, bob_client, NewMatch(game="flipchess", opponents=[bob]))
     mine = expect(view_match.sync(created.id, client=alice_client), MatchView)
     view = expect(mine.view, FlipChessView)
     if not view.hand or not all(isinstance(card, str) for card in view.hand):
@@ -113,10 +117,7 @@ def main():
 
     # Janggi with chosen setups, to its end (passes are typed actions too).
     options = JanggiOptions(setups=JanggiSetups(cho=JanggiSetup.MSMS, han=JanggiSetup.SMMS))
-    created = expect(
-        create_match.sync(client=alice_client, body=NewMatch(game="janggi", opponents=[bob], options=options)),
-        MatchView,
-    )
+    created = started(alice_client, bob_client, NewMatch(game="janggi", opponents=[bob], options=options))
     view = expect(created.view, JanggiView)
     assert view.setups.cho == JanggiSetup.MSMS and view.setups.han == JanggiSetup.SMMS
     finished, events = play_out(

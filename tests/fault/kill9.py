@@ -87,6 +87,10 @@ def play(opponent, tokens):
         status, m = patiently("POST", "/v1/matches", tokens[0],
                               {"game": "checkers", "opponents": [opponent]}, str(uuid.uuid4()))
         assert status == 201, m
+        # The opponent accepts the challenge (issue #20); a retry after a
+        # crash that had already committed finds no challenge left: 404.
+        status, _ = patiently("POST", f"/v1/matches/{m['id']}/accept", tokens[1], None, str(uuid.uuid4()))
+        assert status in (200, 404), status
         play_match(m["id"], tokens, rng)
 
 

@@ -2,6 +2,7 @@
 
 mod accounts;
 mod banqi;
+mod challenges;
 mod checkers_variants;
 mod deadlines;
 mod errors;

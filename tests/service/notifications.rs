@@ -98,8 +98,8 @@ async fn your_turn_reaches_the_player_by_smtp_with_a_link_and_one_click_unsubscr
     let mover = if alice_moves { "alice" } else { "bob" };
     let done = deliver(&app).await;
     assert_eq!(
-        done.sent, 2,
-        "bob's invitation and the first mover's turn: {done:?}"
+        done.sent, 3,
+        "bob's challenge, its acceptance, the first mover's turn: {done:?}"
     );
     let mails = smtp.messages();
     let turn = mails
@@ -245,8 +245,8 @@ async fn two_workers_on_one_outbox_never_send_twice() {
             .collect();
         runs.into_iter().map(|r| r.join().unwrap().sent).sum()
     });
-    assert_eq!(sent, 30, "15 invitations and 15 first turns");
-    assert_eq!(smtp.messages().len(), 30);
+    assert_eq!(sent, 45, "15 challenges, 15 acceptances and 15 first turns");
+    assert_eq!(smtp.messages().len(), 45);
     app.stop().await;
 }
 
@@ -324,7 +324,8 @@ async fn without_smtp_the_dev_default_writes_eml_files() {
         json!({"game": "checkers", "opponents": ["bob"]}),
     )
     .await;
-    assert_eq!(deliver(&app).await.sent, 2);
+    // Bob's challenge, its acceptance to Alice, the first mover's turn.
+    assert_eq!(deliver(&app).await.sent, 3);
     let files: Vec<_> = std::fs::read_dir(dir.join("mail"))
         .unwrap()
         .flatten()
@@ -334,7 +335,7 @@ async fn without_smtp_the_dev_default_writes_eml_files() {
             .iter()
             .filter(|f| f.path().extension().is_some_and(|e| e == "eml"))
             .count(),
-        2
+        3
     );
     let _ = std::fs::remove_dir_all(&dir);
     app.stop().await;
@@ -354,7 +355,7 @@ async fn flipchess_notifications_carry_no_cards() {
     .await;
     deliver(&app).await;
     let mails = smtp.messages();
-    assert_eq!(mails.len(), 2);
+    assert_eq!(mails.len(), 3);
     for mail in &mails {
         for card in ["red-", "blue-", "green-", "yellow-", "wild"] {
             assert!(!mail.contains(card), "no card in a notification: {mail}");
@@ -636,5 +637,46 @@ async fn banqi_notifications_name_no_piece() {
             .any(|w| w[0] == b'?' && b"KAERNCPkaernc".contains(&w[1]));
         assert!(!coded, "a face-down code in a notification: {mail}");
     }
+    app.stop().await;
+}
+
+/// Issue #20: a challenge reaches the challenged player by real SMTP, with
+/// a link to the match; nobody is told it is their move until it starts.
+#[actix_web::test]
+async fn a_challenge_reaches_the_challenged_by_smtp_and_no_turn_runs_before_it_is_accepted() {
+    let smtp = SmtpServer::start(0);
+    let app = app_with_smtp(&smtp).await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let m = app
+        .challenge(
+            "/v1/matches",
+            &alice,
+            json!({"game": "janggi", "opponents": ["bob"]}),
+        )
+        .await
+        .body;
+    assert_eq!(deliver(&app).await.sent, 1, "the challenge only");
+    let mail = &smtp.messages()[0];
+    assert!(to_address(mail).contains("bob@"), "{mail}");
+    assert_eq!(subject(mail), "You're invited to play Janggi");
+    let link = format!("/matches/{}", m["id"].as_str().unwrap());
+    assert!(
+        unfolded(mail).contains(&link),
+        "a link to the match: {mail}"
+    );
+    let accept = format!("/v1/matches/{}/accept", m["id"].as_str().unwrap());
+    let accepted = app.request("POST", &accept, Some(&bob), None, &[]).await;
+    assert_eq!(accepted.status, 200);
+    deliver(&app).await;
+    let subjects: Vec<String> = smtp.messages()[1..].iter().map(|m| subject(m)).collect();
+    assert!(
+        subjects.iter().any(|s| s == "Your move in Janggi"),
+        "{subjects:?}"
+    );
+    assert!(
+        subjects.iter().any(|s| s.contains("accepted")),
+        "{subjects:?}"
+    );
     app.stop().await;
 }

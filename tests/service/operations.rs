@@ -108,6 +108,9 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("get", "/v1/push/vapid-public-key"),
         ("post", "/v1/push-subscriptions"),
         ("delete", "/v1/push-subscriptions/{id}"),
+        ("post", "/v1/matches/{id}/accept"),
+        ("post", "/v1/matches/{id}/decline"),
+        ("post", "/v1/matches/{id}/cancel"),
         ("get", "/v1/friends"),
         ("post", "/v1/friends/requests"),
         ("post", "/v1/friends/requests/{username}/accept"),
@@ -128,7 +131,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        29,
+        32,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

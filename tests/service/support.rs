@@ -70,6 +70,9 @@ pub struct TestApp {
     pub database: String,
     client: awc::Client,
     server: actix_web::dev::ServerHandle,
+    /// Each registered player's token, by username, so that `post` can
+    /// answer the challenges a new match sends (see [`TestApp::post`]).
+    tokens: std::sync::Mutex<std::collections::HashMap<String, String>>,
 }
 
 pub struct Reply {
@@ -149,6 +152,7 @@ impl TestApp {
             database,
             client,
             server: handle,
+            tokens: Default::default(),
         }
     }
 
@@ -180,6 +184,18 @@ impl TestApp {
             serde_json::from_slice(&bytes)
                 .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
         };
+        // Remember who signed up, for `post` to answer their challenges.
+        if res.status() == StatusCode::CREATED && matches!(path, "/v1/accounts" | "/v1/guests") {
+            if let (Some(name), Some(token)) = (
+                body["user"]["username"].as_str(),
+                body["access_token"].as_str(),
+            ) {
+                self.tokens
+                    .lock()
+                    .unwrap()
+                    .insert(name.to_lowercase(), token.to_owned());
+            }
+        }
         if res.status().is_client_error() || res.status().is_server_error() {
             let content_type = res
                 .headers()
@@ -204,7 +220,50 @@ impl TestApp {
         self.request("GET", path, Some(token), None, &[]).await
     }
 
+    /// POST `body`. A new match that names opponents waits for them to
+    /// accept their challenges (issue #20); most tests are about playing,
+    /// so here each named player accepts at once and the creator's view of
+    /// the started match is answered. Tests of the challenge itself use
+    /// [`TestApp::challenge`].
     pub async fn post(&self, path: &str, token: &str, body: Value) -> Reply {
+        let mut reply = self.challenge(path, token, body.clone()).await;
+        let Some(names) = body["opponents"]
+            .as_array()
+            .filter(|_| path == "/v1/matches")
+        else {
+            return reply;
+        };
+        if reply.status != 201 {
+            return reply;
+        }
+        let id = reply.body["id"].as_str().unwrap().to_owned();
+        for name in names {
+            let name = name.as_str().unwrap().to_lowercase();
+            let theirs = self.tokens.lock().unwrap().get(&name).cloned();
+            let theirs = theirs.unwrap_or_else(|| panic!("no token for {name}"));
+            let accepted = self
+                .request(
+                    "POST",
+                    &format!("/v1/matches/{id}/accept"),
+                    Some(&theirs),
+                    None,
+                    &[],
+                )
+                .await;
+            if accepted.status != 200 {
+                return accepted;
+            }
+        }
+        let started = self.get(&format!("/v1/matches/{id}"), token).await;
+        if started.status != 200 {
+            return started;
+        }
+        reply.body = started.body;
+        reply
+    }
+
+    /// POST as it is: a new match with opponents stays `waiting`.
+    pub async fn challenge(&self, path: &str, token: &str, body: Value) -> Reply {
         self.request("POST", path, Some(token), Some(body), &[])
             .await
     }
@@ -215,7 +274,12 @@ impl TestApp {
             .request("POST", "/v1/accounts", None, Some(json!({"username": name, "password": "a long password", "email": format!("{name}@example.test")})), &[])
             .await;
         assert_eq!(reply.status, 201, "{}", reply.body);
-        reply.body["access_token"].as_str().unwrap().to_owned()
+        let token = reply.body["access_token"].as_str().unwrap().to_owned();
+        self.tokens
+            .lock()
+            .unwrap()
+            .insert(name.to_lowercase(), token.clone());
+        token
     }
 
     pub async fn guest(&self, nickname: &str) -> String {

@@ -1,0 +1,212 @@
+//! Challenges (issue #20): a player named as an opponent is challenged,
+//! not seated. Their seat stays empty, held by a challenge, until they
+//! accept; the match starts when every seat is taken. A decline cancels the
+//! match for everyone, as does a challenge unanswered for
+//! [`CHALLENGE_DAYS`]; the creator may withdraw while it waits.
+//!
+//! Nobody is ever in an active match, its deadlines running against them,
+//! that they did not accept — rated or not.
+
+use super::{MatchStatus, NewEvent, Player, ServiceEvent, Table};
+use crate::error::Error;
+use crate::schema::{challenges, invites, match_seats, matches, users};
+use chrono::{DateTime, Duration, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// How long a challenge waits for its answer.
+pub const CHALLENGE_DAYS: i64 = 7;
+
+/// A seat held for a challenged player, as the match shows it.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct ChallengeView {
+    pub seat: u8,
+    pub user: Player,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// Hold `seat` of a new match for `user`.
+pub fn create(
+    conn: &mut PgConnection,
+    match_id: Uuid,
+    seat: usize,
+    user: Uuid,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    diesel::insert_into(challenges::table)
+        .values((
+            challenges::match_id.eq(match_id),
+            challenges::seat.eq(seat as i16),
+            challenges::user_id.eq(user),
+            challenges::created_at.eq(now),
+            challenges::expires_at.eq(now + Duration::days(CHALLENGE_DAYS)),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The match's unanswered challenges.
+pub fn pending(conn: &mut PgConnection, match_id: Uuid) -> Result<Vec<ChallengeView>, Error> {
+    let rows: Vec<(i16, DateTime<Utc>, Player)> = challenges::table
+        .inner_join(users::table)
+        .filter(challenges::match_id.eq(match_id))
+        .order(challenges::seat)
+        .select((
+            challenges::seat,
+            challenges::expires_at,
+            Player::as_select(),
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(seat, expires_at, user)| ChallengeView {
+            seat: seat as u8,
+            user,
+            expires_at,
+        })
+        .collect())
+}
+
+/// Whether `user` is challenged to the match.
+pub fn is_challenged(conn: &mut PgConnection, match_id: Uuid, user: Uuid) -> Result<bool, Error> {
+    let n: i64 = challenges::table
+        .filter(
+            challenges::match_id
+                .eq(match_id)
+                .and(challenges::user_id.eq(user)),
+        )
+        .count()
+        .get_result(conn)?;
+    Ok(n > 0)
+}
+
+/// The ids of the matches `user` is challenged to.
+pub fn matches_of(
+    user: Uuid,
+) -> challenges::BoxedQuery<'static, diesel::pg::Pg, diesel::sql_types::Uuid> {
+    challenges::table
+        .filter(challenges::user_id.eq(user))
+        .select(challenges::match_id)
+        .into_boxed()
+}
+
+/// The seat held for `user`, with the match locked.
+fn held_seat(conn: &mut PgConnection, match_id: Uuid, user: Uuid) -> Result<(Table, i16), Error> {
+    let table = Table::load(conn, match_id, true)?.ok_or(Error::not_found("challenge"))?;
+    let seat: Option<i16> = challenges::table
+        .filter(
+            challenges::match_id
+                .eq(match_id)
+                .and(challenges::user_id.eq(user)),
+        )
+        .select(challenges::seat)
+        .first(conn)
+        .optional()?;
+    seat.map(|s| (table, s))
+        .ok_or(Error::not_found("challenge"))
+}
+
+/// Take the seat held for `user`; the match starts once every seat is.
+pub fn accept(
+    conn: &mut PgConnection,
+    match_id: Uuid,
+    user: Uuid,
+    now: DateTime<Utc>,
+) -> Result<Table, Error> {
+    let (mut table, seat) = held_seat(conn, match_id, user)?;
+    diesel::delete(challenges::table.find((match_id, seat))).execute(conn)?;
+    diesel::update(match_seats::table.find((match_id, seat)))
+        .set(match_seats::user_id.eq(user))
+        .execute(conn)?;
+    table.seats[seat as usize] = Some(user);
+    let joined = NewEvent {
+        seat: Some(posthorn_rules::Seat(seat as u8)),
+        rules: false,
+        body: ServiceEvent::PlayerJoined.to_body(),
+    };
+    table.append(conn, vec![joined], now)?;
+    Ok(table)
+}
+
+/// A challenged player says no: the match is cancelled for everyone.
+pub fn decline(
+    conn: &mut PgConnection,
+    match_id: Uuid,
+    user: Uuid,
+    now: DateTime<Utc>,
+) -> Result<Table, Error> {
+    let (mut table, _) = held_seat(conn, match_id, user)?;
+    cancel(conn, &mut table, "declined", now)?;
+    Ok(table)
+}
+
+/// The creator withdraws a match nobody has started.
+pub fn withdraw(
+    conn: &mut PgConnection,
+    match_id: Uuid,
+    user: Uuid,
+    now: DateTime<Utc>,
+) -> Result<Table, Error> {
+    let mut table = Table::load_mine(conn, match_id, user, true)?;
+    if table.row.created_by != user {
+        return Err(Error::forbidden("only the match's creator may withdraw it"));
+    }
+    if table.row.status != MatchStatus::Waiting {
+        return Err(Error::conflict(
+            "only a match that has not started can be withdrawn",
+        ));
+    }
+    cancel(conn, &mut table, "withdrawn", now)?;
+    Ok(table)
+}
+
+/// Cancel a waiting match: its challenges and invitations go, and its log
+/// says why.
+fn cancel(
+    conn: &mut PgConnection,
+    table: &mut Table,
+    reason: &str,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    let id = table.row.id;
+    diesel::delete(challenges::table.filter(challenges::match_id.eq(id))).execute(conn)?;
+    diesel::update(invites::table.filter(invites::match_id.eq(id).and(invites::used_by.is_null())))
+        .set(invites::expires_at.eq(now))
+        .execute(conn)?;
+    table.row.status = MatchStatus::Cancelled;
+    let cancelled = NewEvent {
+        seat: None,
+        rules: false,
+        body: ServiceEvent::Cancelled {
+            reason: reason.into(),
+        }
+        .to_body(),
+    };
+    table.append(conn, vec![cancelled], now)?;
+    Ok(())
+}
+
+/// Cancel the matches whose challenges went unanswered (the sweep); how
+/// many.
+pub fn expire(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
+    let due: Vec<Uuid> = challenges::table
+        .inner_join(matches::table)
+        .filter(challenges::expires_at.le(now))
+        .filter(matches::status.eq(MatchStatus::Waiting))
+        .select(challenges::match_id)
+        .distinct()
+        .load(conn)?;
+    let mut done = 0;
+    for id in due {
+        if let Some(mut table) = Table::load(conn, id, true)? {
+            if table.row.status == MatchStatus::Waiting {
+                cancel(conn, &mut table, "expired", now)?;
+                done += 1;
+            }
+        }
+    }
+    Ok(done)
+}

@@ -1,0 +1,250 @@
+//! Challenges (issue #20): a named opponent is challenged, not seated, and
+//! no match starts — its deadlines running against anyone — before every
+//! challenged player accepts. A decline, the creator's withdrawal or a
+//! week's silence cancels it for everyone.
+
+use crate::support::TestApp;
+use chrono::Duration;
+use serde_json::{json, Value};
+
+async fn challenged(app: &TestApp, from: &str, body: Value) -> Value {
+    let reply = app.challenge("/v1/matches", from, body).await;
+    assert_eq!(reply.status, 201, "{}", reply.body);
+    reply.body
+}
+
+fn path(m: &Value) -> String {
+    format!("/v1/matches/{}", m["id"].as_str().unwrap())
+}
+
+#[actix_web::test]
+async fn a_named_opponent_is_never_in_a_match_they_did_not_accept() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let m = challenged(
+        &app,
+        &alice,
+        json!({"game": "checkers", "opponents": ["bob"], "rated": true}),
+    )
+    .await;
+    assert_eq!(m["status"], "waiting");
+    assert_eq!(m["to_act"], json!([]), "no deadline runs");
+    assert_eq!(m["challenges"][0]["user"]["username"], "bob");
+    let bob_seat = m["challenges"][0]["seat"].as_u64().unwrap() as usize;
+    assert!(
+        m["seats"][bob_seat]["user"].is_null(),
+        "bob holds no seat yet"
+    );
+    // Bob sees the challenge, in his list too, but cannot play it.
+    let seen = app.get(&path(&m), &bob).await;
+    assert_eq!(seen.status, 200);
+    assert_eq!(seen.body["my_seats"], json!([]));
+    let listed = app.get("/v1/matches?status=waiting", &bob).await.body;
+    assert_eq!(listed["items"][0]["id"], m["id"]);
+    let early = app
+        .act(&bob, m["id"].as_str().unwrap(), json!({"type": "resign"}))
+        .await;
+    assert_eq!(early.status, 409, "{}", early.body);
+    let early = app
+        .act(&alice, m["id"].as_str().unwrap(), json!({"type": "resign"}))
+        .await;
+    assert_eq!(early.status, 409, "alice cannot start it alone");
+    // A stranger neither sees nor answers it.
+    let carol = app.register("carol").await;
+    assert_eq!(app.get(&path(&m), &carol).await.status, 404);
+    let stranger = app
+        .request(
+            "POST",
+            &format!("{}/accept", path(&m)),
+            Some(&carol),
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(stranger.status, 404);
+    // Bob accepts: the match starts, rated, with both seated.
+    let accepted = app
+        .request(
+            "POST",
+            &format!("{}/accept", path(&m)),
+            Some(&bob),
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(accepted.status, 200, "{}", accepted.body);
+    assert_eq!(accepted.body["status"], "active");
+    assert_eq!(accepted.body["rated"], true);
+    assert_eq!(accepted.body["my_seats"], json!([bob_seat]));
+    assert!(accepted.body.get("challenges").is_none());
+    assert_eq!(
+        accepted.body["to_act"].as_array().unwrap().len(),
+        1,
+        "the clock runs now"
+    );
+    let again = app
+        .request(
+            "POST",
+            &format!("{}/accept", path(&m)),
+            Some(&bob),
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(again.status, 404, "answered once");
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn a_decline_cancels_the_match_for_everyone() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    app.register("carol").await;
+    let m = challenged(
+        &app,
+        &alice,
+        json!({"game": "flipchess", "opponents": ["bob"]}),
+    )
+    .await;
+    let declined = app
+        .request(
+            "POST",
+            &format!("{}/decline", path(&m)),
+            Some(&bob),
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(declined.status, 200, "{}", declined.body);
+    assert_eq!(declined.body["status"], "cancelled");
+    let mine = app.get(&path(&m), &alice).await.body;
+    assert_eq!(mine["status"], "cancelled");
+    let events = app.get(&format!("{}/events", path(&m)), &alice).await.body;
+    let last = events["events"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        (last["type"].as_str(), last["reason"].as_str()),
+        (Some("cancelled"), Some("declined"))
+    );
+    // Nothing more happens in it; Alice is free to challenge someone else.
+    let late = app
+        .act(&alice, m["id"].as_str().unwrap(), json!({"type": "resign"}))
+        .await;
+    assert_eq!(late.status, 409);
+    assert_eq!(
+        app.get(&path(&m), &bob).await.status,
+        404,
+        "bob is out of it"
+    );
+    let next = challenged(
+        &app,
+        &alice,
+        json!({"game": "flipchess", "opponents": ["carol"]}),
+    )
+    .await;
+    assert_eq!(next["status"], "waiting");
+    let cancelled = app.get("/v1/matches?status=cancelled", &alice).await.body;
+    assert_eq!(cancelled["items"].as_array().unwrap().len(), 1);
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn an_unanswered_challenge_expires_after_a_week() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    app.register("bob").await;
+    let m = challenged(
+        &app,
+        &alice,
+        json!({"game": "janggi", "opponents": ["bob"]}),
+    )
+    .await;
+    // Access tokens last minutes: sign in again after each wait.
+    let signed_in = || async {
+        let body = json!({"login": "alice", "password": "a long password"});
+        let session = app
+            .request("POST", "/v1/sessions", None, Some(body), &[])
+            .await;
+        session.body["access_token"].as_str().unwrap().to_owned()
+    };
+    app.clock.advance(Duration::days(6));
+    app.blocking(posthorn::sweep::sweep).await.unwrap();
+    let alice = signed_in().await;
+    assert_eq!(app.get(&path(&m), &alice).await.body["status"], "waiting");
+    app.clock.advance(Duration::days(1));
+    app.blocking(posthorn::sweep::sweep).await.unwrap();
+    let alice = signed_in().await;
+    let after = app.get(&path(&m), &alice).await.body;
+    assert_eq!(after["status"], "cancelled");
+    let events = app.get(&format!("{}/events", path(&m)), &alice).await.body;
+    assert_eq!(
+        events["events"].as_array().unwrap().last().unwrap()["reason"],
+        "expired"
+    );
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn the_creator_may_withdraw_a_match_that_has_not_started() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let m = challenged(
+        &app,
+        &alice,
+        json!({"game": "checkers", "opponents": ["bob"]}),
+    )
+    .await;
+    let by_bob = app
+        .request(
+            "POST",
+            &format!("{}/cancel", path(&m)),
+            Some(&bob),
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(by_bob.status, 403, "only the creator: {}", by_bob.body);
+    let withdrawn = app
+        .request(
+            "POST",
+            &format!("{}/cancel", path(&m)),
+            Some(&alice),
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(withdrawn.body["status"], "cancelled");
+    let late = app
+        .request(
+            "POST",
+            &format!("{}/accept", path(&m)),
+            Some(&bob),
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(late.status, 404, "nothing left to accept");
+    // A started match cannot be withdrawn.
+    let started = app
+        .post(
+            "/v1/matches",
+            &alice,
+            json!({"game": "checkers", "opponents": ["bob"]}),
+        )
+        .await
+        .body;
+    assert_eq!(started["status"], "active");
+    let refused = app
+        .request(
+            "POST",
+            &format!("{}/cancel", path(&started)),
+            Some(&alice),
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(refused.status, 409);
+    app.stop().await;
+}

@@ -56,12 +56,12 @@ use posthorn_rules::janggi::Janggi;
 use toy::Pebbles;
 
 harness!(checkers_american: Checkers, {"variant": "american"}, 2, 3_000, ["no_legal_move", "no_pieces", "threefold_repetition", "draw_agreed", "abandoned"]);
-harness!(checkers_brazilian: Checkers, {"variant": "brazilian"}, 2, 1_000, ["no_legal_move", "no_pieces", "abandoned"]);
-harness!(checkers_russian: Checkers, {"variant": "russian"}, 2, 1_000, ["no_legal_move", "no_pieces", "abandoned"]);
-harness!(checkers_pool: Checkers, {"variant": "pool"}, 2, 1_000, ["no_legal_move", "no_pieces", "abandoned"]);
-harness!(checkers_spanish: Checkers, {"variant": "spanish"}, 2, 1_000, ["no_legal_move", "no_pieces", "abandoned"]);
-harness!(checkers_international: Checkers, {"variant": "international"}, 2, 1_000, ["no_pieces", "abandoned"]);
-harness!(checkers_thai: Checkers, {"variant": "thai"}, 2, 1_000, ["no_pieces", "abandoned"]);
+harness!(checkers_brazilian: Checkers, {"variant": "brazilian"}, 2, 2_000, ["no_legal_move", "no_pieces", "abandoned"]);
+harness!(checkers_russian: Checkers, {"variant": "russian"}, 2, 2_000, ["no_legal_move", "no_pieces", "abandoned"]);
+harness!(checkers_pool: Checkers, {"variant": "pool"}, 2, 2_000, ["no_legal_move", "no_pieces", "abandoned"]);
+harness!(checkers_spanish: Checkers, {"variant": "spanish"}, 2, 2_000, ["no_legal_move", "no_pieces", "abandoned"]);
+harness!(checkers_international: Checkers, {"variant": "international"}, 2, 2_000, ["no_pieces", "abandoned"]);
+harness!(checkers_thai: Checkers, {"variant": "thai"}, 2, 2_000, ["no_pieces", "abandoned"]);
 harness!(flipchess: FlipChess, {}, 2, 2_000, ["king_captured", "hand_emptied", "round_limit", "abandoned"]);
 harness!(janggi: Janggi, {}, 2, 1_000, ["bikjang", "ply_limit", "abandoned"]);
 harness!(janggi_msms_against_smms: Janggi, {"setups": {"cho": "MSMS", "han": "SMMS"}}, 2, 500, ["bikjang", "ply_limit"]);

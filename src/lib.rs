@@ -17,6 +17,7 @@ pub mod names;
 pub mod notify;
 pub mod schema;
 pub mod state;
+pub mod summary;
 pub mod sweep;
 
 use std::path::Path;

@@ -117,3 +117,14 @@ pub async fn me(state: web::Data<AppState>, caller: Caller) -> Result<HttpRespon
     let me = db::run(&state.pool, move |c| accounts::me(c, caller.user_id)).await?;
     Ok(HttpResponse::Ok().json(me))
 }
+
+#[utoipa::path(get, path = "/v1/me/summary", tag = "accounts",
+    responses((status = 200, body = crate::summary::Summary)), security(("bearer" = [])))]
+#[get("/v1/me/summary")]
+pub async fn summary(state: web::Data<AppState>, caller: Caller) -> Result<HttpResponse, ApiError> {
+    let counts = db::run(&state.pool, move |c| {
+        crate::summary::summary(c, caller.user_id)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(counts))
+}

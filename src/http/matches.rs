@@ -69,9 +69,13 @@ pub async fn accept_invite(
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
-    /// `waiting`, `active` or `finished`.
-    #[param(pattern = "^(waiting|active|finished)$")]
+    /// `waiting`, `active`, `finished` or `cancelled`.
+    #[param(pattern = "^(waiting|active|finished|cancelled)$")]
     status: Option<String>,
+    /// Only this game's matches (`janggi`).
+    game: Option<String>,
+    /// Only matches against this username.
+    opponent: Option<String>,
     /// From the previous page's `next_cursor`.
     cursor: Option<String>,
 }
@@ -84,9 +88,19 @@ pub async fn list_matches(
     caller: Caller,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let ListQuery { status, cursor } = query.into_inner();
+    let ListQuery {
+        status,
+        game,
+        opponent,
+        cursor,
+    } = query.into_inner();
+    let filters = play::Filters {
+        status,
+        game,
+        opponent,
+    };
     let page = db::run(&state.pool, move |c| {
-        play::list(c, caller.user_id, status, cursor)
+        play::list(c, caller.user_id, filters, cursor)
     })
     .await?;
     Ok(HttpResponse::Ok().json(page))

@@ -86,6 +86,7 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(accounts::logout)
             .service(accounts::guest)
             .service(accounts::me)
+            .service(accounts::summary)
             .service(matches::create_match)
             .service(matches::accept_invite)
             .service(matches::list_matches)

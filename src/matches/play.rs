@@ -274,12 +274,27 @@ pub fn events(
 
 /// My matches: those awaiting me first, then by nearest deadline, then the
 /// most recently changed. The cursor is an opaque offset into that order.
+/// What `GET /v1/matches` narrows my matches to.
+#[derive(Debug, Default)]
+pub struct Filters {
+    pub status: Option<String>,
+    /// A game id (`janggi`).
+    pub game: Option<String>,
+    /// A username: only matches they sit in too.
+    pub opponent: Option<String>,
+}
+
 pub fn list(
     conn: &mut PgConnection,
     user: Uuid,
-    status: Option<String>,
+    filters: Filters,
     cursor: Option<String>,
 ) -> Result<MatchPage, Error> {
+    let Filters {
+        status,
+        game,
+        opponent,
+    } = filters;
     let offset = match cursor {
         Some(c) => {
             decode_cursor(&c).ok_or_else(|| Error::validation("that cursor is not valid"))?
@@ -303,6 +318,20 @@ pub fn list(
             Error::validation("status is one of waiting, active, finished, cancelled")
         })?;
         query = query.filter(matches::status.eq(status));
+    }
+    if let Some(game) = &game {
+        let game = posthorn_rules::GameId::parse(game).ok_or_else(|| {
+            let ids: Vec<&str> = posthorn_rules::GameId::ALL.iter().map(|g| g.id()).collect();
+            Error::validation(format!("game is one of {}", ids.join(", ")))
+        })?;
+        query = query.filter(matches::game.eq(game.id()));
+    }
+    if let Some(name) = &opponent {
+        let other = crate::friends::player_named(conn, name)?;
+        let theirs = match_seats::table
+            .filter(match_seats::user_id.eq(other.id))
+            .select(match_seats::match_id);
+        query = query.filter(matches::id.eq_any(theirs));
     }
     let ids: Vec<Uuid> = query
         .order((

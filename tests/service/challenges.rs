@@ -248,3 +248,83 @@ async fn the_creator_may_withdraw_a_match_that_has_not_started() {
     assert_eq!(refused.status, 409);
     app.stop().await;
 }
+
+/// Issue #20: my matches filtered by game and opponent, and the counts an
+/// app shows on its badge (awaiting me, challenges, friend requests).
+#[actix_web::test]
+async fn my_matches_filter_by_game_and_opponent_and_the_summary_counts_what_awaits_me() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    app.register("carol").await;
+    let with_bob = app
+        .post(
+            "/v1/matches",
+            &alice,
+            json!({"game": "janggi", "opponents": ["bob"]}),
+        )
+        .await
+        .body;
+    app.post(
+        "/v1/matches",
+        &alice,
+        json!({"game": "checkers", "opponents": ["carol"]}),
+    )
+    .await;
+    challenged(&app, &bob, json!({"game": "banqi", "opponents": ["alice"]})).await;
+    app.post("/v1/friends/requests", &bob, json!({"username": "alice"}))
+        .await;
+    let ids = |page: &Value| -> Vec<String> {
+        page["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["game"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let janggi = app.get("/v1/matches?game=janggi", &alice).await.body;
+    assert_eq!(ids(&janggi), ["janggi"]);
+    assert_eq!(janggi["items"][0]["id"], with_bob["id"]);
+    let mut against_bob = ids(&app.get("/v1/matches?opponent=bob", &alice).await.body);
+    against_bob.sort();
+    assert_eq!(
+        against_bob,
+        ["banqi", "janggi"],
+        "the challenge from bob too"
+    );
+    assert_eq!(
+        ids(&app
+            .get("/v1/matches?opponent=carol&game=janggi", &alice)
+            .await
+            .body),
+        Vec::<String>::new()
+    );
+    let bad = app.get("/v1/matches?game=go", &alice).await;
+    assert_eq!(bad.status, 400);
+    assert_eq!(
+        app.get("/v1/matches?opponent=nobody", &alice).await.status,
+        404
+    );
+    // Alice's badge: her turns among the two started matches, bob's
+    // challenge, bob's friend request.
+    let summary = app.get("/v1/me/summary", &alice).await.body;
+    let mut turns = 0;
+    for page in app.get("/v1/matches?status=active", &alice).await.body["items"]
+        .as_array()
+        .unwrap()
+    {
+        if page["to_act"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| page["my_seats"].as_array().unwrap().contains(&d["seat"]))
+        {
+            turns += 1;
+        }
+    }
+    assert_eq!(
+        summary,
+        json!({"awaiting_me": turns, "challenges": 1, "friend_requests": 1})
+    );
+    app.stop().await;
+}

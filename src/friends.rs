@@ -237,12 +237,16 @@ fn delete_between(conn: &mut PgConnection, a: Uuid, b: Uuid) -> Result<usize, Er
     .execute(conn)?)
 }
 
+/// An active match I share with someone: its id, who owes an action,
+/// and the other player.
 #[derive(QueryableByName)]
 struct Shared {
     #[diesel(sql_type = diesel::sql_types::Uuid)]
     id: Uuid,
     #[diesel(sql_type = diesel::sql_types::Array<diesel::sql_types::Uuid>)]
     awaiting: Vec<Uuid>,
+    #[diesel(sql_type = diesel::sql_types::Uuid)]
+    other: Uuid,
 }
 
 /// A friendship row: requester, addressee, accepted, sent, accepted at.
@@ -266,6 +270,15 @@ pub fn list(conn: &mut PgConnection, me: Uuid) -> Result<Friends, Error> {
         .load(conn)?;
     let other = |r: Uuid, a: Uuid| if r == me { a } else { r };
     let mut players = load_players(conn, rows.iter().map(|r| other(r.0, r.1)).collect())?;
+    // Every active match I share with anyone, in one query.
+    let shared: Vec<Shared> = diesel::sql_query(
+        "SELECT DISTINCT m.id, m.awaiting, b.user_id AS other, m.deadline_at FROM matches m \
+         JOIN match_seats a ON a.match_id = m.id AND a.user_id = $1 \
+         JOIN match_seats b ON b.match_id = m.id AND b.user_id <> $1 \
+         WHERE m.status = 'active' ORDER BY m.deadline_at",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(me)
+    .load(conn)?;
     let mut out = Friends {
         friends: Vec::new(),
         incoming: Vec::new(),
@@ -276,27 +289,17 @@ pub fn list(conn: &mut PgConnection, me: Uuid) -> Result<Friends, Error> {
             continue;
         };
         if accepted {
-            let shared: Vec<Shared> = diesel::sql_query(
-                "SELECT m.id, m.awaiting FROM matches m \
-                 JOIN match_seats a ON a.match_id = m.id AND a.user_id = $1 \
-                 JOIN match_seats b ON b.match_id = m.id AND b.user_id = $2 \
-                 WHERE m.status = 'active' GROUP BY m.id ORDER BY m.deadline_at",
-            )
-            .bind::<diesel::sql_types::Uuid, _>(me)
-            .bind::<diesel::sql_types::Uuid, _>(user.id)
-            .load(conn)?;
+            let ours = shared.iter().filter(|m| m.other == user.id);
+            let awaiting = |who: Uuid| {
+                ours.clone()
+                    .filter(|m| m.awaiting.contains(&who))
+                    .map(|m| m.id)
+                    .collect()
+            };
             out.friends.push(Friend {
                 since: accepted_at.unwrap_or(created_at),
-                awaiting_me: shared
-                    .iter()
-                    .filter(|m| m.awaiting.contains(&me))
-                    .map(|m| m.id)
-                    .collect(),
-                awaiting_them: shared
-                    .iter()
-                    .filter(|m| m.awaiting.contains(&user.id))
-                    .map(|m| m.id)
-                    .collect(),
+                awaiting_me: awaiting(me),
+                awaiting_them: awaiting(user.id),
                 user,
             });
         } else if requester == me {

@@ -9,7 +9,7 @@
 
 use super::{MatchStatus, NewEvent, Player, ServiceEvent, Table};
 use crate::error::Error;
-use crate::schema::{challenges, invites, match_seats, matches, users};
+use crate::schema::{challenges, invites, matches, users};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -118,16 +118,7 @@ pub fn accept(
 ) -> Result<Table, Error> {
     let (mut table, seat) = held_seat(conn, match_id, user)?;
     diesel::delete(challenges::table.find((match_id, seat))).execute(conn)?;
-    diesel::update(match_seats::table.find((match_id, seat)))
-        .set(match_seats::user_id.eq(user))
-        .execute(conn)?;
-    table.seats[seat as usize] = Some(user);
-    let joined = NewEvent {
-        seat: Some(posthorn_rules::Seat(seat as u8)),
-        rules: false,
-        body: ServiceEvent::PlayerJoined.to_body(),
-    };
-    table.append(conn, vec![joined], now)?;
+    super::create::take_seat(conn, &mut table, seat, user, now)?;
     Ok(table)
 }
 

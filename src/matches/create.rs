@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::idempotency::{self, Keyed};
 use crate::notify::outbox::{Enqueue, Notice};
 use crate::notify::Kind;
-use crate::schema::{invites, match_seats, matches, users};
+use crate::schema::{invites, match_seats, matches};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -167,15 +167,15 @@ pub fn create(
     // Who sits down: the creator, the named opponents, and open seats.
     let mut people: Vec<Option<Uuid>> = vec![Some(creator)];
     for name in req.opponents.iter().flatten() {
-        let id: Uuid = users::table
-            .filter(
-                diesel::dsl::sql::<diesel::sql_types::Text>("lower(username)")
-                    .eq(name.to_lowercase()),
-            )
-            .select(users::id)
-            .first(conn)
-            .optional()?
-            .ok_or_else(|| Error::validation(format!("there is no player named {name:?}")))?;
+        let id = match crate::friends::player_named(conn, name) {
+            Ok(player) => player.id,
+            Err(Error::NotFound(_)) => {
+                return Err(Error::validation(format!(
+                    "there is no player named {name:?}"
+                )))
+            }
+            Err(e) => return Err(e),
+        };
         if people.contains(&Some(id)) {
             return Err(Error::validation(format!(
                 "{name:?} is already at the table"
@@ -294,6 +294,28 @@ pub fn create(
     Ok(view)
 }
 
+/// Seat `user` at `seat` (an invitation's or a challenge's), with the
+/// `player_joined` fact; the match starts once every seat is taken.
+pub fn take_seat(
+    conn: &mut PgConnection,
+    table: &mut Table,
+    seat: i16,
+    user: Uuid,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    diesel::update(match_seats::table.find((table.row.id, seat)))
+        .set(match_seats::user_id.eq(user))
+        .execute(conn)?;
+    table.seats[seat as usize] = Some(user);
+    let joined = NewEvent {
+        seat: Some(posthorn_rules::Seat(seat as u8)),
+        rules: false,
+        body: ServiceEvent::PlayerJoined.to_body(),
+    };
+    table.append(conn, vec![joined], now)?;
+    Ok(())
+}
+
 /// Take the open seat an invitation holds. Valid 24 h, usable once.
 pub fn accept_invite(
     conn: &mut PgConnection,
@@ -343,16 +365,7 @@ pub fn accept_invite(
     diesel::update(invites::table.find(code.trim().to_uppercase()))
         .set((invites::used_by.eq(user), invites::used_at.eq(now)))
         .execute(conn)?;
-    diesel::update(match_seats::table.find((match_id, seat)))
-        .set(match_seats::user_id.eq(user))
-        .execute(conn)?;
-    table.seats[seat as usize] = Some(user);
-    let joined = NewEvent {
-        seat: Some(posthorn_rules::Seat(seat as u8)),
-        rules: false,
-        body: ServiceEvent::PlayerJoined.to_body(),
-    };
-    table.append(conn, vec![joined], now)?;
+    take_seat(conn, &mut table, seat, user, now)?;
     let view = table.view_for(conn, user)?;
     if let Some(keyed) = keyed {
         let stored = serde_json::to_value(&view).map_err(Error::internal)?;

@@ -157,15 +157,21 @@ impl Move {
 /// PDN: `11-15` for a quiet move, the whole path `11x18x25` for a capture.
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sep = if self.is_capture() { "x" } else { "-" };
-        for (i, sq) in self.path().iter().enumerate() {
-            if i > 0 {
-                f.write_str(sep)?;
-            }
-            write!(f, "{}", sq + 1)?;
-        }
-        Ok(())
+        write_route(f, self.path(), self.is_capture())
     }
+}
+
+/// A route of 0-based squares in PDN: `11-15`, or `11x18x25` for a capture
+/// (both boards write moves this way).
+pub fn write_route(f: &mut fmt::Formatter<'_>, path: &[u8], capture: bool) -> fmt::Result {
+    let sep = if capture { "x" } else { "-" };
+    for (i, sq) in path.iter().enumerate() {
+        if i > 0 {
+            f.write_str(sep)?;
+        }
+        write!(f, "{}", sq + 1)?;
+    }
+    Ok(())
 }
 
 impl fmt::Debug for Move {

@@ -168,14 +168,7 @@ impl Move {
 /// PDN: `21-17`, a capture with its route `26x17x10`.
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sep = if self.is_capture() { "x" } else { "-" };
-        for (i, sq) in self.path().iter().enumerate() {
-            if i > 0 {
-                f.write_str(sep)?;
-            }
-            write!(f, "{}", sq + 1)?;
-        }
-        Ok(())
+        super::board::write_route(f, self.path(), self.is_capture())
     }
 }
 

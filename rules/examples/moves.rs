@@ -89,8 +89,27 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some("four_player_chess") => {
+            use posthorn_rules::four_player_chess::{Mode, Position};
+            let pos = match args.get(1).map(|p| Position::from_notation(p)) {
+                Some(Ok(p)) => p,
+                Some(Err(e)) => {
+                    eprintln!("{}", e.message);
+                    return ExitCode::from(2);
+                }
+                None => Position::start(Mode::Teams, [true; 4]),
+            };
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            for mv in moves {
+                println!("{mv}");
+            }
+            ExitCode::SUCCESS
+        }
         Some(other) => {
-            eprintln!("unknown game {other:?}; games: checkers, flipchess, janggi, banqi");
+            eprintln!(
+                "unknown game {other:?}; games: checkers, flipchess, janggi, banqi, four_player_chess"
+            );
             ExitCode::from(2)
         }
         None => {

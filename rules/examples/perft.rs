@@ -6,8 +6,9 @@
 //! `flipchess` (chess FEN; single piece moves under RULES.md §F3, every
 //! group, no card) and `janggi` (Fairy-Stockfish janggi FEN; the default
 //! start is SMSM against SMSM; passes counted, a finished match is a leaf)
-//! and `banqi` (RULES.md §B9 positions; the default is the layout shuffled
-//! with seed 0).
+//! `banqi` (RULES.md §B9 positions; the default is the layout shuffled
+//! with seed 0) and `four_player_chess` (RULES.md §Q12 positions, the mode
+//! from its `mode=`; the default is the teams start, §Q13).
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -134,8 +135,41 @@ fn main() -> ExitCode {
             eprintln!("{secs:.3} s, {:.1} M nodes/s", total as f64 / secs / 1e6);
             ExitCode::SUCCESS
         }
+        "four_player_chess" => {
+            use posthorn_rules::four_player_chess::{perft, Mode, Position};
+            let pos = match args.get(2).map(|p| Position::from_notation(p)) {
+                Some(Ok(p)) => p,
+                Some(Err(e)) => {
+                    eprintln!("{}", e.message);
+                    return ExitCode::from(2);
+                }
+                None => Position::start(Mode::Teams, [true; 4]),
+            };
+            let started = Instant::now();
+            let mut roots = Vec::new();
+            let settled = pos.clone().settle();
+            if let Some(pos) = &settled {
+                pos.legal_moves(&mut roots);
+            }
+            let mut total = 0;
+            for mv in &roots {
+                let pos = settled.as_ref().unwrap_or(&pos);
+                let count = match pos.successor(*mv) {
+                    Some(next) => perft(&next, depth.saturating_sub(1)),
+                    None => u64::from(depth <= 1),
+                };
+                println!("{mv} {count}");
+                total += count;
+            }
+            println!("nodes {total}");
+            let secs = started.elapsed().as_secs_f64();
+            eprintln!("{secs:.3} s, {:.1} M nodes/s", total as f64 / secs / 1e6);
+            ExitCode::SUCCESS
+        }
         other => {
-            eprintln!("unknown game {other:?}; games: checkers, flipchess, janggi, banqi");
+            eprintln!(
+                "unknown game {other:?}; games: checkers, flipchess, janggi, banqi, four_player_chess"
+            );
             ExitCode::from(2)
         }
     }

@@ -15,8 +15,9 @@
 //!
 //! * **Seats, teams, elimination, points** — a seat is an index `0..n`.
 //!   [`Outcome`] names the winning seats (a team is several seats), and carries
-//!   per-seat `scores` for points games. Elimination is a game event; the
-//!   eliminated seat simply stops appearing in [`Game::to_act`].
+//!   per-seat `scores` for points games. Elimination is a game event named
+//!   `eliminated` (the service tells every player of it); the eliminated
+//!   seat simply stops appearing in [`Game::to_act`].
 //! * **Hidden information** (§H) — nothing leaves the crate except through
 //!   [`Game::view`] and [`Game::redact`], both per [`Viewer`]. Events hold the
 //!   full facts (the service stores them); `redact` blanks what the viewer may

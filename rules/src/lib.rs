@@ -4,7 +4,8 @@
 //! * [`contract`] — the [`Game`] trait every game implements, with the
 //!   shared types (seats, duties, outcomes, errors, randomness) and the
 //!   conventions a game module follows. Read it before writing a game.
-//! * one module per game: [`checkers`], [`flipchess`], [`janggi`], [`banqi`].
+//! * one module per game: [`checkers`], [`flipchess`], [`janggi`], [`banqi`],
+//!   [`four_player_chess`].
 //! * [`games!`] — the one list of games. It generates [`GameId`] and
 //!   [`MatchState`], the closed enum the service talks to (JSON in and out,
 //!   through [`dispatch`]), so the service never names a game's types and a
@@ -15,6 +16,7 @@ pub mod checkers;
 pub mod contract;
 pub mod dispatch;
 pub mod flipchess;
+pub mod four_player_chess;
 pub mod janggi;
 
 pub use contract::{
@@ -224,4 +226,5 @@ games! {
     Checkers => checkers::Checkers,
     Janggi => janggi::Janggi,
     Banqi => banqi::Banqi,
+    FourPlayerChess => four_player_chess::FourPlayerChess,
 }

@@ -14,6 +14,7 @@ mod registry {
         Checkers => posthorn_rules::checkers::Checkers,
         Janggi => posthorn_rules::janggi::Janggi,
         Banqi => posthorn_rules::banqi::Banqi,
+        FourPlayerChess => posthorn_rules::four_player_chess::FourPlayerChess,
         Pebbles => crate::toy::Pebbles,
     }
 }
@@ -52,6 +53,7 @@ macro_rules! harness {
 use posthorn_rules::banqi::Banqi;
 use posthorn_rules::checkers::Checkers;
 use posthorn_rules::flipchess::FlipChess;
+use posthorn_rules::four_player_chess::FourPlayerChess;
 use posthorn_rules::janggi::Janggi;
 use toy::Pebbles;
 
@@ -67,6 +69,14 @@ harness!(janggi: Janggi, {}, 2, 1_000, ["bikjang", "ply_limit", "abandoned"]);
 harness!(janggi_msms_against_smms: Janggi, {"setups": {"cho": "MSMS", "han": "SMMS"}}, 2, 500, ["bikjang", "ply_limit"]);
 harness!(janggi_mssm_against_msms: Janggi, {"setups": {"cho": "MSSM", "han": "MSMS"}}, 2, 500, ["bikjang", "ply_limit"]);
 harness!(banqi: Banqi, {}, 2, 2_000, ["no_pieces", "no_legal_move", "no_progress", "abandoned"]);
+harness!(four_player_chess_teams: FourPlayerChess, {"mode": "teams"}, 4, 30, ["abandoned"]);
+harness!(four_player_chess_teams_two_players: FourPlayerChess, {"mode": "teams"}, 2, 30, ["abandoned"]);
+harness!(four_player_chess_ffa: FourPlayerChess, {"mode": "ffa"}, 4, 20, ["abandoned"]);
+harness!(four_player_chess_ffa_three_players: FourPlayerChess, {"mode": "ffa"}, 3, 20, ["abandoned"]);
+harness!(four_player_chess_ffa_two_players: FourPlayerChess, {"mode": "ffa"}, 2, 20, ["abandoned"]);
+harness!(four_player_chess_points: FourPlayerChess, {"mode": "points"}, 4, 20, ["abandoned"]);
+harness!(four_player_chess_points_three_players: FourPlayerChess, {"mode": "points"}, 3, 20, ["abandoned"]);
+harness!(four_player_chess_points_two_players: FourPlayerChess, {"mode": "points"}, 2, 20, ["abandoned"]);
 harness!(pebbles: Pebbles, {}, 2, 500, ["last_pebble", "abandoned"]);
 harness!(pebbles_last_loses: Pebbles, {"mode": "last_loses"}, 2, 500, ["last_pebble"]);
 

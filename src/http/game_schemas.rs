@@ -20,9 +20,20 @@ use posthorn_rules::schemars::schema_for;
 use posthorn_rules::GameId;
 use serde_json::{json, Map, Value};
 
-/// `checkers` → `Checkers`, `flipchess` → `FlipChess` (the game's name).
+/// The game's name in CamelCase: `Checkers`, `FlipChess`,
+/// `Four-player chess` → `FourPlayerChess`.
 pub fn prefix(game: GameId) -> String {
-    game.about().name.split_whitespace().collect()
+    game.about()
+        .name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
 }
 
 /// `oneOf` plain strings (an enum whose variants have doc comments) as

@@ -45,7 +45,10 @@ pub fn beneficiary(
     table: &Table,
     granter: Seat,
 ) -> Result<Option<Seat>, Error> {
+    // A seat with nothing left to do (eliminated, RULES.md §Q7) is out of
+    // the match and grants nothing.
     if table.row.status != MatchStatus::Active
+        || table.state.legal_actions(granter).is_empty()
         || grants_by(conn, table, granter)? >= GRANTS_PER_SEAT
     {
         return Ok(None);
@@ -68,7 +71,9 @@ pub fn grant(
     now: DateTime<Utc>,
 ) -> Result<Vec<super::EventRow>, Error> {
     let Some(to) = beneficiary(conn, table, granter)? else {
-        let why = if grants_by(conn, table, granter)? >= GRANTS_PER_SEAT {
+        let why = if table.state.legal_actions(granter).is_empty() {
+            "you are out of this match".to_owned()
+        } else if grants_by(conn, table, granter)? >= GRANTS_PER_SEAT {
             format!("you have already granted time {GRANTS_PER_SEAT} times in this match")
         } else {
             "you can grant time only while your opponent is on move".to_owned()

@@ -51,6 +51,20 @@ pub fn after_append(
             notice(*user, row.seq, Kind::MatchFinished, payload.clone());
         }
     }
+    // A game that puts a player out of a continuing match says so with an
+    // `eliminated` event (contract docs): everyone seated hears of it.
+    for event in appended.iter().filter(|e| e.rules) {
+        if event.body["type"] == "eliminated" && row.status == MatchStatus::Active {
+            let payload = json!({
+                "game": row.game,
+                "army": event.body["army"],
+                "reason": event.body["reason"],
+            });
+            for user in table.seats.iter().flatten() {
+                notice(*user, event.seq, Kind::PlayerEliminated, payload.clone());
+            }
+        }
+    }
     for event in appended.iter().filter(|e| !e.rules) {
         let seat = event.seat.map(|s| Seat(s as u8));
         match ServiceEvent::from_body(&event.body) {

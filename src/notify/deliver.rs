@@ -184,6 +184,31 @@ pub(super) fn words(kind: Kind, korean: bool, payload: &Value) -> Words {
             "Flip the board or concede.",
             format!("Decide before {deadline}."),
         ),
+        (Kind::PlayerEliminated, false) => w(
+            format!("A player is out of your {game} match"),
+            &format!("{} is out.", payload["army"].as_str().unwrap_or("A player")),
+            format!(
+                "Out by {}; play goes on for the others.",
+                payload["reason"]
+                    .as_str()
+                    .unwrap_or("elimination")
+                    .replace('_', " ")
+            ),
+        ),
+        (Kind::PlayerEliminated, true) => w(
+            format!("{game}: 탈락한 플레이어가 있어요"),
+            &format!(
+                "{} 진영이 탈락했어요.",
+                payload["army"].as_str().unwrap_or("한")
+            ),
+            format!(
+                "사유: {}. 남은 플레이어끼리 계속 둬요.",
+                payload["reason"]
+                    .as_str()
+                    .unwrap_or("탈락")
+                    .replace('_', " ")
+            ),
+        ),
         (Kind::Digest, _) => digest_words(korean, payload),
         (Kind::FlipDecision, true) => w(
             format!("{game}: 킹이 잡혔어요"),

@@ -47,12 +47,15 @@ pub enum Kind {
     InvitationAccepted,
     DrawOffered,
     FlipDecision,
+    /// A player of a match of three or more is out (four-player chess,
+    /// RULES.md §Q7/§Q9); the match goes on for the others.
+    PlayerEliminated,
     /// The daily email listing the matches awaiting the user.
     Digest,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 9] = [
         Kind::YourTurn,
         Kind::TimeoutNotice,
         Kind::MatchFinished,
@@ -60,6 +63,7 @@ impl Kind {
         Kind::InvitationAccepted,
         Kind::DrawOffered,
         Kind::FlipDecision,
+        Kind::PlayerEliminated,
         Kind::Digest,
     ];
 
@@ -72,6 +76,7 @@ impl Kind {
             Kind::InvitationAccepted => "invitation_accepted",
             Kind::DrawOffered => "draw_offered",
             Kind::FlipDecision => "flip_decision",
+            Kind::PlayerEliminated => "player_eliminated",
             Kind::Digest => "digest",
         }
     }
@@ -149,6 +154,8 @@ pub struct Switches {
     pub draw_offered: bool,
     #[serde(default = "on")]
     pub flip_decision: bool,
+    #[serde(default = "on")]
+    pub player_eliminated: bool,
 }
 
 impl Default for Switches {
@@ -167,6 +174,7 @@ impl Switches {
             Kind::InvitationAccepted => &mut self.invitation_accepted,
             Kind::DrawOffered => &mut self.draw_offered,
             Kind::FlipDecision => &mut self.flip_decision,
+            Kind::PlayerEliminated => &mut self.player_eliminated,
             Kind::Digest => return,
         };
         *slot = value;

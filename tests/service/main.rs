@@ -7,6 +7,7 @@ mod checkers_variants;
 mod deadlines;
 mod errors;
 mod flipchess;
+mod four_player_chess;
 mod friends;
 mod hardening;
 mod janggi;

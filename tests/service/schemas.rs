@@ -29,7 +29,7 @@ async fn answers_of_whole_matches_match_the_served_document() {
         .body;
     let mut names = vec!["ServiceEvent".to_owned(), "ServiceAction".to_owned()];
     for game in posthorn_rules::GameId::ALL {
-        let prefix: String = game.about().name.split_whitespace().collect();
+        let prefix = posthorn::http::game_schemas::prefix(*game);
         names.extend(["View", "Action", "Event", "Options"].map(|kind| format!("{prefix}{kind}")));
     }
     for name in names {

@@ -26,6 +26,8 @@ pub enum Error {
     /// One of two people has blocked the other (issue #20).
     Blocked(String),
     AlreadyFriends(String),
+    /// One's own seek cannot be accepted (issue #20).
+    OwnSeek(String),
     /// An `Idempotency-Key` already used for a different request.
     IdempotencyKeyReused,
     /// Try again soon: no database connection came free.
@@ -91,6 +93,7 @@ impl fmt::Display for Error {
             | Error::RateLimited(s)
             | Error::Blocked(s)
             | Error::AlreadyFriends(s)
+            | Error::OwnSeek(s)
             | Error::Unavailable(s) => f.write_str(s),
             Error::NotFound(what) => write!(f, "no such {what}"),
             Error::StaleSeq(seq) => write!(f, "stale seq; the match is at {seq}"),

@@ -171,3 +171,27 @@ diesel::joinable!(challenges -> users (user_id));
 diesel::joinable!(challenges -> matches (match_id));
 diesel::allow_tables_to_appear_in_same_query!(challenges, users);
 diesel::allow_tables_to_appear_in_same_query!(challenges, matches);
+
+diesel::table! {
+    seeks (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        pool -> Text,
+        game -> Text,
+        variant -> Nullable<Text>,
+        mode -> Nullable<Text>,
+        players -> Int2,
+        turn_seconds -> Int4,
+        rated -> Bool,
+        rating -> Int4,
+        min_rating -> Nullable<Int4>,
+        max_rating -> Nullable<Int4>,
+        created_at -> Timestamptz,
+        expires_at -> Timestamptz,
+        match_id -> Nullable<Uuid>,
+        paired_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::joinable!(seeks -> users (user_id));
+diesel::allow_tables_to_appear_in_same_query!(seeks, users);

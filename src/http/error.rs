@@ -32,6 +32,7 @@ pub enum Code {
     IdempotencyKeyReused,
     Blocked,
     AlreadyFriends,
+    OwnSeek,
     Unavailable,
     Internal,
 }
@@ -56,6 +57,7 @@ impl Code {
         Code::IdempotencyKeyReused,
         Code::Blocked,
         Code::AlreadyFriends,
+        Code::OwnSeek,
         Code::Unavailable,
         Code::Internal,
     ];
@@ -82,6 +84,7 @@ impl Code {
             Code::IdempotencyKeyReused => ("idempotency_key_reused", S::UNPROCESSABLE_ENTITY, "This Idempotency-Key was used for a different request. Use a new key for a new request; resend the same request to get its first answer."),
             Code::Blocked => ("blocked", S::FORBIDDEN, "One of the two people has blocked the other: no challenge, friend request or shared table between them."),
             Code::AlreadyFriends => ("already_friends", S::CONFLICT, "You are friends already."),
+            Code::OwnSeek => ("own_seek", S::CONFLICT, "That seek is your own: wait for an opponent, or withdraw it."),
             Code::Unavailable => ("unavailable", S::SERVICE_UNAVAILABLE, "The service is busy or its database is restarting; try again shortly."),
             Code::Internal => ("internal", S::INTERNAL_SERVER_ERROR, "Something failed on the service's side; it has been logged."),
         }
@@ -217,6 +220,7 @@ impl From<Error> for ApiError {
             Error::RateLimited(s) => ApiError::new(Code::RateLimited, s),
             Error::Blocked(s) => ApiError::new(Code::Blocked, s),
             Error::AlreadyFriends(s) => ApiError::new(Code::AlreadyFriends, s),
+            Error::OwnSeek(s) => ApiError::new(Code::OwnSeek, s),
             Error::IdempotencyKeyReused => ApiError::new(
                 Code::IdempotencyKeyReused,
                 "this Idempotency-Key was used for a different request",

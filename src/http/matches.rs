@@ -7,7 +7,7 @@ use crate::http::body::Body;
 use crate::http::error::ApiError;
 use crate::idempotency::{self, Keyed};
 use crate::matches::challenge;
-use crate::matches::create::{self, NewMatch};
+use crate::matches::create::{self, Ask, NewMatch};
 use crate::matches::play::{self, ActionAnswer, ActionRequest, EventFeed, LegalActions, MatchPage};
 use crate::matches::MatchView;
 use crate::state::AppState;
@@ -33,12 +33,7 @@ pub async fn create_match(
     let req = body.into_inner();
     let keyed = keyed(&request, &req)?;
     let view = db::run(&state.pool, move |c| {
-        let ask = create::Ask {
-            creator: caller.user_id,
-            min_turn_seconds: min_turn,
-            public_url: &public_url,
-            now,
-        };
+        let ask = Ask::new(caller.user_id, min_turn, &public_url, now);
         create::create_keyed(c, ask, req, keyed, &mut random)
     })
     .await?;

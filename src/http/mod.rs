@@ -13,6 +13,7 @@ pub mod matches;
 pub mod notify;
 pub mod openapi;
 pub mod ops;
+pub mod seeks;
 
 pub use openapi::ApiDoc;
 
@@ -112,6 +113,10 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(friends::list_blocks)
             .service(friends::block)
             .service(friends::unblock)
+            .service(seeks::post_seek)
+            .service(seeks::list_seeks)
+            .service(seeks::accept_seek)
+            .service(seeks::withdraw_seek)
             .service(
                 SwaggerUi::new("/docs/{_:.*}")
                     .external_url_unchecked("/v1/openapi.json", document(&doc)),

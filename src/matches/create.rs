@@ -46,7 +46,7 @@ pub struct NewMatch {
 /// The game and its configuration (`{variant?, mode?, …options}`). `game`
 /// may name the variant or mode too (`checkers/american`); the rules
 /// crate then checks both strictly, naming the valid ones.
-fn game_config(req: &NewMatch) -> Result<(GameId, Value), Error> {
+pub(crate) fn game_config(req: &NewMatch) -> Result<(GameId, Value), Error> {
     let (family, choice) = match req.game.split_once('/') {
         Some((family, choice)) => (family, Some(choice)),
         None => (req.game.as_str(), None),
@@ -99,7 +99,7 @@ fn chosen(config: &Value, field: &str, offered: &[&str]) -> Option<String> {
         .map(str::to_owned)
 }
 
-fn turn_seconds(hours: Option<f64>, min_seconds: i64) -> Result<i32, Error> {
+pub(crate) fn turn_seconds(hours: Option<f64>, min_seconds: i64) -> Result<i32, Error> {
     let hours = hours.unwrap_or(DEFAULT_TURN_HOURS);
     let seconds = (hours * 3600.0).round();
     if !seconds.is_finite() || seconds < min_seconds as f64 || hours > MAX_TURN_HOURS {
@@ -130,6 +130,27 @@ pub struct Ask<'a> {
     pub min_turn_seconds: i64,
     pub public_url: &'a str,
     pub now: DateTime<Utc>,
+    /// Players who sit down at once, without a challenge: they asked for
+    /// this match themselves (paired seeks, `seeks.rs`).
+    pub seated: &'a [Uuid],
+}
+
+impl<'a> Ask<'a> {
+    /// `creator`'s request, with nobody seated without a challenge.
+    pub fn new(
+        creator: Uuid,
+        min_turn_seconds: i64,
+        public_url: &'a str,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Ask {
+            creator,
+            min_turn_seconds,
+            public_url,
+            now,
+            seated: &[],
+        }
+    }
 }
 
 /// [`create`], honouring an `Idempotency-Key`: a retry gets the match the
@@ -166,6 +187,7 @@ pub fn create(
 
     // Who sits down: the creator, the named opponents, and open seats.
     let mut people: Vec<Option<Uuid>> = vec![Some(creator)];
+    people.extend(ask.seated.iter().copied().map(Some));
     for name in req.opponents.iter().flatten() {
         let id = match crate::friends::player_named(conn, name) {
             Ok(player) => player.id,
@@ -232,7 +254,7 @@ pub fn create(
     // accept (issue #20, `challenge.rs`); the other empty seats are open.
     let mut challenged = Vec::new();
     for (seat, person) in people.iter_mut().enumerate() {
-        let opponent = person.filter(|u| *u != creator);
+        let opponent = person.filter(|u| *u != creator && !ask.seated.contains(u));
         if let Some(opponent) = opponent {
             super::challenge::create(conn, id, seat, opponent, now)?;
             challenged.push(opponent);

@@ -10,6 +10,7 @@ pub mod create;
 pub mod duties;
 pub mod notices;
 pub mod play;
+pub mod seeks;
 pub mod snapshots;
 pub mod status;
 

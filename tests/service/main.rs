@@ -17,5 +17,6 @@ mod operations;
 mod push;
 mod push_service;
 mod schemas;
+mod seeks;
 mod smtp;
 mod support;

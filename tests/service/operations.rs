@@ -120,6 +120,10 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("get", "/v1/blocks"),
         ("post", "/v1/blocks"),
         ("delete", "/v1/blocks/{username}"),
+        ("post", "/v1/seeks"),
+        ("get", "/v1/seeks"),
+        ("post", "/v1/seeks/{id}/accept"),
+        ("delete", "/v1/seeks/{id}"),
     ];
     let paths = doc["paths"].as_object().unwrap();
     for (method, path) in routes {
@@ -132,7 +136,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        33,
+        36,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

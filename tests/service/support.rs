@@ -322,6 +322,24 @@ impl TestApp {
         actix_web::web::block(move || work(&state)).await.unwrap()
     }
 
+    /// Another service instance on this one's database (several
+    /// instances, one database). Stop it with [`TestApp::stop_instance`].
+    pub async fn sibling(&self) -> TestApp {
+        let url = with_database(server_url(), &self.database);
+        Self::start_at(
+            Config::default(),
+            Arc::new(OsDice),
+            self.database.clone(),
+            url,
+        )
+        .await
+    }
+
+    /// Stop this instance and leave the database to the others.
+    pub async fn stop_instance(self) {
+        self.server.stop(false).await;
+    }
+
     pub fn database_url(&self) -> String {
         with_database(server_url(), &self.database)
     }

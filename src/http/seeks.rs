@@ -1,0 +1,98 @@
+//! A random opponent (issue #20): thin wrappers over `matches::seeks`.
+
+use crate::auth::Caller;
+use crate::db;
+use crate::http::body::Body;
+use crate::http::error::ApiError;
+use crate::matches::create::Ask;
+use crate::matches::seeks::{self, NewSeek, SeekAnswer, SeekView};
+use crate::matches::MatchView;
+use crate::state::AppState;
+use actix_web::{delete, get, post, web, HttpResponse};
+use serde::Deserialize;
+use utoipa::IntoParams;
+use uuid::Uuid;
+
+#[utoipa::path(post, path = "/v1/seeks", tag = "seeks", request_body = NewSeek,
+    responses((status = 201, body = SeekAnswer, description = "paired at once (`match` set) or waiting"),
+        (status = 400), (status = 409, description = "a seek with these settings is already waiting")),
+    security(("bearer" = [])))]
+#[post("/v1/seeks")]
+pub async fn post_seek(
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: Body<NewSeek>,
+) -> Result<HttpResponse, ApiError> {
+    let (now, min_turn) = (state.clock.now(), state.config.min_turn_seconds);
+    let mut random = state.roller();
+    let public_url = state.config.public_url.clone();
+    let req = body.into_inner();
+    let answer = db::run(&state.pool, move |c| {
+        let ask = Ask::new(caller.user_id, min_turn, &public_url, now);
+        seeks::post(c, &ask, req, &mut random)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(answer))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct SeekQuery {
+    /// Only this game's seeks (`checkers`).
+    game: Option<String>,
+}
+
+#[utoipa::path(get, path = "/v1/seeks", tag = "seeks", params(SeekQuery),
+    responses((status = 200, body = Vec<SeekView>)), security(("bearer" = [])))]
+#[get("/v1/seeks")]
+pub async fn list_seeks(
+    state: web::Data<AppState>,
+    caller: Caller,
+    query: web::Query<SeekQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (game, now) = (query.into_inner().game, state.clock.now());
+    let open = db::run(&state.pool, move |c| {
+        seeks::open_list(c, caller.user_id, game, now)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(open))
+}
+
+#[utoipa::path(post, path = "/v1/seeks/{id}/accept", tag = "seeks", params(("id" = Uuid, Path)),
+    responses((status = 201, body = MatchView), (status = 403, description = "blocked"),
+        (status = 404, description = "no such seek waiting"),
+        (status = 409, description = "your own seek, taken already, or outside its range")),
+    security(("bearer" = [])))]
+#[post("/v1/seeks/{id}/accept")]
+pub async fn accept_seek(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let (now, min_turn, id) = (
+        state.clock.now(),
+        state.config.min_turn_seconds,
+        id.into_inner(),
+    );
+    let mut random = state.roller();
+    let public_url = state.config.public_url.clone();
+    let started = db::run(&state.pool, move |c| {
+        let ask = Ask::new(caller.user_id, min_turn, &public_url, now);
+        seeks::accept(c, &ask, id, &mut random)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(started))
+}
+
+#[utoipa::path(delete, path = "/v1/seeks/{id}", tag = "seeks", params(("id" = Uuid, Path)),
+    responses((status = 204), (status = 404)), security(("bearer" = [])))]
+#[delete("/v1/seeks/{id}")]
+pub async fn withdraw_seek(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    db::run(&state.pool, move |c| seeks::withdraw(c, caller.user_id, id)).await?;
+    Ok(HttpResponse::NoContent().finish())
+}

@@ -361,3 +361,39 @@ pub fn blocked(conn: &mut PgConnection, me: Uuid) -> Result<Vec<Player>, Error> 
     players.sort_by(|a, b| a.username.cmp(&b.username));
     Ok(players)
 }
+
+/// A player's challenge settings (issue #20).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengeSettings {
+    /// Friends' challenges start at once, without an answer (default off).
+    pub auto_accept_friends: bool,
+}
+
+pub fn challenge_settings(conn: &mut PgConnection, me: Uuid) -> Result<ChallengeSettings, Error> {
+    let auto_accept_friends = users::table
+        .find(me)
+        .select(users::auto_accept_friends)
+        .first(conn)?;
+    Ok(ChallengeSettings {
+        auto_accept_friends,
+    })
+}
+
+pub fn set_challenge_settings(
+    conn: &mut PgConnection,
+    me: Uuid,
+    settings: ChallengeSettings,
+) -> Result<ChallengeSettings, Error> {
+    diesel::update(users::table.find(me))
+        .set(users::auto_accept_friends.eq(settings.auto_accept_friends))
+        .execute(conn)?;
+    Ok(settings)
+}
+
+/// Whether `from`'s challenge to `user` starts at once: `user` allows it
+/// and the two are friends.
+pub fn auto_accepts(conn: &mut PgConnection, user: Uuid, from: Uuid) -> Result<bool, Error> {
+    Ok(challenge_settings(conn, user)?.auto_accept_friends
+        && between(conn, user, from)?.is_some_and(|(_, accepted)| accepted))
+}

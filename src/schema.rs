@@ -12,6 +12,7 @@ diesel::table! {
         time_zone -> Text,
         created_at -> Timestamptz,
         skeleton -> Nullable<Text>,
+        auto_accept_friends -> Bool,
     }
 }
 
@@ -53,6 +54,8 @@ diesel::table! {
         notice_at -> Nullable<Timestamptz>,
         deadline_at -> Nullable<Timestamptz>,
         result -> Nullable<Jsonb>,
+        rematch_of -> Nullable<Uuid>,
+        rematch_id -> Nullable<Uuid>,
     }
 }
 
@@ -195,3 +198,11 @@ diesel::table! {
 
 diesel::joinable!(seeks -> users (user_id));
 diesel::allow_tables_to_appear_in_same_query!(seeks, users);
+
+diesel::table! {
+    rematch_offers (match_id, user_id) {
+        match_id -> Uuid,
+        user_id -> Uuid,
+        created_at -> Timestamptz,
+    }
+}

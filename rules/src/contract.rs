@@ -422,6 +422,15 @@ pub trait Game {
     /// reordering of one). Games without hidden information return none.
     fn secrets(state: &Self::State, viewer: Viewer) -> Vec<serde_json::Value>;
 
+    /// The side `seat` started this match with, as an index in the game's
+    /// own order of sides (Black before White, Cho before Han, the first
+    /// to act before the second, armies clockwise from Red). A rematch
+    /// gives each player the next side (issue #20). Default: the seat.
+    fn side(state: &Self::State, seat: Seat) -> usize {
+        let _ = state;
+        seat.index()
+    }
+
     /// Count the action sequences of `depth` from `position` in the game's
     /// own notation (`rules/tests/data/<game>.tsv`). Games without a
     /// position notation keep the default refusal.

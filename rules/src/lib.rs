@@ -176,6 +176,13 @@ macro_rules! games {
                 }
             }
 
+            /// The side `seat` started with ([`crate::Game::side`]).
+            pub fn side(&self, seat: $crate::Seat) -> usize {
+                match self {
+                    $(MatchState::$Id(s) => <$G as $crate::Game>::side(s, seat)),+
+                }
+            }
+
             pub fn outcome(&self) -> Option<$crate::Outcome> {
                 match self {
                     $(MatchState::$Id(s) => <$G as $crate::Game>::outcome(s)),+

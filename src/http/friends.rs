@@ -2,12 +2,12 @@
 
 use crate::auth::Caller;
 use crate::db;
-use crate::friends::{self, Friends, Named, RequestState};
+use crate::friends::{self, ChallengeSettings, Friends, Named, RequestState};
 use crate::http::body::Body;
 use crate::http::error::ApiError;
 use crate::matches::Player;
 use crate::state::AppState;
-use actix_web::{delete, get, post, web, HttpResponse};
+use actix_web::{delete, get, post, put, web, HttpResponse};
 
 #[utoipa::path(get, path = "/v1/friends", tag = "friends",
     responses((status = 200, body = Friends)), security(("bearer" = [])))]
@@ -131,4 +131,35 @@ pub async fn unblock(
     })
     .await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+#[utoipa::path(get, path = "/v1/me/challenge-settings", tag = "friends",
+    responses((status = 200, body = ChallengeSettings)), security(("bearer" = [])))]
+#[get("/v1/me/challenge-settings")]
+pub async fn get_challenge_settings(
+    state: web::Data<AppState>,
+    caller: Caller,
+) -> Result<HttpResponse, ApiError> {
+    let settings = db::run(&state.pool, move |c| {
+        friends::challenge_settings(c, caller.user_id)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(settings))
+}
+
+#[utoipa::path(put, path = "/v1/me/challenge-settings", tag = "friends",
+    request_body = ChallengeSettings,
+    responses((status = 200, body = ChallengeSettings), (status = 400)), security(("bearer" = [])))]
+#[put("/v1/me/challenge-settings")]
+pub async fn put_challenge_settings(
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: Body<ChallengeSettings>,
+) -> Result<HttpResponse, ApiError> {
+    let settings = body.into_inner();
+    let saved = db::run(&state.pool, move |c| {
+        friends::set_challenge_settings(c, caller.user_id, settings)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(saved))
 }

@@ -67,6 +67,8 @@ fn match_view(game: GameId, state: &MatchState, seats: usize, seq: i32, now: u32
         invite: None,
         invites: Vec::new(),
         challenges: Vec::new(),
+        rematch_of: None,
+        rematch: None,
     }
 }
 

@@ -9,6 +9,7 @@ use crate::idempotency::{self, Keyed};
 use crate::matches::challenge;
 use crate::matches::create::{self, Ask, NewMatch};
 use crate::matches::play::{self, ActionAnswer, ActionRequest, EventFeed, LegalActions, MatchPage};
+use crate::matches::rematch::{self, RematchState};
 use crate::matches::MatchView;
 use crate::state::AppState;
 use actix_web::http::header;
@@ -285,4 +286,31 @@ pub async fn withdraw_match(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     challenge_step(state, caller, id.into_inner(), challenge::withdraw).await
+}
+
+#[utoipa::path(post, path = "/v1/matches/{id}/rematch", tag = "matches",
+    params(("id" = Uuid, Path)),
+    responses((status = 200, body = RematchState, description = "asked; `rematch` is the new match once every player has asked"),
+        (status = 403, description = "not a player, or blocked"), (status = 404),
+        (status = 409, description = "the match is not finished, or its rematch has started")),
+    security(("bearer" = [])))]
+#[post("/v1/matches/{id}/rematch")]
+pub async fn ask_rematch(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let (now, min_turn, id) = (
+        state.clock.now(),
+        state.config.min_turn_seconds,
+        id.into_inner(),
+    );
+    let mut random = state.roller();
+    let public_url = state.config.public_url.clone();
+    let answer = db::run(&state.pool, move |c| {
+        let ask = Ask::new(caller.user_id, min_turn, &public_url, now);
+        rematch::ask_for(c, &ask, id, &mut random)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(answer))
 }

@@ -9,6 +9,8 @@
 
 use super::{MatchStatus, NewEvent, Player, ServiceEvent, Table};
 use crate::error::Error;
+use crate::notify::outbox::{Enqueue, Notice};
+use crate::notify::Kind;
 use crate::schema::{challenges, invites, matches, users};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -130,7 +132,7 @@ pub fn decline(
     now: DateTime<Utc>,
 ) -> Result<Table, Error> {
     let (mut table, _) = held_seat(conn, match_id, user)?;
-    cancel(conn, &mut table, "declined", now)?;
+    cancel(conn, &mut table, "declined", Some(user), now)?;
     Ok(table)
 }
 
@@ -150,19 +152,24 @@ pub fn withdraw(
             "only a match that has not started can be withdrawn",
         ));
     }
-    cancel(conn, &mut table, "withdrawn", now)?;
+    cancel(conn, &mut table, "withdrawn", Some(user), now)?;
     Ok(table)
 }
 
-/// Cancel a waiting match: its challenges and invitations go, and its log
-/// says why.
+/// Cancel a waiting match: its challenges and invitations go, its log
+/// says why, and everyone seated or challenged but `actor` is told.
 fn cancel(
     conn: &mut PgConnection,
     table: &mut Table,
     reason: &str,
+    actor: Option<Uuid>,
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
     let id = table.row.id;
+    let challenged: Vec<Uuid> = challenges::table
+        .filter(challenges::match_id.eq(id))
+        .select(challenges::user_id)
+        .load(conn)?;
     diesel::delete(challenges::table.filter(challenges::match_id.eq(id))).execute(conn)?;
     diesel::update(invites::table.filter(invites::match_id.eq(id).and(invites::used_by.is_null())))
         .set(invites::expires_at.eq(now))
@@ -177,6 +184,20 @@ fn cancel(
         .to_body(),
     };
     table.append(conn, vec![cancelled], now)?;
+    let told: Vec<Notice> = table
+        .seats
+        .iter()
+        .flatten()
+        .chain(&challenged)
+        .filter(|u| Some(**u) != actor)
+        .map(|user| Notice {
+            user: *user,
+            seq: table.row.seq,
+            kind: Kind::MatchCancelled,
+            payload: serde_json::json!({"game": table.row.game, "reason": reason}),
+        })
+        .collect();
+    Enqueue::new(id, told, now).execute(conn)?;
     Ok(())
 }
 
@@ -194,7 +215,7 @@ pub fn expire(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Erro
     for id in due {
         if let Some(mut table) = Table::load(conn, id, true)? {
             if table.row.status == MatchStatus::Waiting {
-                cancel(conn, &mut table, "expired", now)?;
+                cancel(conn, &mut table, "expired", None, now)?;
                 done += 1;
             }
         }

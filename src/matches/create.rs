@@ -124,6 +124,9 @@ pub fn invite_url(public_url: &str, code: &str) -> String {
     format!("{}/invite/{code}", public_url.trim_end_matches('/'))
 }
 
+/// Who sits at which seat, given the opening (`None`: draw them).
+pub type Arrange<'a> = &'a dyn Fn(&MatchState) -> Option<Vec<Uuid>>;
+
 /// Who asks for a match, and the service's settings that bound it.
 pub struct Ask<'a> {
     pub creator: Uuid,
@@ -131,8 +134,13 @@ pub struct Ask<'a> {
     pub public_url: &'a str,
     pub now: DateTime<Utc>,
     /// Players who sit down at once, without a challenge: they asked for
-    /// this match themselves (paired seeks, `seeks.rs`).
+    /// this match themselves (paired seeks, `seeks.rs`; rematches).
     pub seated: &'a [Uuid],
+    /// Who sits where, from the opening (a rematch rotates the sides);
+    /// otherwise the seats are drawn.
+    pub arrange: Option<Arrange<'a>>,
+    /// The finished match this one is the rematch of.
+    pub rematch_of: Option<Uuid>,
 }
 
 impl<'a> Ask<'a> {
@@ -149,6 +157,8 @@ impl<'a> Ask<'a> {
             public_url,
             now,
             seated: &[],
+            arrange: None,
+            rematch_of: None,
         }
     }
 }
@@ -188,6 +198,8 @@ pub fn create(
     // Who sits down: the creator, the named opponents, and open seats.
     let mut people: Vec<Option<Uuid>> = vec![Some(creator)];
     people.extend(ask.seated.iter().copied().map(Some));
+    // Friends who let friends' challenges start at once sit down at once.
+    let mut auto_accepted = Vec::new();
     for name in req.opponents.iter().flatten() {
         let id = match crate::friends::player_named(conn, name) {
             Ok(player) => player.id,
@@ -204,6 +216,9 @@ pub fn create(
             )));
         }
         crate::friends::ensure_not_blocked(conn, creator, id, name)?;
+        if crate::friends::auto_accepts(conn, id, creator)? {
+            auto_accepted.push(id);
+        }
         people.push(Some(id));
     }
     let open = match req.open_seats {
@@ -225,6 +240,12 @@ pub fn create(
         people.swap(i, random.below(i as u64 + 1) as usize);
     }
     let opening = MatchState::setup(game, &config, people.len(), random)?;
+    if let Some(arrange) = ask.arrange {
+        let state = MatchState::replay(game, &opening).map_err(Error::internal)?;
+        if let Some(arranged) = arrange(&state) {
+            people = arranged.into_iter().map(Some).collect();
+        }
+    }
 
     let id = Uuid::new_v4();
     let row = MatchRow {
@@ -245,6 +266,8 @@ pub fn create(
         notice_at: None,
         deadline_at: None,
         result: None,
+        rematch_of: ask.rematch_of,
+        rematch_id: None,
     };
     diesel::insert_into(matches::table)
         .values(&row)
@@ -254,7 +277,9 @@ pub fn create(
     // accept (issue #20, `challenge.rs`); the other empty seats are open.
     let mut challenged = Vec::new();
     for (seat, person) in people.iter_mut().enumerate() {
-        let opponent = person.filter(|u| *u != creator && !ask.seated.contains(u));
+        let seated_now =
+            |u: &Uuid| *u == creator || ask.seated.contains(u) || auto_accepted.contains(u);
+        let opponent = person.filter(|u| !seated_now(u));
         if let Some(opponent) = opponent {
             super::challenge::create(conn, id, seat, opponent, now)?;
             challenged.push(opponent);
@@ -300,6 +325,7 @@ pub fn create(
     table.append(conn, events, now)?;
     let invited = challenged
         .iter()
+        .chain(&auto_accepted)
         .map(|user| Notice {
             user: *user,
             seq: table.row.seq,

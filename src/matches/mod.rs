@@ -10,6 +10,7 @@ pub mod create;
 pub mod duties;
 pub mod notices;
 pub mod play;
+pub mod rematch;
 pub mod seeks;
 pub mod snapshots;
 pub mod status;
@@ -49,6 +50,10 @@ pub struct MatchRow {
     pub notice_at: Option<DateTime<Utc>>,
     pub deadline_at: Option<DateTime<Utc>>,
     pub result: Option<Value>,
+    /// The finished match this one is the rematch of, and its own
+    /// rematch once started (issue #20).
+    pub rematch_of: Option<Uuid>,
+    pub rematch_id: Option<Uuid>,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable)]
@@ -119,6 +124,12 @@ pub struct MatchView {
     /// Seats held for challenged players who have not answered yet.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub challenges: Vec<challenge::ChallengeView>,
+    /// The match this one is the rematch of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch_of: Option<Uuid>,
+    /// This match's rematch, once started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<Uuid>,
 }
 
 /// `{seq, at, seat?, type, …}`, redacted for its viewer.
@@ -367,6 +378,8 @@ impl Table {
             invite: None,
             invites: Vec::new(),
             challenges: Vec::new(),
+            rematch_of: r.rematch_of,
+            rematch: r.rematch_id,
         }
     }
 

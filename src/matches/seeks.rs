@@ -359,6 +359,8 @@ fn start_match(
         public_url: ask.public_url,
         now: ask.now,
         seated: others,
+        arrange: None,
+        rematch_of: None,
     };
     create::create(conn, &seated, as_match, random)
 }
@@ -452,6 +454,8 @@ pub fn accept(
         public_url: ask.public_url,
         now: ask.now,
         seated: &[ask.creator],
+        arrange: None,
+        rematch_of: None,
     };
     let mut started = create::create(conn, &seated, as_match, random)?;
     seek.match_id = Some(started.id);

@@ -209,6 +209,24 @@ pub(super) fn words(kind: Kind, korean: bool, payload: &Value) -> Words {
                     .replace('_', " ")
             ),
         ),
+        (Kind::MatchCancelled, false) => w(
+            format!("Your {game} match was cancelled"),
+            "The match will not be played.",
+            match payload["reason"].as_str() {
+                Some("declined") => "A challenged player declined.".to_owned(),
+                Some("expired") => "A challenge went unanswered for 7 days.".to_owned(),
+                _ => "Its creator withdrew it.".to_owned(),
+            },
+        ),
+        (Kind::MatchCancelled, true) => w(
+            format!("{game} 대국이 취소됐어요"),
+            "대국이 열리지 않아요.",
+            match payload["reason"].as_str() {
+                Some("declined") => "도전받은 플레이어가 거절했어요.".to_owned(),
+                Some("expired") => "7일 동안 답이 없었어요.".to_owned(),
+                _ => "만든 사람이 취소했어요.".to_owned(),
+            },
+        ),
         (Kind::Digest, _) => digest_words(korean, payload),
         (Kind::FlipDecision, true) => w(
             format!("{game}: 킹이 잡혔어요"),

@@ -50,12 +50,15 @@ pub enum Kind {
     /// A player of a match of three or more is out (four-player chess,
     /// RULES.md §Q7/§Q9); the match goes on for the others.
     PlayerEliminated,
+    /// A match that had not started was cancelled: declined, expired or
+    /// withdrawn (issue #20).
+    MatchCancelled,
     /// The daily email listing the matches awaiting the user.
     Digest,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 10] = [
         Kind::YourTurn,
         Kind::TimeoutNotice,
         Kind::MatchFinished,
@@ -64,6 +67,7 @@ impl Kind {
         Kind::DrawOffered,
         Kind::FlipDecision,
         Kind::PlayerEliminated,
+        Kind::MatchCancelled,
         Kind::Digest,
     ];
 
@@ -77,6 +81,7 @@ impl Kind {
             Kind::DrawOffered => "draw_offered",
             Kind::FlipDecision => "flip_decision",
             Kind::PlayerEliminated => "player_eliminated",
+            Kind::MatchCancelled => "match_cancelled",
             Kind::Digest => "digest",
         }
     }
@@ -156,6 +161,8 @@ pub struct Switches {
     pub flip_decision: bool,
     #[serde(default = "on")]
     pub player_eliminated: bool,
+    #[serde(default = "on")]
+    pub match_cancelled: bool,
 }
 
 impl Default for Switches {
@@ -175,6 +182,7 @@ impl Switches {
             Kind::DrawOffered => &mut self.draw_offered,
             Kind::FlipDecision => &mut self.flip_decision,
             Kind::PlayerEliminated => &mut self.player_eliminated,
+            Kind::MatchCancelled => &mut self.match_cancelled,
             Kind::Digest => return,
         };
         *slot = value;

@@ -328,3 +328,110 @@ async fn my_matches_filter_by_game_and_opponent_and_the_summary_counts_what_awai
     );
     app.stop().await;
 }
+
+/// The subjects of the mail sent to `name`.
+fn subjects_to(smtp: &crate::smtp::SmtpServer, name: &str) -> Vec<String> {
+    smtp.messages()
+        .iter()
+        .filter(|m| m.contains(&format!("To: {name}@")) || m.contains(&format!("<{name}@")))
+        .filter_map(|m| {
+            m.lines()
+                .find_map(|l| l.strip_prefix("Subject: ").map(str::to_owned))
+        })
+        .collect()
+}
+
+#[actix_web::test]
+async fn a_cancellation_reaches_the_others_by_smtp_but_not_whoever_cancelled() {
+    let smtp = crate::smtp::SmtpServer::start(0);
+    let app = TestApp::start_with(posthorn::config::Config {
+        smtp_url: Some(smtp.url()),
+        ..Default::default()
+    })
+    .await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let m = challenged(
+        &app,
+        &alice,
+        json!({"game": "checkers", "opponents": ["bob"]}),
+    )
+    .await;
+    let declined = app
+        .challenge(&format!("{}/decline", path(&m)), &bob, json!({}))
+        .await;
+    assert_eq!(declined.status, 200, "{}", declined.body);
+    app.blocking(|s| posthorn::notify::worker::deliver_due(&s.courier()))
+        .await
+        .unwrap();
+    assert!(
+        subjects_to(&smtp, "alice").contains(&"Your Checkers match was cancelled".to_owned()),
+        "{:?}",
+        subjects_to(&smtp, "alice")
+    );
+    assert!(
+        !subjects_to(&smtp, "bob")
+            .iter()
+            .any(|s| s.contains("cancelled")),
+        "Bob declined: he is not told"
+    );
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn a_friend_who_allows_it_is_seated_at_once_and_others_still_challenge() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let carol = app.register("carol").await;
+    let settings = app.get("/v1/me/challenge-settings", &bob).await.body;
+    assert_eq!(
+        settings,
+        json!({"auto_accept_friends": false}),
+        "off by default"
+    );
+    let on = app
+        .request(
+            "PUT",
+            "/v1/me/challenge-settings",
+            Some(&bob),
+            Some(json!({"auto_accept_friends": true})),
+            &[],
+        )
+        .await;
+    assert_eq!(on.status, 200, "{}", on.body);
+    // Not friends yet: a challenge like any other.
+    let before = challenged(
+        &app,
+        &alice,
+        json!({"game": "checkers", "opponents": ["bob"]}),
+    )
+    .await;
+    assert_eq!(before["status"], "waiting");
+    app.post("/v1/friends/requests", &alice, json!({"username": "bob"}))
+        .await;
+    let accepted = app
+        .challenge("/v1/friends/requests/alice/accept", &bob, json!({}))
+        .await;
+    assert_eq!(accepted.status, 204, "{}", accepted.body);
+    let m = challenged(
+        &app,
+        &alice,
+        json!({"game": "checkers", "opponents": ["bob"]}),
+    )
+    .await;
+    assert_eq!(
+        m["status"], "active",
+        "a friend's challenge starts at once: {m}"
+    );
+    assert_eq!(m["challenges"], Value::Null);
+    // Carol is no friend of Bob's.
+    let other = challenged(
+        &app,
+        &carol,
+        json!({"game": "checkers", "opponents": ["bob"]}),
+    )
+    .await;
+    assert_eq!(other["status"], "waiting");
+    app.stop().await;
+}

@@ -124,6 +124,9 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("get", "/v1/seeks"),
         ("post", "/v1/seeks/{id}/accept"),
         ("delete", "/v1/seeks/{id}"),
+        ("get", "/v1/me/challenge-settings"),
+        ("put", "/v1/me/challenge-settings"),
+        ("post", "/v1/matches/{id}/rematch"),
     ];
     let paths = doc["paths"].as_object().unwrap();
     for (method, path) in routes {
@@ -136,7 +139,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        36,
+        38,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

@@ -424,6 +424,11 @@ impl Game for Banqi {
         vec![Duty::new(state.on_move(), DutyKind::Turn)]
     }
 
+    /// The seat drawn to act first, first.
+    fn side(state: &State, seat: Seat) -> usize {
+        usize::from(seat != state.first)
+    }
+
     fn outcome(state: &State) -> Option<Outcome> {
         state.outcome.clone()
     }

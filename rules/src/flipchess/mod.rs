@@ -262,6 +262,11 @@ impl Game for FlipChess {
         duties
     }
 
+    /// White (as the match started) first.
+    fn side(state: &State, seat: Seat) -> usize {
+        usize::from(seat != state.started_white)
+    }
+
     fn outcome(state: &State) -> Option<Outcome> {
         state.outcome.clone()
     }

@@ -168,6 +168,8 @@ pub struct State {
     pub board: Board,
     /// The seat playing White (sides exchange on a flip).
     pub white: Seat,
+    /// The seat that started as White (a rematch swaps it).
+    pub started_white: Seat,
     /// Top = last.
     pub deck: Vec<u8>,
     /// Top = last.
@@ -277,6 +279,7 @@ impl State {
                 *self = State {
                     board: Board::from_fen(position).unwrap_or_default(),
                     white: *white,
+                    started_white: *white,
                     deck: deck.clone().unwrap_or_default(),
                     ..State::default()
                 };

@@ -767,6 +767,14 @@ impl Game for FourPlayerChess {
         }
     }
 
+    /// The seat's (first) army, clockwise from Red.
+    fn side(state: &State, seat: Seat) -> usize {
+        state
+            .armies_of(seat)
+            .first()
+            .map_or(seat.index(), |a| a.index())
+    }
+
     fn outcome(state: &State) -> Option<Outcome> {
         state.outcome.clone()
     }

@@ -459,6 +459,11 @@ impl Game for Janggi {
         vec![Duty::new(state.on_move(), DutyKind::Turn)]
     }
 
+    /// Cho first.
+    fn side(state: &State, seat: Seat) -> usize {
+        usize::from(seat != state.cho)
+    }
+
     fn outcome(state: &State) -> Option<Outcome> {
         state.outcome.clone()
     }

@@ -1,0 +1,186 @@
+//! Rematches (issue #20). A player of a finished match asks for a rematch:
+//! the same game, settings and players. The others are told; once every
+//! player has asked (asking back is accepting), the new match starts with
+//! the sides rotated — each player takes the next side in the game's
+//! order ([`posthorn_rules::Game::side`]: checkers colours swap, Janggi's
+//! Cho and Han swap, four-player armies move on clockwise). The two
+//! matches are linked both ways (`rematch_of`, `rematch`).
+
+use super::create::{self, Ask, NewMatch};
+use super::{load_players, MatchStatus, MatchView, Player, Table};
+use crate::error::Error;
+use crate::notify::outbox::{Enqueue, Notice};
+use crate::notify::Kind;
+use crate::schema::{matches, rematch_offers};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use posthorn_rules::{MatchState, Random, Seat};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// Where a rematch stands.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct RematchState {
+    /// The players who have asked for it.
+    pub asked: Vec<Player>,
+    /// The players it waits for.
+    pub waiting_for: Vec<Player>,
+    /// The new match, once every player has asked.
+    pub rematch: Option<MatchView>,
+}
+
+/// The players of a match, once each, in seat order.
+fn players(table: &Table) -> Vec<Uuid> {
+    let mut seen = Vec::new();
+    for user in table.seats.iter().flatten() {
+        if !seen.contains(user) {
+            seen.push(*user);
+        }
+    }
+    seen
+}
+
+/// Each seat's rank among the sides in play (0 = the game's first side).
+fn side_ranks(state: &MatchState, seats: usize) -> Vec<usize> {
+    let sides: Vec<usize> = (0..seats).map(|i| state.side(Seat(i as u8))).collect();
+    let order: BTreeSet<usize> = sides.iter().copied().collect();
+    sides
+        .iter()
+        .map(|side| order.iter().position(|s| s == side).unwrap_or(0))
+        .collect()
+}
+
+/// `user` asks for the rematch of `match_id` (as `ask.creator`).
+pub fn ask_for(
+    conn: &mut PgConnection,
+    ask: &Ask,
+    match_id: Uuid,
+    random: &mut dyn Random,
+) -> Result<RematchState, Error> {
+    let user = ask.creator;
+    let table = Table::load_mine(conn, match_id, user, true)?;
+    if table.seats_of(user).is_empty() {
+        return Err(Error::forbidden(
+            "only the match's players may ask for a rematch",
+        ));
+    }
+    if table.row.status != MatchStatus::Finished {
+        return Err(Error::conflict("a rematch follows a finished match"));
+    }
+    if let Some(id) = table.row.rematch_id {
+        return Err(Error::conflict(format!(
+            "the rematch has started already: {id}"
+        )));
+    }
+    let everyone = players(&table);
+    for other in everyone.iter().filter(|u| **u != user) {
+        crate::friends::ensure_not_blocked(conn, user, *other, "a player of this match")?;
+    }
+    let new = diesel::insert_into(rematch_offers::table)
+        .values((
+            rematch_offers::match_id.eq(match_id),
+            rematch_offers::user_id.eq(user),
+            rematch_offers::created_at.eq(ask.now),
+        ))
+        .on_conflict_do_nothing()
+        .execute(conn)?;
+    let asked: Vec<Uuid> = rematch_offers::table
+        .filter(rematch_offers::match_id.eq(match_id))
+        .select(rematch_offers::user_id)
+        .load(conn)?;
+    let waiting: Vec<Uuid> = everyone
+        .iter()
+        .filter(|u| !asked.contains(u))
+        .copied()
+        .collect();
+    let names = load_players(conn, everyone.clone())?;
+    let named = |ids: &[Uuid]| ids.iter().filter_map(|u| names.get(u).cloned()).collect();
+    if !waiting.is_empty() {
+        if new > 0 {
+            let told = waiting
+                .iter()
+                .map(|other| Notice {
+                    user: *other,
+                    seq: table.row.seq,
+                    kind: Kind::Invitation,
+                    payload: serde_json::json!({"game": table.row.game, "rematch_of": match_id}),
+                })
+                .collect();
+            Enqueue::new(match_id, told, ask.now).execute(conn)?;
+        }
+        return Ok(RematchState {
+            asked: named(&asked),
+            waiting_for: named(&waiting),
+            rematch: None,
+        });
+    }
+    let started = start(conn, ask, &table, &everyone, random)?;
+    Ok(RematchState {
+        asked: named(&asked),
+        waiting_for: Vec::new(),
+        rematch: Some(started),
+    })
+}
+
+/// Start the rematch with every player on the next side.
+fn start(
+    conn: &mut PgConnection,
+    ask: &Ask,
+    old: &Table,
+    everyone: &[Uuid],
+    random: &mut dyn Random,
+) -> Result<MatchView, Error> {
+    let row = &old.row;
+    // Who had which side; each takes the next one.
+    let count = old.seats.len();
+    let before: Vec<(Uuid, usize)> = old
+        .seats
+        .iter()
+        .zip(side_ranks(&old.state, count))
+        .filter_map(|(user, rank)| user.map(|u| (u, rank)))
+        .collect();
+    let arrange = |opening: &MatchState| -> Option<Vec<Uuid>> {
+        side_ranks(opening, count)
+            .into_iter()
+            .map(|rank| {
+                before
+                    .iter()
+                    .find(|(_, r)| (r + 1) % count == rank)
+                    .map(|(u, _)| *u)
+            })
+            .collect()
+    };
+    let others: Vec<Uuid> = everyone
+        .iter()
+        .filter(|u| **u != row.created_by)
+        .copied()
+        .collect();
+    let rematch_ask = Ask {
+        creator: row.created_by,
+        min_turn_seconds: ask.min_turn_seconds,
+        public_url: ask.public_url,
+        now: ask.now,
+        seated: &others,
+        arrange: Some(&arrange),
+        rematch_of: Some(row.id),
+    };
+    let same = NewMatch {
+        game: row.game.clone(),
+        variant: None,
+        mode: None,
+        options: Some(row.options.clone()),
+        opponents: None,
+        open_seats: Some(0),
+        turn_hours: Some(row.turn_seconds as f64 / 3600.0),
+        rated: Some(row.rated),
+    };
+    let created = create::create(conn, &rematch_ask, same, random)?;
+    diesel::update(matches::table.find(row.id))
+        .set(matches::rematch_id.eq(created.id))
+        .execute(conn)?;
+    let mut table = Table::load(conn, created.id, false)?
+        .ok_or_else(|| Error::internal("the rematch vanished"))?;
+    table.view_for(conn, ask.creator)
+}

@@ -15,6 +15,7 @@ pub mod matches;
 pub mod metrics;
 pub mod names;
 pub mod notify;
+pub mod ratings;
 pub mod schema;
 pub mod state;
 pub mod summary;

@@ -206,3 +206,40 @@ diesel::table! {
         created_at -> Timestamptz,
     }
 }
+
+diesel::table! {
+    ratings (user_id, perf) {
+        user_id -> Uuid,
+        perf -> Text,
+        rating -> Float8,
+        deviation -> Float8,
+        volatility -> Float8,
+        games -> Int4,
+        wins -> Int4,
+        draws -> Int4,
+        losses -> Int4,
+        last_rated_at -> Nullable<Timestamptz>,
+        board_rating -> Nullable<Int4>,
+    }
+}
+
+diesel::table! {
+    rating_counts (perf, rating) {
+        perf -> Text,
+        rating -> Int4,
+        players -> Int4,
+    }
+}
+
+diesel::table! {
+    rating_changes (match_id, user_id) {
+        match_id -> Uuid,
+        user_id -> Uuid,
+        perf -> Text,
+        before -> Float8,
+        after -> Float8,
+    }
+}
+
+diesel::joinable!(ratings -> users (user_id));
+diesel::allow_tables_to_appear_in_same_query!(ratings, users);

@@ -129,6 +129,11 @@ pub fn sweep(state: &AppState) -> Result<Swept, Error> {
     // Challenges unanswered for 7 days cancel their matches (issue #20);
     // each match is locked, so instances sweeping together cancel it once.
     crate::db::transaction(&state.pool, |c| crate::matches::challenge::expire(c, now))?;
+    // Players with no rated match in 180 days leave the boards (issue #19).
+    while crate::db::transaction(&state.pool, |c| {
+        crate::ratings::board::retire_inactive(c, now)
+    })? > 0
+    {}
     let mut total = Swept::default();
     loop {
         let done = crate::db::transaction(&state.pool, |c| sweep_batch(c, now, &mut random))?;

@@ -13,6 +13,7 @@ pub mod matches;
 pub mod notify;
 pub mod openapi;
 pub mod ops;
+pub mod ratings;
 pub mod seeks;
 
 pub use openapi::ApiDoc;
@@ -116,6 +117,9 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(friends::unblock)
             .service(friends::get_challenge_settings)
             .service(friends::put_challenge_settings)
+            .service(ratings::head_to_head)
+            .service(ratings::user_profile)
+            .service(ratings::leaderboard)
             .service(seeks::post_seek)
             .service(seeks::list_seeks)
             .service(seeks::accept_seek)

@@ -8,7 +8,7 @@
 //! query is read, 404 where a path names something, and `default` (500,
 //! 503 when the database is busy).
 
-use super::{accounts, friends, matches, notify, ops, seeks};
+use super::{accounts, friends, matches, notify, ops, ratings, seeks};
 use actix_web::http::StatusCode;
 use serde::Serialize;
 use utoipa::openapi::path::{Operation, PathItem};
@@ -31,6 +31,7 @@ use utoipa::{Modify, OpenApi, ToSchema};
         friends::list_friends, friends::send_request, friends::accept_request, friends::decline_request,
         friends::remove_friend, friends::list_blocks, friends::block, friends::unblock,
         friends::get_challenge_settings, friends::put_challenge_settings,
+        ratings::leaderboard, ratings::user_profile, ratings::head_to_head,
         seeks::post_seek, seeks::list_seeks, seeks::accept_seek, seeks::withdraw_seek,
     ),
     components(schemas(Problem)),

@@ -292,6 +292,10 @@ impl Table {
         let (duties_before, was_finished) =
             (self.duties(), self.row.status == MatchStatus::Finished);
         self.refresh_row(&duties_before, now);
+        // Issue #19: the rating update shares the transaction of the end.
+        if !was_finished && self.row.status == MatchStatus::Finished && self.row.rated {
+            crate::ratings::update::record(conn, self, &stored, now)?;
+        }
         let notices = notices::after_append(self, &duties_before, was_finished, &stored);
         append::Append::new(&self.row, &stored, notices, now).execute(conn)?;
         crate::metrics::EVENTS_APPENDED

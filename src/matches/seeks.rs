@@ -16,8 +16,8 @@
 //! accepted through `accept` is never paired as well; a paired seek keeps
 //! its `match_id` and is never used again.
 //!
-//! Ratings: until issue #19 lands, every player rates [`START_RATING`] in
-//! every perf; the ranges are applied to that.
+//! Ratings: the seeker's rating in the seek's perf (issue #19), or the
+//! starting 1500 before a first rated match there.
 
 use super::create::{self, Ask, NewMatch};
 use super::MatchView;
@@ -33,8 +33,8 @@ use uuid::Uuid;
 
 /// How long a seek waits in the open list.
 pub const SEEK_DAYS: i64 = 7;
-/// Glicko-2's starting rating (issue #19), everyone's until ratings land.
-pub const START_RATING: i32 = 1500;
+/// A rating before any rated match (Glicko-2's start, issue #19).
+pub const START_RATING: i32 = crate::ratings::START_RATING as i32;
 /// An unranged seek accepts opponents this close at first…
 pub const WINDOW_START: i64 = 150;
 /// …and this much wider per hour it has waited.
@@ -156,9 +156,23 @@ fn view(row: &SeekRow, user: super::Player) -> SeekView {
     }
 }
 
-/// The seeker's rating in the perf (issue #19 will read it).
-fn rating_of(_conn: &mut PgConnection, _user: Uuid, _perf: &str) -> Result<i32, Error> {
-    Ok(START_RATING)
+/// The perf a seek's match is rated in (`ratings::perf_of`'s naming).
+fn perf_of(seek: &SeekRow) -> String {
+    match seek.variant.as_ref().or(seek.mode.as_ref()) {
+        Some(choice) => format!("{}/{choice}", seek.game),
+        None => seek.game.clone(),
+    }
+}
+
+/// The seeker's whole rating in the perf.
+fn rating_of(conn: &mut PgConnection, user: Uuid, perf: &str) -> Result<i32, Error> {
+    use crate::schema::ratings;
+    let rating: Option<f64> = ratings::table
+        .find((user, perf))
+        .select(ratings::rating)
+        .first(conn)
+        .optional()?;
+    Ok(rating.map_or(START_RATING, |r| r.round() as i32))
 }
 
 fn me(conn: &mut PgConnection, user: Uuid) -> Result<(super::Player, bool), Error> {
@@ -262,7 +276,7 @@ pub fn post(
             "guests play unrated: sign up to seek a rated match",
         ));
     }
-    let perf = mine.pool.split('/').take(3).collect::<Vec<_>>().join("/");
+    let perf = perf_of(&mine);
     mine.user_id = ask.creator;
     mine.rating = rating_of(conn, ask.creator, &perf)?;
     mine.created_at = ask.now;
@@ -431,7 +445,7 @@ pub fn accept(
             "guests play unrated: sign up to accept a rated seek",
         ));
     }
-    let perf = seek.pool.split('/').take(3).collect::<Vec<_>>().join("/");
+    let perf = perf_of(&seek);
     if !seek.accepts(rating_of(conn, ask.creator, &perf)?, ask.now) {
         return Err(Error::conflict("your rating is outside this seek's range"));
     }

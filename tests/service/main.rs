@@ -16,6 +16,7 @@ mod notifications;
 mod operations;
 mod push;
 mod push_service;
+mod ratings;
 mod rematch;
 mod schemas;
 mod seeks;

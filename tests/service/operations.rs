@@ -127,6 +127,9 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("get", "/v1/me/challenge-settings"),
         ("put", "/v1/me/challenge-settings"),
         ("post", "/v1/matches/{id}/rematch"),
+        ("get", "/v1/leaderboards/{perf}"),
+        ("get", "/v1/users/{username}"),
+        ("get", "/v1/users/{username}/head-to-head"),
     ];
     let paths = doc["paths"].as_object().unwrap();
     for (method, path) in routes {
@@ -139,7 +142,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        38,
+        41,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

@@ -1,0 +1,3 @@
+DROP TABLE rating_changes;
+DROP TABLE rating_counts;
+DROP TABLE ratings;

@@ -1,0 +1,92 @@
+//! Ratings (issue #19). A perf is a game with its variant or mode
+//! (`checkers/american`, `janggi`, `four_player_chess/ffa`). Two-player
+//! games use Glicko-2 and four-player chess Weng-Lin (both from the
+//! `skillratings` crate; no rating maths here), updated per match in the
+//! transaction that records its end.
+//!
+//! * **What counts**: a match created `rated: true` whose players are all
+//!   registered; one in which some player never made a move ends
+//!   *aborted* and unrated. Abandonment is a loss like any other.
+//! * **Locking**: the rows of every player are created if missing and
+//!   then locked in user-id order, and the board counts are changed in
+//!   rating order, so two matches of one player ending at the same moment
+//!   both count and never deadlock.
+//! * **The board**: a player is on it while established (deviation at most
+//!   [`PROVISIONAL_ABOVE`]) and active (a rated match within
+//!   [`ACTIVE_DAYS`]); `rating_counts` holds how many board players stand
+//!   at each whole rating, so a rank is a sum over the ratings above —
+//!   bounded by the spread of ratings, never a count of the players.
+
+pub mod board;
+pub mod profile;
+pub mod update;
+
+use crate::matches::MatchRow;
+
+/// Glicko-2's start (`skillratings` defaults: 1500, 350, 0.06).
+pub const START_RATING: f64 = 1500.0;
+/// A rating is provisional while its deviation is above this.
+pub const PROVISIONAL_ABOVE: f64 = 110.0;
+/// Players with no rated match for this long leave the board.
+pub const ACTIVE_DAYS: i64 = 180;
+/// Weng-Lin's mu and sigma are shown on Glicko's scale: times this
+/// (25 → 1500, 25/3 → 500).
+pub const WENG_LIN_SCALE: f64 = 60.0;
+
+/// The Janggi seed's ranks by rating (5급 and below up to 1299, 1단 and
+/// above from 1500); the steps between and beyond are ours: each entry is
+/// the lowest rating of the title.
+pub const JANGGI_TITLES: [(i32, &str); 14] = [
+    (i32::MIN, "7급"),
+    (1100, "6급"),
+    (1200, "5급"),
+    (1300, "4급"),
+    (1350, "3급"),
+    (1400, "2급"),
+    (1450, "1급"),
+    (1500, "1단"),
+    (1600, "2단"),
+    (1700, "3단"),
+    (1800, "4단"),
+    (1900, "5단"),
+    (2000, "6단"),
+    (2100, "7단"),
+];
+
+/// The Janggi title for a rating (other perfs have none).
+pub fn title(perf: &str, rating: i32) -> Option<&'static str> {
+    (perf == "janggi").then(|| {
+        JANGGI_TITLES
+            .iter()
+            .rev()
+            .find(|(from, _)| rating >= *from)
+            .map_or("7급", |(_, t)| *t)
+    })
+}
+
+/// The perf a match is rated in.
+pub fn perf_of(row: &MatchRow) -> String {
+    match (&row.variant, &row.mode) {
+        (Some(v), _) => format!("{}/{v}", row.game),
+        (None, Some(m)) => format!("{}/{m}", row.game),
+        (None, None) => row.game.clone(),
+    }
+}
+
+/// Every perf on offer, for checking a path.
+pub fn perfs() -> Vec<String> {
+    let mut all = Vec::new();
+    for game in posthorn_rules::GameId::ALL {
+        let about = game.about();
+        let choices: Vec<&str> = about.variants.iter().chain(about.modes).copied().collect();
+        if choices.is_empty() {
+            all.push(about.id.to_owned());
+        }
+        all.extend(choices.iter().map(|c| format!("{}/{c}", about.id)));
+    }
+    all
+}
+
+pub fn is_weng_lin(perf: &str) -> bool {
+    perf.starts_with("four_player_chess")
+}

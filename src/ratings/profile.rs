@@ -1,0 +1,194 @@
+//! Profiles and head-to-head records (issue #19). A profile shows only
+//! what every signed-in player may know: the name, since when, and per
+//! perf the rating and the tally of rated matches. Between a blocked pair
+//! (either way) it shows the public name and nothing more (issue #20).
+
+use super::{title, update::provisional};
+use crate::error::Error;
+use crate::matches::{MatchStatus, Player};
+use crate::schema::{match_seats, matches, ratings, users};
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct PerfRecord {
+    pub perf: String,
+    pub rating: i32,
+    pub deviation: f64,
+    pub provisional: bool,
+    pub games: i32,
+    pub wins: i32,
+    pub draws: i32,
+    pub losses: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Profile {
+    pub username: String,
+    pub display_name: String,
+    /// Absent when one of us has blocked the other.
+    pub member_since: Option<DateTime<Utc>>,
+    pub perfs: Vec<PerfRecord>,
+}
+
+/// `name`'s profile as `me` may see it.
+pub fn profile(conn: &mut PgConnection, me: Uuid, name: &str) -> Result<Profile, Error> {
+    let player = crate::friends::player_named(conn, name)?;
+    let since: DateTime<Utc> = users::table
+        .find(player.id)
+        .select(users::created_at)
+        .first(conn)?;
+    if crate::friends::blocked_between(conn, me, player.id)? {
+        return Ok(Profile {
+            username: player.username,
+            display_name: player.display_name,
+            member_since: None,
+            perfs: Vec::new(),
+        });
+    }
+    type Row = (String, f64, f64, i32, i32, i32, i32);
+    let rows: Vec<Row> = ratings::table
+        .filter(ratings::user_id.eq(player.id))
+        .filter(ratings::games.gt(0))
+        .order(ratings::perf)
+        .select((
+            ratings::perf,
+            ratings::rating,
+            ratings::deviation,
+            ratings::games,
+            ratings::wins,
+            ratings::draws,
+            ratings::losses,
+        ))
+        .load(conn)?;
+    let perfs = rows
+        .into_iter()
+        .map(|(perf, rating, deviation, games, wins, draws, losses)| {
+            let whole = rating.round() as i32;
+            PerfRecord {
+                title: title(&perf, whole).map(str::to_owned),
+                perf,
+                rating: whole,
+                deviation,
+                provisional: provisional(deviation),
+                games,
+                wins,
+                draws,
+                losses,
+            }
+        })
+        .collect();
+    Ok(Profile {
+        username: player.username,
+        display_name: player.display_name,
+        member_since: Some(since),
+        perfs,
+    })
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Meeting {
+    pub match_id: Uuid,
+    pub game: String,
+    /// `win`, `draw` or `loss`, for the caller.
+    pub for_me: String,
+    pub reason: Option<String>,
+    pub finished_at: DateTime<Utc>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
+pub struct Tally {
+    pub perf: String,
+    pub wins: i32,
+    pub draws: i32,
+    pub losses: i32,
+    /// The last ten finished matches between us, newest first.
+    pub last: Vec<Meeting>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct HeadToHead {
+    pub opponent: Player,
+    pub perfs: Vec<Tally>,
+}
+
+/// The finished matches between `me` and `name`, per perf.
+pub fn head_to_head(conn: &mut PgConnection, me: Uuid, name: &str) -> Result<HeadToHead, Error> {
+    let them = crate::friends::player_named(conn, name)?;
+    if crate::friends::blocked_between(conn, me, them.id)? {
+        return Err(Error::not_found("player"));
+    }
+    let mine = match_seats::table
+        .filter(match_seats::user_id.eq(me))
+        .select(match_seats::match_id);
+    let theirs = match_seats::table
+        .filter(match_seats::user_id.eq(them.id))
+        .select(match_seats::match_id);
+    let rows: Vec<crate::matches::MatchRow> = matches::table
+        .filter(matches::id.eq_any(mine))
+        .filter(matches::id.eq_any(theirs))
+        .filter(matches::status.eq(MatchStatus::Finished))
+        .order(matches::updated_at.desc())
+        .limit(1_000)
+        .select(crate::matches::MatchRow::as_select())
+        .load(conn)?;
+    let seats: Vec<(Uuid, i16, Option<Uuid>)> = match_seats::table
+        .filter(match_seats::match_id.eq_any(rows.iter().map(|r| r.id).collect::<Vec<_>>()))
+        .select((
+            match_seats::match_id,
+            match_seats::seat,
+            match_seats::user_id,
+        ))
+        .load(conn)?;
+    let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
+    for row in rows {
+        let my_seats: Vec<i64> = seats
+            .iter()
+            .filter(|(m, _, u)| *m == row.id && *u == Some(me))
+            .map(|(_, s, _)| *s as i64)
+            .collect();
+        let result = row.result.clone().unwrap_or(Value::Null);
+        let winners: Vec<i64> = result["winners"]
+            .as_array()
+            .map(|w| w.iter().filter_map(Value::as_i64).collect())
+            .unwrap_or_default();
+        let for_me = if winners.is_empty() {
+            "draw"
+        } else if winners.iter().any(|w| my_seats.contains(w)) {
+            "win"
+        } else {
+            "loss"
+        };
+        let perf = super::perf_of(&row);
+        let tally = tallies.entry(perf.clone()).or_insert_with(|| Tally {
+            perf,
+            ..Tally::default()
+        });
+        match for_me {
+            "win" => tally.wins += 1,
+            "draw" => tally.draws += 1,
+            _ => tally.losses += 1,
+        }
+        if tally.last.len() < 10 {
+            tally.last.push(Meeting {
+                match_id: row.id,
+                game: row.game.clone(),
+                for_me: for_me.to_owned(),
+                reason: result["reason"].as_str().map(str::to_owned),
+                finished_at: row.updated_at,
+            });
+        }
+    }
+    Ok(HeadToHead {
+        opponent: them,
+        perfs: tallies.into_values().collect(),
+    })
+}

@@ -90,20 +90,23 @@ pub struct SeekRow {
 }
 
 impl SeekRow {
-    /// The ratings this seek accepts now (§ "the window widens").
-    fn window(&self, now: DateTime<Utc>) -> (i64, i64) {
+    /// The ratings this seek accepts now, paired with a seek waiting since
+    /// `since`: an unranged window widens with the longer wait of the two,
+    /// so a newcomer can take a long-waiting seek far from its rating.
+    fn window(&self, now: DateTime<Utc>, since: DateTime<Utc>) -> (i64, i64) {
         match (self.min_rating, self.max_rating) {
             (Some(min), Some(max)) => (min as i64, max as i64),
             _ => {
-                let hours = (now - self.created_at).num_hours().max(0);
+                let waited = now - self.created_at.min(since);
+                let hours = waited.num_hours().max(0);
                 let half = WINDOW_START + WINDOW_PER_HOUR * hours;
                 (self.rating as i64 - half, self.rating as i64 + half)
             }
         }
     }
 
-    fn accepts(&self, rating: i32, now: DateTime<Utc>) -> bool {
-        let (min, max) = self.window(now);
+    fn accepts(&self, rating: i32, now: DateTime<Utc>, since: DateTime<Utc>) -> bool {
+        let (min, max) = self.window(now, since);
         (min..=max).contains(&(rating as i64))
     }
 }
@@ -350,8 +353,8 @@ fn compatible<'a>(
 ) -> Result<bool, Error> {
     for other in chosen {
         if other.user_id == seek.user_id
-            || !seek.accepts(other.rating, now)
-            || !other.accepts(seek.rating, now)
+            || !seek.accepts(other.rating, now, other.created_at)
+            || !other.accepts(seek.rating, now, seek.created_at)
             || crate::friends::blocked_between(conn, seek.user_id, other.user_id)?
         {
             return Ok(false);
@@ -446,7 +449,11 @@ pub fn accept(
         ));
     }
     let perf = perf_of(&seek);
-    if !seek.accepts(rating_of(conn, ask.creator, &perf)?, ask.now) {
+    if !seek.accepts(
+        rating_of(conn, ask.creator, &perf)?,
+        ask.now,
+        seek.created_at,
+    ) {
         return Err(Error::conflict("your rating is outside this seek's range"));
     }
     let about = posthorn_rules::GameId::parse(&seek.game)

@@ -271,3 +271,47 @@ async fn two_hundred_seekers_against_three_instances_make_exactly_one_hundred_ma
     b.stop_instance().await;
     first.stop().await;
 }
+
+#[actix_web::test]
+async fn an_unranged_window_widens_with_the_time_a_seek_has_waited() {
+    let app = TestApp::start_with(posthorn::config::Config {
+        access_token_seconds: 90 * 24 * 3600,
+        ..Default::default()
+    })
+    .await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    // Bob is rated 1800 in American checkers; Alice has no rating (1500).
+    app.blocking(|s| {
+        diesel::sql_query(
+            "INSERT INTO ratings (user_id, perf, rating, deviation, volatility) \
+             SELECT id, 'checkers/american', 1800, 80, 0.06 FROM users WHERE username = 'bob'",
+        )
+        .execute(&mut s.pool.get().unwrap())
+        .unwrap();
+    })
+    .await;
+    app.challenge("/v1/seeks", &alice, checkers(48.0)).await;
+    app.clock.advance(chrono::Duration::hours(1));
+    let early = app.challenge("/v1/seeks", &bob, checkers(48.0)).await.body;
+    assert_eq!(
+        early["match"],
+        Value::Null,
+        "300 apart, the window is ±200 after an hour"
+    );
+    assert_eq!(early["seek"]["rating"], 1800);
+    let path = format!("/v1/seeks/{}", early["seek"]["id"].as_str().unwrap());
+    assert_eq!(
+        app.request("DELETE", &path, Some(&bob), None, &[])
+            .await
+            .status,
+        204
+    );
+    app.clock.advance(chrono::Duration::hours(3));
+    let later = app.challenge("/v1/seeks", &bob, checkers(48.0)).await.body;
+    assert_eq!(
+        later["match"]["status"], "active",
+        "±350 after four hours: {later}"
+    );
+    app.stop().await;
+}

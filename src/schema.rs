@@ -243,3 +243,5 @@ diesel::table! {
 
 diesel::joinable!(ratings -> users (user_id));
 diesel::allow_tables_to_appear_in_same_query!(ratings, users);
+
+diesel::joinable!(invites -> matches (match_id));

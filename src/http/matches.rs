@@ -314,3 +314,19 @@ pub async fn ask_rematch(
     .await?;
     Ok(HttpResponse::Ok().json(answer))
 }
+
+#[utoipa::path(get, path = "/v1/invites/{code}", tag = "matches",
+    params(("code" = String, Path, description = "the invitation code")),
+    responses((status = 200, body = crate::matches::invites::InvitePreview), (status = 404)))]
+#[get("/v1/invites/{code}")]
+pub async fn preview_invite(
+    state: web::Data<AppState>,
+    code: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let (code, now) = (code.into_inner(), state.clock.now());
+    let found = db::run(&state.pool, move |c| {
+        crate::matches::invites::preview(c, &code, now)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(found))
+}

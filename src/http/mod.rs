@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod body;
 mod caller;
+pub mod client;
 pub mod edge;
 pub mod error;
 pub mod friends;
@@ -91,6 +92,7 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(accounts::summary)
             .service(matches::create_match)
             .service(matches::accept_invite)
+            .service(matches::preview_invite)
             .service(matches::list_matches)
             .service(matches::view_match)
             .service(matches::legal_actions)
@@ -124,6 +126,14 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(seeks::list_seeks)
             .service(seeks::accept_seek)
             .service(seeks::withdraw_seek)
+            .service(client::home)
+            .service(client::app_js)
+            .service(client::boards_js)
+            .service(client::app_css)
+            .service(client::service_worker)
+            .service(client::manifest)
+            .service(client::icon)
+            .service(client::page)
             .service(
                 SwaggerUi::new("/docs/{_:.*}")
                     .external_url_unchecked("/v1/openapi.json", document(&doc)),

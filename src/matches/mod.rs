@@ -8,6 +8,7 @@ pub mod challenge;
 pub mod courtesy;
 pub mod create;
 pub mod duties;
+pub mod invites;
 pub mod notices;
 pub mod play;
 pub mod rematch;

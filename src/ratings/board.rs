@@ -124,33 +124,92 @@ fn parse_cursor(cursor: &str) -> Result<(i32, Uuid), Error> {
     ))
 }
 
-/// A page of the board, best first.
-pub fn page(conn: &mut PgConnection, perf: &str, cursor: Option<&str>) -> Result<Board, Error> {
-    let mut query = ratings::table
-        .inner_join(users::table)
-        .filter(ratings::perf.eq(perf))
-        .filter(ratings::board_rating.is_not_null())
-        .order((ratings::board_rating.desc(), ratings::user_id))
-        .limit(PAGE)
-        .select(select())
-        .into_boxed();
-    if let Some(cursor) = cursor {
-        let (rating, user) = parse_cursor(cursor)?;
-        query = query.filter(
-            ratings::board_rating.lt(rating).or(ratings::board_rating
-                .eq(rating)
-                .and(ratings::user_id.gt(user))),
+/// Board rows of `perf` after the keyset `(rating, user)` in board order
+/// (rating down, user id up), at most `limit`. Two index range scans —
+/// the rest of that rating, then the ratings below — since PostgreSQL
+/// cannot use `a < x OR (a = x AND b > y)` as an index condition.
+fn after(
+    conn: &mut PgConnection,
+    perf: &str,
+    from: Option<(i32, Uuid)>,
+    limit: i64,
+) -> Result<Vec<Found>, Error> {
+    let board = || {
+        ratings::table
+            .inner_join(users::table)
+            .filter(ratings::perf.eq(perf.to_owned()))
+            .filter(ratings::board_rating.is_not_null())
+            .select(select())
+            .into_boxed()
+    };
+    let Some((rating, user)) = from else {
+        return Ok(board()
+            .order((ratings::board_rating.desc(), ratings::user_id))
+            .limit(limit)
+            .load(conn)?);
+    };
+    let mut found: Vec<Found> = board()
+        .filter(ratings::board_rating.eq(rating))
+        .filter(ratings::user_id.gt(user))
+        .order(ratings::user_id)
+        .limit(limit)
+        .load(conn)?;
+    let left = limit - found.len() as i64;
+    if left > 0 {
+        found.extend(
+            board()
+                .filter(ratings::board_rating.lt(rating))
+                .order((ratings::board_rating.desc(), ratings::user_id))
+                .limit(left)
+                .load::<Found>(conn)?,
         );
     }
-    let found: Vec<Found> = query.load(conn)?;
+    Ok(found)
+}
+
+/// Board rows of `perf` before `(rating, user)` in board order, nearest
+/// first, at most `limit` (the mirror of [`after`]).
+fn before(
+    conn: &mut PgConnection,
+    perf: &str,
+    (rating, user): (i32, Uuid),
+    limit: i64,
+) -> Result<Vec<Found>, Error> {
+    let board = || {
+        ratings::table
+            .inner_join(users::table)
+            .filter(ratings::perf.eq(perf.to_owned()))
+            .filter(ratings::board_rating.is_not_null())
+            .select(select())
+            .into_boxed()
+    };
+    let mut found: Vec<Found> = board()
+        .filter(ratings::board_rating.eq(rating))
+        .filter(ratings::user_id.lt(user))
+        .order(ratings::user_id.desc())
+        .limit(limit)
+        .load(conn)?;
+    let left = limit - found.len() as i64;
+    if left > 0 {
+        found.extend(
+            board()
+                .filter(ratings::board_rating.gt(rating))
+                .order((ratings::board_rating.asc(), ratings::user_id.desc()))
+                .limit(left)
+                .load::<Found>(conn)?,
+        );
+    }
+    Ok(found)
+}
+
+/// A page of the board, best first.
+pub fn page(conn: &mut PgConnection, perf: &str, cursor: Option<&str>) -> Result<Board, Error> {
+    let from = cursor.map(parse_cursor).transpose()?;
+    let found = after(conn, perf, from, PAGE)?;
     let lowest = found.last().and_then(|f| f.6).unwrap_or(i32::MAX);
     let ranks = ranks_from(conn, perf, lowest)?;
     let next_cursor = (found.len() as i64 == PAGE)
-        .then(|| {
-            found
-                .last()
-                .map(|f| format!("{}_{}", f.6.unwrap_or(0), f.0))
-        })
+        .then(|| found.last().map(|f| format!("{}_{}", f.6.unwrap_or(0), f.0)))
         .flatten();
     let rows = found
         .into_iter()
@@ -181,34 +240,9 @@ pub fn around(conn: &mut PgConnection, perf: &str, me: Uuid) -> Result<Board, Er
         return Err(Error::not_found("rating in this perf"));
     };
     let pivot = mine.6.unwrap_or(mine.3.round() as i32);
-    let above: Vec<Found> = ratings::table
-        .inner_join(users::table)
-        .filter(ratings::perf.eq(perf))
-        .filter(ratings::board_rating.is_not_null())
-        .filter(ratings::user_id.ne(me))
-        .filter(
-            ratings::board_rating
-                .gt(pivot)
-                .or(ratings::board_rating.eq(pivot).and(ratings::user_id.lt(me))),
-        )
-        .order((ratings::board_rating.asc(), ratings::user_id.desc()))
-        .limit(AROUND)
-        .select(select())
-        .load(conn)?;
-    let below: Vec<Found> = ratings::table
-        .inner_join(users::table)
-        .filter(ratings::perf.eq(perf))
-        .filter(ratings::board_rating.is_not_null())
-        .filter(ratings::user_id.ne(me))
-        .filter(
-            ratings::board_rating
-                .lt(pivot)
-                .or(ratings::board_rating.eq(pivot).and(ratings::user_id.gt(me))),
-        )
-        .order((ratings::board_rating.desc(), ratings::user_id))
-        .limit(AROUND)
-        .select(select())
-        .load(conn)?;
+    // A provisional me sorts as if on the board at my rating.
+    let above: Vec<Found> = before(conn, perf, (pivot, me), AROUND)?;
+    let below: Vec<Found> = after(conn, perf, Some((pivot, me)), AROUND)?;
     let lowest = below.last().and_then(|f| f.6).unwrap_or(pivot);
     let ranks = ranks_from(conn, perf, lowest)?;
     let rank = |f: &Found| f.6.and_then(|r| ranks.get(&r).copied());

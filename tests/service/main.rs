@@ -22,3 +22,4 @@ mod schemas;
 mod seeks;
 mod smtp;
 mod support;
+mod web;

@@ -130,6 +130,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("get", "/v1/leaderboards/{perf}"),
         ("get", "/v1/users/{username}"),
         ("get", "/v1/users/{username}/head-to-head"),
+        ("get", "/v1/invites/{code}"),
     ];
     let paths = doc["paths"].as_object().unwrap();
     for (method, path) in routes {
@@ -142,7 +143,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        41,
+        42,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

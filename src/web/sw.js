@@ -1,0 +1,60 @@
+// Posthorn's service worker: the app shell offline, and turn notifications
+// by Web Push (the service's push payload: {type, match_id, title, body, url}).
+const SHELL = "posthorn-shell-v1";
+const FILES = ["/", "/app.js", "/boards.js", "/app.css", "/manifest.webmanifest", "/icon.svg"];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys().then((keys) => Promise.all(keys.filter((k) => k !== SHELL).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+// Pages: the network first, the cached shell when offline. The API is
+// never cached.
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== "GET" || url.origin !== self.location.origin || url.pathname.startsWith("/v1/")) {
+    return;
+  }
+  event.respondWith(
+    fetch(event.request).catch(() =>
+      caches.match(FILES.includes(url.pathname) ? url.pathname : "/").then((hit) => hit || Response.error()),
+    ),
+  );
+});
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (_) {
+    data = { title: "Posthorn", body: event.data ? event.data.text() : "" };
+  }
+  event.waitUntil(
+    self.registration.showNotification(data.title || "Posthorn", {
+      body: data.body || "",
+      icon: "/icon.svg",
+      tag: data.match_id || "posthorn",
+      data: { url: data.url || (data.match_id ? "/matches/" + data.match_id : "/") },
+    }),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL(event.notification.data.url, self.location.origin);
+  const path = target.origin === self.location.origin ? target.pathname : "/";
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+      for (const w of windows) {
+        if (new URL(w.url).pathname === path && "focus" in w) return w.focus();
+      }
+      return self.clients.openWindow(path);
+    }),
+  );
+});

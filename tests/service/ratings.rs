@@ -6,6 +6,7 @@
 use crate::support::TestApp;
 use chrono::Duration;
 use diesel::RunQueryDsl;
+use posthorn::clock::Clock;
 use posthorn_rules::{Random, SplitMix64};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -430,6 +431,8 @@ async fn fill_board(
         })
         .collect();
     let rows = players.clone();
+    // Rated "now" on the service's clock.
+    let rated_at = app.clock.now().to_rfc3339();
     app.blocking(move |s| {
         let mut conn = s.pool.get().unwrap();
         let mut counts = std::collections::BTreeMap::new();
@@ -444,7 +447,7 @@ async fn fill_board(
             let board = if *established { rating.to_string() } else { "NULL".into() };
             diesel::sql_query(format!(
                 "INSERT INTO ratings (user_id, perf, rating, deviation, volatility, games, last_rated_at, board_rating) \
-                 SELECT id, '{perf}', {rating}, {deviation}, 0.06, 30, now(), {board} FROM users WHERE username = '{name}'"
+                 SELECT id, '{perf}', {rating}, {deviation}, 0.06, 30, '{rated_at}', {board} FROM users WHERE username = '{name}'"
             ))
             .execute(&mut conn)
             .unwrap();
@@ -567,5 +570,28 @@ async fn around_me_shows_a_provisional_player_and_friends_scope_only_friends() {
     );
     let shown = profile(&app, &t["carol"], "bob").await;
     assert!(shown["member_since"].is_string());
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn players_idle_for_180_days_leave_the_board_in_the_sweep() {
+    let app = TestApp::start_with(posthorn::config::Config {
+        access_token_seconds: 400 * 24 * 3600,
+        ..Default::default()
+    })
+    .await;
+    let viewer = app.register("viewer").await;
+    fill_board(&app, "flipchess", 30, 5).await;
+    let on_board = |body: &Value| body["rows"].as_array().unwrap().len();
+    let before = app.get("/v1/leaderboards/flipchess", &viewer).await.body;
+    assert!(on_board(&before) > 0);
+    app.clock.advance(Duration::days(179));
+    app.blocking(posthorn::sweep::sweep).await.unwrap();
+    let still = app.get("/v1/leaderboards/flipchess", &viewer).await.body;
+    assert_eq!(on_board(&still), on_board(&before), "179 days: still there");
+    app.clock.advance(Duration::days(2));
+    app.blocking(posthorn::sweep::sweep).await.unwrap();
+    let after = app.get("/v1/leaderboards/flipchess", &viewer).await.body;
+    assert_eq!(on_board(&after), 0, "{after}");
     app.stop().await;
 }

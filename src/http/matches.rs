@@ -330,3 +330,21 @@ pub async fn preview_invite(
     .await?;
     Ok(HttpResponse::Ok().json(found))
 }
+
+#[utoipa::path(get, path = "/v1/matches/{id}/positions/{seq}", tag = "matches",
+    params(("id" = Uuid, Path), ("seq" = i32, Path, description = "an event's seq")),
+    responses((status = 200, body = crate::matches::replay::Position), (status = 400), (status = 404)),
+    security(("bearer" = [])))]
+#[get("/v1/matches/{id}/positions/{seq}")]
+pub async fn position_at(
+    state: web::Data<AppState>,
+    caller: Caller,
+    path: web::Path<(Uuid, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, seq) = path.into_inner();
+    let found = db::run(&state.pool, move |c| {
+        crate::matches::replay::position_at(c, id, caller.user_id, seq)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(found))
+}

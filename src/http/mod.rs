@@ -93,6 +93,7 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(matches::create_match)
             .service(matches::accept_invite)
             .service(matches::preview_invite)
+            .service(matches::position_at)
             .service(matches::list_matches)
             .service(matches::view_match)
             .service(matches::legal_actions)

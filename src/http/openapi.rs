@@ -23,7 +23,7 @@ use utoipa::{Modify, OpenApi, ToSchema};
     paths(
         ops::healthz, ops::readyz, ops::metrics, ops::games, ops::problem_page,
         accounts::register, accounts::login, accounts::refresh, accounts::logout, accounts::guest, accounts::me, accounts::summary,
-        matches::create_match, matches::accept_invite, matches::preview_invite, matches::list_matches, matches::view_match,
+        matches::create_match, matches::accept_invite, matches::preview_invite, matches::position_at, matches::list_matches, matches::view_match,
         matches::legal_actions, matches::post_action, matches::event_feed,
         matches::accept_challenge, matches::decline_challenge, matches::withdraw_match, matches::ask_rematch,
         notify::get_settings, notify::put_settings, notify::unsubscribe, notify::unsubscribe_page,

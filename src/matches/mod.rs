@@ -12,6 +12,7 @@ pub mod invites;
 pub mod notices;
 pub mod play;
 pub mod rematch;
+pub mod replay;
 pub mod seeks;
 pub mod snapshots;
 pub mod status;

@@ -324,7 +324,8 @@
   let watching = null;
 
   async function matchPage(id) {
-    const state = { id, match: null, etag: null, legal: null, events: [], selected: null, pending: null, replayAt: null };
+    const state = { id, match: null, etag: null, legal: null, events: [], selected: null, pending: null, replayAt: null, replayView: null };
+    window.__posthornMatch = state;
     const load = async () => {
       const reply = await api("GET", "/v1/matches/" + id, undefined, state.etag ? { "if-none-match": state.etag } : {});
       if (reply.status !== 304) {
@@ -361,10 +362,12 @@
   function draw(state) {
     const m = state.match;
     const game = m.game;
-    const board = Boards.layout(game, m.view, mySeat(m));
-    const actions = (state.legal && state.legal.actions) || [];
+    const replaying = state.replayView !== null && state.replayView !== undefined;
+    const view = replaying ? state.replayView : m.view;
+    const board = Boards.layout(game, view, mySeat(m));
+    const actions = replaying ? [] : (state.legal && state.legal.actions) || [];
     const moves = actions.map((a) => ({ action: a, squares: Boards.squaresOf(game, a) })).filter((x) => x.squares);
-    const last = m.view.last_move || m.view.last_action;
+    const last = view.last_move || view.last_action;
     const lastSquares = last ? Boards.squaresOf(game, { type: "move", move: last }) : null;
     const targets = new Set(state.selected ? moves.filter((x) => x.squares.from === state.selected).map((x) => x.squares.to) : []);
     const starts = new Set(moves.map((x) => x.squares.from || x.squares.at));
@@ -404,7 +407,7 @@
       el("p", { class: "status" }, statusLine(m)),
       duty ? el("p", { class: "muted" }, t("deadline") + ": " + local(duty.deadline_at)) : null,
       m.result ? el("p", { class: "result" }, t("result") + ": " + describeResult(m)) : null);
-    const hand = m.view.hand ? el("div", { class: "hand" }, el("h3", {}, t("hand")), el("p", {}, m.view.hand.join(" · "))) : null;
+    const hand = view.hand ? el("div", { class: "hand" }, el("h3", {}, t("hand")), el("p", {}, view.hand.join(" · "))) : null;
     const buttons = others.length || actions.some((a) => a.type === "resign")
       ? el("div", { class: "actions" }, el("h3", {}, t("other_actions")),
           others.map((a) => el("button", { type: "button", class: "secondary", on: { click: () => { state.pending = a; draw(state); } } }, describe(a))),
@@ -415,7 +418,49 @@
           el("button", { type: "button", on: { click: () => answer(state, "accept") } }, t("accept")),
           el("button", { type: "button", class: "secondary", on: { click: () => answer(state, "decline") } }, t("decline")))
       : null;
-    show(header, challenge, confirm, el("div", { class: "board-wrap" }, grid), hand, buttons, moveList(state));
+    show(header, challenge, confirm, el("div", { class: "board-wrap" }, grid), replayBar(state), hand, buttons, moveList(state));
+  }
+
+  // A finished match, step by step (← →): each step is the position after
+  // one more move, drawn by the service for this viewer.
+  function replayBar(state) {
+    if (state.match.status !== "finished") return null;
+    const steps = plays(state);
+    if (!steps.length) return null;
+    const at = state.replayAt === null || state.replayAt === undefined ? steps.length : state.replayAt;
+    const step = async (to) => {
+      const next = Math.max(0, Math.min(steps.length, to));
+      state.replayAt = next;
+      if (next === steps.length) {
+        state.replayView = null;
+      } else {
+        const seq = next === 0 ? firstSeq(state) : steps[next - 1].seq;
+        state.replayView = (await api("GET", "/v1/matches/" + state.id + "/positions/" + seq)).data.view;
+      }
+      draw(state);
+    };
+    state.step = step;
+    state.stepAt = at;
+    return el("div", { class: "replay", role: "group", "aria-label": t("replay") },
+      el("button", { type: "button", class: "secondary", "aria-label": "back", on: { click: () => step(at - 1) } }, "←"),
+      el("span", {}, " " + at + " / " + steps.length + " "),
+      el("button", { type: "button", class: "secondary", "aria-label": "forward", on: { click: () => step(at + 1) } }, "→"));
+  }
+
+  function firstSeq(state) {
+    const firstPlay = plays(state)[0];
+    return Math.max(1, (firstPlay ? firstPlay.seq : 1) - 1);
+  }
+
+  document.addEventListener("keydown", (event) => {
+    const state = window.__posthornMatch;
+    if (!state || !state.step || event.target.closest("input, select, textarea")) return;
+    if (event.key === "ArrowLeft") state.step(state.stepAt - 1);
+    if (event.key === "ArrowRight") state.step(state.stepAt + 1);
+  });
+
+  function plays(state) {
+    return state.events.filter((e) => e.move || e.type === "passed" || e.type === "turned_up" || e.type === "played");
   }
 
   function describe(action) {
@@ -468,10 +513,10 @@
   }
 
   function moveList(state) {
-    const plays = state.events.filter((e) => e.move || e.type === "passed" || e.type === "turned_up" || e.type === "played");
-    if (!plays.length) return null;
-    return el("details", { class: "moves" }, el("summary", {}, t("moves") + " (" + plays.length + ")"),
-      el("ol", {}, plays.map((e) => el("li", {}, e.move || (e.type === "turned_up" ? "↑" + e.square : e.type === "played" ? e.card || "card" : "pass")))));
+    const list = plays(state);
+    if (!list.length) return null;
+    return el("details", { class: "moves" }, el("summary", {}, t("moves") + " (" + list.length + ")"),
+      el("ol", {}, list.map((e) => el("li", {}, e.move || (e.type === "turned_up" ? "↑" + e.square : e.type === "played" ? e.card || "card" : "pass")))));
   }
 
   // ---- settings and push ----

@@ -131,6 +131,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("get", "/v1/users/{username}"),
         ("get", "/v1/users/{username}/head-to-head"),
         ("get", "/v1/invites/{code}"),
+        ("get", "/v1/matches/{id}/positions/{seq}"),
     ];
     let paths = doc["paths"].as_object().unwrap();
     for (method, path) in routes {
@@ -143,7 +144,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        42,
+        43,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

@@ -79,3 +79,50 @@ async fn an_invitation_shows_who_invites_to_which_game_until_it_is_used() {
     assert_eq!(missing.status, 404);
     app.stop().await;
 }
+
+#[actix_web::test]
+async fn a_past_position_is_drawn_for_the_caller_only() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let carol = app.register("carol").await;
+    let m = app
+        .post(
+            "/v1/matches",
+            &alice,
+            json!({"game": "flipchess", "opponents": ["bob"]}),
+        )
+        .await
+        .body;
+    let id = m["id"].as_str().unwrap();
+    let seq = m["seq"].as_i64().unwrap();
+    let path = format!("/v1/matches/{id}/positions/{seq}");
+    let seen_by_alice = app.get(&path, &alice).await;
+    assert_eq!(seen_by_alice.status, 200, "{}", seen_by_alice.body);
+    let seen_by_bob = app.get(&path, &bob).await.body;
+    let (a, b) = (&seen_by_alice.body["view"], &seen_by_bob["view"]);
+    assert_eq!(a["game"], "flipchess");
+    let seat_of = |token_view: &serde_json::Value, mine: &serde_json::Value| {
+        mine["my_seats"][0]
+            .as_u64()
+            .map(|s| token_view["hand_sizes"][s as usize].clone())
+    };
+    let alice_match = app.get(&format!("/v1/matches/{id}"), &alice).await.body;
+    let bob_match = app.get(&format!("/v1/matches/{id}"), &bob).await.body;
+    assert_eq!(
+        Some(json!(a["hand"].as_array().unwrap().len())),
+        seat_of(a, &alice_match)
+    );
+    assert_eq!(
+        Some(json!(b["hand"].as_array().unwrap().len())),
+        seat_of(b, &bob_match)
+    );
+    assert_ne!(a["hand"], b["hand"], "each sees only their own hand");
+    let stranger = app.get(&path, &carol).await;
+    assert_eq!(stranger.status, 404);
+    let beyond = app
+        .get(&format!("/v1/matches/{id}/positions/{}", seq + 1), &alice)
+        .await;
+    assert_eq!(beyond.status, 400);
+    app.stop().await;
+}

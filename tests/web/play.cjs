@@ -91,8 +91,23 @@ async function moveOnce(page) {
       assert.match(await other.textContent(".status"), /Your turn/);
     }
     await shot(alice, "3-after-two-moves");
+
+    // Alice resigns (with a confirmation), then replays the match: ← → .
+    alice.once("dialog", (dialog) => dialog.accept());
+    await alice.click("button.danger");
+    await alice.waitForSelector(".replay");
+    assert.match(await alice.textContent(".result"), /resigned/);
+    assert.match(await alice.textContent(".replay span"), /2 \/ 2/);
+    await alice.click(".replay button[aria-label=back]");
+    await alice.waitForFunction(() => /1 \/ 2/.test(document.querySelector(".replay span").textContent));
+    await alice.click(".replay button[aria-label=back]");
+    await alice.waitForFunction(() => /0 \/ 2/.test(document.querySelector(".replay span").textContent));
+    assert.equal(await alice.$$eval(".sq.last", (n) => n.length), 0, "the start: no last move");
+    await alice.keyboard.press("ArrowRight");
+    await alice.waitForFunction(() => /1 \/ 2/.test(document.querySelector(".replay span").textContent));
+    await shot(alice, "4-replay");
     assert.deepEqual(errors, [], "no script errors");
-    console.log("web client: sign-up, invite link, guest join, two moves by clicking — ok");
+    console.log("web client: sign-up, invite link, guest join, two moves by clicking, resignation, replay — ok");
   } finally {
     await browser.close();
   }

@@ -1,0 +1,50 @@
+//! A match as it stood after any event (issue #18: the step-by-step replay
+//! of a finished match). The rules fold the log up to that seq and the
+//! view is drawn for the caller, so a replay shows exactly what that
+//! player could see then — never another seat's hidden cards.
+
+use super::Table;
+use crate::error::Error;
+use crate::schema::match_events;
+use diesel::prelude::*;
+use diesel::PgConnection;
+use posthorn_rules::MatchState;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Position {
+    pub seq: i32,
+    /// The game's view after event `seq`, as the caller could see it.
+    #[schema(value_type = Object)]
+    pub view: Value,
+}
+
+pub fn position_at(
+    conn: &mut PgConnection,
+    match_id: Uuid,
+    user: Uuid,
+    seq: i32,
+) -> Result<Position, Error> {
+    let table = Table::load_mine(conn, match_id, user, false)?;
+    if seq < 1 || seq > table.row.seq {
+        return Err(Error::validation(format!(
+            "seq must be between 1 and {}, the match's last",
+            table.row.seq
+        )));
+    }
+    let events: Vec<Value> = match_events::table
+        .filter(match_events::match_id.eq(match_id))
+        .filter(match_events::rules.eq(true))
+        .filter(match_events::seq.le(seq))
+        .order(match_events::seq)
+        .select(match_events::body)
+        .load(conn)?;
+    let state = MatchState::replay(table.game, &events).map_err(Error::internal)?;
+    Ok(Position {
+        seq,
+        view: state.view(table.viewer(user)),
+    })
+}

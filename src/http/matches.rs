@@ -18,6 +18,26 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 use uuid::Uuid;
 
+/// Run `work` in one transaction as `caller` asking for a match (creating
+/// one, pairing a seek, starting a rematch): the request's [`Ask`] and the
+/// service's dice.
+pub(super) async fn as_asker<T, F>(state: &AppState, caller: Uuid, work: F) -> Result<T, Error>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut diesel::PgConnection, &Ask, &mut dyn posthorn_rules::Random) -> Result<T, Error>
+        + Send
+        + 'static,
+{
+    let (now, min_turn) = (state.clock.now(), state.config.min_turn_seconds);
+    let mut random = state.roller();
+    let public_url = state.config.public_url.clone();
+    db::run(&state.pool, move |c| {
+        let ask = Ask::new(caller, min_turn, &public_url, now);
+        work(c, &ask, &mut random)
+    })
+    .await
+}
+
 #[utoipa::path(post, path = "/v1/matches", tag = "matches", request_body = NewMatch,
     params(("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,128}$", description = "a retry with the same key and request gets the first answer (the same match); another request with it gets 422 (kept 24 h)")),
     responses((status = 201, body = MatchView), (status = 400)), security(("bearer" = [])))]
@@ -28,14 +48,10 @@ pub async fn create_match(
     request: HttpRequest,
     body: Body<NewMatch>,
 ) -> Result<HttpResponse, ApiError> {
-    let (now, min_turn) = (state.clock.now(), state.config.min_turn_seconds);
-    let mut random = state.roller();
-    let public_url = state.config.public_url.clone();
     let req = body.into_inner();
     let keyed = keyed(&request, &req)?;
-    let view = db::run(&state.pool, move |c| {
-        let ask = Ask::new(caller.user_id, min_turn, &public_url, now);
-        create::create_keyed(c, ask, req, keyed, &mut random)
+    let view = as_asker(&state, caller.user_id, move |c, ask, random| {
+        create::create_keyed(c, ask, req, keyed, random)
     })
     .await?;
     Ok(HttpResponse::Created().json(view))
@@ -300,16 +316,9 @@ pub async fn ask_rematch(
     caller: Caller,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let (now, min_turn, id) = (
-        state.clock.now(),
-        state.config.min_turn_seconds,
-        id.into_inner(),
-    );
-    let mut random = state.roller();
-    let public_url = state.config.public_url.clone();
-    let answer = db::run(&state.pool, move |c| {
-        let ask = Ask::new(caller.user_id, min_turn, &public_url, now);
-        rematch::ask_for(c, &ask, id, &mut random)
+    let id = id.into_inner();
+    let answer = as_asker(&state, caller.user_id, move |c, ask, random| {
+        rematch::ask_for(c, ask, id, random)
     })
     .await?;
     Ok(HttpResponse::Ok().json(answer))

@@ -4,7 +4,7 @@ use crate::auth::Caller;
 use crate::db;
 use crate::http::body::Body;
 use crate::http::error::ApiError;
-use crate::matches::create::Ask;
+use crate::http::matches::as_asker;
 use crate::matches::seeks::{self, NewSeek, SeekAnswer, SeekView};
 use crate::matches::MatchView;
 use crate::state::AppState;
@@ -23,13 +23,9 @@ pub async fn post_seek(
     caller: Caller,
     body: Body<NewSeek>,
 ) -> Result<HttpResponse, ApiError> {
-    let (now, min_turn) = (state.clock.now(), state.config.min_turn_seconds);
-    let mut random = state.roller();
-    let public_url = state.config.public_url.clone();
     let req = body.into_inner();
-    let answer = db::run(&state.pool, move |c| {
-        let ask = Ask::new(caller.user_id, min_turn, &public_url, now);
-        seeks::post(c, &ask, req, &mut random)
+    let answer = as_asker(&state, caller.user_id, move |c, ask, random| {
+        seeks::post(c, ask, req, random)
     })
     .await?;
     Ok(HttpResponse::Created().json(answer))
@@ -69,16 +65,9 @@ pub async fn accept_seek(
     caller: Caller,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let (now, min_turn, id) = (
-        state.clock.now(),
-        state.config.min_turn_seconds,
-        id.into_inner(),
-    );
-    let mut random = state.roller();
-    let public_url = state.config.public_url.clone();
-    let started = db::run(&state.pool, move |c| {
-        let ask = Ask::new(caller.user_id, min_turn, &public_url, now);
-        seeks::accept(c, &ask, id, &mut random)
+    let id = id.into_inner();
+    let started = as_asker(&state, caller.user_id, move |c, ask, random| {
+        seeks::accept(c, ask, id, random)
     })
     .await?;
     Ok(HttpResponse::Created().json(started))

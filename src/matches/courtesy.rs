@@ -39,16 +39,15 @@ fn grants_by(conn: &mut PgConnection, table: &Table, seat: Seat) -> Result<i64, 
         .get_result(conn)?)
 }
 
-/// The seat `granter` may give time to now, if any.
+/// The seat `granter` may give time to now, if any. `granter` is still in
+/// the match: the callers check that a seat with nothing left to do
+/// (eliminated, RULES.md §Q7) grants nothing.
 pub fn beneficiary(
     conn: &mut PgConnection,
     table: &Table,
     granter: Seat,
 ) -> Result<Option<Seat>, Error> {
-    // A seat with nothing left to do (eliminated, RULES.md §Q7) is out of
-    // the match and grants nothing.
     if table.row.status != MatchStatus::Active
-        || table.state.legal_actions(granter).is_empty()
         || grants_by(conn, table, granter)? >= GRANTS_PER_SEAT
     {
         return Ok(None);
@@ -70,10 +69,11 @@ pub fn grant(
     granter: Seat,
     now: DateTime<Utc>,
 ) -> Result<Vec<super::EventRow>, Error> {
+    if table.state.legal_actions(granter).is_empty() {
+        return Err(RuleError::illegal("you are out of this match").into());
+    }
     let Some(to) = beneficiary(conn, table, granter)? else {
-        let why = if table.state.legal_actions(granter).is_empty() {
-            "you are out of this match".to_owned()
-        } else if grants_by(conn, table, granter)? >= GRANTS_PER_SEAT {
+        let why = if grants_by(conn, table, granter)? >= GRANTS_PER_SEAT {
             format!("you have already granted time {GRANTS_PER_SEAT} times in this match")
         } else {
             "you can grant time only while your opponent is on move".to_owned()

@@ -167,18 +167,18 @@ impl<'a> Ask<'a> {
 /// first request made, not a second one.
 pub fn create_keyed(
     conn: &mut PgConnection,
-    ask: Ask,
+    ask: &Ask,
     req: NewMatch,
     keyed: Option<Keyed>,
     random: &mut dyn Random,
 ) -> Result<MatchView, Error> {
     let Some(keyed) = keyed else {
-        return create(conn, &ask, req, random);
+        return create(conn, ask, req, random);
     };
     if let Some(answer) = keyed.replay(conn, ask.creator, ask.now)? {
         return serde_json::from_value(answer).map_err(Error::internal);
     }
-    let view = create(conn, &ask, req, random)?;
+    let view = create(conn, ask, req, random)?;
     let stored = serde_json::to_value(&view).map_err(Error::internal)?;
     keyed.remember(conn, ask.creator, view.id, stored, ask.now)?;
     Ok(view)

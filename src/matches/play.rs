@@ -239,7 +239,8 @@ pub fn legal_actions(
     if table.row.status == MatchStatus::Active {
         for seat in table.seats_of(user) {
             let mut actions = table.state.legal_actions(seat);
-            if courtesy::beneficiary(conn, &table, seat)?.is_some() {
+            // A seat with no actions is out of the match: no time to grant.
+            if !actions.is_empty() && courtesy::beneficiary(conn, &table, seat)?.is_some() {
                 actions.push(serde_json::json!({"type": "grant_time"}));
             }
             seats.push(SeatActions {

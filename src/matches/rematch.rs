@@ -158,13 +158,15 @@ fn start(
         .copied()
         .collect();
     let rematch_ask = Ask {
-        creator: row.created_by,
-        min_turn_seconds: ask.min_turn_seconds,
-        public_url: ask.public_url,
-        now: ask.now,
         seated: &others,
         arrange: Some(&arrange),
         rematch_of: Some(row.id),
+        ..Ask::new(
+            row.created_by,
+            ask.min_turn_seconds,
+            ask.public_url,
+            ask.now,
+        )
     };
     let same = NewMatch {
         game: row.game.clone(),

@@ -178,17 +178,15 @@ fn rating_of(conn: &mut PgConnection, user: Uuid, perf: &str) -> Result<i32, Err
     Ok(rating.map_or(START_RATING, |r| r.round() as i32))
 }
 
-fn me(conn: &mut PgConnection, user: Uuid) -> Result<(super::Player, bool), Error> {
-    let player: super::Player = users::table
+fn me(conn: &mut PgConnection, user: Uuid) -> Result<super::Player, Error> {
+    Ok(users::table
         .find(user)
         .select(super::Player::as_select())
-        .first(conn)?;
-    let guest = player.guest;
-    Ok((player, guest))
+        .first(conn)?)
 }
 
 /// Check the seek's settings as a match's, and name its pool.
-fn settle_pool(req: &NewSeek, min_turn_seconds: i64) -> Result<(SeekRow, NewMatch), Error> {
+fn settle_pool(req: &NewSeek, min_turn_seconds: i64) -> Result<SeekRow, Error> {
     let as_match = NewMatch {
         game: req.game.clone(),
         variant: req.variant.clone(),
@@ -257,12 +255,23 @@ fn settle_pool(req: &NewSeek, min_turn_seconds: i64) -> Result<(SeekRow, NewMatc
         match_id: None,
         paired_at: None,
     };
-    let mut as_match = as_match;
-    as_match.game = game.id().to_owned();
-    as_match.variant = row.variant.clone().filter(|_| !about.variants.is_empty());
-    as_match.mode = row.mode.clone().filter(|_| !about.modes.is_empty());
-    as_match.open_seats = Some(0);
-    Ok((row, as_match))
+    Ok(row)
+}
+
+/// The match a seek asks for: its settings, every seat taken by seekers.
+fn new_match(seek: &SeekRow) -> NewMatch {
+    // A seek holds a variant only for games with variants, a mode only for
+    // games with modes (`settle_pool` took them from a checked config).
+    NewMatch {
+        game: seek.game.clone(),
+        variant: seek.variant.clone(),
+        mode: seek.mode.clone(),
+        options: None,
+        opponents: None,
+        open_seats: Some(0),
+        turn_hours: Some(seek.turn_seconds as f64 / 3600.0),
+        rated: Some(seek.rated),
+    }
 }
 
 /// Post a seek: pair it now if the pool allows, else let it wait.
@@ -272,9 +281,9 @@ pub fn post(
     req: NewSeek,
     random: &mut dyn Random,
 ) -> Result<SeekAnswer, Error> {
-    let (me_player, guest) = me(conn, ask.creator)?;
-    let (mut mine, as_match) = settle_pool(&req, ask.min_turn_seconds)?;
-    if mine.rated && guest {
+    let me_player = me(conn, ask.creator)?;
+    let mut mine = settle_pool(&req, ask.min_turn_seconds)?;
+    if mine.rated && me_player.guest {
         return Err(Error::validation(
             "guests play unrated: sign up to seek a rated match",
         ));
@@ -327,7 +336,7 @@ pub fn post(
         });
     }
     let others: Vec<Uuid> = party.iter().map(|s| s.user_id).collect();
-    let started = start_match(conn, ask, as_match, &others, random)?;
+    let started = start_match(conn, ask, ask.creator, &others, new_match(&mine), random)?;
     mine.match_id = Some(started.id);
     mine.paired_at = Some(ask.now);
     diesel::insert_into(seeks::table)
@@ -363,23 +372,20 @@ fn compatible<'a>(
     Ok(true)
 }
 
+/// Create the match for `creator` with `others` seated beside them.
 fn start_match(
     conn: &mut PgConnection,
     ask: &Ask,
-    as_match: NewMatch,
+    creator: Uuid,
     others: &[Uuid],
+    wanted: NewMatch,
     random: &mut dyn Random,
 ) -> Result<MatchView, Error> {
     let seated = Ask {
-        creator: ask.creator,
-        min_turn_seconds: ask.min_turn_seconds,
-        public_url: ask.public_url,
-        now: ask.now,
         seated: others,
-        arrange: None,
-        rematch_of: None,
+        ..Ask::new(creator, ask.min_turn_seconds, ask.public_url, ask.now)
     };
-    create::create(conn, &seated, as_match, random)
+    create::create(conn, &seated, wanted, random)
 }
 
 /// The waiting seeks others may accept (`game` filters), oldest first;
@@ -425,7 +431,7 @@ pub fn accept(
         .skip_locked()
         .first(conn)
         .optional()?;
-    let Some(mut seek) = seek.filter(|s| s.expires_at > ask.now) else {
+    let Some(seek) = seek.filter(|s| s.expires_at > ask.now) else {
         return Err(Error::not_found("seek"));
     };
     if seek.paired_at.is_some() {
@@ -442,8 +448,7 @@ pub fn accept(
         ));
     }
     crate::friends::ensure_not_blocked(conn, ask.creator, seek.user_id, "this player")?;
-    let (_, guest) = me(conn, ask.creator)?;
-    if seek.rated && guest {
+    if seek.rated && me(conn, ask.creator)?.guest {
         return Err(Error::validation(
             "guests play unrated: sign up to accept a rated seek",
         ));
@@ -456,37 +461,21 @@ pub fn accept(
     ) {
         return Err(Error::conflict("your rating is outside this seek's range"));
     }
-    let about = posthorn_rules::GameId::parse(&seek.game)
-        .ok_or_else(|| Error::internal(format!("seek {id}: unknown game")))?
-        .about();
-    let as_match = NewMatch {
-        game: seek.game.clone(),
-        variant: seek.variant.clone().filter(|_| !about.variants.is_empty()),
-        mode: seek.mode.clone().filter(|_| !about.modes.is_empty()),
-        options: None,
-        opponents: None,
-        open_seats: Some(0),
-        turn_hours: Some(seek.turn_seconds as f64 / 3600.0),
-        rated: Some(seek.rated),
-    };
-    let seated = Ask {
-        creator: seek.user_id,
-        min_turn_seconds: ask.min_turn_seconds,
-        public_url: ask.public_url,
-        now: ask.now,
-        seated: &[ask.creator],
-        arrange: None,
-        rematch_of: None,
-    };
-    let mut started = create::create(conn, &seated, as_match, random)?;
-    seek.match_id = Some(started.id);
+    let started = start_match(
+        conn,
+        ask,
+        seek.user_id,
+        &[ask.creator],
+        new_match(&seek),
+        random,
+    )?;
     diesel::update(seeks::table.find(id))
         .set((seeks::match_id.eq(started.id), seeks::paired_at.eq(ask.now)))
         .execute(conn)?;
+    // The view for the one who accepted, not the seek's owner.
     let mut table = super::Table::load(conn, started.id, false)?
         .ok_or_else(|| Error::internal("the new match vanished"))?;
-    started = table.view_for(conn, ask.creator)?;
-    Ok(started)
+    table.view_for(conn, ask.creator)
 }
 
 /// Withdraw my own waiting seek.

@@ -124,6 +124,19 @@ fn parse_cursor(cursor: &str) -> Result<(i32, Uuid), Error> {
     ))
 }
 
+/// The board rows of a perf, as a query to narrow and order (a macro: the
+/// boxed join's type is not worth spelling out).
+macro_rules! board_rows {
+    ($perf:expr) => {
+        ratings::table
+            .inner_join(users::table)
+            .filter(ratings::perf.eq($perf.to_owned()))
+            .filter(ratings::board_rating.is_not_null())
+            .select(select())
+            .into_boxed()
+    };
+}
+
 /// Board rows of `perf` after the keyset `(rating, user)` in board order
 /// (rating down, user id up), at most `limit`. Two index range scans —
 /// the rest of that rating, then the ratings below — since PostgreSQL
@@ -134,21 +147,13 @@ fn after(
     from: Option<(i32, Uuid)>,
     limit: i64,
 ) -> Result<Vec<Found>, Error> {
-    let board = || {
-        ratings::table
-            .inner_join(users::table)
-            .filter(ratings::perf.eq(perf.to_owned()))
-            .filter(ratings::board_rating.is_not_null())
-            .select(select())
-            .into_boxed()
-    };
     let Some((rating, user)) = from else {
-        return Ok(board()
+        return Ok(board_rows!(perf)
             .order((ratings::board_rating.desc(), ratings::user_id))
             .limit(limit)
             .load(conn)?);
     };
-    let mut found: Vec<Found> = board()
+    let mut found: Vec<Found> = board_rows!(perf)
         .filter(ratings::board_rating.eq(rating))
         .filter(ratings::user_id.gt(user))
         .order(ratings::user_id)
@@ -157,7 +162,7 @@ fn after(
     let left = limit - found.len() as i64;
     if left > 0 {
         found.extend(
-            board()
+            board_rows!(perf)
                 .filter(ratings::board_rating.lt(rating))
                 .order((ratings::board_rating.desc(), ratings::user_id))
                 .limit(left)
@@ -175,15 +180,7 @@ fn before(
     (rating, user): (i32, Uuid),
     limit: i64,
 ) -> Result<Vec<Found>, Error> {
-    let board = || {
-        ratings::table
-            .inner_join(users::table)
-            .filter(ratings::perf.eq(perf.to_owned()))
-            .filter(ratings::board_rating.is_not_null())
-            .select(select())
-            .into_boxed()
-    };
-    let mut found: Vec<Found> = board()
+    let mut found: Vec<Found> = board_rows!(perf)
         .filter(ratings::board_rating.eq(rating))
         .filter(ratings::user_id.lt(user))
         .order(ratings::user_id.desc())
@@ -192,7 +189,7 @@ fn before(
     let left = limit - found.len() as i64;
     if left > 0 {
         found.extend(
-            board()
+            board_rows!(perf)
                 .filter(ratings::board_rating.gt(rating))
                 .order((ratings::board_rating.asc(), ratings::user_id.desc()))
                 .limit(left)

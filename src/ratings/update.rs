@@ -66,11 +66,12 @@ pub fn record(
         .count()
         .get_result(conn)?;
     if guests > 0 {
-        return annotate(
+        annotate(
             table,
             "unrated",
             json!("a guest played: guests are never rated"),
         );
+        return Ok(());
     }
     let mut events: Vec<(Option<i16>, Value)> = match_events::table
         .filter(match_events::match_id.eq(table.row.id))
@@ -91,11 +92,12 @@ pub fn record(
         })
     };
     if (0..table.seats.len()).any(|s| !moved(s)) {
-        return annotate(
+        annotate(
             table,
             "aborted",
             json!("a player never moved: the match is not rated"),
         );
+        return Ok(());
     }
     let perf = perf_of(&table.row);
     let places = placements(table, &outcome, &events);
@@ -135,11 +137,10 @@ pub fn record(
     };
     let mut counts: BTreeMap<i32, i32> = BTreeMap::new();
     let mut changes = Vec::new();
+    let best = places.iter().min().copied().unwrap_or(1);
+    let all_tied = places.iter().all(|p| *p == best);
     for (seat, (before, (rating, deviation, volatility))) in by_seat.iter().zip(after).enumerate() {
-        let place = places[seat];
-        let best = places.iter().min().copied().unwrap_or(1);
-        let all_tied = places.iter().all(|p| *p == best);
-        let (win, draw) = (place == best && !all_tied, all_tied);
+        let (win, draw) = (places[seat] == best && !all_tied, all_tied);
         let board = (!provisional(deviation)).then(|| rating.round() as i32);
         if let Some(old) = before.board_rating {
             *counts.entry(old).or_default() -= 1;
@@ -180,7 +181,8 @@ pub fn record(
         }));
     }
     shift_counts(conn, &perf, &counts)?;
-    annotate(table, "ratings", Value::Array(changes))
+    annotate(table, "ratings", Value::Array(changes));
+    Ok(())
 }
 
 /// Move players between whole ratings on the board, in rating order (a
@@ -205,11 +207,11 @@ pub fn shift_counts(
     Ok(())
 }
 
-fn annotate(table: &mut Table, key: &str, value: Value) -> Result<(), Error> {
+/// Add `key` to the match's result (the changes, or why none).
+fn annotate(table: &mut Table, key: &str, value: Value) {
     if let Some(Value::Object(result)) = table.row.result.as_mut() {
         result.insert(key.to_owned(), value);
     }
-    Ok(())
 }
 
 fn start_of(perf: &str) -> (f64, f64, f64) {

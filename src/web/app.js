@@ -220,7 +220,7 @@
     show(form("in"), form("up"), guest);
   }
 
-  function statusLine(m, me) {
+  function statusLine(m) {
     if (m.status !== "active") return t(m.status);
     const mine = m.to_act.find((d) => m.my_seats.includes(d.seat));
     const duty = mine || m.to_act[0];

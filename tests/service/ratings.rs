@@ -42,6 +42,20 @@ async fn move_once(app: &TestApp, m: &Value, seats: &[String]) -> Value {
     reply.body["match"].clone()
 }
 
+/// Alice (`t["alice"]`) creates `body`; each player makes one move. The
+/// match on, and the tokens by seat.
+async fn after_two_moves(
+    app: &TestApp,
+    t: &HashMap<String, String>,
+    body: Value,
+) -> (Value, Vec<String>) {
+    let m = app.post("/v1/matches", &t["alice"], body).await.body;
+    let seats = by_seat(&m, t);
+    let m = move_once(app, &m, &seats).await;
+    let m = move_once(app, &m, &seats).await;
+    (m, seats)
+}
+
 async fn resign(app: &TestApp, m: &Value, token: &str) -> Value {
     let reply = app.act(token, &id(m), json!({"type": "resign"})).await;
     assert_eq!(reply.status, 200, "{}", reply.body);
@@ -72,17 +86,12 @@ async fn users(app: &TestApp, names: &[&str]) -> HashMap<String, String> {
 async fn a_rated_match_moves_both_ratings_and_shows_the_changes() {
     let app = TestApp::start().await;
     let t = users(&app, &["alice", "bob"]).await;
-    let m = app
-        .post(
-            "/v1/matches",
-            &t["alice"],
-            json!({"game": "checkers", "opponents": ["bob"], "rated": true}),
-        )
-        .await
-        .body;
-    let seats = by_seat(&m, &t);
-    let m = move_once(&app, &m, &seats).await;
-    let m = move_once(&app, &m, &seats).await;
+    let (m, seats) = after_two_moves(
+        &app,
+        &t,
+        json!({"game": "checkers", "opponents": ["bob"], "rated": true}),
+    )
+    .await;
     let loser = m["to_act"][0]["seat"].as_u64().unwrap() as usize;
     let end = resign(&app, &m, &seats[loser]).await;
     let changes = end["result"]["ratings"]
@@ -138,17 +147,8 @@ async fn unrated_aborted_and_guest_matches_never_change_a_rating() {
     let app = TestApp::start().await;
     let t = users(&app, &["alice", "bob"]).await;
     // Unrated.
-    let m = app
-        .post(
-            "/v1/matches",
-            &t["alice"],
-            json!({"game": "checkers", "opponents": ["bob"]}),
-        )
-        .await
-        .body;
-    let seats = by_seat(&m, &t);
-    let m = move_once(&app, &m, &seats).await;
-    let m = move_once(&app, &m, &seats).await;
+    let (m, seats) =
+        after_two_moves(&app, &t, json!({"game": "checkers", "opponents": ["bob"]})).await;
     let seat = m["to_act"][0]["seat"].as_u64().unwrap() as usize;
     let end = resign(&app, &m, &seats[seat]).await;
     assert_eq!(end["result"]["ratings"], Value::Null);
@@ -350,18 +350,8 @@ async fn twenty_rated_matches_of_one_player_ending_at_once_all_count_once() {
         let mut t = HashMap::new();
         t.insert("alice".to_owned(), alice.clone());
         t.insert(name.clone(), token);
-        let m = app
-            .post(
-                "/v1/matches",
-                &alice,
-                json!({"game": "checkers", "opponents": [name], "rated": true}),
-            )
-            .await
-            .body;
-        let seats = by_seat(&m, &t);
-        let m = move_once(&app, &m, &seats).await;
-        let m = move_once(&app, &m, &seats).await;
-        games.push((m, seats));
+        let body = json!({"game": "checkers", "opponents": [name], "rated": true});
+        games.push(after_two_moves(&app, &t, body).await);
     }
     // Every deadline passes; half the players on move resign just then,
     // while two instances sweep.
@@ -508,17 +498,12 @@ async fn around_me_shows_a_provisional_player_and_friends_scope_only_friends() {
     fill_board(&app, "banqi", 40, 7).await;
     let t = users(&app, &["alice", "bob", "carol"]).await;
     // Alice and Bob play one rated Banqi match: provisional both.
-    let m = app
-        .post(
-            "/v1/matches",
-            &t["alice"],
-            json!({"game": "banqi", "opponents": ["bob"], "rated": true}),
-        )
-        .await
-        .body;
-    let seats = by_seat(&m, &t);
-    let m = move_once(&app, &m, &seats).await;
-    let m = move_once(&app, &m, &seats).await;
+    let (m, seats) = after_two_moves(
+        &app,
+        &t,
+        json!({"game": "banqi", "opponents": ["bob"], "rated": true}),
+    )
+    .await;
     let seat = m["to_act"][0]["seat"].as_u64().unwrap() as usize;
     resign(&app, &m, &seats[seat]).await;
     let around = app

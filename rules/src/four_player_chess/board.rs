@@ -76,13 +76,17 @@ impl Army {
     }
 
     /// §Q2: the home squares of king, short-side rook and long-side rook.
+    /// (Constants: `play` asks for them on every move.)
     fn homes(self) -> (u8, u8, u8) {
-        let s = |name: &str| parse_square(name).unwrap_or(0);
         match self {
-            Army::Red => (s("h1"), s("k1"), s("d1")),
-            Army::Green => (s("a8"), s("a11"), s("a4")),
-            Army::Blue => (s("g14"), s("d14"), s("k14")),
-            Army::Gray => (s("n7"), s("n4"), s("n11")),
+            // h1, k1, d1
+            Army::Red => (at(7, 0), at(10, 0), at(3, 0)),
+            // a8, a11, a4
+            Army::Green => (at(0, 7), at(0, 10), at(0, 3)),
+            // g14, d14, k14
+            Army::Blue => (at(6, 13), at(3, 13), at(10, 13)),
+            // n7, n4, n11
+            Army::Gray => (at(13, 6), at(13, 3), at(13, 10)),
         }
     }
 
@@ -203,7 +207,7 @@ pub fn coords(sq: u8) -> (i8, i8) {
     ((sq % 14) as i8, (sq / 14) as i8)
 }
 
-fn at(f: i8, r: i8) -> u8 {
+const fn at(f: i8, r: i8) -> u8 {
     (r as u8) * (SIZE as u8) + f as u8
 }
 
@@ -274,6 +278,17 @@ impl fmt::Display for Move {
 
 const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+/// The queen's lines and the king's steps.
+const ALL_DIRS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
 const KNIGHT_JUMPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
@@ -510,16 +525,7 @@ impl Position {
                     let jumps: &[(i8, i8)] = if piece.kind == Kind::Knight {
                         &KNIGHT_JUMPS
                     } else {
-                        &[
-                            (1, 0),
-                            (-1, 0),
-                            (0, 1),
-                            (0, -1),
-                            (1, 1),
-                            (1, -1),
-                            (-1, 1),
-                            (-1, -1),
-                        ]
+                        &ALL_DIRS
                     };
                     for &jump in jumps {
                         if let Some(to) = step(from, jump).filter(|s| open(*s)) {
@@ -535,16 +541,7 @@ impl Position {
                     let dirs: &[(i8, i8)] = match slider {
                         Kind::Rook => &ROOK_DIRS,
                         Kind::Bishop => &BISHOP_DIRS,
-                        _ => &[
-                            (1, 0),
-                            (-1, 0),
-                            (0, 1),
-                            (0, -1),
-                            (1, 1),
-                            (1, -1),
-                            (-1, 1),
-                            (-1, -1),
-                        ],
+                        _ => &ALL_DIRS,
                     };
                     for &dir in dirs {
                         let mut cur = from;

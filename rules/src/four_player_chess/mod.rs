@@ -431,9 +431,9 @@ impl FourPlayerChess {
         let victim = captured
             .filter(|p| p.kind == Kind::King)
             .and_then(|p| p.owner.army());
-        match captured {
-            Some(p) if victim.is_none() => script.score(army, p.value(), "capture"),
-            _ => {}
+        // A king's capture scores as a mate (below), not as a capture.
+        if let (Some(p), None) = (captured, victim) {
+            script.score(army, p.value(), "capture");
         }
         // §Q8: two or three kings newly put in check at once.
         let after = &script.state.position;

@@ -334,6 +334,22 @@ fn q7_dead_pieces_never_move_give_no_check_block_and_score_nothing() {
         list.contains(&"e4e8".to_owned()),
         "dead pieces are captured"
     );
+    // Whichever army is to move, no move starts on a dead piece.
+    let dead: Vec<u8> = ["h5", "e8", "e12"]
+        .iter()
+        .map(|sq| posthorn_rules::four_player_chess::board::parse_square(sq).unwrap())
+        .collect();
+    for army in [Army::Red, Army::Green, Army::Blue] {
+        let mut turn = pos.clone();
+        turn.to_move = army;
+        let mut listed = Vec::new();
+        turn.legal_moves(&mut listed);
+        assert!(!listed.is_empty(), "{army} can move");
+        assert!(
+            listed.iter().all(|m| !dead.contains(&m.from)),
+            "{army} moves a dead piece: {listed:?}"
+        );
+    }
     assert!(
         !list.contains(&"e4e9".to_owned()),
         "and block what is behind them"

@@ -555,6 +555,11 @@ async fn around_me_shows_a_provisional_player_and_friends_scope_only_friends() {
     );
     let shown = profile(&app, &t["carol"], "bob").await;
     assert!(shown["member_since"].is_string());
+    let nobody = app.get("/v1/users/nobody", &t["carol"]).await;
+    assert_eq!(
+        (nobody.status.as_u16(), nobody.body["code"].as_str()),
+        (404, Some("not_found"))
+    );
     app.stop().await;
 }
 

@@ -403,6 +403,53 @@ pub fn create_guest(
     open_session(conn, &user, issuer)
 }
 
+/// `PATCH /v1/me`: the settings a user may change about their own account.
+/// A field left out stays as it is; `email: null` removes the address.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MeChanges {
+    #[schema(pattern = "^[A-Za-z0-9-]{1,16}$", example = "ko-KR")]
+    pub locale: Option<String>,
+    /// An IANA time zone name: deadlines and the digest's morning are read in it.
+    #[schema(example = "Asia/Seoul")]
+    pub time_zone: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    #[schema(format = Email, nullable)]
+    pub email: Option<Option<String>>,
+}
+
+/// Tells `"email": null` (remove it) from a missing field (keep it).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
+}
+
+pub fn change_me(conn: &mut PgConnection, user_id: Uuid, changes: MeChanges) -> Result<Me, Error> {
+    let current = me(conn, user_id)?;
+    let locale = changes.locale.unwrap_or(current.user.locale);
+    let time_zone = changes.time_zone.unwrap_or(current.user.time_zone);
+    check_settings(&locale, &time_zone)?;
+    let email = match changes.email {
+        Some(Some(address)) => Some(names::email(&address)?),
+        Some(None) => None,
+        None => current.email,
+    };
+    diesel::update(users::table.find(user_id))
+        .set((
+            users::locale.eq(&locale),
+            users::time_zone.eq(&time_zone),
+            users::email.eq(&email),
+        ))
+        .execute(conn)
+        .map_err(|e| {
+            if is_unique_violation(&e) {
+                Error::conflict("that email is already registered")
+            } else {
+                e.into()
+            }
+        })?;
+    me(conn, user_id)
+}
+
 pub fn me(conn: &mut PgConnection, user_id: Uuid) -> Result<Me, Error> {
     let user = users::table
         .find(user_id)

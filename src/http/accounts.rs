@@ -1,12 +1,12 @@
 //! Account and session endpoints: thin wrappers over `crate::accounts`.
 
-use crate::accounts::{self, GuestRequest, Login, Me, Refresh, Registration, Session};
+use crate::accounts::{self, GuestRequest, Login, Me, MeChanges, Refresh, Registration, Session};
 use crate::auth::{self, Caller};
 use crate::db;
 use crate::http::body::Body;
 use crate::http::error::ApiError;
 use crate::state::AppState;
-use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
+use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
 
 #[utoipa::path(post, path = "/v1/accounts", tag = "accounts", request_body = Registration,
     responses((status = 201, body = Session), (status = 400), (status = 409)))]
@@ -116,6 +116,23 @@ pub async fn guest(
 pub async fn me(state: web::Data<AppState>, caller: Caller) -> Result<HttpResponse, ApiError> {
     let me = db::run(&state.pool, move |c| accounts::me(c, caller.user_id)).await?;
     Ok(HttpResponse::Ok().json(me))
+}
+
+#[utoipa::path(patch, path = "/v1/me", tag = "accounts", request_body = MeChanges,
+    responses((status = 200, body = Me), (status = 400), (status = 401), (status = 409)),
+    security(("bearer" = [])))]
+#[patch("/v1/me")]
+pub async fn change_me(
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: Body<MeChanges>,
+) -> Result<HttpResponse, ApiError> {
+    let changes = body.into_inner();
+    let changed = db::run(&state.pool, move |c| {
+        accounts::change_me(c, caller.user_id, changes)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(changed))
 }
 
 #[utoipa::path(get, path = "/v1/me/summary", tag = "accounts",

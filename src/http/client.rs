@@ -1,77 +1,126 @@
 //! The web client (issue #18): a small PWA built into the binary. Every
-//! page is the same shell (`index.html`); `app.js` draws the page for the
-//! path. No inline script or style and no third party: the
-//! Content-Security-Policy allows the service's own files only, and the
-//! access token is only ever sent to this origin.
+//! page is the same shell (`index.html`); `app.js` (an ES module, with the
+//! modules it imports) draws the page for the path. No inline script or
+//! style and no third party: the Content-Security-Policy allows the
+//! service's own files only, and the access token is only ever sent to this
+//! origin.
 
+use crate::http::error::ApiError;
 use actix_web::http::header;
-use actix_web::{get, HttpResponse};
+use actix_web::{get, web, HttpRequest, HttpResponse};
 
 const INDEX: &str = include_str!("../web/index.html");
-const APP_JS: &str = include_str!("../web/app.js");
-const BOARDS_JS: &str = include_str!("../web/boards.js");
-const APP_CSS: &str = include_str!("../web/app.css");
-const SW_JS: &str = include_str!("../web/sw.js");
-const MANIFEST: &str = include_str!("../web/manifest.webmanifest");
-const ICON: &str = include_str!("../web/icon.svg");
+
+/// Every file of the client but the shell: (name, content type, cache, body).
+/// Scripts and styles are revalidated on each load (`no-cache`) so that a
+/// new release is picked up at once; the service worker keeps them offline.
+const FILES: &[(&str, &str, &str, &str)] = &[
+    ("app.js", JS, "no-cache", include_str!("../web/app.js")),
+    ("core.js", JS, "no-cache", include_str!("../web/core.js")),
+    ("pages.js", JS, "no-cache", include_str!("../web/pages.js")),
+    (
+        "social.js",
+        JS,
+        "no-cache",
+        include_str!("../web/social.js"),
+    ),
+    ("match.js", JS, "no-cache", include_str!("../web/match.js")),
+    (
+        "flipchess.js",
+        JS,
+        "no-cache",
+        include_str!("../web/flipchess.js"),
+    ),
+    (
+        "boards.js",
+        JS,
+        "no-cache",
+        include_str!("../web/boards.js"),
+    ),
+    (
+        "app.css",
+        "text/css; charset=utf-8",
+        "no-cache",
+        include_str!("../web/app.css"),
+    ),
+    // Served from the root so that it controls every page.
+    ("sw.js", JS, "no-cache", include_str!("../web/sw.js")),
+    (
+        "manifest.webmanifest",
+        "application/manifest+json",
+        "max-age=3600",
+        include_str!("../web/manifest.webmanifest"),
+    ),
+    (
+        "icon.svg",
+        "image/svg+xml",
+        "max-age=86400",
+        include_str!("../web/icon.svg"),
+    ),
+];
+const JS: &str = "text/javascript; charset=utf-8";
 
 /// Only this origin's files; no inline script or style; no framing.
 pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
     connect-src 'self'; worker-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; \
     frame-ancestors 'none'; object-src 'none'";
 
-fn asset(body: &'static str, content_type: &str, cache: &str) -> HttpResponse {
-    HttpResponse::Ok()
+/// The file's version: a page load revalidates each file (`no-cache`) and
+/// gets an empty `304` for the ones it already has.
+fn etag(body: &str) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    body.hash(&mut hasher);
+    format!("\"{:016x}\"", hasher.finish())
+}
+
+fn asset(req: &HttpRequest, body: &'static str, content_type: &str, cache: &str) -> HttpResponse {
+    let tag = etag(body);
+    let known = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag));
+    let mut reply = if known {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    reply
         .content_type(content_type)
+        .insert_header((header::ETAG, tag))
         .insert_header((header::CONTENT_SECURITY_POLICY, CSP))
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .insert_header((header::REFERRER_POLICY, "no-referrer"))
-        .insert_header((header::CACHE_CONTROL, cache))
-        .body(body)
+        .insert_header((header::CACHE_CONTROL, cache));
+    if known {
+        reply.finish()
+    } else {
+        reply.body(body)
+    }
 }
 
-fn shell() -> HttpResponse {
-    asset(INDEX, "text/html; charset=utf-8", "no-cache")
+fn shell(req: &HttpRequest) -> HttpResponse {
+    asset(req, INDEX, "text/html; charset=utf-8", "no-cache")
 }
 
 #[get("/")]
-pub async fn home() -> HttpResponse {
-    shell()
+pub async fn home(req: HttpRequest) -> HttpResponse {
+    shell(&req)
 }
 
 /// The pages the client draws itself: invitations, matches, and the rest.
-#[get("/{page:(invite|matches|new|settings|leaderboards|signin)(/.*)?}")]
-pub async fn page() -> HttpResponse {
-    shell()
+#[get("/{page:(invite|matches|new|settings|leaderboards|users|friends|signin)(/.*)?}")]
+pub async fn page(req: HttpRequest) -> HttpResponse {
+    shell(&req)
 }
 
-#[get("/app.js")]
-pub async fn app_js() -> HttpResponse {
-    asset(APP_JS, "text/javascript; charset=utf-8", "no-cache")
-}
-
-#[get("/boards.js")]
-pub async fn boards_js() -> HttpResponse {
-    asset(BOARDS_JS, "text/javascript; charset=utf-8", "no-cache")
-}
-
-#[get("/app.css")]
-pub async fn app_css() -> HttpResponse {
-    asset(APP_CSS, "text/css; charset=utf-8", "no-cache")
-}
-
-/// Served from the root so that it controls every page.
-#[get("/sw.js")]
-pub async fn service_worker() -> HttpResponse {
-    asset(SW_JS, "text/javascript; charset=utf-8", "no-cache")
-}
-
-#[get("/manifest.webmanifest")]
-pub async fn manifest() -> HttpResponse {
-    asset(MANIFEST, "application/manifest+json", "max-age=3600")
-}
-
-#[get("/icon.svg")]
-pub async fn icon() -> HttpResponse {
-    asset(ICON, "image/svg+xml", "max-age=86400")
+/// The client's scripts, style, service worker, manifest and icon.
+#[get("/{file:[a-z]+\\.(js|css|webmanifest|svg)}")]
+pub async fn file(req: HttpRequest, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let (_, content_type, cache, body) = FILES
+        .iter()
+        .find(|(file, ..)| *file == name.as_str())
+        .ok_or_else(|| ApiError::not_found("file"))?;
+    Ok(asset(&req, body, content_type, cache))
 }

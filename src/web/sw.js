@@ -1,7 +1,8 @@
 // Posthorn's service worker: the app shell offline, and turn notifications
 // by Web Push (the service's push payload: {type, match_id, title, body, url}).
-const SHELL = "posthorn-shell-v1";
-const FILES = ["/", "/app.js", "/boards.js", "/app.css", "/manifest.webmanifest", "/icon.svg"];
+const SHELL = "posthorn-shell-v2";
+const FILES = ["/", "/app.js", "/core.js", "/pages.js", "/social.js", "/match.js", "/flipchess.js", "/boards.js",
+  "/app.css", "/manifest.webmanifest", "/icon.svg"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
@@ -45,16 +46,31 @@ self.addEventListener("push", (event) => {
   );
 });
 
+// A tap on a notification opens its match: in a window of ours if one is
+// open (navigated there, which needs no user gesture), else a new one.
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const target = new URL(event.notification.data.url, self.location.origin);
-  const path = target.origin === self.location.origin ? target.pathname : "/";
-  event.waitUntil(
-    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
-      for (const w of windows) {
-        if (new URL(w.url).pathname === path && "focus" in w) return w.focus();
-      }
-      return self.clients.openWindow(path);
-    }),
-  );
+  const done = openMatch(event.notification.data && event.notification.data.url);
+  // A trusted click keeps the worker alive until the window is open.
+  if (event.isTrusted) event.waitUntil(done);
 });
+
+async function openMatch(url) {
+  const target = new URL(url || "/", self.location.origin);
+  const path = target.origin === self.location.origin ? target.pathname : "/";
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const open = windows.find((w) => new URL(w.url).pathname === path) || windows[0];
+  if (!open) return self.clients.openWindow(path);
+  let shown = open;
+  if (new URL(open.url).pathname !== path) {
+    try {
+      shown = (await open.navigate(path)) || open;
+    } catch (_) {
+      return self.clients.openWindow(path); // a window this worker does not control
+    }
+  }
+  try {
+    await shown.focus();
+  } catch (_) { /* focusing needs a real tap */ }
+  return shown;
+}

@@ -23,6 +23,53 @@ async fn refresh(app: &TestApp, token: &impl serde::Serialize) -> crate::support
         .await
 }
 
+/// Issue #18 (settings page): language, time zone and email are changed
+/// with `PATCH /v1/me`; a bad zone or a taken email changes nothing.
+#[actix_web::test]
+async fn patch_me_changes_locale_time_zone_and_email_and_refuses_bad_values() {
+    let app = TestApp::start().await;
+    let token = app.register("alice").await;
+    app.register("bob").await;
+    let patch =
+        |body: serde_json::Value| app.request("PATCH", "/v1/me", Some(&token), Some(body), &[]);
+    let changed = patch(json!({"locale": "ko-KR", "time_zone": "Asia/Seoul"})).await;
+    assert_eq!(changed.status, 200, "{}", changed.body);
+    assert_eq!(changed.body["locale"], "ko-KR");
+    assert_eq!(changed.body["time_zone"], "Asia/Seoul");
+    assert_eq!(
+        changed.body["email"], "alice@example.test",
+        "left out: kept"
+    );
+    for (bad, status) in [
+        (json!({"time_zone": "Mars/Olympus"}), 400),
+        (json!({"locale": "ko KR!"}), 400),
+        (json!({"email": "not an address"}), 400),
+        (json!({"email": "bob@example.test"}), 409),
+        (json!({"nickname": "x"}), 400),
+    ] {
+        let reply = patch(bad.clone()).await;
+        assert_eq!(reply.status, status, "{bad}: {}", reply.body);
+    }
+    let me = app.get("/v1/me", &token).await.body;
+    assert_eq!(
+        (me["locale"].as_str(), me["time_zone"].as_str()),
+        (Some("ko-KR"), Some("Asia/Seoul"))
+    );
+    assert_eq!(me["email"], "alice@example.test");
+    let removed = patch(json!({"email": null})).await;
+    assert_eq!(removed.body["email"], serde_json::Value::Null);
+    let login = app
+        .request(
+            "POST",
+            "/v1/sessions",
+            None,
+            Some(json!({"login": "alice", "password": "a long password"})),
+            &[],
+        )
+        .await;
+    assert_eq!(login.body["user"]["time_zone"], "Asia/Seoul");
+}
+
 #[actix_web::test]
 async fn register_then_sign_in_by_username_or_email_and_read_me() {
     let app = TestApp::start().await;

@@ -94,6 +94,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("delete", "/v1/sessions/current"),
         ("post", "/v1/guests"),
         ("get", "/v1/me"),
+        ("patch", "/v1/me"),
         ("get", "/v1/me/summary"),
         ("post", "/v1/matches"),
         ("get", "/v1/matches"),

@@ -14,7 +14,15 @@ async fn every_page_link_opens_the_shell_under_a_strict_csp() {
         "/matches/00000000-0000-0000-0000-000000000000",
         "/new",
         "/settings",
+        "/leaderboards/checkers/american",
+        "/users/alice",
+        "/friends",
         "/app.js",
+        "/core.js",
+        "/pages.js",
+        "/social.js",
+        "/match.js",
+        "/flipchess.js",
         "/boards.js",
         "/app.css",
         "/sw.js",
@@ -35,8 +43,25 @@ async fn every_page_link_opens_the_shell_under_a_strict_csp() {
         );
         assert!(csp.contains("frame-ancestors 'none'"));
     }
+    // A file the browser has is revalidated with an empty 304.
+    let first = app.request("GET", "/match.js", None, None, &[]).await;
+    let tag = first
+        .headers
+        .get("etag")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let again = app
+        .request("GET", "/match.js", None, None, &[("if-none-match", &tag)])
+        .await;
+    assert_eq!(again.status, 304);
+    assert_eq!(again.body, serde_json::Value::Null, "no body");
     let unknown = app.request("GET", "/nowhere", None, None, &[]).await;
     assert_eq!(unknown.status, 404, "only the client's own pages");
+    let no_file = app.request("GET", "/secrets.js", None, None, &[]).await;
+    assert_eq!(no_file.status, 404, "only the client's own files");
+    assert_eq!(no_file.body["code"], "not_found");
     app.stop().await;
 }
 

@@ -1,113 +1,297 @@
-// Issue #18 in a real browser (run by tests/web/run): Alice signs up on a
-// phone-sized screen, creates a checkers match with an invite link; Bob
-// opens the link, joins as a guest in one step and lands on the board;
-// each moves by clicking a piece, a marked destination and Confirm; the
-// other sees it. Every page carries the CSP and no script error.
+// Issue #18 in a real browser (run by tests/web/run): every game played
+// through the web client by clicks, from two (or four) browser contexts.
+//  - Alice signs up on a phone, shares a checkers invite link; Bob opens
+//    it, joins as a guest in one step, and the two play the whole match
+//    (a draw offered and declined on the way); Alice replays it (← →).
+//  - A turn notification goes from the service through a push endpoint to
+//    Alice's service worker, which shows it; tapping it opens the match.
+//  - Alice and Bob play a whole FlipChess match with cards and moves.
+//  - A Janggi, a Banqi and a four-player board render and take a move;
+//    the Janggi match ends by a confirmed resignation.
+// Every page carries the CSP, logs no script error and does not shift;
+// screenshots of each game at phone and desktop size go to $SHOTS; the
+// service's answer time for every request is printed at the end.
 "use strict";
 const { chromium } = require("playwright-core");
-const assert = require("assert");
+const L = require("./lib.cjs");
+const pushPeer = require("./pushpeer.cjs");
 
-const BASE = process.env.BASE;
-const SHOTS = process.env.SHOTS;
+const { BASE, api, assert } = L;
 
-async function phone(browser, errors) {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: "en-US" });
-  const page = await context.newPage();
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
-  return page;
+async function signUpAndInvite(alice) {
+  const first = await alice.goto(BASE + "/signin");
+  const csp = first.headers()["content-security-policy"] || "";
+  assert.match(csp, /script-src 'self'/, "a CSP that allows only our own scripts");
+  assert.doesNotMatch(csp, /unsafe-inline/);
+  assert.equal(await alice.$$eval("script:not([src])", (s) => s.length), 0, "no inline script");
+  const signUp = alice.locator("form").nth(1);
+  await signUp.locator("input[name=username]").fill("alice");
+  await signUp.locator("input[name=password]").fill("a long password");
+  await signUp.locator("button[type=submit]").click();
+  await alice.waitForSelector("nav a[href='/new']");
+  await alice.click("nav a[href='/new']");
+  await alice.selectOption("select[name=game]", "checkers");
+  await alice.click("form button[type=submit]");
+  const link = await (await alice.waitForSelector("input.share")).inputValue();
+  assert.match(link, /\/invite\/[A-Z0-9]+$/);
+  return link;
 }
 
-async function shot(page, name) {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+async function guestJoins(bob, link) {
+  await bob.goto(link);
+  await bob.waitForSelector("h2");
+  assert.match(await bob.textContent("h2"), /alice.*checkers/i);
+  await bob.fill("input[name=nickname]", "Bob");
+  await bob.click("form button[type=submit]");
+  await bob.waitForURL(/\/matches\/[0-9a-f-]{36}$/);
+  await bob.waitForSelector(".board");
+  const squares = await bob.$$eval(".board button.sq", (b) => b.map((x) => x.getAttribute("aria-label")));
+  assert.equal(squares.length, 32, "32 playable squares, each with a label");
+  assert.ok(squares.every((label) => /^\d+/.test(label)));
+  return bob.url().split("/").pop();
 }
 
-/// The player on move clicks a piece that can move, a marked target, Confirm.
-async function moveOnce(page) {
-  await page.waitForSelector(".status", { timeout: 10000 });
-  assert.match(await page.textContent(".status"), /Your turn/);
-  const before = await page.evaluate(() => document.querySelectorAll(".sq.last").length);
-  const starts = await page.$$("button.sq:not([disabled])");
-  assert.ok(starts.length > 0, "some piece can move");
-  await starts[0].click();
-  const target = await page.waitForSelector("button.sq.target", { timeout: 5000 });
-  await target.click();
-  await page.click(".confirm button:first-of-type");
-  await page.waitForFunction((n) => document.querySelectorAll(".sq.last").length > n || /Waiting/.test(document.querySelector(".status")?.textContent || ""), before);
+async function wholeCheckersMatch(players, id) {
+  const random = L.seeded(7);
+  let offered = false;
+  const plies = await L.playToEnd(players, id, "checkers", async (actions, p, ply) => {
+    const decline = actions.find((a) => a.type === "decline_draw");
+    if (decline) return decline;
+    const offer = actions.find((a) => a.type === "offer_draw");
+    if (offer && ply >= 4 && !offered) {
+      offered = true;
+      return offer;
+    }
+    const moves = actions.filter((a) => a.type === "move");
+    return moves[random(moves.length)];
+  }, 900);
+  assert.ok(offered, "a draw was offered by clicks");
+  const m = await api("GET", "/v1/matches/" + id, players[0].token);
+  assert.equal(m.status, "finished");
+  const events = (await api("GET", `/v1/matches/${id}/events?after=0`, players[0].token)).events;
+  assert.ok(events.some((e) => e.type === "draw_offered") && events.some((e) => e.type === "draw_declined"),
+    "the offer and its decline are in the log: " + [...new Set(events.map((e) => e.type))]);
+  return { plies, result: m.result };
+}
+
+async function replay(page, id) {
+  await L.openMatch(page, id);
+  await page.waitForSelector(".replay");
+  const [, total] = (await page.textContent(".replay span")).match(/(\d+) \/ \1/) || [];
+  assert.ok(Number(total) > 2, "the whole match is in the replay");
+  await page.click(".replay button[aria-label=back]");
+  await page.waitForFunction((n) => document.querySelector(".replay span").textContent.includes(`${n - 1} / ${n}`), Number(total));
+  for (let i = 0; i < 2; i++) await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction((n) => document.querySelector(".replay span").textContent.includes(`${n - 3} / ${n}`), Number(total));
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction((n) => document.querySelector(".replay span").textContent.includes(`${n - 2} / ${n}`), Number(total));
+}
+
+/// The service's own push for Alice's turn, opened by the test's push
+/// service, is handed to her service worker (as Chromium's push service
+/// would); the worker shows it and a tap opens the match.
+async function pushOpensTheMatch(alice, aliceToken, bobToken) {
+  const peer = await pushPeer.start();
+  try {
+    await alice.context().grantPermissions(["notifications"], { origin: BASE });
+    await alice.goto(BASE + "/");
+    await alice.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await api("POST", "/v1/push-subscriptions", aliceToken, peer.subscription());
+    const m = await api("POST", "/v1/matches", aliceToken, { game: "checkers", open_seats: 1, turn_hours: 24 });
+    await api("POST", `/v1/invites/${m.invite.code}/accept`, bobToken);
+    // Whoever is Black moves; then it is the other's turn, until it is Alice's.
+    for (let i = 0; i < 2; i++) {
+      const legal = await api("GET", `/v1/matches/${m.id}/legal-actions`, bobToken);
+      const move = legal.actions.find((a) => a.type === "move");
+      if (move) await api("POST", `/v1/matches/${m.id}/actions`, bobToken, { seq: legal.seq, action: move });
+      else break;
+    }
+    const message = await peer.next((p) => p.match_id === m.id && p.type === "your_turn", 30000);
+    assert.match(message.url, new RegExp(`/matches/${m.id}$`));
+    const cdp = await alice.context().newCDPSession(alice);
+    const registration = new Promise((resolve) => cdp.on("ServiceWorker.workerRegistrationUpdated", (e) => {
+      const ours = e.registrations.find((r) => r.scopeURL === BASE + "/");
+      if (ours) resolve(ours.registrationId);
+    }));
+    await cdp.send("ServiceWorker.enable");
+    await cdp.send("ServiceWorker.deliverPushMessage", { origin: BASE, registrationId: await registration, data: JSON.stringify(message) });
+    let shown = [];
+    for (let i = 0; i < 100 && !shown.length; i++) {
+      shown = await alice.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications())
+        .map((n) => ({ title: n.title, body: n.body, url: n.data.url })));
+      if (!shown.length) await alice.waitForTimeout(100);
+    }
+    assert.equal(shown.length, 1, "the worker shows the push");
+    assert.equal(shown[0].title, message.title);
+    assert.match(shown[0].url, new RegExp(`/matches/${m.id}$`));
+    // No platform lets a test tap a system notification: the worker gets
+    // the click event a tap would give it.
+    const [worker] = alice.context().serviceWorkers();
+    await worker.evaluate(async () => {
+      const [notification] = await self.registration.getNotifications();
+      self.dispatchEvent(new NotificationEvent("notificationclick", { notification }));
+    });
+    await alice.waitForURL(new RegExp(`/matches/${m.id}$`));
+    await alice.waitForSelector(".board");
+  } finally {
+    peer.close();
+  }
+}
+
+async function wholeFlipChessMatch(players, id) {
+  const random = L.seeded(11);
+  let flipped = false;
+  const plies = await L.playToEnd(players, id, "flipchess", async (actions, p) => {
+    const find = (type) => actions.find((a) => a.type === type);
+    if (find("call_last_card")) return find("call_last_card");
+    // §F7: the first king taken early is saved by the free flip; later ones conceded.
+    if (find("free_flip") && !flipped) { flipped = true; return find("free_flip"); }
+    if (find("concede")) return find("concede");
+    const cards = actions.filter((a) => a.type === "play");
+    if (cards.length) {
+      const called = cards.filter((a) => a.last_card);
+      const pool = called.length ? called : cards;
+      return pool[random(pool.length)];
+    }
+    const moves = actions.filter((a) => a.type === "move");
+    if (moves.length) return L.preferCaptures(p.page, "flipchess", moves, random);
+    return find("end_turn") || find("draw") || actions[0];
+  }, 1500);
+  const m = await api("GET", "/v1/matches/" + id, players[0].token);
+  assert.equal(m.status, "finished");
+  return { plies, result: m.result };
+}
+
+/// A two-player match made through the API, both players' pages open.
+async function apiMatch(alice, bob, body) {
+  const m = await api("POST", "/v1/matches", alice.token, Object.assign({ open_seats: 1, turn_hours: 24 }, body));
+  await api("POST", `/v1/invites/${m.invite.code}/accept`, bob.token);
+  return m.id;
+}
+
+/// Whoever is on move makes one move by clicks.
+async function oneMove(players, id, game) {
+  const random = L.seeded(3);
+  for (const p of players) {
+    const legal = await api("GET", `/v1/matches/${id}/legal-actions`, p.token);
+    const moves = legal.actions.filter((a) => a.type === "move" || a.type === "turn_up");
+    if (!moves.length) continue;
+    await L.openMatch(p.page, id);
+    await L.act(p.page, game, moves[random(moves.length)]);
+    await p.page.waitForSelector(".sq.last");
+    return p;
+  }
+  throw new Error(game + ": nobody can move");
+}
+
+/// The other pages: friends (a request sent from the form), a profile, a
+/// leaderboard and the settings (language, time zone, quiet hours, digest).
+async function accountPages(page, token) {
+  const carol = await api("POST", "/v1/accounts", null, { username: "carol", password: "a long password" });
+  await page.goto(BASE + "/friends");
+  await page.fill("input[name=username]", "carol");
+  await page.click("form button[type=submit]");
+  await page.waitForFunction(() => /carol/.test(document.querySelector("main").textContent));
+  await api("POST", "/v1/friends/requests/alice/accept", carol.access_token);
+  await page.reload();
+  await page.waitForSelector(".people a[href='/users/carol']");
+  await page.click(".people a[href='/users/carol']");
+  await page.waitForURL(/\/users\/carol$/);
+  await page.waitForSelector("h3");
+  assert.match(await page.textContent("main"), /Head to head/);
+  await page.goto(BASE + "/leaderboards/checkers/american");
+  await page.waitForSelector("select[aria-label=Game]");
+  await page.click("a.tab[href$='?around=me']");
+  await page.waitForSelector("a.tab.on[href$='?around=me']");
+  await page.goto(BASE + "/settings");
+  await page.selectOption("select[name=time_zone]", "Asia/Seoul");
+  await page.selectOption("select[name=language]", "ko");
+  await page.locator("form").nth(0).locator("button[type=submit]").click();
+  await page.waitForFunction(() => document.documentElement.lang === "ko");
+  await page.check("input[name=digest]");
+  await page.fill("input[name=quiet_start]", "22:00");
+  await page.fill("input[name=quiet_end]", "07:30");
+  await page.locator("form").nth(1).locator("button[type=submit]").click();
+  await page.waitForFunction(() => document.querySelector("[role=status]").textContent.length > 0);
+  const me = await api("GET", "/v1/me", token);
+  assert.deepEqual([me.locale, me.time_zone], ["ko", "Asia/Seoul"]);
+  const settings = await api("GET", "/v1/me/notification-settings", token);
+  assert.equal(settings.digest, true);
+  assert.deepEqual(settings.quiet_hours, { start: "22:00", end: "07:30" });
+  await page.goto(BASE + "/");
+  await page.waitForSelector("nav a[href='/new']");
+  assert.equal(await page.textContent("nav a[href='/new']"), "새 대국", "the account's language");
 }
 
 (async () => {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM, args: ["--no-sandbox"] });
   const errors = [];
   try {
-    // The shell and its headers.
-    const alice = await phone(browser, errors);
-    const first = await alice.goto(BASE + "/signin");
-    const csp = first.headers()["content-security-policy"] || "";
-    assert.match(csp, /script-src 'self'/, "a CSP that allows only our own scripts");
-    assert.doesNotMatch(csp, /unsafe-inline/);
-    assert.equal(await alice.$$eval("script:not([src])", (s) => s.length), 0, "no inline script");
-
-    // Alice signs up (the second form) and creates a match to share.
-    const signUp = alice.locator("form").nth(1);
-    await signUp.locator("input[name=username]").fill("alice");
-    await signUp.locator("input[name=password]").fill("a long password");
-    await signUp.locator("button[type=submit]").click();
-    await alice.waitForSelector("nav a[href='/new']");
-    await alice.click("nav a[href='/new']");
-    await alice.selectOption("select[name=game]", "checkers");
-    await alice.click("form button[type=submit]");
-    const link = await (await alice.waitForSelector("input.share")).inputValue();
-    assert.match(link, /\/invite\/[A-Z0-9]+$/);
-    await shot(alice, "1-invite-link");
-
-    // Bob opens the link: who invites to what, a nickname, the board.
-    const bob = await phone(browser, errors);
-    await bob.goto(link);
-    await bob.waitForSelector("h2");
-    assert.match(await bob.textContent("h2"), /alice.*checkers/i);
-    await bob.fill("input[name=nickname]", "Bob");
-    await bob.click("form button[type=submit]");
-    await bob.waitForURL(/\/matches\/[0-9a-f-]{36}$/);
-    await bob.waitForSelector(".board");
-    const squares = await bob.$$eval(".board button.sq", (b) => b.map((x) => x.getAttribute("aria-label")));
-    assert.equal(squares.length, 32, "32 playable squares, each with a label");
-    assert.ok(squares.every((label) => /^\d+/.test(label)));
-    await shot(bob, "2-bob-board");
-
-    // Alice's view of the same match.
-    await alice.goto(bob.url());
-    await alice.waitForSelector(".board");
-    const width = await alice.evaluate(() => document.documentElement.scrollWidth);
+    const alicePage = await L.player(browser, errors);
+    const bobPage = await L.player(browser, errors);
+    const link = await signUpAndInvite(alicePage);
+    const checkersId = await guestJoins(bobPage, link);
+    const alice = { page: alicePage, token: await L.tokenOf(alicePage) };
+    const bob = { page: bobPage, token: await L.tokenOf(bobPage) };
+    await L.openMatch(alicePage, checkersId);
+    const width = await alicePage.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 360, `no sideways scrolling on a 360-px screen (${width})`);
+    await L.shots(alicePage, "checkers-start");
+    const checkers = await wholeCheckersMatch([alice, bob], checkersId);
+    console.log(`checkers: a whole match by clicks, ${checkers.plies} actions, ${checkers.result.reason}`);
+    await replay(alicePage, checkersId);
+    await L.shots(alicePage, "checkers-replay");
 
-    // Whoever is on move moves; the other then sees it is their turn.
-    for (let ply = 0; ply < 2; ply++) {
-      const onMove = /Your turn/.test(await alice.textContent(".status")) ? alice : bob;
-      const other = onMove === alice ? bob : alice;
-      await moveOnce(onMove);
-      await other.reload();
-      await other.waitForSelector(".sq.last");
-      assert.match(await other.textContent(".status"), /Your turn/);
+    await pushOpensTheMatch(alicePage, alice.token, bob.token);
+    console.log("push: the service's turn notice shown by the service worker; a tap opened the match");
+
+    const flipId = await apiMatch(alice, bob, { game: "flipchess" });
+    await L.openMatch(alicePage, flipId);
+    await alicePage.waitForSelector(".hand .card-button");
+    await L.shots(alicePage, "flipchess");
+    const flip = await wholeFlipChessMatch([alice, bob], flipId);
+    console.log(`flipchess: a whole match by clicks, ${flip.plies} actions, ${flip.result.reason}`);
+    await L.openMatch(bobPage, flipId);
+    await L.shots(bobPage, "flipchess-finished");
+
+    const janggiId = await apiMatch(alice, bob, { game: "janggi", options: { setups: { cho: "MSMS", han: "SMMS" } } });
+    const mover = await oneMove([alice, bob], janggiId, "janggi");
+    await L.shots(mover.page, "janggi");
+    await L.act(mover.page, "janggi", { type: "resign" });
+    assert.match(await mover.page.textContent(".result"), /resigned/);
+    console.log("janggi: rendered, a move by clicks, a confirmed resignation");
+
+    const banqiId = await apiMatch(alice, bob, { game: "banqi" });
+    await L.openMatch(alicePage, banqiId);
+    assert.equal(await alicePage.$$eval(".piece.face-down", (n) => n.length), 32, "32 face-down pieces");
+    const turner = await oneMove([alice, bob], banqiId, "banqi");
+    assert.equal(await turner.page.$$eval(".piece.face-down", (n) => n.length), 31, "one turned up");
+    await L.shots(turner.page, "banqi");
+    console.log("banqi: rendered face down, a piece turned up by clicks");
+
+    const four = await api("POST", "/v1/matches", alice.token, { game: "four_player_chess", mode: "ffa", open_seats: 3, turn_hours: 24 });
+    const others = [bob];
+    for (const name of ["Carol", "Dave"]) {
+      const guest = await api("POST", "/v1/guests", null, { nickname: name });
+      others.push({ page: await L.player(browser, errors), token: guest.access_token, session: guest });
     }
-    await shot(alice, "3-after-two-moves");
+    for (const [i, p] of others.entries()) await api("POST", `/v1/invites/${four.invites[i].code}/accept`, p.token);
+    for (const p of others.slice(1)) await L.signIn(p.page, p.session);
+    const seated = await oneMove([alice, ...others], four.id, "four_player_chess");
+    assert.equal(await seated.page.$$eval(".board.four_player_chess button.sq", (n) => n.length), 160, "160 squares");
+    await L.shots(seated.page, "four-player-chess");
+    console.log("four-player chess: rendered, a move by clicks");
 
-    // Alice resigns (with a confirmation), then replays the match: ← → .
-    alice.once("dialog", (dialog) => dialog.accept());
-    await alice.click("button.danger");
-    await alice.waitForSelector(".replay");
-    assert.match(await alice.textContent(".result"), /resigned/);
-    assert.match(await alice.textContent(".replay span"), /2 \/ 2/);
-    await alice.click(".replay button[aria-label=back]");
-    await alice.waitForFunction(() => /1 \/ 2/.test(document.querySelector(".replay span").textContent));
-    await alice.click(".replay button[aria-label=back]");
-    await alice.waitForFunction(() => /0 \/ 2/.test(document.querySelector(".replay span").textContent));
-    assert.equal(await alice.$$eval(".sq.last", (n) => n.length), 0, "the start: no last move");
-    await alice.keyboard.press("ArrowRight");
-    await alice.waitForFunction(() => /1 \/ 2/.test(document.querySelector(".replay span").textContent));
-    await shot(alice, "4-replay");
-    assert.deepEqual(errors, [], "no script errors");
-    console.log("web client: sign-up, invite link, guest join, two moves by clicking, resignation, replay — ok");
+    await accountPages(alicePage, alice.token);
+    console.log("friends, a profile, a leaderboard and the settings: ok");
+
+    for (const page of [alicePage, bobPage]) {
+      const shift = await page.evaluate(() => window.__shift);
+      assert.ok(shift < 0.1, `no layout shift (${shift})`);
+    }
+    assert.deepEqual(errors, [], "no script errors: " + errors.join(" | "));
+    console.log("\nthe service's answer time (request sent → first byte), ms:\n" +
+      "route".padEnd(48) + "     n      p50      max\n" + L.timingReport());
   } finally {
     await browser.close();
   }

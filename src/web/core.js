@@ -1,0 +1,202 @@
+// What every page of the web client shares: the words in English and
+// Korean, the API (tokens sent to this origin only: relative URLs), small
+// DOM helpers and the viewer's clock.
+
+const WORDS = {
+  en: {
+    matches: "My matches", new_match: "New match", settings: "Settings", sign_out: "Sign out",
+    sign_in: "Sign in", sign_up: "Sign up", guest: "Play as a guest", username: "Username",
+    password: "Password", email: "Email (for reminders)", nickname: "Nickname",
+    your_turn: "Your turn", their_turn: "Waiting for the others", finished: "Finished",
+    waiting: "Waiting for players", cancelled: "Cancelled", left: "left", none: "No matches yet.",
+    invite_title: "invites you to play", join: "Join", join_as_guest: "Join as a guest",
+    invite_gone: "This invitation can no longer be used.", create: "Create", game: "Game",
+    variant: "Variant or mode", opponent: "Opponent's username (empty: a link to share)",
+    turn_hours: "Hours per turn", rated: "Rated", share: "Share this link with your opponent:",
+    confirm: "Confirm", cancel: "Cancel", resign: "Resign", sure_resign: "Resign this match?",
+    moves: "Moves", replay: "Replay", result: "Result", deadline: "Deadline", to_move: "To move",
+    other_actions: "Other actions", push_on: "Turn notifications on this device", push_off: "Turn notifications off",
+    saved: "Saved.", language: "Language", time_zone: "Time zone", email_mail: "Email me", push_me: "Push to me",
+    leaderboards: "Leaderboards", error: "Something went wrong", seat: "seat", you: "you",
+    accept: "Accept", decline: "Decline", hand: "Your cards", save: "Save", promote: "Promote to",
+    colour: "Name a colour", quiet_hours: "Quiet hours (no push)", from: "from", to: "to",
+    digest: "One email a day instead of one per turn", account: "Account", notifications: "Notifications",
+    friends: "Friends", add_friend: "Add a friend by username", send: "Send", requests: "Requests",
+    remove: "Remove", challenge: "Challenge", rank: "Rank", rating: "Rating", games_played: "Games",
+    player: "Player", around_me: "Around me", top: "Top", friends_only: "Friends", next: "More",
+    profile: "Profile", head_to_head: "Head to head", awaiting: "your turn in", pile: "Pile",
+    deck: "Deck", round: "Round", opponent_cards: "Their cards", moves_left: "moves left",
+    rematch: "Rematch", setup_cho: "Cho setup", setup_han: "Han setup", provisional: "provisional",
+    wins: "wins", losses: "losses", draws: "draws", no_one: "Nobody yet.",
+    a_play: "Play", a_draw: "Draw a card", a_end_turn: "End the turn", a_call_last_card: "Last card!",
+    a_catch: "Catch!", a_free_flip: "Free flip", a_flip_card: "Flip with", a_concede: "Concede",
+    a_offer_draw: "Offer a draw", a_accept_draw: "Accept the draw", a_decline_draw: "Decline the draw",
+    a_pass: "Pass", a_turn_up: "Turn up", a_grant_time: "Give them 24 hours more",
+  },
+  ko: {
+    matches: "내 대국", new_match: "새 대국", settings: "설정", sign_out: "로그아웃",
+    sign_in: "로그인", sign_up: "가입", guest: "손님으로 두기", username: "아이디",
+    password: "비밀번호", email: "이메일 (알림용)", nickname: "별명",
+    your_turn: "내 차례", their_turn: "상대 차례", finished: "끝남",
+    waiting: "상대를 기다리는 중", cancelled: "취소됨", left: "남음", none: "아직 대국이 없어요.",
+    invite_title: "님이 대국을 신청했어요", join: "참가", join_as_guest: "손님으로 참가",
+    invite_gone: "이 초대는 더 쓸 수 없어요.", create: "만들기", game: "게임",
+    variant: "변형 또는 방식", opponent: "상대 아이디 (비우면 공유 링크)",
+    turn_hours: "한 수 시간(시간)", rated: "레이팅", share: "이 링크를 상대에게 보내세요:",
+    confirm: "확인", cancel: "취소", resign: "기권", sure_resign: "이 대국을 기권할까요?",
+    moves: "기보", replay: "다시 보기", result: "결과", deadline: "마감", to_move: "차례",
+    other_actions: "다른 행동", push_on: "이 기기로 차례 알림 받기", push_off: "알림 끄기",
+    saved: "저장했어요.", language: "언어", time_zone: "시간대", email_mail: "이메일 받기", push_me: "푸시 받기",
+    leaderboards: "순위표", error: "문제가 생겼어요", seat: "자리", you: "나",
+    accept: "수락", decline: "거절", hand: "내 카드", save: "저장", promote: "승격",
+    colour: "색을 고르세요", quiet_hours: "방해 금지 시간 (푸시 없음)", from: "부터", to: "까지",
+    digest: "차례마다 말고 하루 한 번 이메일", account: "계정", notifications: "알림",
+    friends: "친구", add_friend: "아이디로 친구 추가", send: "보내기", requests: "친구 요청",
+    remove: "삭제", challenge: "대국 신청", rank: "순위", rating: "레이팅", games_played: "대국 수",
+    player: "선수", around_me: "내 주변", top: "상위", friends_only: "친구", next: "더 보기",
+    profile: "프로필", head_to_head: "상대 전적", awaiting: "내 차례인 대국", pile: "버린 더미",
+    deck: "덱", round: "라운드", opponent_cards: "상대 카드", moves_left: "수 남음",
+    rematch: "재대국", setup_cho: "초 상차림", setup_han: "한 상차림", provisional: "잠정",
+    wins: "승", losses: "패", draws: "무", no_one: "아직 아무도 없어요.",
+    a_play: "내기", a_draw: "카드 뽑기", a_end_turn: "차례 끝내기", a_call_last_card: "라스트 카드!",
+    a_catch: "잡았다!", a_free_flip: "무료 뒤집기", a_flip_card: "뒤집기 카드", a_concede: "인정하기",
+    a_offer_draw: "무승부 제안", a_accept_draw: "무승부 수락", a_decline_draw: "무승부 거절",
+    a_pass: "한수쉼", a_turn_up: "뒤집기", a_grant_time: "상대에게 24시간 더 주기",
+  },
+};
+
+let lang = (navigator.language || "en").toLowerCase().startsWith("ko") ? "ko" : "en";
+
+export const t = (key) => (WORDS[lang] && WORDS[lang][key]) || WORDS.en[key] || key;
+export const language = () => lang;
+
+export function setLanguage(next) {
+  lang = next === "ko" ? "ko" : "en";
+  document.documentElement.lang = lang;
+}
+
+const store = window.localStorage;
+
+export const session = {
+  get access() { return store.getItem("access_token"); },
+  get refresh() { return store.getItem("refresh_token"); },
+  save(s) {
+    store.setItem("access_token", s.access_token);
+    if (s.refresh_token) store.setItem("refresh_token", s.refresh_token);
+    if (s.user) store.setItem("user", JSON.stringify(s.user));
+  },
+  remember(user) { store.setItem("user", JSON.stringify(user)); },
+  clear() { ["access_token", "refresh_token", "user", "push_id"].forEach((k) => store.removeItem(k)); },
+  user() { try { return JSON.parse(store.getItem("user")); } catch (_) { return null; } },
+  get pushId() { return store.getItem("push_id"); },
+  set pushId(id) { store.setItem("push_id", id); },
+};
+
+export async function api(method, path, body, headers) {
+  const send = () => fetch(path, {
+    method,
+    headers: Object.assign(
+      { "content-type": "application/json" },
+      session.access ? { authorization: "Bearer " + session.access } : {},
+      headers || {},
+    ),
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let response = await send();
+  if (response.status === 401 && session.refresh) {
+    const renewed = await fetch("/v1/sessions/refresh", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ refresh_token: session.refresh }),
+    });
+    if (renewed.ok) {
+      session.save(await renewed.json());
+      response = await send();
+    }
+  }
+  const text = await response.text();
+  const data = text ? JSON.parse(text) : null;
+  if (!response.ok && response.status !== 304) {
+    const error = new Error((data && data.detail) || response.statusText);
+    error.status = response.status;
+    error.problem = data;
+    throw error;
+  }
+  return { status: response.status, data, etag: response.headers.get("etag") };
+}
+
+export function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "on") for (const [event, f] of Object.entries(v)) node.addEventListener(event, f);
+    else if (v === true) node.setAttribute(k, "");
+    else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined && child !== false) {
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+  }
+  return node;
+}
+
+const main = () => document.getElementById("main");
+
+export function show(...nodes) {
+  main().replaceChildren(...nodes.filter((n) => n !== null && n !== undefined && n !== false));
+}
+
+export function fail(error) {
+  show(el("p", { class: "error", role: "alert" }, t("error") + ": " + error.message));
+}
+
+/// A form whose submit runs `then(data)`; a failure is shown in place.
+export function form(attrs, then, ...children) {
+  return el("form", Object.assign({ class: "card" }, attrs, {
+    on: {
+      submit: async (event) => {
+        event.preventDefault();
+        try { await then(new FormData(event.target), event.target); } catch (error) { fail(error); }
+      },
+    },
+  }), ...children);
+}
+
+const routes = { go: null };
+export function onNavigate(f) { routes.go = f; }
+export function go(path) {
+  history.pushState(null, "", path);
+  routes.go();
+}
+
+export function link(path, ...text) {
+  return el("a", { href: path, "data-link": true }, ...text);
+}
+
+// ---- time, in the viewer's chosen time zone ----
+export function countdown(iso) {
+  const ms = new Date(iso).getTime() - Date.now();
+  if (ms <= 0) return "0 " + t("left");
+  const hours = Math.floor(ms / 3600000);
+  const minutes = Math.floor((ms % 3600000) / 60000);
+  return (hours >= 24 ? Math.floor(hours / 24) + "d " + (hours % 24) + "h" : hours + "h " + minutes + "m") + " " + t("left");
+}
+
+export function zone() {
+  const user = session.user();
+  return (user && user.time_zone && user.time_zone !== "UTC" ? user.time_zone : undefined);
+}
+
+export function local(iso) {
+  const options = { dateStyle: "medium", timeStyle: "short", timeZone: zone() };
+  return new Date(iso).toLocaleString(lang === "ko" ? "ko-KR" : "en-GB", options);
+}
+
+export function gameName(m) {
+  const choice = m.variant || m.mode;
+  return m.game.replace(/_/g, " ") + (choice ? " (" + choice + ")" : "");
+}
+
+export function displayName(seat) {
+  return seat && seat.user ? seat.user.display_name : "…";
+}

@@ -1,0 +1,257 @@
+// The match page: the board from the viewer's side, click a piece and a
+// marked square, a confirm step, promotion and card choices, the other
+// actions, the move list and a step-by-step replay of a finished match.
+// It reloads by the event feed (`events?after=`) and the match's ETag.
+import { api, displayName, el, fail, gameName, go, local, session, show, t } from "./core.js";
+import { statusLine } from "./pages.js";
+import * as Boards from "./boards.js";
+import * as Flip from "./flipchess.js";
+
+let watching = null;
+let current = null;
+
+export async function matchPage(id) {
+  const state = { id, match: null, etag: null, legal: null, events: [], selected: null, pending: null, choices: null, replayAt: null, replayView: null };
+  current = state;
+  state.load = async () => {
+    const reply = await api("GET", "/v1/matches/" + id, undefined, state.etag ? { "if-none-match": state.etag } : {});
+    if (reply.status === 304) return false;
+    state.match = reply.data;
+    state.etag = reply.etag;
+    state.legal = state.match.status === "active" || state.match.status === "waiting"
+      ? (await api("GET", "/v1/matches/" + id + "/legal-actions")).data : { actions: [], seats: [] };
+    const after = state.events.length ? state.events[state.events.length - 1].seq : 0;
+    state.events = state.events.concat((await api("GET", "/v1/matches/" + id + "/events?after=" + after)).data.events);
+    return true;
+  };
+  state.reload = async () => { await state.load(); draw(state); };
+  await state.load();
+  draw(state);
+  // Ask the event feed (small) what happened; fetch the match only then.
+  clearInterval(watching);
+  watching = setInterval(async () => {
+    if (document.hidden || current !== state || state.pending || state.choices) return;
+    try {
+      const feed = (await api("GET", "/v1/matches/" + id + "/events?after=" + state.match.seq)).data;
+      if (feed.events.length && await state.load()) draw(state);
+    } catch (_) { /* a slow or lost connection: try again next time */ }
+  }, 10000);
+}
+
+export function leaveMatch() {
+  current = null;
+  clearInterval(watching);
+}
+
+const mySeat = (m) => (m.my_seats.length ? m.my_seats[0] : undefined);
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+function draw(state) {
+  const m = state.match;
+  const replaying = state.replayView !== null && state.replayView !== undefined;
+  const view = replaying ? state.replayView : m.view;
+  const actions = replaying ? [] : (state.legal && state.legal.actions) || [];
+  const choose = (list) => {
+    state.selected = null;
+    if (list.length === 1) state.pending = list[0];
+    else state.choices = list;
+    draw(state);
+  };
+  show(header(m), challengeBar(state),
+    m.game === "flipchess" ? Flip.panel(view, mySeat(m), actions, choose) : null,
+    state.choices ? picker(state) : null,
+    state.pending ? confirmBar(state) : null,
+    el("div", { class: "board-wrap" }, boardGrid(state, view, actions)),
+    replayBar(state), otherActions(state, actions), finishedBar(state), moveList(state));
+}
+
+function header(m) {
+  const duty = m.to_act.find((d) => m.my_seats.includes(d.seat)) || m.to_act[0];
+  return el("div", { class: "match-head", "data-seq": m.seq, "data-status": m.status },
+    el("h2", {}, gameName(m)),
+    el("p", {}, m.seats.map((s) => displayName(s) + (m.my_seats.includes(s.seat) ? " (" + t("you") + ")" : "")).join(" · ")),
+    el("p", { class: "status" }, statusLine(m)),
+    duty ? el("p", { class: "muted" }, t("deadline") + ": " + local(duty.deadline_at)) : null,
+    m.result ? el("p", { class: "result" }, t("result") + ": " + describeResult(m)) : null);
+}
+
+function boardGrid(state, view, actions) {
+  const m = state.match;
+  const board = Boards.layout(m.game, view, mySeat(m));
+  const moves = actions.map((a) => ({ action: a, squares: Boards.squaresOf(m.game, a) })).filter((x) => x.squares);
+  const last = view.last_move || view.last_action;
+  // A Banqi turn-up's last action is its one square.
+  const lastSquares = last ? Boards.squaresOf(m.game, { type: "move", move: last }) || { from: last, to: last } : null;
+  const targets = new Set(state.selected ? moves.filter((x) => x.squares.from === state.selected).map((x) => x.squares.to) : []);
+  const starts = new Set(moves.map((x) => x.squares.from || x.squares.at));
+  const grid = el("div", { class: "board " + m.game, role: "group", "aria-label": gameName(m) });
+  // CSSOM, not a style attribute: the CSP allows no inline style.
+  grid.style.gridTemplateColumns = "repeat(" + board.cols + ", 1fr)";
+  grid.style.aspectRatio = board.cols + " / " + board.rows;
+  for (const cell of board.cells) {
+    const piece = cell.id ? board.pieces[cell.id] : null;
+    const classes = ["sq", cell.dark ? "dark" : "light"].concat(cell.marks || []);
+    if (cell.id && targets.has(cell.id)) classes.push("target");
+    if (cell.id && cell.id === state.selected) classes.push("selected");
+    if (lastSquares && (cell.id === lastSquares.from || cell.id === lastSquares.to)) classes.push("last");
+    const node = el(cell.id ? "button" : "div", {
+      class: classes.join(" "),
+      type: cell.id ? "button" : null,
+      "aria-label": cell.id ? cell.id + (piece ? " " + piece.label : "") : null,
+      "data-square": cell.id,
+      disabled: cell.id && !(starts.has(cell.id) || targets.has(cell.id)) ? true : null,
+      on: cell.id ? { click: () => pick(state, cell.id, moves) } : {},
+    }, piece ? el("span", { class: "piece " + piece.cls, "aria-hidden": "true" }, piece.glyph)
+      : cell.number ? el("span", { class: "num", "aria-hidden": "true" }, cell.number) : null);
+    node.style.gridColumn = String(cell.col + 1);
+    node.style.gridRow = String(cell.row + 1);
+    grid.append(node);
+  }
+  return grid;
+}
+
+function pick(state, square, moves) {
+  const turnUp = moves.find((x) => x.squares.at === square);
+  if (turnUp) { state.pending = turnUp.action; return draw(state); }
+  if (state.selected) {
+    const chosen = moves.filter((x) => x.squares.from === state.selected && x.squares.to === square).map((x) => x.action);
+    // One move, or a promotion's several: the piece is then picked.
+    if (chosen.length === 1) { state.pending = chosen[0]; return draw(state); }
+    if (chosen.length > 1) { state.choices = chosen; return draw(state); }
+  }
+  state.selected = state.selected === square ? null : square;
+  draw(state);
+}
+
+const PROMOTION = { q: "♛", r: "♜", b: "♝", n: "♞", k: "♚" };
+
+/// Several actions from one tap: a promotion's pieces, a Wild's colours.
+function picker(state) {
+  const take = (a) => { state.choices = null; state.pending = a; draw(state); };
+  const cancel = el("button", { type: "button", class: "secondary", on: { click: () => { state.choices = null; state.selected = null; draw(state); } } }, t("cancel"));
+  if (state.choices.every((a) => a.type === "play")) return el("div", { class: "card" }, Flip.colourPicker(state.choices, take), cancel);
+  return el("div", { class: "card picker", role: "group", "aria-label": t("promote") }, el("p", {}, t("promote")),
+    state.choices.map((a) => {
+      const piece = a.move.slice(-1).toLowerCase();
+      // A promotion shows its piece; two capture routes (checkers) their paths.
+      return el("button", { type: "button", "data-move": a.move, "aria-label": a.move, on: { click: () => take(a) } }, PROMOTION[piece] || a.move);
+    }), cancel);
+}
+
+function confirmBar(state) {
+  return el("div", { class: "confirm card", role: "dialog", "aria-label": t("confirm") }, el("p", {}, describe(state.pending)),
+    el("button", { type: "button", on: { click: () => send(state, state.pending) } }, t("confirm")),
+    el("button", { type: "button", class: "secondary", on: { click: () => { state.pending = null; state.selected = null; draw(state); } } }, t("cancel")));
+}
+
+function otherActions(state, actions) {
+  const rest = actions.filter((a) => !Boards.squaresOf(state.match.game, a) && a.type !== "resign" && a.type !== "play");
+  const resign = actions.some((a) => a.type === "resign");
+  if (!rest.length && !resign) return null;
+  return el("div", { class: "actions" }, el("h3", {}, t("other_actions")),
+    rest.map((a) => el("button", { type: "button", class: "secondary", "data-action": a.type, "data-card": a.card, on: { click: () => { state.pending = a; draw(state); } } }, describe(a))),
+    resign ? el("button", { type: "button", class: "danger", on: { click: () => { if (window.confirm(t("sure_resign"))) send(state, { type: "resign" }); } } }, t("resign")) : null);
+}
+
+function challengeBar(state) {
+  const m = state.match;
+  const me = session.user();
+  if (m.status !== "waiting" || !me || !(m.challenges || []).some((c) => c.user.username === me.username)) return null;
+  return el("div", { class: "card" },
+    el("button", { type: "button", on: { click: () => post(state, "accept") } }, t("accept")),
+    el("button", { type: "button", class: "secondary", on: { click: () => post(state, "decline") } }, t("decline")));
+}
+
+function finishedBar(state) {
+  const m = state.match;
+  if (m.status !== "finished" || !m.my_seats.length) return null;
+  if (m.rematch) return el("p", {}, el("a", { href: "/matches/" + m.rematch, "data-link": true }, t("rematch") + " →"));
+  if (state.asked) return el("p", { class: "muted" }, t("rematch") + " …");
+  return el("button", { type: "button", class: "secondary", on: { click: async () => {
+    try {
+      const reply = (await api("POST", "/v1/matches/" + m.id + "/rematch")).data;
+      if (reply.rematch) return go("/matches/" + reply.rematch.id);
+      state.asked = true;
+      draw(state);
+    } catch (error) { fail(error); }
+  } } }, t("rematch"));
+}
+
+// A finished match, step by step (← →): each step is the position after
+// one more play, drawn by the service for this viewer.
+function replayBar(state) {
+  if (state.match.status !== "finished") return null;
+  const steps = plays(state);
+  if (!steps.length) return null;
+  const at = state.replayAt === null || state.replayAt === undefined ? steps.length : state.replayAt;
+  state.step = async (to) => {
+    const next = Math.max(0, Math.min(steps.length, to));
+    // Set at once: keys pressed quickly count each step, not the last.
+    state.replayAt = next;
+    state.stepAt = next;
+    if (next === steps.length) state.replayView = null;
+    else {
+      const seq = next === 0 ? Math.max(1, steps[0].seq - 1) : steps[next - 1].seq;
+      state.replayView = (await api("GET", "/v1/matches/" + state.id + "/positions/" + seq)).data.view;
+    }
+    draw(state);
+  };
+  state.stepAt = at;
+  return el("div", { class: "replay", role: "group", "aria-label": t("replay") },
+    el("button", { type: "button", class: "secondary", "aria-label": "back", on: { click: () => state.step(at - 1) } }, "←"),
+    el("span", {}, " " + at + " / " + steps.length + " "),
+    el("button", { type: "button", class: "secondary", "aria-label": "forward", on: { click: () => state.step(at + 1) } }, "→"));
+}
+
+document.addEventListener("keydown", (event) => {
+  if (!current || !current.step || event.target.closest("input, select, textarea")) return;
+  if (event.key === "ArrowLeft") current.step(current.stepAt - 1);
+  if (event.key === "ArrowRight") current.step(current.stepAt + 1);
+});
+
+const PLAYS = new Set(["moved", "passed", "turned_up", "card_played", "flipped"]);
+const plays = (state) => state.events.filter((e) => e.move || PLAYS.has(e.type));
+
+function describe(action) {
+  if (action.type === "move") return action.move;
+  if (action.type === "turn_up") return t("a_turn_up") + " " + action.square;
+  if (action.type === "play") return t("a_play") + " " + action.card + (action.colour ? " (" + action.colour + ")" : "");
+  return t("a_" + action.type) + (action.card ? " " + action.card : "");
+}
+
+function describeResult(m) {
+  const r = m.result;
+  const names = (r.winners || []).map((seat) => displayName(m.seats[seat]));
+  return (names.length ? names.join(", ") + " — " : r.outcome + " — ") + String(r.reason).replace(/_/g, " ");
+}
+
+async function send(state, action) {
+  const seat = state.legal.seats.find((s) => s.actions.some((a) => same(a, action)));
+  const body = { seq: state.match.seq, action };
+  if (seat && state.legal.seats.length > 1) body.seat = seat.seat;
+  state.pending = null;
+  state.selected = null;
+  try {
+    await api("POST", "/v1/matches/" + state.id + "/actions", body, { "idempotency-key": crypto.randomUUID() });
+  } catch (error) {
+    // A stale seq: somebody moved first; the reload shows it.
+    if (error.status !== 409) return fail(error);
+  }
+  await state.reload();
+}
+
+async function post(state, what) {
+  try {
+    await api("POST", "/v1/matches/" + state.id + "/" + what);
+    await state.reload();
+  } catch (error) { fail(error); }
+}
+
+function moveList(state) {
+  const list = plays(state);
+  if (!list.length) return null;
+  const text = (e) => e.move || (e.type === "turned_up" ? "↑" + e.square : e.type === "passed" ? t("a_pass")
+    : e.type === "flipped" ? "⇅" : e.card_name || (e.card !== undefined ? "🂠" + e.card : e.type));
+  return el("details", { class: "moves" }, el("summary", {}, t("moves") + " (" + list.length + ")"),
+    el("ol", {}, list.map((e) => el("li", {}, text(e)))));
+}

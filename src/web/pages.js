@@ -1,0 +1,183 @@
+// The account pages: sign in / sign up / guest, my matches, a new match,
+// an invitation, and the settings.
+import { api, countdown, displayName, el, form, gameName, go, language, link, session, setLanguage, show, t } from "./core.js";
+
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+
+export function signInPage(then, redraw) {
+  const done = (reply) => {
+    session.save(reply.data);
+    redraw();
+    then ? then() : go("/");
+  };
+  const account = (mode) => form({}, async (data) => {
+    const body = Object.fromEntries(data);
+    if (mode === "up") {
+      if (!body.email) delete body.email;
+      // The new account reads deadlines in this device's zone and language.
+      body.time_zone = browserZone();
+      body.locale = language();
+      return done(await api("POST", "/v1/accounts", body));
+    }
+    done(await api("POST", "/v1/sessions", { login: body.username, password: body.password }));
+  },
+  el("h2", {}, mode === "up" ? t("sign_up") : t("sign_in")),
+  el("label", {}, t("username"), el("input", { name: "username", required: true, autocomplete: "username" })),
+  el("label", {}, t("password"), el("input", { name: "password", type: "password", required: true, autocomplete: mode === "up" ? "new-password" : "current-password" })),
+  mode === "up" ? el("label", {}, t("email"), el("input", { name: "email", type: "email", autocomplete: "email" })) : null,
+  el("button", { type: "submit" }, mode === "up" ? t("sign_up") : t("sign_in")));
+  const guest = form({}, async (data) => done(await api("POST", "/v1/guests", { nickname: data.get("nickname") })),
+    el("h2", {}, t("guest")),
+    el("label", {}, t("nickname"), el("input", { name: "nickname", required: true })),
+    el("button", { type: "submit" }, t("guest")));
+  show(account("in"), account("up"), guest);
+}
+
+export function statusLine(m) {
+  if (m.status !== "active") return el("span", {}, t(m.status));
+  const mine = m.to_act.find((d) => m.my_seats.includes(d.seat));
+  const duty = mine || m.to_act[0];
+  return el("span", {}, mine ? t("your_turn") : t("their_turn"),
+    duty ? el("span", { class: "deadline", "data-deadline": duty.deadline_at }, " · " + countdown(duty.deadline_at)) : null);
+}
+
+export async function matchesPage() {
+  const items = (await api("GET", "/v1/matches")).data.items;
+  if (!items.length) return show(el("p", { class: "muted" }, t("none")), link("/new", t("new_match")));
+  show(el("h2", {}, t("matches")), el("ul", { class: "matches" }, items.map((m) => {
+    const others = m.seats.filter((s) => !m.my_seats.includes(s.seat)).map(displayName).join(", ");
+    return el("li", {}, el("a", { href: "/matches/" + m.id, "data-link": true },
+      el("strong", {}, gameName(m)), " — ", others || "…", el("br"), statusLine(m)));
+  })));
+}
+
+export async function newMatchPage() {
+  const games = (await api("GET", "/v1/games")).data;
+  const choice = el("select", { name: "variant" });
+  const setups = el("div", { class: "setups" });
+  const gameSelect = el("select", { name: "game", on: { change: fill } }, games.map((g) => el("option", { value: g.id }, g.name)));
+  function fill() {
+    const game = games.find((g) => g.id === gameSelect.value);
+    const options = (game.variants && game.variants.length ? game.variants : game.modes) || [];
+    choice.replaceChildren(...options.map((o) => el("option", { value: o }, o)));
+    choice.disabled = options.length === 0;
+    // §J2: each side's horse and elephant order, SMSM unless chosen.
+    const setup = (side) => el("label", {}, t("setup_" + side), el("select", { name: "setup_" + side },
+      ["SMSM", "MSMS", "MSSM", "SMMS"].map((s) => el("option", { value: s }, s))));
+    setups.replaceChildren(...(game.id === "janggi" ? [setup("cho"), setup("han")] : []));
+  }
+  fill();
+  show(form({}, async (data) => {
+    const game = games.find((g) => g.id === data.get("game"));
+    const body = { game: game.id, turn_hours: Number(data.get("turn_hours")) || 48, rated: data.get("rated") === "on" };
+    if (data.get("variant")) body[game.modes && game.modes.length ? "mode" : "variant"] = data.get("variant");
+    if (game.id === "janggi") body.options = { setups: { cho: data.get("setup_cho"), han: data.get("setup_han") } };
+    const opponent = (data.get("opponent") || "").trim();
+    if (opponent) body.opponents = opponent.split(/[ ,]+/);
+    else body.open_seats = game.seats.min - 1;
+    const m = (await api("POST", "/v1/matches", body)).data;
+    const invites = m.invites && m.invites.length ? m.invites : m.invite ? [m.invite] : [];
+    if (!invites.length) return go("/matches/" + m.id);
+    show(el("div", { class: "card" }, el("p", {}, t("share")),
+      invites.map((i) => el("p", {}, el("input", { readonly: true, value: location.origin + "/invite/" + i.code, class: "share", "aria-label": "invite link" }))),
+      link("/matches/" + m.id, gameName(m))));
+  },
+  el("h2", {}, t("new_match")),
+  el("label", {}, t("game"), gameSelect),
+  el("label", {}, t("variant"), choice),
+  setups,
+  el("label", {}, t("opponent"), el("input", { name: "opponent", autocomplete: "off", value: new URLSearchParams(location.search).get("opponent") || "" })),
+  el("label", {}, t("turn_hours"), el("input", { name: "turn_hours", type: "number", min: "1", max: "336", value: "48" })),
+  el("label", { class: "check" }, el("input", { name: "rated", type: "checkbox" }), t("rated")),
+  el("button", { type: "submit" }, t("create"))));
+}
+
+export async function invitePage(code, redraw) {
+  const invite = (await api("GET", "/v1/invites/" + encodeURIComponent(code))).data;
+  const title = el("h2", {}, invite.inviter.display_name + " " + t("invite_title") + ": " + gameName(invite));
+  if (!invite.open) return show(el("div", { class: "card" }, title, el("p", {}, t("invite_gone"))));
+  const accept = async () => {
+    const m = (await api("POST", "/v1/invites/" + encodeURIComponent(code) + "/accept")).data;
+    go("/matches/" + m.id);
+  };
+  if (session.access) {
+    return show(form({}, accept, title, el("button", { type: "submit" }, t("join"))));
+  }
+  show(form({}, async (data) => {
+    session.save((await api("POST", "/v1/guests", { nickname: data.get("nickname") })).data);
+    redraw();
+    await accept();
+  }, title, el("label", {}, t("nickname"), el("input", { name: "nickname", required: true, autocomplete: "nickname" })),
+  el("button", { type: "submit" }, t("join_as_guest")),
+  el("p", {}, link("/signin", t("sign_in")))));
+}
+
+// ---- settings: account, notifications, push on this device ----
+function urlBase64ToBytes(text) {
+  const padded = (text + "===".slice((text.length + 3) % 4)).replace(/-/g, "+").replace(/_/g, "/");
+  return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
+}
+
+async function subscribePush() {
+  const registration = await navigator.serviceWorker.ready;
+  const key = (await api("GET", "/v1/push/vapid-public-key")).data.key;
+  const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: urlBase64ToBytes(key) });
+  const json = subscription.toJSON();
+  session.pushId = (await api("POST", "/v1/push-subscriptions", { endpoint: json.endpoint, keys: json.keys })).data.id;
+}
+
+export async function settingsPage(redraw) {
+  const [me, settings] = await Promise.all([api("GET", "/v1/me"), api("GET", "/v1/me/notification-settings")]).then((r) => r.map((x) => x.data));
+  const kinds = Object.keys(settings.email || {});
+  const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [me.time_zone];
+  if (!zones.includes(me.time_zone)) zones.unshift(me.time_zone);
+  const switches = (channel) => el("fieldset", {}, el("legend", {}, channel === "email" ? t("email_mail") : t("push_me")),
+    kinds.map((k) => el("label", { class: "check" }, el("input", { type: "checkbox", name: channel + "." + k, checked: settings[channel][k] }), k.replace(/_/g, " "))));
+  const quiet = settings.quiet_hours || {};
+  const saved = el("p", { class: "muted", role: "status" });
+  const account = form({}, async (data) => {
+    const changes = { locale: data.get("language"), time_zone: data.get("time_zone") };
+    if (!me.guest) changes.email = data.get("email") || null;
+    const updated = (await api("PATCH", "/v1/me", changes)).data;
+    session.remember(updated);
+    setLanguage(updated.locale);
+    redraw();
+    saved.textContent = t("saved");
+  }, el("h2", {}, t("account")),
+  me.guest ? null : el("label", {}, t("email"), el("input", { name: "email", type: "email", value: me.email || "" })),
+  el("label", {}, t("language"), el("select", { name: "language" },
+    el("option", { value: "en", selected: language() === "en" }, "English"),
+    el("option", { value: "ko", selected: language() === "ko" }, "한국어"))),
+  el("label", {}, t("time_zone"), el("select", { name: "time_zone" }, zones.map((z) => el("option", { value: z, selected: z === me.time_zone }, z)))),
+  el("button", { type: "submit" }, t("save")));
+  const notices = form({}, async (data) => {
+    for (const channel of ["email", "push"]) for (const k of kinds) settings[channel][k] = data.get(channel + "." + k) === "on";
+    settings.digest = data.get("digest") === "on";
+    const start = data.get("quiet_start"), end = data.get("quiet_end");
+    if (start && end) settings.quiet_hours = { start, end };
+    else delete settings.quiet_hours;
+    await api("PUT", "/v1/me/notification-settings", settings);
+    saved.textContent = t("saved");
+  }, el("h2", {}, t("notifications")), switches("email"), switches("push"),
+  el("label", { class: "check" }, el("input", { type: "checkbox", name: "digest", checked: settings.digest }), t("digest")),
+  el("fieldset", {}, el("legend", {}, t("quiet_hours")),
+    el("label", {}, t("from"), el("input", { type: "time", name: "quiet_start", value: quiet.start || "" })),
+    el("label", {}, t("to"), el("input", { type: "time", name: "quiet_end", value: quiet.end || "" }))),
+  el("button", { type: "submit" }, t("save")));
+  const push = "PushManager" in window
+    ? el("button", { type: "button", class: "secondary", on: { click: () => subscribePush().then(() => { saved.textContent = t("saved"); }, (e) => { saved.textContent = t("error") + ": " + e.message; }) } }, t("push_on"))
+    : null;
+  show(el("h2", {}, t("settings")), saved, account, notices, push);
+}
+
+export async function signOut() {
+  try {
+    if (session.pushId) await api("DELETE", "/v1/push-subscriptions/" + session.pushId);
+    const registration = await navigator.serviceWorker?.getRegistration();
+    const subscription = await registration?.pushManager?.getSubscription();
+    await subscription?.unsubscribe();
+    await api("DELETE", "/v1/sessions/current");
+  } catch (_) { /* signed out locally whatever the server said */ }
+  session.clear();
+  go("/");
+}

@@ -137,6 +137,9 @@ pub struct MatchView {
 /// `{seq, at, seat?, type, …}`, redacted for its viewer.
 pub type EventView = Value;
 
+/// A seat as loaded: its match, its user and how others see them.
+type SeatRow = (Uuid, Option<Uuid>, Option<Player>);
+
 /// One match loaded for reading or changing.
 pub struct Table {
     pub row: MatchRow,
@@ -193,17 +196,16 @@ impl Table {
                 state: snap.state,
             }));
         }
-        let seat_rows: Vec<(i16, Option<Uuid>, Option<Player>)> = match_seats::table
+        let seat_rows: Vec<SeatRow> = match_seats::table
             .left_join(users::table)
             .filter(match_seats::match_id.eq(id))
             .order(match_seats::seat)
             .select((
-                match_seats::seat,
+                match_seats::match_id,
                 match_seats::user_id,
                 Option::<Player>::as_select(),
             ))
             .load(conn)?;
-        let game = game_of(&row)?;
         // Only the events the row's seq covers, so the two agree.
         let bodies: Vec<Value> = match_events::table
             .filter(match_events::match_id.eq(id))
@@ -212,7 +214,77 @@ impl Table {
             .order(match_events::seq)
             .select(match_events::body)
             .load(conn)?;
-        let state = MatchState::replay(game, &bodies).map_err(Error::internal)?;
+        Table::assemble(row, seat_rows, &bodies).map(Some)
+    }
+
+    /// Tables for rows the caller has locked (the sweep's claimed batch):
+    /// the seats and the rules' events of all of them in two queries, not
+    /// two per match.
+    pub fn load_claimed(conn: &mut PgConnection, rows: Vec<MatchRow>) -> Result<Vec<Table>, Error> {
+        let mut tables = Vec::with_capacity(rows.len());
+        let mut unknown = Vec::new();
+        for row in rows {
+            match snapshots::get(row.id, row.seq) {
+                Some(snap) => tables.push(Table {
+                    game: game_of(&row)?,
+                    row,
+                    seats: snap.seats,
+                    players: snap.players,
+                    state: snap.state,
+                }),
+                None => unknown.push(row),
+            }
+        }
+        if unknown.is_empty() {
+            return Ok(tables);
+        }
+        let ids: Vec<Uuid> = unknown.iter().map(|r| r.id).collect();
+        let mut seats: HashMap<Uuid, Vec<SeatRow>> = HashMap::new();
+        let seat_rows: Vec<SeatRow> = match_seats::table
+            .left_join(users::table)
+            .filter(match_seats::match_id.eq_any(&ids))
+            .order((match_seats::match_id, match_seats::seat))
+            .select((
+                match_seats::match_id,
+                match_seats::user_id,
+                Option::<Player>::as_select(),
+            ))
+            .load(conn)?;
+        for seat in seat_rows {
+            seats.entry(seat.0).or_default().push(seat);
+        }
+        let mut bodies: HashMap<Uuid, Vec<(i32, Value)>> = HashMap::new();
+        let event_rows: Vec<(Uuid, i32, Value)> = match_events::table
+            .filter(match_events::match_id.eq_any(&ids))
+            .filter(match_events::rules.eq(true))
+            .order((match_events::match_id, match_events::seq))
+            .select((
+                match_events::match_id,
+                match_events::seq,
+                match_events::body,
+            ))
+            .load(conn)?;
+        for (id, seq, body) in event_rows {
+            bodies.entry(id).or_default().push((seq, body));
+        }
+        for row in unknown {
+            let events: Vec<Value> = bodies
+                .remove(&row.id)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|(seq, _)| *seq <= row.seq)
+                .map(|(_, body)| body)
+                .collect();
+            let seat_rows = seats.remove(&row.id).unwrap_or_default();
+            tables.push(Table::assemble(row, seat_rows, &events)?);
+        }
+        Ok(tables)
+    }
+
+    /// A table from its row, its seats in order and its rules' events.
+    fn assemble(row: MatchRow, seat_rows: Vec<SeatRow>, bodies: &[Value]) -> Result<Table, Error> {
+        let game = game_of(&row)?;
+        let state = MatchState::replay(game, bodies).map_err(Error::internal)?;
         let players = seat_rows
             .iter()
             .filter_map(|(_, _, p)| p.clone())
@@ -227,7 +299,7 @@ impl Table {
         };
         // Read from committed rows: safe to remember now.
         table.snapshot().remember();
-        Ok(Some(table))
+        Ok(table)
     }
 
     /// This table's state, to remember once its transaction committed.

@@ -68,6 +68,11 @@ impl Mailer {
                 let transport = SmtpTransport::from_url(&url)
                     .map_err(|e| format!("POSTHORN_SMTP_URL: {e}"))?
                     .timeout(Some(std::time::Duration::from_secs(10)))
+                    // One pooled connection per sender thread.
+                    .pool_config(
+                        lettre::transport::smtp::PoolConfig::new()
+                            .max_size(super::worker::SENDERS as u32),
+                    )
                     .build();
                 Channel::Smtp(transport)
             }

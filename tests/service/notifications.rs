@@ -680,3 +680,56 @@ async fn a_challenge_reaches_the_challenged_by_smtp_and_no_turn_runs_before_it_i
     );
     app.stop().await;
 }
+
+/// Issue #21: an action writes plain notices; the worker fans them out.
+/// Until it runs nothing is in the outbox, and a notice that is there
+/// twice (its delivery key repeated) still reaches the inbox once.
+#[actix_web::test]
+async fn notices_are_fanned_out_by_the_worker_and_a_repeated_key_is_sent_once() {
+    #[derive(diesel::QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let count = |sql: &'static str| {
+        move |s: &posthorn::state::AppState| {
+            use diesel::RunQueryDsl;
+            diesel::sql_query(sql)
+                .get_result::<Count>(&mut s.pool.get().unwrap())
+                .unwrap()
+                .n
+        }
+    };
+    let smtp = SmtpServer::start(0);
+    let app = app_with_smtp(&smtp).await;
+    let alice = app.register("alice").await;
+    app.register("bob").await;
+    app.post(
+        "/v1/matches",
+        &alice,
+        json!({"game": "checkers", "opponents": ["bob"]}),
+    )
+    .await;
+    let notices = app
+        .blocking(count("SELECT count(*) AS n FROM notices"))
+        .await;
+    assert_eq!(notices, 3, "a challenge, its acceptance and the first turn");
+    let queued = app
+        .blocking(count("SELECT count(*) AS n FROM notifications"))
+        .await;
+    assert_eq!(queued, 0, "the action wrote no channel rows");
+    app.blocking(|s| {
+        use diesel::RunQueryDsl;
+        diesel::sql_query("INSERT INTO notices (user_id, match_id, seq, kind, payload, created_at) SELECT user_id, match_id, seq, kind, payload, created_at FROM notices")
+            .execute(&mut s.pool.get().unwrap())
+            .unwrap()
+    })
+    .await;
+    assert_eq!(deliver(&app).await.sent, 3);
+    assert_eq!(smtp.messages().len(), 3, "each once, though noticed twice");
+    let left = app
+        .blocking(count("SELECT count(*) AS n FROM notices"))
+        .await;
+    assert_eq!(left, 0, "every notice fanned out");
+    app.stop().await;
+}

@@ -155,6 +155,15 @@ fn check_settings(locale: &str, time_zone: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// A unique key already held is a 409 saying `what`; other errors pass.
+fn taken(e: diesel::result::Error, what: &str) -> Error {
+    if is_unique_violation(&e) {
+        Error::conflict(what)
+    } else {
+        e.into()
+    }
+}
+
 fn is_unique_violation(e: &diesel::result::Error) -> bool {
     matches!(
         e,
@@ -228,13 +237,7 @@ pub fn register(
     diesel::insert_into(users::table)
         .values(&user)
         .execute(conn)
-        .map_err(|e| {
-            if is_unique_violation(&e) {
-                Error::conflict("that username or email is already registered")
-            } else {
-                e.into()
-            }
-        })?;
+        .map_err(|e| taken(e, "that username or email is already registered"))?;
     open_session(conn, &user, issuer)
 }
 
@@ -440,13 +443,7 @@ pub fn change_me(conn: &mut PgConnection, user_id: Uuid, changes: MeChanges) -> 
             users::email.eq(&email),
         ))
         .execute(conn)
-        .map_err(|e| {
-            if is_unique_violation(&e) {
-                Error::conflict("that email is already registered")
-            } else {
-                e.into()
-            }
-        })?;
+        .map_err(|e| taken(e, "that email is already registered"))?;
     me(conn, user_id)
 }
 

@@ -16,6 +16,19 @@ async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {
     .await
 }
 
+/// Alice and Bob, with addresses; Alice challenges Bob to `game`, which
+/// he accepts: three notices (the challenge, the acceptance, a first turn).
+async fn challenged_match(app: &TestApp, game: &str) {
+    let alice = app.register("alice").await;
+    app.register("bob").await;
+    app.post(
+        "/v1/matches",
+        &alice,
+        json!({"game": game, "opponents": ["bob"]}),
+    )
+    .await;
+}
+
 async fn deliver(app: &TestApp) -> Delivered {
     app.blocking(|s| deliver_due(&s.courier())).await.unwrap()
 }
@@ -345,14 +358,7 @@ async fn without_smtp_the_dev_default_writes_eml_files() {
 async fn flipchess_notifications_carry_no_cards() {
     let smtp = SmtpServer::start(0);
     let app = app_with_smtp(&smtp).await;
-    let alice = app.register("alice").await;
-    app.register("bob").await;
-    app.post(
-        "/v1/matches",
-        &alice,
-        json!({"game": "flipchess", "opponents": ["bob"]}),
-    )
-    .await;
+    challenged_match(&app, "flipchess").await;
     deliver(&app).await;
     let mails = smtp.messages();
     assert_eq!(mails.len(), 3);
@@ -702,14 +708,7 @@ async fn notices_are_fanned_out_by_the_worker_and_a_repeated_key_is_sent_once() 
     };
     let smtp = SmtpServer::start(0);
     let app = app_with_smtp(&smtp).await;
-    let alice = app.register("alice").await;
-    app.register("bob").await;
-    app.post(
-        "/v1/matches",
-        &alice,
-        json!({"game": "checkers", "opponents": ["bob"]}),
-    )
-    .await;
+    challenged_match(&app, "checkers").await;
     let notices = app
         .blocking(count("SELECT count(*) AS n FROM notices"))
         .await;

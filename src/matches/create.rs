@@ -320,6 +320,7 @@ pub fn create(
         seats: people,
         players: Default::default(),
         state: MatchState::empty(game),
+        held: None,
     };
     let events = NewEvent::from_rules(None, opening);
     table.append(conn, events, now)?;

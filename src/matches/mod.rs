@@ -8,6 +8,7 @@ pub mod challenge;
 pub mod courtesy;
 pub mod create;
 pub mod duties;
+pub mod held;
 pub mod invites;
 pub mod notices;
 pub mod play;
@@ -149,6 +150,9 @@ pub struct Table {
     /// The seated players, as others see them.
     pub players: HashMap<Uuid, Player>,
     pub state: MatchState,
+    /// Appends not yet written: the sweep holds them to write a whole
+    /// batch in one statement ([`held`]); `None` writes each at once.
+    pub held: Option<held::Held>,
 }
 
 /// A new event about to be appended.
@@ -194,6 +198,7 @@ impl Table {
                 seats: snap.seats,
                 players: snap.players,
                 state: snap.state,
+                held: None,
             }));
         }
         let seat_rows: Vec<SeatRow> = match_seats::table
@@ -231,6 +236,7 @@ impl Table {
                     seats: snap.seats,
                     players: snap.players,
                     state: snap.state,
+                    held: None,
                 }),
                 None => unknown.push(row),
             }
@@ -296,6 +302,7 @@ impl Table {
             seats: seat_rows.into_iter().map(|(_, u, _)| u).collect(),
             players,
             state,
+            held: None,
         };
         // Read from committed rows: safe to remember now.
         table.snapshot().remember();
@@ -366,12 +373,25 @@ impl Table {
         let (duties_before, was_finished) =
             (self.duties(), self.row.status == MatchStatus::Finished);
         self.refresh_row(&duties_before, now);
-        // Issue #19: the rating update shares the transaction of the end.
+        // Issue #19: the rating update shares the transaction of the end;
+        // it reads the written events, so it is also shown the held ones.
         if !was_finished && self.row.status == MatchStatus::Finished && self.row.rated {
-            crate::ratings::update::record(conn, self, &stored, now)?;
+            let unwritten: Vec<EventRow> = (self.held.iter())
+                .flat_map(|h| h.events.iter().cloned())
+                .chain(stored.iter().cloned())
+                .collect();
+            crate::ratings::update::record(conn, self, &unwritten, now)?;
         }
         let notices = notices::after_append(self, &duties_before, was_finished, &stored);
-        append::Append::new(&self.row, &stored, notices, now).execute(conn)?;
+        match self.held.as_mut() {
+            Some(held) => {
+                held.events.extend(stored.iter().cloned());
+                held.notices.extend(notices);
+            }
+            None => {
+                append::Append::new(&self.row, &stored, notices, now).execute(conn)?;
+            }
+        }
         crate::metrics::EVENTS_APPENDED
             .fetch_add(stored.len() as u64, std::sync::atomic::Ordering::Relaxed);
         Ok(stored)

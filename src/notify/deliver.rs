@@ -3,14 +3,12 @@
 //! failures retry with exponential backoff up to the configured attempts,
 //! then stay recorded as failed.
 
+use super::recipients::Recipient;
 use super::worker::Row;
 use super::Courier;
 use super::Kind;
 use crate::config::Config;
-use crate::schema::users;
 use askama::Template;
-use diesel::prelude::*;
-use diesel::PgConnection;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart, SinglePart};
 use lettre::{FileTransport, Message, SmtpTransport, Transport};
@@ -275,20 +273,14 @@ fn digest_words(korean: bool, payload: &Value) -> Words {
 pub(super) fn compose(
     courier: &Courier,
     mailer: &Mailer,
-    conn: &mut PgConnection,
+    to: Option<&Recipient>,
     row: &Row,
 ) -> Result<Option<Message>, String> {
-    let user: Option<(Option<String>, String, String)> = users::table
-        .find(row.user_id)
-        .select((users::email, users::display_name, users::locale))
-        .first(conn)
-        .optional()
-        .map_err(|e| e.to_string())?;
-    let Some((Some(email), name, locale)) = user else {
+    let Some((Some(email), name)) = to.map(|p| (p.email.as_ref(), &p.name)) else {
         return Ok(None); // no address any more: nothing to send
     };
     let kind = Kind::parse(&row.kind).ok_or("unknown notification kind")?;
-    let korean = locale.starts_with("ko");
+    let korean = to.is_some_and(|p| p.korean());
     let words = words(kind, korean, &row.payload);
     let base = courier.public_url.trim_end_matches('/');
     let link = if kind == Kind::Digest {

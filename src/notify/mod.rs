@@ -10,6 +10,7 @@ pub mod deliver;
 pub mod digest;
 pub mod outbox;
 pub mod push;
+mod recipients;
 pub mod worker;
 
 use crate::error::Error;

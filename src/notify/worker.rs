@@ -11,10 +11,11 @@
 //! server's delayed acknowledgement), and a push waits on its service.
 
 use super::deliver::{compose, words};
+use super::recipients::Recipients;
 use super::Kind;
 use super::{Channel, Courier, DeliveryStatus};
 use crate::error::Error;
-use crate::schema::{notifications, push_subscriptions as subs, users};
+use crate::schema::{notifications, push_subscriptions as subs};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -23,11 +24,11 @@ use serde_json::Value;
 use uuid::Uuid;
 
 /// Rows claimed per transaction.
-const BATCH: i64 = 128;
+const BATCH: i64 = 256;
 /// Sends in flight at once within a batch. A send mostly waits (an SMTP
 /// message ~40 ms on lettre's two writes, a push on its service), so the
 /// threads cost little CPU; the SMTP pool holds as many connections.
-pub const SENDERS: usize = 32;
+pub const SENDERS: usize = 64;
 /// The first retry waits this long; each later one twice as long.
 const FIRST_RETRY_SECONDS: i64 = 30;
 const MAX_RETRY_SECONDS: i64 = 3600;
@@ -85,40 +86,27 @@ enum Sent {
     Failed(String),
 }
 
-fn prepare(courier: &Courier, conn: &mut PgConnection, row: &Row) -> Outgoing {
+fn prepare(courier: &Courier, to: &Recipients, row: &Row) -> Outgoing {
     let prepared = match Channel::parse(&row.channel) {
         Some(Channel::Push(subscription)) => {
-            prepare_push(courier, conn, row, subscription).map(Outgoing::Push)
+            prepare_push(courier, to, row, subscription).map(Outgoing::Push)
         }
-        Some(Channel::Email) => compose(courier, &courier.mailer, conn, row)
+        Some(Channel::Email) => compose(courier, &courier.mailer, to.person(row.user_id), row)
             .map(|m| m.map_or(Outgoing::Nothing, |m| Outgoing::Mail(Box::new(m)))),
         None => Err(format!("{PERMANENT}unknown channel {:?}", row.channel)),
     };
     prepared.unwrap_or_else(Outgoing::Broken)
 }
 
-fn prepare_push(
-    courier: &Courier,
-    conn: &mut PgConnection,
-    row: &Row,
-    id: Uuid,
-) -> Result<Push, String> {
-    let found: Option<(String, String, String)> = subs::table
-        .find(id)
-        .select((subs::endpoint, subs::p256dh, subs::auth))
-        .first(conn)
-        .optional()
-        .map_err(|e| e.to_string())?;
-    let Some((endpoint, p256dh, auth)) = found else {
+fn prepare_push(courier: &Courier, to: &Recipients, row: &Row, id: Uuid) -> Result<Push, String> {
+    let Some(device) = to.device(id) else {
         return Err(PERMANENT.to_owned() + "the subscription was removed");
     };
-    let locale: String = users::table
-        .find(row.user_id)
-        .select(users::locale)
-        .first(conn)
-        .map_err(|e| e.to_string())?;
+    let Some(person) = to.person(row.user_id) else {
+        return Err(PERMANENT.to_owned() + "the account was removed");
+    };
     let kind = Kind::parse(&row.kind).ok_or("unknown notification kind")?;
-    let words = words(kind, locale.starts_with("ko"), &row.payload);
+    let words = words(kind, person.korean(), &row.payload);
     let url = format!(
         "{}/matches/{}",
         courier.public_url.trim_end_matches('/'),
@@ -133,9 +121,9 @@ fn prepare_push(
     });
     Ok(Push {
         subscription: id,
-        endpoint,
-        p256dh,
-        auth,
+        endpoint: device.endpoint.clone(),
+        p256dh: device.p256dh.clone(),
+        auth: device.auth.clone(),
         payload: payload.to_string().into_bytes(),
         urgent: matches!(
             kind,
@@ -187,25 +175,6 @@ fn send_all(courier: &Courier, ready: &[Outgoing]) -> Vec<Sent> {
             })
             .collect()
     })
-}
-
-/// The end of `user`'s quiet hours, if `now` falls inside them (in the
-/// user's own time zone; an unknown zone counts as UTC).
-fn quiet_until(
-    conn: &mut PgConnection,
-    user: Uuid,
-    now: DateTime<Utc>,
-) -> Result<Option<DateTime<Utc>>, Error> {
-    let settings = super::settings_of(conn, user)?;
-    let Some(quiet) = settings.quiet_hours else {
-        return Ok(None);
-    };
-    let zone: String = users::table
-        .find(user)
-        .select(users::time_zone)
-        .first(conn)?;
-    let zone = zone.parse::<chrono_tz::Tz>().unwrap_or(chrono_tz::UTC);
-    Ok(quiet.end_after(now, zone))
 }
 
 fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, Error> {
@@ -262,16 +231,7 @@ fn record(
     };
     let target = notifications::table.find(row.id);
     match outcome {
-        Ok(()) => {
-            diesel::update(target)
-                .set((
-                    notifications::status.eq(DeliveryStatus::Sent.as_str()),
-                    notifications::attempts.eq(attempts),
-                    notifications::sent_at.eq(now),
-                ))
-                .execute(conn)?;
-            done.sent += 1;
-        }
+        Ok(()) => done.sent += mark_sent(conn, &[row.id], now)?,
         Err(why) if attempts >= max_attempts || why.starts_with(PERMANENT) => {
             log::warn!("notification {} failed for good: {why}", row.id);
             diesel::update(target)
@@ -298,6 +258,22 @@ fn record(
     Ok(())
 }
 
+/// Record the batch's deliveries in one statement, not one per row.
+fn mark_sent(conn: &mut PgConnection, ids: &[i64], now: DateTime<Utc>) -> Result<usize, Error> {
+    if ids.is_empty() {
+        return Ok(0);
+    }
+    Ok(
+        diesel::update(notifications::table.filter(notifications::id.eq_any(ids)))
+            .set((
+                notifications::status.eq(DeliveryStatus::Sent.as_str()),
+                notifications::attempts.eq(notifications::attempts + 1),
+                notifications::sent_at.eq(now),
+            ))
+            .execute(conn)?,
+    )
+}
+
 /// Deliver every due notification (blocking; run it off the executor).
 pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
     let now = courier.clock.now();
@@ -310,9 +286,11 @@ pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
     loop {
         let claimed = crate::db::transaction(&courier.pool, |c| {
             let rows = claim(c, now)?;
+            let to = Recipients::load(c, &rows)?;
             let mut due = Vec::with_capacity(rows.len());
             for row in rows.iter() {
-                if let Some(until) = quiet_until(c, row.user_id, now)? {
+                let quiet = to.person(row.user_id).and_then(|p| p.quiet_until(now));
+                if let Some(until) = quiet {
                     // Quiet hours: the notification waits for their end,
                     // and no attempt is spent.
                     diesel::update(notifications::table.find(row.id))
@@ -323,11 +301,16 @@ pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
                     due.push(row);
                 }
             }
-            let ready: Vec<Outgoing> = due.iter().map(|row| prepare(courier, c, row)).collect();
+            let ready: Vec<Outgoing> = due.iter().map(|row| prepare(courier, &to, row)).collect();
             let max_attempts = courier.max_attempts;
+            let mut delivered = Vec::with_capacity(due.len());
             for (row, outcome) in due.into_iter().zip(send_all(courier, &ready)) {
-                record(c, row, outcome, max_attempts, now, &mut done)?;
+                match outcome {
+                    Sent::Done => delivered.push(row.id),
+                    other => record(c, row, other, max_attempts, now, &mut done)?,
+                }
             }
+            done.sent += mark_sent(c, &delivered, now)?;
             Ok::<_, Error>(rows.len())
         })?;
         if claimed < BATCH as usize {

@@ -376,3 +376,111 @@ async fn t4_a_draw_offer_lapses_at_its_own_deadline_and_the_turn_runs_on() {
     assert_eq!(view["result"]["reason"], "abandoned");
     app.stop().await;
 }
+
+/// The text of each match row's columns the sweep writes, and the notices
+/// it left, read straight from the database.
+async fn row_and_notices(app: &TestApp, id: &str) -> (String, Vec<String>) {
+    #[derive(diesel::QueryableByName)]
+    struct Text {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        t: String,
+    }
+    let id = id.to_owned();
+    app.blocking(move |s| {
+        use diesel::RunQueryDsl;
+        let conn = &mut s.pool.get().unwrap();
+        let row = diesel::sql_query(format!(
+            "SELECT concat_ws(' | ', status, seq, awaiting, coalesce(notice_at::text, '-'), \
+             coalesce(deadline_at::text, '-'), coalesce(result::text, '-')) AS t \
+             FROM matches WHERE id = '{id}'"
+        ))
+        .get_result::<Text>(conn)
+        .unwrap()
+        .t;
+        let notices = diesel::sql_query(format!(
+            "SELECT kind || ' ' || seq AS t FROM notices WHERE match_id = '{id}' ORDER BY seq, kind"
+        ))
+        .load::<Text>(conn)
+        .unwrap();
+        (row, notices.into_iter().map(|n| n.t).collect())
+    })
+    .await
+}
+
+/// Issue #21: a sweep batch writes every settled match in one statement.
+/// Each match must still get exactly its own events, row and notices, as
+/// the per-match writes gave: here one match gets its notice (§T2) and
+/// another, in the same batch, its abandonment (§T3).
+#[actix_web::test]
+async fn one_sweep_batch_writes_each_matchs_own_events_row_and_notices() {
+    let app = start().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let mut ids = Vec::new();
+    for hours in [48, 24] {
+        let body = json!({"game": "checkers", "opponents": ["bob"], "turn_hours": hours});
+        let m = app.post("/v1/matches", &alice, body).await.body;
+        ids.push(m["id"].as_str().unwrap().to_owned());
+    }
+    let (fast, slow) = (ids.pop().unwrap(), ids.pop().unwrap());
+    let slow = Game {
+        id: slow,
+        on_move: alice.clone(),
+        waiting: bob,
+    };
+    // Notices left by the set-up (invitation, your turn) stay unfanned.
+    let (slow_before, slow_earlier) = row_and_notices(&app, &slow.id).await;
+    let (_, fast_earlier) = row_and_notices(&app, &fast).await;
+    app.clock.advance(Duration::hours(24));
+    let done = run_sweep(&app).await;
+    assert_eq!(
+        (done.matches, done.notices, done.deadlines),
+        (2, 1, 1),
+        "one batch: a notice and a deadline"
+    );
+
+    let (slow_row, slow_notices) = row_and_notices(&app, &slow.id).await;
+    let before: Vec<&str> = slow_before.split(" | ").collect();
+    let after: Vec<&str> = slow_row.split(" | ").collect();
+    assert_eq!(after[0], "active", "{slow_row}");
+    assert_eq!(
+        after[1].parse::<i32>().unwrap(),
+        before[1].parse::<i32>().unwrap() + 1
+    );
+    assert_eq!(after[2], before[2], "still awaited: {slow_row}");
+    assert_eq!(after[3], "-", "the notice is spent: {slow_row}");
+    assert_eq!(
+        after[4], before[4],
+        "the notice moves no deadline: {slow_row}"
+    );
+    assert_eq!(events_of_type(&app, &slow, "timeout_notice").await.len(), 1);
+    let new = |all: Vec<String>, earlier: &[String]| all[earlier.len()..].to_vec();
+    assert_eq!(
+        new(slow_notices, &slow_earlier),
+        vec![format!("timeout_notice {}", after[1])]
+    );
+
+    let (fast_row, fast_notices) = row_and_notices(&app, &fast).await;
+    assert!(fast_row.starts_with("finished | "), "{fast_row}");
+    assert!(fast_row.contains("abandoned"), "{fast_row}");
+    assert!(
+        fast_row.contains(" | {} | - | - | "),
+        "nobody awaited, no deadline: {fast_row}"
+    );
+    let view = app.get(&format!("/v1/matches/{fast}"), &alice).await.body;
+    assert_eq!(view["status"], "finished");
+    assert_eq!(view["result"]["reason"], "abandoned");
+    let fast_notices = new(fast_notices, &fast_earlier);
+    assert_eq!(
+        fast_notices.len(),
+        2,
+        "both players hear the end: {fast_notices:?}"
+    );
+    assert!(fast_notices
+        .iter()
+        .all(|n| n.starts_with("match_finished ")));
+
+    // Written once: another sweep finds nothing.
+    assert_eq!(run_sweep(&app).await, Swept::default());
+    app.stop().await;
+}

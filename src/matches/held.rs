@@ -26,6 +26,7 @@ pub struct Held {
 
 /// The held appends of many matches, as the columns the statement unnests.
 /// Every append of a sweep is stamped with the same `at`.
+#[derive(Default)]
 pub struct HeldWrites {
     at: DateTime<Utc>,
     // match_events
@@ -58,26 +59,7 @@ impl HeldWrites {
     pub fn new(at: DateTime<Utc>) -> HeldWrites {
         HeldWrites {
             at,
-            event_match: Vec::new(),
-            event_seq: Vec::new(),
-            event_at: Vec::new(),
-            event_seat: Vec::new(),
-            event_rules: Vec::new(),
-            event_body: Vec::new(),
-            id: Vec::new(),
-            status: Vec::new(),
-            seq: Vec::new(),
-            updated_at: Vec::new(),
-            to_act: Vec::new(),
-            awaiting: Vec::new(),
-            notice_at: Vec::new(),
-            deadline_at: Vec::new(),
-            result: Vec::new(),
-            notice_match: Vec::new(),
-            notice_user: Vec::new(),
-            notice_seq: Vec::new(),
-            notice_kind: Vec::new(),
-            notice_payload: Vec::new(),
+            ..HeldWrites::default()
         }
     }
 

@@ -276,11 +276,12 @@ pub(super) fn compose(
     to: Option<&Recipient>,
     row: &Row,
 ) -> Result<Option<Message>, String> {
-    let Some((Some(email), name)) = to.map(|p| (p.email.as_ref(), &p.name)) else {
+    let Some((to, Some(email))) = to.map(|p| (p, &p.email)) else {
         return Ok(None); // no address any more: nothing to send
     };
+    let name = &to.name;
     let kind = Kind::parse(&row.kind).ok_or("unknown notification kind")?;
-    let korean = to.is_some_and(|p| p.korean());
+    let korean = to.korean();
     let words = words(kind, korean, &row.payload);
     let base = courier.public_url.trim_end_matches('/');
     let link = if kind == Kind::Digest {

@@ -211,6 +211,9 @@ fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, Error>
         .collect())
 }
 
+/// Record what a send came to: a delivery joins `delivered`, marked sent
+/// with the rest of the batch ([`mark_sent`]); a failure is retried later
+/// or, when permanent or out of attempts, recorded as failed.
 fn record(
     conn: &mut PgConnection,
     row: &Row,
@@ -218,6 +221,7 @@ fn record(
     max_attempts: i32,
     now: DateTime<Utc>,
     done: &mut Delivered,
+    delivered: &mut Vec<i64>,
 ) -> Result<(), Error> {
     let attempts = row.attempts + 1;
     let outcome = match outcome {
@@ -231,7 +235,7 @@ fn record(
     };
     let target = notifications::table.find(row.id);
     match outcome {
-        Ok(()) => done.sent += mark_sent(conn, &[row.id], now)?,
+        Ok(()) => delivered.push(row.id),
         Err(why) if attempts >= max_attempts || why.starts_with(PERMANENT) => {
             log::warn!("notification {} failed for good: {why}", row.id);
             diesel::update(target)
@@ -305,10 +309,15 @@ pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
             let max_attempts = courier.max_attempts;
             let mut delivered = Vec::with_capacity(due.len());
             for (row, outcome) in due.into_iter().zip(send_all(courier, &ready)) {
-                match outcome {
-                    Sent::Done => delivered.push(row.id),
-                    other => record(c, row, other, max_attempts, now, &mut done)?,
-                }
+                record(
+                    c,
+                    row,
+                    outcome,
+                    max_attempts,
+                    now,
+                    &mut done,
+                    &mut delivered,
+                )?;
             }
             done.sent += mark_sent(c, &delivered, now)?;
             Ok::<_, Error>(rows.len())

@@ -11,17 +11,21 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
+mod lanes;
+
 /// How long a request waits for a connection before it is answered 503.
 const WAIT: Duration = Duration::from_secs(3);
 
 /// The connections, and a first-come-first-served queue in front of them
-/// for request handlers: a handler takes a blocking thread only once a
-/// connection is free for it, so a burst parks futures, not threads
-/// contending for the pool's lock (fairer, and a shorter tail).
+/// for request handlers: a handler hands its transaction to one of the
+/// database threads (`lanes`) only once a connection is free for it, so a
+/// burst parks futures, not threads contending for the pool's lock
+/// (fairer, and a shorter tail).
 #[derive(Clone)]
 pub struct Pool {
     connections: R2d2Pool<ConnectionManager<PgConnection>>,
     queue: Arc<Semaphore>,
+    lanes: Arc<lanes::Lanes>,
 }
 
 impl Pool {
@@ -51,9 +55,12 @@ pub fn pool(url: &str, size: u32) -> Result<Pool, String> {
         .connection_customizer(Box::new(GenericPlans))
         .build(ConnectionManager::new(url))
         .map_err(|e| format!("cannot connect to the database: {e}"))?;
+    let lanes = lanes::Lanes::start(size as usize)
+        .map_err(|e| format!("cannot start the database threads: {e}"))?;
     Ok(Pool {
         connections,
         queue: Arc::new(Semaphore::new(size as usize)),
+        lanes: Arc::new(lanes),
     })
 }
 
@@ -157,8 +164,8 @@ where
     result
 }
 
-/// Run `work` in one transaction on a pooled connection, on the blocking
-/// thread pool.
+/// Run `work` in one transaction on a pooled connection, on one of the
+/// database threads.
 pub async fn run<T, F>(pool: &Pool, work: F) -> Result<T, Error>
 where
     T: Send + 'static,
@@ -168,8 +175,14 @@ where
         .await
         .map_err(|_| Error::busy())?
         .map_err(Error::internal)?;
-    let pool = pool.clone();
-    actix_web::web::block(move || transaction(&pool, work))
+    let (answer, answered) = tokio::sync::oneshot::channel();
+    let on_lane = pool.clone();
+    pool.lanes.submit(move || {
+        // The caller may have gone (a dropped request): the work is done
+        // and committed all the same, as a client retry expects.
+        let _ = answer.send(transaction(&on_lane, work));
+    });
+    answered
         .await
-        .map_err(|e| Error::internal(format!("blocking pool: {e}")))?
+        .map_err(|_| Error::internal("a database thread failed (a panic) before answering"))?
 }

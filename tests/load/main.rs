@@ -14,13 +14,16 @@
 //! The manual clock moves a millisecond per action, so each move sets new
 //! deadlines, as it does in play. `LOAD_TARGET=ceiling` posts `pgbench
 //! -N`'s own transaction instead (see `ceiling.rs`): the most any action
-//! could reach through this stack on this machine.
+//! could reach through this stack on this machine; `LOAD_TARGET=both`
+//! measures actions and the ceiling in every round. Each target's line also
+//! splits this process's CPU per post by thread role (`threads.rs`).
 
 #[path = "../service/support.rs"]
 #[allow(dead_code)]
 mod support;
 
 mod ceiling;
+mod threads;
 
 use posthorn::config::Config;
 use posthorn_rules::checkers::Position;
@@ -330,14 +333,97 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
+/// What the clients post in a round.
+#[derive(Clone, Copy, PartialEq)]
+enum Target {
+    Actions,
+    Ceiling,
+}
+
+impl Target {
+    fn name(self) -> &'static str {
+        match self {
+            Target::Actions => "checkers actions",
+            Target::Ceiling => "the ceiling (pgbench -N's transaction over HTTP)",
+        }
+    }
+}
+
+/// One target's share of a round.
+struct Measured {
+    rate: f64,
+    latencies: Vec<Duration>,
+    line: String,
+}
+
+/// Every client posts `target` for `seconds`; the rate, latencies and a
+/// report line with the CPU spent per post (PostgreSQL, this process, and
+/// this process by thread role).
+async fn measure(
+    app: &Rc<TestApp>,
+    ceiling: &Option<String>,
+    target: Target,
+    players: &mut Vec<Client>,
+    seconds: u64,
+    tally: &mut Tally,
+) -> Measured {
+    let (cpu_before, own_before, threads_before) =
+        (postgres_cpu_seconds(), own_cpu_seconds(), threads::sample());
+    let started = Instant::now();
+    let until = started + Duration::from_secs(seconds);
+    let tasks = std::mem::take(players)
+        .into_iter()
+        .map(|c| match (target, ceiling) {
+            (Target::Ceiling, Some(addr)) => actix_rt::spawn(ceiling_loop(addr.clone(), c, until)),
+            _ => actix_rt::spawn(client_loop(app.clone(), c, until)),
+        });
+    let done: Vec<(Client, Tally)> = futures_util::future::join_all(tasks)
+        .await
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    let elapsed = started.elapsed().as_secs_f64();
+    let mut latencies: Vec<Duration> = done
+        .iter()
+        .flat_map(|(_, t)| t.latencies.iter().copied())
+        .collect();
+    latencies.sort();
+    tally.errors += done.iter().map(|(_, t)| t.errors).sum::<u64>();
+    tally.matches += done.iter().map(|(_, t)| t.matches).sum::<u64>();
+    let units = latencies.len() as f64;
+    let rate = units / elapsed;
+    let line = format!(
+        "{} {rate:.0}/s, p50 {:.1} ms, p99 {:.1} ms; CPU per post: PostgreSQL {}, service and client {} ({})",
+        if target == Target::Actions { "actions" } else { "ceiling" },
+        percentile(&latencies, 0.50),
+        percentile(&latencies, 0.99),
+        cpu_ms_per(cpu_before, postgres_cpu_seconds(), units),
+        cpu_ms_per(own_before.map(|c| c.0), own_cpu_seconds().map(|c| c.0), units),
+        threads::per_unit(&threads_before, &threads::sample(), units),
+    );
+    *players = done.into_iter().map(|(c, _)| c).collect();
+    Measured {
+        rate,
+        latencies,
+        line,
+    }
+}
+
 /// Rounds of the service's load and of `pgbench -N`, alternating, so a
-/// noisy neighbour on a shared machine weighs on both alike; the ratio of
-/// each round and their median are reported.
+/// noisy neighbour on a shared machine weighs on all alike; the ratios of
+/// each round and their medians are reported. `LOAD_TARGET`: `actions`
+/// (default), `ceiling`, or `both` (actions, then the ceiling, then pgbench
+/// in every round: the ratio the performance bar is set on).
 fn main() {
     let clients = env_number("LOAD_CLIENTS", 32);
     let seconds = env_number("LOAD_SECONDS", 10);
     let rounds = env_number("LOAD_ROUNDS", 5).max(1);
     let pool = env_number("LOAD_POOL", Config::default().pool_size as u64) as u32;
+    let targets = match std::env::var("LOAD_TARGET").as_deref() {
+        Ok("ceiling") => vec![Target::Ceiling],
+        Ok("both") => vec![Target::Actions, Target::Ceiling],
+        _ => vec![Target::Actions],
+    };
     actix_rt::System::new().block_on(async move {
         let config = Config {
             pool_size: pool,
@@ -367,61 +453,68 @@ fn main() {
                 }
             })
             .collect();
-        let ceiling = (std::env::var("LOAD_TARGET").as_deref() == Ok("ceiling"))
-            .then(|| ceiling::serve(app.state.pool.clone()));
-        let target = if ceiling.is_some() { "pgbench -N's transaction over HTTP" } else { "checkers actions" };
-        println!("{clients} clients, pool {pool}, {rounds} rounds of {seconds} s each: {target}");
-        let (mut all, mut ratios, mut errors, mut matches) = (Vec::new(), Vec::new(), 0, 0);
+        let ceiling = targets.contains(&Target::Ceiling).then(|| ceiling::serve(app.state.pool.clone()));
+        let names: Vec<&str> = targets.iter().map(|t| t.name()).collect();
+        println!("{clients} clients, pool {pool}, {rounds} rounds of {seconds} s each: {}", names.join(", then "));
+        let mut tally = Tally::default();
+        let (mut all, mut to_pgbench, mut to_ceiling) = (Vec::new(), Vec::new(), Vec::new());
         for round in 1..=rounds {
-            let (cpu_before, own_before) = (postgres_cpu_seconds(), own_cpu_seconds());
-            let started = Instant::now();
-            let until = started + Duration::from_secs(seconds);
-            let tasks = players.into_iter().map(|c| match &ceiling {
-                Some(addr) => actix_rt::spawn(ceiling_loop(addr.clone(), c, until)),
-                None => actix_rt::spawn(client_loop(app.clone(), c, until)),
-            });
-            let done: Vec<(Client, Tally)> = futures_util::future::join_all(tasks).await.into_iter().map(Result::unwrap).collect();
-            let elapsed = started.elapsed().as_secs_f64();
-            let mut latencies: Vec<Duration> = done.iter().flat_map(|(_, t)| t.latencies.iter().copied()).collect();
-            latencies.sort();
-            errors += done.iter().map(|(_, t)| t.errors).sum::<u64>();
-            matches += done.iter().map(|(_, t)| t.matches).sum::<u64>();
-            let rate = latencies.len() as f64 / elapsed;
-            let (cpu_between, own_between) = (postgres_cpu_seconds(), own_cpu_seconds());
-            let per_action = cpu_ms_per(cpu_before, cpu_between, latencies.len() as f64);
-            let service_per_action =
-                cpu_ms_per(own_before.map(|c| c.0), own_between.map(|c| c.0), latencies.len() as f64);
+            let mut lines = Vec::new();
+            let mut rates = Vec::new();
+            for &target in &targets {
+                let measured = measure(&app, &ceiling, target, &mut players, seconds, &mut tally).await;
+                lines.push(measured.line);
+                rates.push(measured.rate);
+                // The summary's latencies are the first target's (the
+                // actions, when both are measured).
+                if target == targets[0] {
+                    all.extend(measured.latencies);
+                }
+            }
+            let (pg_before, own_before) = (postgres_cpu_seconds(), own_cpu_seconds());
             // Off the client's thread, so its idle connections stay served.
             let (b, db) = (bin.clone(), bench_db.clone());
             let tps = actix_web::web::block(move || b.and_then(|b| pgbench(&b, &db, clients, seconds)))
                 .await
                 .unwrap();
             let transactions = tps.map_or(0.0, |t| t.1);
-            let per_transaction = cpu_ms_per(cpu_between, postgres_cpu_seconds(), transactions);
-            let pgbench_per_transaction =
-                cpu_ms_per(own_between.map(|c| c.1), own_cpu_seconds().map(|c| c.1), transactions);
-            let compared = tps.map_or("pgbench not found (install postgresql-contrib)".into(), |(tps, _)| {
-                ratios.push(rate / tps);
-                format!("pgbench -N {tps:.0} tps, ratio {:.2}", rate / tps)
-            });
-            println!(
-                "round {round}: posthorn {rate:.0} actions/s, p50 {:.1} ms, p99 {:.1} ms; {compared}; \
-                 CPU per action: PostgreSQL {per_action}, service and client {service_per_action}; \
-                 per pgbench transaction: PostgreSQL {per_transaction}, pgbench {pgbench_per_transaction}",
-                percentile(&latencies, 0.50),
-                percentile(&latencies, 0.99),
-            );
-            all.extend(latencies);
-            players = done.into_iter().map(|(c, _)| c).collect();
+            let pgbench_line = match tps {
+                Some((tps, _)) => {
+                    to_pgbench.push(rates[0] / tps);
+                    format!(
+                        "pgbench -N {tps:.0} tps, CPU per transaction: PostgreSQL {}, pgbench {}",
+                        cpu_ms_per(pg_before, postgres_cpu_seconds(), transactions),
+                        cpu_ms_per(own_before.map(|c| c.1), own_cpu_seconds().map(|c| c.1), transactions),
+                    )
+                }
+                None => "pgbench not found (install postgresql-contrib)".into(),
+            };
+            let mut ratios = format!("{} to pgbench -N {:.2}", if targets[0] == Target::Actions { "actions" } else { "ceiling" }, to_pgbench.last().copied().unwrap_or(f64::NAN));
+            if rates.len() == 2 {
+                to_ceiling.push(rates[0] / rates[1]);
+                ratios.push_str(&format!(", actions to ceiling {:.2}", rates[0] / rates[1]));
+            }
+            println!("round {round}: {ratios}");
+            for line in lines {
+                println!("  {line}");
+            }
+            println!("  {pgbench_line}");
         }
         all.sort();
-        println!(
-            "all rounds: {} actions, p50 {:.1} ms, p99 {:.1} ms, {errors} errors, {matches} new matches; median ratio to pgbench -N {}",
+        let median_of = |ratios: Vec<f64>| if ratios.is_empty() { "n/a".to_string() } else { format!("{:.2}", median(ratios)) };
+        let mut summary = format!(
+            "all rounds: {} posts, p50 {:.1} ms, p99 {:.1} ms, {} errors, {} new matches; median ratio to pgbench -N {}",
             all.len(),
             percentile(&all, 0.50),
             percentile(&all, 0.99),
-            if ratios.is_empty() { "n/a".to_string() } else { format!("{:.2}", median(ratios)) },
+            tally.errors,
+            tally.matches,
+            median_of(to_pgbench),
         );
+        if !to_ceiling.is_empty() {
+            summary.push_str(&format!(", of actions to the ceiling {}", median_of(to_ceiling)));
+        }
+        println!("{summary}");
         drop(players);
         Rc::try_unwrap(app).ok().expect("clients are done").stop().await;
     });

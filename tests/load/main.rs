@@ -8,7 +8,8 @@
 //! cluster under `target/`, default durability: fsync and synchronous
 //! commit on). Each client plays its own match: it works out a legal move
 //! from the position in the last answer, posts it, and starts a new match
-//! when one ends. Reported per round: actions/s (posts answered 200), p50
+//! when one ends. `LOAD_GAME=flipchess` or `four_player_chess` plays those
+//! games instead, each action picked from a legal-actions read. Reported per round: actions/s (posts answered 200), p50
 //! and p99 of the posts, pgbench's tps and the ratio; then the whole.
 //!
 //! The manual clock moves a millisecond per action, so each move sets new
@@ -51,27 +52,90 @@ struct Tally {
     matches: u64,
 }
 
-async fn new_match(app: &TestApp, tokens: &[String; 2], client: usize) -> Value {
+/// The game the clients play: `LOAD_GAME` (`checkers`, the default;
+/// `flipchess`; `four_player_chess`, free-for-all).
+#[derive(Clone, Copy, PartialEq)]
+enum Game {
+    Checkers,
+    FlipChess,
+    FourPlayer,
+}
+
+impl Game {
+    fn from_env() -> Game {
+        match std::env::var("LOAD_GAME").as_deref() {
+            Ok("flipchess") => Game::FlipChess,
+            Ok("four_player_chess") => Game::FourPlayer,
+            _ => Game::Checkers,
+        }
+    }
+
+    fn players(self) -> usize {
+        if self == Game::FourPlayer {
+            4
+        } else {
+            2
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Game::Checkers => "checkers actions",
+            Game::FlipChess => "FlipChess actions, each after its legal-actions read",
+            Game::FourPlayer => {
+                "four-player chess (free-for-all) actions, each after its legal-actions read"
+            }
+        }
+    }
+
+    fn new_match(self, client: usize) -> Value {
+        let opponents: Vec<String> = (1..self.players()).map(|p| username(client, p)).collect();
+        match self {
+            Game::Checkers => json!({"game": "checkers", "opponents": opponents}),
+            Game::FlipChess => json!({"game": "flipchess", "opponents": opponents}),
+            Game::FourPlayer => {
+                json!({"game": "four_player_chess", "mode": "ffa", "opponents": opponents})
+            }
+        }
+    }
+}
+
+fn username(client: usize, player: usize) -> String {
+    format!("load{client}{}", (b'a' + player as u8) as char)
+}
+
+async fn new_match(app: &TestApp, game: Game, tokens: &[String], client: usize) -> Value {
     let reply = app
-        .post(
-            "/v1/matches",
-            &tokens[0],
-            json!({"game": "checkers", "opponents": [format!("load{client}b")]}),
-        )
+        .post("/v1/matches", &tokens[0], game.new_match(client))
         .await;
     assert_eq!(reply.status, 201, "{}", reply.body);
     reply.body
 }
 
-/// Two players and their first match; made before the clock starts, so the
+/// The players and their first match; made before the clock starts, so the
 /// password hashing of sign-up is not counted.
-async fn seat_players(app: Rc<TestApp>, client: usize) -> ([String; 2], Value) {
-    let tokens = [
-        app.register(&format!("load{client}a")).await,
-        app.register(&format!("load{client}b")).await,
-    ];
-    let m = new_match(&app, &tokens, client).await;
+async fn seat_players(app: Rc<TestApp>, game: Game, client: usize) -> (Vec<String>, Value) {
+    let mut tokens = Vec::new();
+    for player in 0..game.players() {
+        tokens.push(app.register(&username(client, player)).await);
+    }
+    let m = new_match(&app, game, &tokens, client).await;
     (tokens, m)
+}
+
+/// Which of `tokens` holds each seat of `table`.
+fn seat_holders(table: &Value, client: usize) -> Vec<usize> {
+    table["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let name = s["user"]["username"].as_str().unwrap();
+            (0..4)
+                .find(|p| username(client, *p) == name)
+                .expect("a seat of this client's players")
+        })
+        .collect()
 }
 
 /// The few fields of an action's answer the client needs.
@@ -96,7 +160,9 @@ struct LiteDuty {
 
 #[derive(Deserialize)]
 struct LiteView {
-    position: String,
+    /// Checkers: the FEN its client plays from.
+    #[serde(default)]
+    position: Value,
 }
 
 /// A minimal HTTP/1.1 keep-alive client for the measured posts: the load
@@ -123,8 +189,17 @@ impl Wire {
 
     /// POST `body` as JSON; the status and the body of the answer.
     async fn post(&mut self, path: &str, token: &str, body: &[u8]) -> (u16, Vec<u8>) {
+        self.send("POST", path, token, body).await
+    }
+
+    /// GET `path`; the status and the body of the answer.
+    async fn get(&mut self, path: &str, token: &str) -> (u16, Vec<u8>) {
+        self.send("GET", path, token, &[]).await
+    }
+
+    async fn send(&mut self, method: &str, path: &str, token: &str, body: &[u8]) -> (u16, Vec<u8>) {
         let head = format!(
-            "POST {path} HTTP/1.1\r\nHost: posthorn\r\nAuthorization: Bearer {token}\r\n\
+            "{method} {path} HTTP/1.1\r\nHost: posthorn\r\nAuthorization: Bearer {token}\r\n\
              Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
             body.len()
         );
@@ -168,7 +243,9 @@ impl Wire {
 /// One client's player pair and the match they are in, kept across rounds.
 struct Client {
     index: usize,
-    tokens: [String; 2],
+    tokens: Vec<String>,
+    /// The index in `tokens` of each seat's holder.
+    holders: Vec<usize>,
     table: Value,
     lite: Lite,
     random: SplitMix64,
@@ -179,7 +256,7 @@ async fn client_loop(app: Rc<TestApp>, mut c: Client, until: Instant) -> (Client
     let mut tally = Tally::default();
     while Instant::now() < until {
         if c.lite.status == "finished" {
-            c.table = new_match(&app, &c.tokens, c.index).await;
+            c.table = new_match(&app, Game::Checkers, &c.tokens, c.index).await;
             c.lite = serde_json::from_value(c.table.clone()).unwrap();
             tally.matches += 1;
         }
@@ -191,7 +268,7 @@ async fn client_loop(app: Rc<TestApp>, mut c: Client, until: Instant) -> (Client
         } else {
             1
         };
-        let position = Position::from_fen(&c.lite.view.position).unwrap();
+        let position = Position::from_fen(c.lite.view.position.as_str().unwrap()).unwrap();
         let mut moves = Vec::new();
         position.legal_moves(&mut moves);
         let pick = moves[c.random.below(moves.len() as u64) as usize].to_string();
@@ -209,6 +286,92 @@ async fn client_loop(app: Rc<TestApp>, mut c: Client, until: Instant) -> (Client
                     &format!("/v1/matches/{}", c.table["id"].as_str().unwrap()),
                     &c.tokens[0],
                 )
+                .await
+                .body;
+            c.lite = serde_json::from_value(fresh).unwrap();
+            continue;
+        }
+        c.lite = serde_json::from_slice::<Answer>(&bytes).unwrap().table;
+    }
+    (c, tally)
+}
+
+/// The legal actions of one seat, as `GET …/legal-actions` lists them.
+#[derive(Deserialize)]
+struct Listed {
+    seq: i64,
+    seats: Vec<ListedSeat>,
+}
+
+#[derive(Deserialize)]
+struct ListedSeat {
+    seat: u8,
+    actions: Vec<Value>,
+}
+
+/// FlipChess and four-player chess: the client has no position to work
+/// moves out from (FlipChess hides the hand and the deck), so, as the web
+/// client does, it reads each seat's legal actions and posts one of them at
+/// random (never a resignation or a grant of time). Only the posts are
+/// timed; the reads are counted in the CPU per action. A match with no one
+/// to act (it cannot happen while the clock stands nearly still) is left
+/// for a new one.
+async fn listed_loop(
+    app: Rc<TestApp>,
+    game: Game,
+    mut c: Client,
+    until: Instant,
+) -> (Client, Tally) {
+    let mut wire = Wire::open(app.base.trim_start_matches("http://")).await;
+    let mut tally = Tally::default();
+    while Instant::now() < until {
+        let id = c.table["id"].as_str().unwrap().to_owned();
+        let mut options = Vec::new();
+        let mut owing: Vec<u8> = c.lite.to_act.iter().map(|d| d.seat).collect();
+        owing.dedup();
+        for seat in owing {
+            let holder = c.holders[seat as usize];
+            let (status, bytes) = wire
+                .get(
+                    &format!("/v1/matches/{id}/legal-actions"),
+                    &c.tokens[holder],
+                )
+                .await;
+            assert_eq!(status, 200, "{}", String::from_utf8_lossy(&bytes));
+            let listed: Listed = serde_json::from_slice(&bytes).unwrap();
+            for listed_seat in listed.seats.into_iter().filter(|s| s.seat == seat) {
+                for action in listed_seat.actions {
+                    if !matches!(action["type"].as_str(), Some("resign" | "grant_time")) {
+                        options.push((holder, seat, listed.seq, action));
+                    }
+                }
+            }
+        }
+        if c.lite.status == "finished" || options.is_empty() {
+            c.table = new_match(&app, game, &c.tokens, c.index).await;
+            c.lite = serde_json::from_value(c.table.clone()).unwrap();
+            c.holders = seat_holders(&c.table, c.index);
+            tally.matches += 1;
+            continue;
+        }
+        let (holder, seat, seq, action) =
+            options.swap_remove(c.random.below(options.len() as u64) as usize);
+        let body =
+            serde_json::to_vec(&json!({"seq": seq, "seat": seat, "action": action})).unwrap();
+        app.clock.advance(chrono::Duration::milliseconds(1));
+        let started = Instant::now();
+        let (status, bytes) = wire
+            .post(
+                &format!("/v1/matches/{id}/actions"),
+                &c.tokens[holder],
+                &body,
+            )
+            .await;
+        tally.latencies.push(started.elapsed());
+        if status != 200 {
+            tally.errors += 1;
+            let fresh = app
+                .get(&format!("/v1/matches/{id}"), &c.tokens[0])
                 .await
                 .body;
             c.lite = serde_json::from_value(fresh).unwrap();
@@ -336,14 +499,14 @@ fn median(mut values: Vec<f64>) -> f64 {
 /// What the clients post in a round.
 #[derive(Clone, Copy, PartialEq)]
 enum Target {
-    Actions,
+    Actions(Game),
     Ceiling,
 }
 
 impl Target {
     fn name(self) -> &'static str {
         match self {
-            Target::Actions => "checkers actions",
+            Target::Actions(game) => game.name(),
             Target::Ceiling => "the ceiling (pgbench -N's transaction over HTTP)",
         }
     }
@@ -374,8 +537,14 @@ async fn measure(
     let tasks = std::mem::take(players)
         .into_iter()
         .map(|c| match (target, ceiling) {
-            (Target::Ceiling, Some(addr)) => actix_rt::spawn(ceiling_loop(addr.clone(), c, until)),
-            _ => actix_rt::spawn(client_loop(app.clone(), c, until)),
+            (Target::Ceiling, addr) => {
+                let addr = addr.clone().expect("the ceiling server runs");
+                actix_rt::spawn(ceiling_loop(addr, c, until))
+            }
+            (Target::Actions(Game::Checkers), _) => {
+                actix_rt::spawn(client_loop(app.clone(), c, until))
+            }
+            (Target::Actions(game), _) => actix_rt::spawn(listed_loop(app.clone(), game, c, until)),
         });
     let done: Vec<(Client, Tally)> = futures_util::future::join_all(tasks)
         .await
@@ -394,7 +563,7 @@ async fn measure(
     let rate = units / elapsed;
     let line = format!(
         "{} {rate:.0}/s, p50 {:.1} ms, p99 {:.1} ms; CPU per post: PostgreSQL {}, service and client {} ({})",
-        if target == Target::Actions { "actions" } else { "ceiling" },
+        if target == Target::Ceiling { "ceiling" } else { "actions" },
         percentile(&latencies, 0.50),
         percentile(&latencies, 0.99),
         cpu_ms_per(cpu_before, postgres_cpu_seconds(), units),
@@ -419,10 +588,11 @@ fn main() {
     let seconds = env_number("LOAD_SECONDS", 10);
     let rounds = env_number("LOAD_ROUNDS", 5).max(1);
     let pool = env_number("LOAD_POOL", Config::default().pool_size as u64) as u32;
+    let game = Game::from_env();
     let targets = match std::env::var("LOAD_TARGET").as_deref() {
         Ok("ceiling") => vec![Target::Ceiling],
-        Ok("both") => vec![Target::Actions, Target::Ceiling],
-        _ => vec![Target::Actions],
+        Ok("both") => vec![Target::Actions(game), Target::Ceiling],
+        _ => vec![Target::Actions(game)],
     };
     actix_rt::System::new().block_on(async move {
         let config = Config {
@@ -437,7 +607,7 @@ fn main() {
             let init = Command::new(bin).args(["-i", "-q", "-s", "10", &bench_db]).output();
             assert!(init.is_ok_and(|o| o.status.success()), "pgbench -i failed");
         }
-        let setups = (0..clients as usize).map(|c| actix_rt::spawn(seat_players(app.clone(), c)));
+        let setups = (0..clients as usize).map(|c| actix_rt::spawn(seat_players(app.clone(), game, c)));
         let mut players: Vec<Client> = futures_util::future::join_all(setups)
             .await
             .into_iter()
@@ -446,6 +616,7 @@ fn main() {
                 let (tokens, table) = seated.unwrap();
                 Client {
                     index,
+                    holders: seat_holders(&table, index),
                     tokens,
                     lite: serde_json::from_value(table.clone()).unwrap(),
                     table,
@@ -489,7 +660,7 @@ fn main() {
                 }
                 None => "pgbench not found (install postgresql-contrib)".into(),
             };
-            let mut ratios = format!("{} to pgbench -N {:.2}", if targets[0] == Target::Actions { "actions" } else { "ceiling" }, to_pgbench.last().copied().unwrap_or(f64::NAN));
+            let mut ratios = format!("{} to pgbench -N {:.2}", if targets[0] == Target::Ceiling { "ceiling" } else { "actions" }, to_pgbench.last().copied().unwrap_or(f64::NAN));
             if rates.len() == 2 {
                 to_ceiling.push(rates[0] / rates[1]);
                 ratios.push_str(&format!(", actions to ceiling {:.2}", rates[0] / rates[1]));

@@ -47,12 +47,10 @@ pub fn beneficiary(
     table: &Table,
     granter: Seat,
 ) -> Result<Option<Seat>, Error> {
-    if table.row.status != MatchStatus::Active
-        || grants_by(conn, table, granter)? >= GRANTS_PER_SEAT
-    {
+    if table.row.status != MatchStatus::Active {
         return Ok(None);
     }
-    Ok(table
+    let Some(to) = table
         .duties()
         .iter()
         .find(|d| {
@@ -60,7 +58,17 @@ pub fn beneficiary(
                 && d.seat != granter
                 && table.seats[d.seat.index()] != table.seats[granter.index()]
         })
-        .map(|d| d.seat))
+        .map(|d| d.seat)
+    else {
+        return Ok(None);
+    };
+    // Counted only now: the count reads the match's service events, and
+    // most who ask (the seat on move, listing its legal actions) have no
+    // one to grant time to.
+    if grants_by(conn, table, granter)? >= GRANTS_PER_SEAT {
+        return Ok(None);
+    }
+    Ok(Some(to))
 }
 
 pub fn grant(

@@ -204,21 +204,22 @@ async fn client_loop(app: Rc<TestApp>, mut c: Client, until: Instant) -> (Client
         let started = Instant::now();
         let (status, bytes) = wire.post(&path, &c.tokens[mover], &body).await;
         tally.latencies.push(started.elapsed());
-        if status != 200 {
-            tally.errors += 1;
-            let fresh = app
-                .get(
-                    &format!("/v1/matches/{}", c.table["id"].as_str().unwrap()),
-                    &c.tokens[0],
-                )
-                .await
-                .body;
-            c.lite = serde_json::from_value(fresh).unwrap();
-            continue;
-        }
-        c.lite = serde_json::from_slice::<Answer>(&bytes).unwrap().table;
+        settle(&app, &mut c, &mut tally, status, &bytes).await;
     }
     (c, tally)
+}
+
+/// Take a post's answer: the match it returns, or, after an error (which
+/// is counted), the match as it now stands.
+async fn settle(app: &TestApp, c: &mut Client, tally: &mut Tally, status: u16, bytes: &[u8]) {
+    if status == 200 {
+        c.lite = serde_json::from_slice::<Answer>(bytes).unwrap().table;
+        return;
+    }
+    tally.errors += 1;
+    let path = format!("/v1/matches/{}", c.table["id"].as_str().unwrap());
+    let fresh = app.get(&path, &c.tokens[0]).await.body;
+    c.lite = serde_json::from_value(fresh).unwrap();
 }
 
 /// The legal actions of one seat, as `GET …/legal-actions` lists them.
@@ -293,16 +294,7 @@ async fn listed_loop(
             )
             .await;
         tally.latencies.push(started.elapsed());
-        if status != 200 {
-            tally.errors += 1;
-            let fresh = app
-                .get(&format!("/v1/matches/{id}"), &c.tokens[0])
-                .await
-                .body;
-            c.lite = serde_json::from_value(fresh).unwrap();
-            continue;
-        }
-        c.lite = serde_json::from_slice::<Answer>(&bytes).unwrap().table;
+        settle(&app, &mut c, &mut tally, status, &bytes).await;
     }
     (c, tally)
 }

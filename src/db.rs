@@ -171,6 +171,39 @@ where
     T: Send + 'static,
     F: FnOnce(&mut PgConnection) -> Result<T, Error> + Send + 'static,
 {
+    on_lane(pool, move |pool| transaction(pool, work)).await
+}
+
+/// Run the read `work` on a pooled connection, on one of the database
+/// threads, without BEGIN and COMMIT: two round trips of a read's four.
+/// Nothing is given up: under READ COMMITTED every statement takes its own
+/// snapshot whether or not a transaction holds them, and the loaders make
+/// their queries agree by the match row's seq (`Table::load`). A read that
+/// must write (a closed short window, `play::load_current`) opens its own
+/// transaction for it.
+pub async fn read<T, F>(pool: &Pool, work: F) -> Result<T, Error>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut PgConnection) -> Result<T, Error> + Send + 'static,
+{
+    on_lane(pool, move |pool| {
+        let mut pooled = pool.get()?;
+        let result = work(&mut pooled);
+        // A lost connection is not handed out again.
+        if let Err(Error::Transient(_)) = &result {
+            discard(&mut pooled);
+        }
+        result
+    })
+    .await
+}
+
+/// Hand `job` to the database threads once a connection is free for it.
+async fn on_lane<T, J>(pool: &Pool, job: J) -> Result<T, Error>
+where
+    T: Send + 'static,
+    J: FnOnce(&Pool) -> Result<T, Error> + Send + 'static,
+{
     let _turn = tokio::time::timeout(WAIT, pool.queue.acquire())
         .await
         .map_err(|_| Error::busy())?
@@ -180,7 +213,7 @@ where
     pool.lanes.submit(move || {
         // The caller may have gone (a dropped request): the work is done
         // and committed all the same, as a client retry expects.
-        let _ = answer.send(transaction(&on_lane, work));
+        let _ = answer.send(job(&on_lane));
     });
     answered
         .await

@@ -111,7 +111,7 @@ pub async fn list_matches(
         game,
         opponent,
     };
-    let page = db::run(&state.pool, move |c| {
+    let page = db::read(&state.pool, move |c| {
         play::list(c, caller.user_id, filters, cursor)
     })
     .await?;
@@ -134,7 +134,7 @@ pub async fn view_match(
 ) -> Result<HttpResponse, ApiError> {
     let (id, now) = (id.into_inner(), state.clock.now());
     let mut random = state.roller();
-    let view = db::run(&state.pool, move |c| {
+    let view = db::read(&state.pool, move |c| {
         play::view(c, id, caller.user_id, now, &mut random)
     })
     .await?;
@@ -168,7 +168,7 @@ pub async fn legal_actions(
 ) -> Result<HttpResponse, ApiError> {
     let (id, now) = (id.into_inner(), state.clock.now());
     let mut random = state.roller();
-    let actions = db::run(&state.pool, move |c| {
+    let actions = db::read(&state.pool, move |c| {
         play::legal_actions(c, id, caller.user_id, now, &mut random)
     })
     .await?;
@@ -237,7 +237,7 @@ pub async fn event_feed(
 ) -> Result<HttpResponse, ApiError> {
     let (id, now, after) = (id.into_inner(), state.clock.now(), query.after.unwrap_or(0));
     let mut random = state.roller();
-    let feed = db::run(&state.pool, move |c| {
+    let feed = db::read(&state.pool, move |c| {
         play::events(c, id, caller.user_id, after, now, &mut random)
     })
     .await?;

@@ -1,5 +1,7 @@
-//! The PostgreSQL pool, migrations, and the one way handlers touch the
-//! database: a closure run off the async executor in one transaction.
+//! The PostgreSQL pool, migrations, and the two ways handlers touch the
+//! database, both a closure run off the async executor on the database
+//! threads (`lanes`): `run`, in one transaction, for every use case that
+//! writes; `read`, without one, for the reads that need none.
 
 use crate::error::Error;
 use diesel::connection::SimpleConnection;

@@ -214,7 +214,7 @@ where
     let on_lane = pool.clone();
     pool.lanes.submit(move || {
         // The caller may have gone (a dropped request): the work is done
-        // and committed all the same, as a client retry expects.
+        // all the same (a write committed), as a client retry expects.
         let _ = answer.send(job(&on_lane));
     });
     answered

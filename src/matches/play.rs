@@ -210,8 +210,8 @@ fn load_current(
         .iter()
         .any(|d| d.closes_at.is_some_and(|c| c <= now_ms));
     if window_closed {
-        // The one write a read may make, in a transaction of its own (a
-        // savepoint when the caller already holds one), under the row lock.
+        // The one write a read may make (`db::read` holds no
+        // transaction): in a transaction of its own, under the row lock.
         table = conn.transaction(|conn| {
             let mut table = Table::load_mine(conn, match_id, user, true)?;
             resolve_expired(conn, &mut table, now, random)?;

@@ -176,23 +176,37 @@ struct Client {
     random: SplitMix64,
 }
 
+impl Client {
+    fn new(index: usize, tokens: Vec<String>, table: Value) -> Client {
+        Client {
+            index,
+            holders: seat_holders(&table, index),
+            tokens,
+            lite: serde_json::from_value(table.clone()).unwrap(),
+            table,
+            random: SplitMix64::new(index as u64),
+        }
+    }
+
+    /// Leave the match for a new one of `game`.
+    async fn next_match(&mut self, app: &TestApp, game: Game, tally: &mut Tally) {
+        self.table = new_match(app, game, &self.tokens, self.index).await;
+        self.lite = serde_json::from_value(self.table.clone()).unwrap();
+        self.holders = seat_holders(&self.table, self.index);
+        tally.matches += 1;
+    }
+}
+
 async fn client_loop(app: Rc<TestApp>, mut c: Client, until: Instant) -> (Client, Tally) {
     let mut wire = Wire::open(app.base.trim_start_matches("http://")).await;
     let mut tally = Tally::default();
     while Instant::now() < until {
         if c.lite.status == "finished" {
-            c.table = new_match(&app, Game::Checkers, &c.tokens, c.index).await;
-            c.lite = serde_json::from_value(c.table.clone()).unwrap();
-            tally.matches += 1;
+            c.next_match(&app, Game::Checkers, &mut tally).await;
         }
         // As a phone would: the legal moves come from the rules crate, run
         // on the position in the last answer; only the action is posted.
-        let creator_seat = c.table["my_seats"][0].as_u64().unwrap() as u8;
-        let mover = if c.lite.to_act[0].seat == creator_seat {
-            0
-        } else {
-            1
-        };
+        let mover = c.holders[c.lite.to_act[0].seat as usize];
         let position = Position::from_fen(c.lite.view.position.as_str().unwrap()).unwrap();
         let mut moves = Vec::new();
         position.legal_moves(&mut moves);
@@ -274,10 +288,7 @@ async fn listed_loop(
             }
         }
         if c.lite.status == "finished" || options.is_empty() {
-            c.table = new_match(&app, game, &c.tokens, c.index).await;
-            c.lite = serde_json::from_value(c.table.clone()).unwrap();
-            c.holders = seat_holders(&c.table, c.index);
-            tally.matches += 1;
+            c.next_match(&app, game, &mut tally).await;
             continue;
         }
         let (holder, seat, seq, action) =
@@ -427,6 +438,14 @@ impl Target {
             Target::Ceiling => "the ceiling (pgbench -N's transaction over HTTP)",
         }
     }
+
+    /// The short name the report lines use.
+    fn label(self) -> &'static str {
+        match self {
+            Target::Actions(_) => "actions",
+            Target::Ceiling => "ceiling",
+        }
+    }
 }
 
 /// One target's share of a round.
@@ -480,7 +499,7 @@ async fn measure(
     let rate = units / elapsed;
     let line = format!(
         "{} {rate:.0}/s, p50 {:.1} ms, p99 {:.1} ms; CPU per post: PostgreSQL {}, service and client {} ({})",
-        if target == Target::Ceiling { "ceiling" } else { "actions" },
+        target.label(),
         percentile(&latencies, 0.50),
         percentile(&latencies, 0.99),
         cpu_ms_per(cpu_before, postgres_cpu_seconds(), units),
@@ -531,14 +550,7 @@ fn main() {
             .enumerate()
             .map(|(index, seated)| {
                 let (tokens, table) = seated.unwrap();
-                Client {
-                    index,
-                    holders: seat_holders(&table, index),
-                    tokens,
-                    lite: serde_json::from_value(table.clone()).unwrap(),
-                    table,
-                    random: SplitMix64::new(index as u64),
-                }
+                Client::new(index, tokens, table)
             })
             .collect();
         let ceiling = targets.contains(&Target::Ceiling).then(|| ceiling::serve(app.state.pool.clone()));
@@ -577,7 +589,7 @@ fn main() {
                 }
                 None => "pgbench not found (install postgresql-contrib)".into(),
             };
-            let mut ratios = format!("{} to pgbench -N {:.2}", if targets[0] == Target::Ceiling { "ceiling" } else { "actions" }, to_pgbench.last().copied().unwrap_or(f64::NAN));
+            let mut ratios = format!("{} to pgbench -N {:.2}", targets[0].label(), to_pgbench.last().copied().unwrap_or(f64::NAN));
             if rates.len() == 2 {
                 to_ceiling.push(rates[0] / rates[1]);
                 ratios.push_str(&format!(", actions to ceiling {:.2}", rates[0] / rates[1]));

@@ -353,6 +353,18 @@ pub struct About {
 
 /// The game contract. Every function is pure: the same inputs give the same
 /// answer, and nothing is mutated except the state handed to [`Game::apply`].
+/// How a match's opening stands to fair play (issue #30). A player may
+/// choose a [`Start::Custom`] opening, which everyone sees before they
+/// accept and which is never rated; a [`Start::FixesHidden`] one is never
+/// chosen by a player, since it would let them know what the others
+/// cannot see (the service refuses it; tests and `perft` may use it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    Standard,
+    Custom,
+    FixesHidden,
+}
+
 pub trait Game {
     /// The catalogue line and the harness bounds.
     const ABOUT: About;
@@ -429,6 +441,15 @@ pub trait Game {
     fn side(state: &Self::State, seat: Seat) -> usize {
         let _ = state;
         seat.index()
+    }
+
+    /// How this configuration's opening stands to fair play (issue #30):
+    /// the standard start, a custom one every player can see, or one that
+    /// fixes what some player may not see (a Banqi layout naming its
+    /// face-down pieces). Default: standard.
+    fn start(config: &Self::Config) -> Start {
+        let _ = config;
+        Start::Standard
     }
 
     /// Count the action sequences of `depth` from `position` in the game's

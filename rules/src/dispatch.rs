@@ -55,6 +55,10 @@ pub fn seat_range<G: Game>(config: &Value) -> Result<std::ops::RangeInclusive<us
     Ok(G::seats(&configure::<G>(config)?))
 }
 
+pub fn start<G: Game>(config: &Value) -> Result<crate::Start, RuleError> {
+    Ok(G::start(&configure::<G>(config)?))
+}
+
 pub fn setup<G: Game>(
     config: &Value,
     seats: usize,

@@ -6,6 +6,9 @@
 //!   conventions a game module follows. Read it before writing a game.
 //! * one module per game: [`checkers`], [`flipchess`], [`janggi`], [`banqi`],
 //!   [`four_player_chess`].
+//! * [`listing`] — the legal actions of a position in a game's own
+//!   notation, none when the match is over there, and why (the `moves`
+//!   example).
 //! * [`games!`] — the one list of games. It generates [`GameId`] and
 //!   [`MatchState`], the closed enum the service talks to (JSON in and out,
 //!   through [`dispatch`]), so the service never names a game's types and a
@@ -18,10 +21,11 @@ pub mod dispatch;
 pub mod flipchess;
 pub mod four_player_chess;
 pub mod janggi;
+pub mod listing;
 
 pub use contract::{
     About, Duty, DutyKind, Env, Game, Millis, Outcome, OutcomeKind, Random, RuleCode, RuleError,
-    Seat, SplitMix64, Viewer,
+    Seat, SplitMix64, Start, Viewer,
 };
 /// For the service's own schemas, from the same version.
 pub use schemars;
@@ -118,6 +122,16 @@ macro_rules! games {
             ) -> Result<Vec<$crate::serde_json::Value>, $crate::RuleError> {
                 match game {
                     $(GameId::$Id => $crate::dispatch::setup::<$G>(config, seats, random)),+
+                }
+            }
+
+            /// How a configuration's opening stands to fair play.
+            pub fn start(
+                game: GameId,
+                config: &$crate::serde_json::Value,
+            ) -> Result<$crate::Start, $crate::RuleError> {
+                match game {
+                    $(GameId::$Id => $crate::dispatch::start::<$G>(config)),+
                 }
             }
 

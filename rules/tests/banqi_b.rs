@@ -467,3 +467,39 @@ fn b10_perft_is_unchanged_by_mirroring_and_by_swapping_colours() {
         assert_eq!(perft(&colours, 3), expected, "colours {pos:?}");
     }
 }
+
+/// §B9 and issue #30: a given position is a custom start; one naming its
+/// face-down pieces fixes what neither player may know, which the service
+/// never lets a player choose. Standard deals are neither.
+#[test]
+fn b9_a_layout_naming_face_down_pieces_fixes_hidden_information() {
+    use posthorn_rules::{GameId, MatchState, Start};
+    let start = |config: serde_json::Value| MatchState::start(GameId::Banqi, &config).unwrap();
+    assert_eq!(start(serde_json::json!({})), Start::Standard);
+    assert_eq!(
+        start(serde_json::json!({"position": "8/8/8/R?k5p r 0"})),
+        Start::FixesHidden
+    );
+    assert_eq!(
+        start(serde_json::json!({"position": "8/8/8/R1k5 r 0"})),
+        Start::Custom
+    );
+    // The other games hide nothing a position could fix.
+    for game in [
+        GameId::Checkers,
+        GameId::FlipChess,
+        GameId::Janggi,
+        GameId::FourPlayerChess,
+    ] {
+        let position = serde_json::json!({"position": "anything"});
+        assert_eq!(
+            MatchState::start(game, &position).unwrap(),
+            Start::Custom,
+            "{game:?}"
+        );
+        assert_eq!(
+            MatchState::start(game, &serde_json::json!({})).unwrap(),
+            Start::Standard
+        );
+    }
+}

@@ -483,6 +483,88 @@ fn q10_a_king_left_in_check_may_be_captured_in_each_mode() {
     );
 }
 
+/// Issue #30's two held-out positions (an independent implementation of
+/// §Q): Red in check from Green's bishop on i2 may take Green's king
+/// (`m7a7`); Green in check from Blue's bishop on e13 may take Blue's king
+/// (`h9h14`). Perft 1 and 2 as that implementation counts them.
+const KING_CAPTURES_ANSWERING_CHECK: [(&str, &str, u64, u64); 2] = [
+    (
+        "to=red; mode=ffa; castle=red:-,green:-,blue:-,gray:-; out=gray; red=Kh1,qg2,ql9,qd13,Rm7,Bf6,Nl5; green=Ka7,Bi2; blue=Kf14,qk11,Rg3,Bc6,Bc11,Nh11,Ni12; gray=; dead=",
+        "m7a7",
+        5,
+        103,
+    ),
+    (
+        "to=green; mode=ffa; castle=red:-,green:-,blue:-,gray:-; out=; red=Ki4,Qf2,qf5,qj8,Rk1,Rd6,Bf1,Nd2,Nh2,Pd5,Pk7; green=Ka8,Qd7,qh9,Rc5,Nb8; blue=Kh14,qf13,Rd14,Be13,Nj14,Pd10; gray=Kl9,qg10,Rg5,Rl11,Bk9,Nn5,Nm9; dead=",
+        "h9h14",
+        6,
+        158,
+    ),
+];
+
+#[test]
+fn q14_a_player_in_check_may_capture_the_king_of_the_army_giving_the_check() {
+    for (text, capture, depth1, depth2) in KING_CAPTURES_ANSWERING_CHECK {
+        let pos = Position::from_notation(text).unwrap();
+        assert!(pos.in_check(pos.to_move), "{text}");
+        assert!(
+            moves(text).contains(&capture.to_owned()),
+            "{capture}: {text}"
+        );
+        assert_eq!(perft(&pos, 1), depth1, "{text}");
+        assert_eq!(perft(&pos, 2), depth2, "{text}");
+    }
+    // Played through a match, in ffa and in points: the captured army is
+    // eliminated by that ply and its checking bishop is dead.
+    for mode in ["ffa", "points"] {
+        let text = KING_CAPTURES_ANSWERING_CHECK[0]
+            .0
+            .replace("mode=ffa", &format!("mode={mode}"));
+        let mut state = start(&text, 3);
+        let events = play(&mut state, "m7a7");
+        assert_eq!(
+            eliminated(&events),
+            vec![(Army::Green, "king_captured".into())],
+            "{mode}"
+        );
+        assert_eq!(owner_on(&state, "i2"), Some(Owner::Dead), "{mode}");
+        assert!(!state.position.in_check(Army::Red), "{mode}");
+    }
+}
+
+/// §Q14 speaks of ffa and points, where the king capture makes the
+/// captured army's pieces dead. In teams it ends the match but kills
+/// nothing: a piece of the captured army (or of its partner) still
+/// attacks, so the capture may not leave the capturer's own king attacked.
+#[test]
+fn q14_in_teams_the_captured_army_still_attacks_so_the_capture_must_answer_check() {
+    let armies = ["Kh1,Rm7", "Ka7,Bi2", "Kg14", "Kn6"];
+    let ffa = board("red", "ffa", armies, "");
+    assert!(moves(&ffa).contains(&"m7a7".to_owned()));
+    let teams = board("red", "teams", armies, "");
+    let listed = moves(&teams);
+    assert!(!listed.contains(&"m7a7".to_owned()), "{listed:?}");
+    assert!(listed.contains(&"h1i2".to_owned()), "{listed:?}");
+}
+
+/// §Q8 "stalemating yourself" reads the position after the mover's own
+/// ply with that ply's elimination applied (§Q14): Red takes Green's king
+/// while in check from Green's bishop, and with that bishop dead Red still
+/// has moves (its king is boxed in by Blue, its rook is free).
+#[test]
+fn q14_a_king_capture_answering_check_does_not_leave_its_mover_stuck() {
+    let text = board(
+        "red",
+        "points",
+        ["Kh1,Rm7", "Ka7,Bk4", "Kg14,Rd2,Nh3", ""],
+        "",
+    );
+    let mut state = start(&text, 3);
+    play(&mut state, "m7a7");
+    assert_eq!(owner_on(&state, "k4"), Some(Owner::Dead));
+    assert!(!state.stuck_after_own_move[Army::Red.index()]);
+}
+
 /// Four kings boxed in by their own pawns and their partners'; Red's e5
 /// pawn has one step left, onto Blue's e7 pawn.
 fn all_stuck(mode: &str) -> String {

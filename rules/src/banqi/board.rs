@@ -346,13 +346,23 @@ impl Position {
     /// §B6/§B7 as perft sees them (§B10): the side to act has lost (no
     /// pieces, no legal action) or the quiet plies ran out.
     pub fn is_over(&self) -> bool {
-        if self.quiet >= QUIET_PLY_LIMIT {
-            return true;
+        self.ending().is_some()
+    }
+
+    /// Why the match is over in this position, as its result would name
+    /// it: `no_pieces` or `no_legal_move` (§B6), `no_progress` (§B7's
+    /// 180 quiet plies); `None` while it goes on. Repetition needs the
+    /// history and is not judged here (§B10).
+    pub fn ending(&self) -> Option<&'static str> {
+        if let Some(colour) = self.to_act {
+            if self.pieces_of(colour) == 0 {
+                return Some("no_pieces");
+            }
+            if !self.has_legal_step() {
+                return Some("no_legal_move");
+            }
         }
-        let Some(colour) = self.to_act else {
-            return false;
-        };
-        self.pieces_of(colour) == 0 || !self.has_legal_step()
+        (self.quiet >= QUIET_PLY_LIMIT).then_some("no_progress")
     }
 
     /// §B9: `<rank 4>/<rank 3>/<rank 2>/<rank 1> <to-act> <quiet>`.

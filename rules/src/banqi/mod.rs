@@ -262,6 +262,21 @@ impl Game for Banqi {
     type Event = Event;
     type View = View;
 
+    /// §B9: a given position is a custom start; one that names its
+    /// face-down pieces fixes what neither player may know (issue #30).
+    fn start(config: &Config) -> crate::Start {
+        let Some(text) = &config.position else {
+            return crate::Start::Standard;
+        };
+        let names_hidden = Position::from_notation(text)
+            .is_ok_and(|p| p.cells.iter().any(|c| matches!(c, Cell::Down(_))));
+        if names_hidden {
+            crate::Start::FixesHidden
+        } else {
+            crate::Start::Custom
+        }
+    }
+
     fn setup(
         config: &Config,
         seats: usize,

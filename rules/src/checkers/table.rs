@@ -193,6 +193,20 @@ impl Board {
         }
     }
 
+    /// Why the match is over in this position, as its result would name
+    /// it (§C1 "Win"): the side to move has `no_pieces` or
+    /// `no_legal_move`; `None` while it goes on. The draws need the
+    /// history and are not judged here.
+    pub fn ending(&self, variant: Variant) -> Option<&'static str> {
+        if self.count(self.turn()) == 0 {
+            Some("no_pieces")
+        } else if !self.has_legal_move(variant) {
+            Some("no_legal_move")
+        } else {
+            None
+        }
+    }
+
     pub fn has_legal_move(&self, variant: Variant) -> bool {
         match self {
             Board::American(p) => p.has_legal_move(),

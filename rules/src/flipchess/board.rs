@@ -267,6 +267,14 @@ impl Board {
             .sum()
     }
 
+    /// Why the match is over on this board as [`perft`] judges it: the side
+    /// to move has lost its king (`king_captured`, §F9), so it has no
+    /// moves. `None` otherwise (cards, rounds and §F7's flip are not
+    /// the board's to judge).
+    pub fn ending(&self) -> Option<&'static str> {
+        self.king(self.side).is_none().then_some("king_captured")
+    }
+
     /// Every single-piece move of the side to move with `group` (every
     /// group when `None`, as perft counts them). A side without a king has
     /// no moves.

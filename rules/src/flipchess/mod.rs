@@ -142,6 +142,15 @@ impl Game for FlipChess {
     type Event = Event;
     type View = View;
 
+    /// A given position is a custom start (issue #30); nothing hidden is
+    /// fixed by it.
+    fn start(config: &Config) -> crate::Start {
+        match config.position {
+            Some(_) => crate::Start::Custom,
+            None => crate::Start::Standard,
+        }
+    }
+
     fn setup(
         config: &Config,
         seats: usize,

@@ -661,6 +661,33 @@ impl Position {
         (next, captured)
     }
 
+    /// §Q4, Q14: whether `mv` (a move by the rules of movement) leaves the
+    /// mover's own king attacked. Judged in the position after the ply with
+    /// its eliminations applied: in `ffa`/`points` a king capture makes the
+    /// captured army's pieces dead at once (§Q14), and dead pieces attack
+    /// nothing, so a player in check may capture the king of the army giving
+    /// it. In `teams` a king capture eliminates nobody (that team loses,
+    /// §Q10), so the captured army's pieces still count as attackers.
+    fn leaves_own_king_attacked(&self, mv: Move) -> bool {
+        self.after_eliminations(mv).in_check(self.to_move)
+    }
+
+    /// [`Self::play`] with what the ply does at once (§Q10, Q14): in
+    /// `ffa`/`points` the army whose king it captures is eliminated, its
+    /// pieces dead. The army to move is unchanged.
+    pub fn after_eliminations(&self, mv: Move) -> Position {
+        let (mut after, captured) = self.play(mv);
+        if self.mode != Mode::Teams {
+            if let Some(victim) = captured
+                .filter(|p| p.kind == Kind::King)
+                .and_then(|p| p.owner.army())
+            {
+                after.eliminate(victim);
+            }
+        }
+        after
+    }
+
     /// Every legal move of the army to move: its king not left attacked.
     pub fn legal_moves(&self, moves: &mut Vec<Move>) {
         let army = self.to_move;
@@ -669,7 +696,7 @@ impl Position {
         moves.extend(
             pseudo
                 .into_iter()
-                .filter(|m| !self.play(*m).0.in_check(army)),
+                .filter(|m| !self.leaves_own_king_attacked(*m)),
         );
     }
 
@@ -677,13 +704,15 @@ impl Position {
         let army = self.to_move;
         let mut pseudo = Vec::new();
         self.pseudo_moves(army, &mut pseudo);
-        pseudo.into_iter().any(|m| !self.play(m).0.in_check(army))
+        pseudo
+            .into_iter()
+            .any(|m| !self.leaves_own_king_attacked(m))
     }
 
     pub fn is_legal(&self, mv: Move) -> bool {
         let mut pseudo = Vec::new();
         self.pseudo_moves(self.to_move, &mut pseudo);
-        pseudo.contains(&mv) && !self.play(mv).0.in_check(self.to_move)
+        pseudo.contains(&mv) && !self.leaves_own_king_attacked(mv)
     }
 
     /// §Q4: what the army to move finds at the start of its turn.
@@ -744,25 +773,33 @@ impl Position {
 
     /// Apply the start-of-turn judgments (§Q4, Q6, Q7) until an army with
     /// a move is to move; `None` when the match ends on the way.
-    pub fn settle(mut self) -> Option<Position> {
+    pub fn settle(self) -> Option<Position> {
+        self.settle_or_end().ok()
+    }
+
+    /// [`Position::settle`], naming why the match ends when it does, as
+    /// its result would: `checkmate` or `stalemate`.
+    pub fn settle_or_end(mut self) -> Result<Position, &'static str> {
         let mut skips = 0;
         loop {
             let live = self.live_armies().len();
             match self.start_of_turn() {
-                Start::Moves => return Some(self),
-                Start::Checkmated if self.mode == Mode::Teams => return None,
+                Start::Moves => return Ok(self),
+                Start::Checkmated if self.mode == Mode::Teams => return Err("checkmate"),
                 Start::Stalemated if self.mode == Mode::Teams => {
                     skips += 1;
                     if skips >= live {
-                        return None;
+                        return Err("stalemate");
                     }
                     self.pass_turn();
                 }
-                Start::Stalemated if live <= 2 => return None,
+                Start::Stalemated if live <= 2 => return Err("stalemate"),
                 Start::Checkmated | Start::Stalemated => {
                     self.eliminate(self.to_move);
+                    // Only a mate gets here with two left: a stalemate
+                    // between two drew above.
                     if live <= 2 {
-                        return None;
+                        return Err("checkmate");
                     }
                 }
             }

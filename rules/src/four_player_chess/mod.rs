@@ -570,6 +570,15 @@ impl Game for FourPlayerChess {
     type Event = Event;
     type View = View;
 
+    /// A given position is a custom start (issue #30); nothing hidden is
+    /// fixed by it.
+    fn start(config: &Config) -> crate::Start {
+        match config.position {
+            Some(_) => crate::Start::Custom,
+            None => crate::Start::Standard,
+        }
+    }
+
     fn setup(
         config: &Config,
         seats: usize,
@@ -676,17 +685,19 @@ impl Game for FourPlayerChess {
                     .position
                     .piece(mv.from)
                     .is_some_and(|p| p.kind == Kind::Pawn);
+                if state.mode() == Mode::Points {
+                    // Judged after the ply's own king capture, if any: the
+                    // captured army's pieces are dead then (§Q14).
+                    let mut own = state.position.after_eliminations(mv);
+                    own.to_move = *army;
+                    state.stuck_after_own_move[army.index()] = !own.has_legal_move();
+                }
                 let (mut next, captured) = state.position.play(mv);
                 next.pass_turn();
                 state.position = next;
                 state.plies += 1;
                 state.skips = 0;
                 state.last_moved[army.index()] = state.plies;
-                if state.mode() == Mode::Points {
-                    let mut own = state.position.clone();
-                    own.to_move = *army;
-                    state.stuck_after_own_move[army.index()] = !own.has_legal_move();
-                }
                 if pawn || captured.is_some() {
                     state.history.clear();
                 }

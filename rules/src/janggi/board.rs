@@ -476,6 +476,20 @@ impl Position {
         }
     }
 
+    /// Why the match is over in this position, as its result would name
+    /// it: `checkmate` (§J4) or `bikjang` (§J6) — exactly when
+    /// [`Position::legal_moves`] is empty. `None` while it goes on; the
+    /// double pass, repetition and the ply limit need the history.
+    pub fn ending(&self) -> Option<&'static str> {
+        if self.in_check(self.turn) && !self.has_step() {
+            Some("checkmate")
+        } else if self.kings_face() {
+            Some("bikjang")
+        } else {
+            None
+        }
+    }
+
     /// Whether the side to move has a legal step (not counting the pass).
     pub fn has_step(&self) -> bool {
         let mut steps = Vec::with_capacity(48);

@@ -3,8 +3,10 @@
 
 use crate::auth::{self, Keys};
 use crate::error::Error;
+use crate::limits::{self, Limit};
 use crate::names;
-use crate::schema::{login_failures, refresh_tokens, users};
+use crate::notify::account_mail::{self, AccountMail};
+use crate::schema::{refresh_tokens, users};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -12,17 +14,15 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-/// Failed logins allowed per account, and per address, in the window.
-pub const LOGIN_FAILURES_PER_ACCOUNT: i64 = 10;
-pub const LOGIN_FAILURES_PER_ADDRESS: i64 = 100;
-pub const LOGIN_WINDOW_MINUTES: i64 = 15;
-
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
 #[diesel(table_name = users)]
 pub struct UserRow {
     pub id: Uuid,
     pub username: String,
+    /// The verified address: the only one mailed, or signed in with.
     pub email: Option<String>,
+    /// An address given but not yet verified: it receives only the link.
+    pub email_pending: Option<String>,
     pub password_hash: Option<String>,
     pub display_name: String,
     pub guest: bool,
@@ -31,6 +31,8 @@ pub struct UserRow {
     pub created_at: DateTime<Utc>,
     /// What the username looks like (`names::skeleton`).
     pub skeleton: Option<String>,
+    /// What it looks like as written (`names::skeleton_cased`).
+    pub skeleton_cased: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
@@ -63,7 +65,11 @@ impl From<&UserRow> for User {
 pub struct Me {
     #[serde(flatten)]
     pub user: User,
+    /// The verified address, where notifications go.
     pub email: Option<String>,
+    /// An address waiting for its owner to open the link sent to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email_pending: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -222,12 +228,15 @@ pub fn register(
     let time_zone = req.time_zone.unwrap_or_else(|| "UTC".into());
     check_settings(&locale, &time_zone)?;
     let email = req.email.as_deref().map(names::email).transpose()?;
+    names::check_registrable(conn, &req.username)?;
     let user = UserRow {
+        email: None,
+        email_pending: email.clone(),
         skeleton: Some(names::skeleton(&req.username)),
+        skeleton_cased: Some(names::skeleton_cased(&req.username)),
         id: Uuid::new_v4(),
         display_name: req.username.clone(),
         username: req.username,
-        email,
         password_hash: Some(password_hash),
         guest: false,
         locale,
@@ -237,8 +246,70 @@ pub fn register(
     diesel::insert_into(users::table)
         .values(&user)
         .execute(conn)
-        .map_err(|e| taken(e, "that username or email is already registered"))?;
+        .map_err(|e| taken(e, "that username is already registered"))?;
+    if let Some(address) = &email {
+        ask_to_verify(conn, user.id, address, issuer.now)?;
+    }
     open_session(conn, &user, issuer)
+}
+
+/// Mail `address` the link that makes it `user`'s (issue #30). If it is
+/// another account's verified address already, its owner is told instead;
+/// either way the caller's answer is the same, so nobody learns through
+/// sign-up or settings whether an address is registered.
+fn ask_to_verify(
+    conn: &mut PgConnection,
+    user: Uuid,
+    address: &str,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    let hit = limits::take(conn, Limit::VerificationMail, &user.to_string(), now)?;
+    let (to, mail) = match verified_owner(conn, address)? {
+        Some(owner) if owner != user => (owner, AccountMail::EmailInUse),
+        _ => (user, AccountMail::VerifyEmail),
+    };
+    account_mail::enqueue(conn, to, mail, address, hit.serial(), now)
+}
+
+/// The account whose verified address `address` is.
+fn verified_owner(conn: &mut PgConnection, address: &str) -> Result<Option<Uuid>, Error> {
+    let lower_email = diesel::dsl::sql::<diesel::sql_types::Text>("lower(email)");
+    Ok(users::table
+        .filter(lower_email.eq(address.to_lowercase()))
+        .select(users::id)
+        .first(conn)
+        .optional()?)
+}
+
+/// Open a verification link: the address becomes the account's own, if
+/// the account still waits for that address and nobody else verified it
+/// meanwhile.
+pub fn verify_email(conn: &mut PgConnection, user: Uuid, address: &str) -> Result<String, Error> {
+    let pending: Option<Option<String>> = users::table
+        .find(user)
+        .select(users::email_pending)
+        .for_update()
+        .first(conn)
+        .optional()?;
+    let waits = pending
+        .flatten()
+        .is_some_and(|p| p.eq_ignore_ascii_case(address));
+    if !waits {
+        return Err(Error::not_found(
+            "verification link (a newer address replaced it, or it was used)",
+        ));
+    }
+    if verified_owner(conn, address)?.is_some_and(|owner| owner != user) {
+        return Err(Error::conflict("this address belongs to another account"));
+    }
+    diesel::update(users::table.find(user))
+        .set((
+            users::email.eq(address),
+            users::email_pending.eq(None::<String>),
+        ))
+        .execute(conn)
+        .map_err(|e| taken(e, "this address belongs to another account"))?;
+    Ok(address.to_owned())
 }
 
 /// Check a registration's password before the (slow) hash is computed.
@@ -260,59 +331,43 @@ pub fn find_login(conn: &mut PgConnection, login: &str) -> Result<Option<UserRow
         .optional()?)
 }
 
-fn failures_since(conn: &mut PgConnection, key: &str, since: DateTime<Utc>) -> Result<i64, Error> {
-    Ok(login_failures::table
-        .filter(login_failures::key.eq(key))
-        .filter(login_failures::at.gt(since))
-        .count()
-        .get_result(conn)?)
-}
-
-/// Refuse a login attempt when this account or address failed too often.
-pub fn check_login_rate(
+/// Before a password is checked: find the account and count the attempt
+/// as a failure against its limits (`limits.rs`: per account and address,
+/// per account, per address), refusing once any is spent. The account is
+/// keyed by its id, so its username and email share one count; a login
+/// that names nobody is keyed by the name given.
+pub fn start_sign_in(
     conn: &mut PgConnection,
     login: &str,
     address: &str,
     now: DateTime<Utc>,
-) -> Result<(), Error> {
-    let since = now - Duration::minutes(LOGIN_WINDOW_MINUTES);
-    let account = failures_since(
+) -> Result<(Option<UserRow>, Vec<limits::Hit>), Error> {
+    let user = find_login(conn, login)?;
+    let account = match &user {
+        Some(u) => u.id.to_string(),
+        None => format!("name:{}", login.trim().to_lowercase()),
+    };
+    let pair = format!("{account}@{address}");
+    let hits = limits::take_all(
         conn,
-        &format!("account:{}", login.trim().to_lowercase()),
-        since,
+        &[
+            (Limit::SignInAccountAddress, &pair),
+            (Limit::SignInAccount, &account),
+            (Limit::SignInAddress, address),
+        ],
+        now,
     )?;
-    let from_address = failures_since(conn, &format!("address:{address}"), since)?;
-    if account >= LOGIN_FAILURES_PER_ACCOUNT || from_address >= LOGIN_FAILURES_PER_ADDRESS {
-        return Err(Error::rate_limited(format!(
-            "too many failed sign-ins; try again in {LOGIN_WINDOW_MINUTES} minutes"
-        )));
-    }
-    Ok(())
+    Ok((user, hits))
 }
 
-pub fn record_login_failure(
-    conn: &mut PgConnection,
-    login: &str,
-    address: &str,
-    now: DateTime<Utc>,
-) -> Result<(), Error> {
-    let keys = [
-        format!("account:{}", login.trim().to_lowercase()),
-        format!("address:{address}"),
-    ];
-    for key in keys {
-        diesel::insert_into(login_failures::table)
-            .values((login_failures::key.eq(key), login_failures::at.eq(now)))
-            .execute(conn)?;
-    }
-    Ok(())
-}
-
+/// The password was right: the attempt counts for nothing.
 pub fn login_succeeded(
     conn: &mut PgConnection,
     user: &UserRow,
+    attempt: &[limits::Hit],
     issuer: &Issuer,
 ) -> Result<Session, Error> {
+    limits::forgive(conn, attempt)?;
     open_session(conn, user, issuer)
 }
 
@@ -377,13 +432,77 @@ pub fn revoke_family(
     Ok(())
 }
 
+/// End every session of `user` but `keep` ("sign out everywhere" keeps
+/// none; a password change keeps the one that made it): their refresh
+/// tokens stop working now, their access tokens within seconds
+/// (`revoked.rs`). Returns the sessions ended.
+pub fn end_sessions(
+    conn: &mut PgConnection,
+    user: Uuid,
+    keep: Option<Uuid>,
+    now: DateTime<Utc>,
+) -> Result<Vec<Uuid>, Error> {
+    let mut ended: Vec<Uuid> = diesel::update(
+        refresh_tokens::table
+            .filter(refresh_tokens::user_id.eq(user))
+            .filter(refresh_tokens::revoked_at.is_null())
+            // No family is nil: with nothing kept, every one is ended.
+            .filter(refresh_tokens::family.ne(keep.unwrap_or(Uuid::nil()))),
+    )
+    .set(refresh_tokens::revoked_at.eq(now))
+    .returning(refresh_tokens::family)
+    .get_results(conn)?;
+    ended.sort_unstable();
+    ended.dedup();
+    Ok(ended)
+}
+
+/// `POST /v1/me/password`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordChange {
+    pub current_password: String,
+    #[schema(min_length = 8, max_length = 256)]
+    pub new_password: String,
+}
+
+/// The password hash of a registered account (guests have none).
+pub fn password_of(conn: &mut PgConnection, user: Uuid) -> Result<UserRow, Error> {
+    let row = users::table
+        .find(user)
+        .select(UserRow::as_select())
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| Error::unauthorized("this account no longer exists"))?;
+    if row.password_hash.is_none() {
+        return Err(Error::forbidden("guests have no password: sign up first"));
+    }
+    Ok(row)
+}
+
+/// Store a new password and end every other session of the account.
+pub fn change_password(
+    conn: &mut PgConnection,
+    user: Uuid,
+    new_hash: String,
+    keep: Uuid,
+    now: DateTime<Utc>,
+) -> Result<Vec<Uuid>, Error> {
+    diesel::update(users::table.find(user))
+        .set(users::password_hash.eq(new_hash))
+        .execute(conn)?;
+    end_sessions(conn, user, Some(keep), now)
+}
+
 pub fn create_guest(
     conn: &mut PgConnection,
     req: GuestRequest,
+    address: &str,
     issuer: &Issuer,
 ) -> Result<Session, Error> {
     let display_name = names::display_name(&req.nickname)?;
     names::check_not_confusable(conn, &display_name)?;
+    limits::take(conn, Limit::GuestFromAddress, address, issuer.now)?;
     let tag: String = auth::random_bytes::<5>()
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -392,8 +511,10 @@ pub fn create_guest(
         id: Uuid::new_v4(),
         username: format!("guest-{tag}"),
         email: None,
+        email_pending: None,
         password_hash: None,
         skeleton: Some(names::skeleton(&display_name)),
+        skeleton_cased: Some(names::skeleton_cased(&display_name)),
         display_name,
         guest: true,
         locale: "en".into(),
@@ -426,24 +547,44 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<Strin
     Option::<String>::deserialize(d).map(Some)
 }
 
-pub fn change_me(conn: &mut PgConnection, user_id: Uuid, changes: MeChanges) -> Result<Me, Error> {
+pub fn change_me(
+    conn: &mut PgConnection,
+    user_id: Uuid,
+    changes: MeChanges,
+    now: DateTime<Utc>,
+) -> Result<Me, Error> {
     let current = me(conn, user_id)?;
     let locale = changes.locale.unwrap_or(current.user.locale);
     let time_zone = changes.time_zone.unwrap_or(current.user.time_zone);
     check_settings(&locale, &time_zone)?;
-    let email = match changes.email {
-        Some(Some(address)) => Some(names::email(&address)?),
-        Some(None) => None,
-        None => current.email,
-    };
     diesel::update(users::table.find(user_id))
-        .set((
-            users::locale.eq(&locale),
-            users::time_zone.eq(&time_zone),
-            users::email.eq(&email),
-        ))
-        .execute(conn)
-        .map_err(|e| taken(e, "that email is already registered"))?;
+        .set((users::locale.eq(&locale), users::time_zone.eq(&time_zone)))
+        .execute(conn)?;
+    match changes.email {
+        // A new address waits for its link (issue #30); the verified one
+        // keeps working until then. The answer is the same whether or not
+        // the address is someone else's.
+        Some(Some(address)) => {
+            let address = names::email(&address)?;
+            let already =
+                (current.email.as_deref()).is_some_and(|e| e.eq_ignore_ascii_case(&address));
+            if !already {
+                diesel::update(users::table.find(user_id))
+                    .set(users::email_pending.eq(&address))
+                    .execute(conn)?;
+                ask_to_verify(conn, user_id, &address, now)?;
+            }
+        }
+        Some(None) => {
+            diesel::update(users::table.find(user_id))
+                .set((
+                    users::email.eq(None::<String>),
+                    users::email_pending.eq(None::<String>),
+                ))
+                .execute(conn)?;
+        }
+        None => {}
+    }
     me(conn, user_id)
 }
 
@@ -457,5 +598,6 @@ pub fn me(conn: &mut PgConnection, user_id: Uuid) -> Result<Me, Error> {
     Ok(Me {
         user: User::from(&user),
         email: user.email,
+        email_pending: user.email_pending,
     })
 }

@@ -33,9 +33,25 @@ pub struct Keys {
     decoding: DecodingKey,
     validation: Validation,
     unsubscribe: Validation,
+    verify_email: Validation,
 }
 
 const UNSUBSCRIBE_AUDIENCE: &str = "posthorn-unsubscribe";
+const VERIFY_EMAIL_AUDIENCE: &str = "posthorn-verify-email";
+
+/// How long an email verification link works.
+pub const VERIFY_EMAIL_HOURS: i64 = 48;
+
+/// A signed email verification link (issue #30): this account may take
+/// this address, proven by opening a link sent to it.
+#[derive(Debug, Serialize, Deserialize)]
+struct VerifyClaims {
+    sub: Uuid,
+    email: String,
+    iss: String,
+    aud: String,
+    exp: i64,
+}
 
 /// A signed one-click unsubscribe link (RFC 8058): who, from what.
 #[derive(Debug, Serialize, Deserialize)]
@@ -60,12 +76,18 @@ impl Keys {
         unsubscribe.set_audience(&[UNSUBSCRIBE_AUDIENCE]);
         // Unsubscribe links do not expire: an old email must still work.
         unsubscribe.validate_exp = false;
+        let mut verify_email = Validation::new(Algorithm::HS256);
+        verify_email.set_issuer(&[ISSUER]);
+        verify_email.set_audience(&[VERIFY_EMAIL_AUDIENCE]);
+        // Checked against the service's clock in `verify_email`.
+        verify_email.validate_exp = false;
         let bad = |e: jsonwebtoken::errors::Error| format!("the JWT secret cannot be used: {e}");
         Ok(Keys {
             encoding: EncodingKey::from_secret(secret).map_err(bad)?,
             decoding: DecodingKey::from_secret(secret).map_err(bad)?,
             validation,
             unsubscribe,
+            verify_email,
         })
     }
 
@@ -109,6 +131,31 @@ impl Keys {
             jsonwebtoken::decode::<UnsubscribeClaims>(token, &self.decoding, &self.unsubscribe)
                 .map_err(|_| Error::not_found("unsubscribe link"))?;
         Ok((data.claims.sub, data.claims.kind))
+    }
+
+    /// A token for a link that proves `user` receives mail at `email`.
+    pub fn sign_verify_email(&self, user: Uuid, email: &str, now: DateTime<Utc>) -> String {
+        let claims = VerifyClaims {
+            sub: user,
+            email: email.to_owned(),
+            iss: ISSUER.into(),
+            aud: VERIFY_EMAIL_AUDIENCE.into(),
+            exp: now.timestamp() + VERIFY_EMAIL_HOURS * 3600,
+        };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+            .expect("HS256 signing cannot fail")
+    }
+
+    /// The account and address of a valid, unexpired verification token.
+    pub fn verify_email(&self, token: &str, now: DateTime<Utc>) -> Result<(Uuid, String), Error> {
+        let refused =
+            || Error::not_found("verification link (it may have expired: ask for a new one)");
+        let data = jsonwebtoken::decode::<VerifyClaims>(token, &self.decoding, &self.verify_email)
+            .map_err(|_| refused())?;
+        if data.claims.exp <= now.timestamp() {
+            return Err(refused());
+        }
+        Ok((data.claims.sub, data.claims.email))
     }
 
     pub fn verify(&self, token: &str, now: DateTime<Utc>) -> Result<Claims, Error> {

@@ -48,6 +48,12 @@ pub struct Config {
     /// `POSTHORN_ALLOW_INSECURE_PUSH_ENDPOINTS=1`: accept `http` and
     /// private-address push endpoints (tests only).
     pub allow_insecure_push_endpoints: bool,
+    /// `POSTHORN_TRUSTED_PROXIES`: comma-separated addresses of the load
+    /// balancers in front of the service. A request from one of them is
+    /// counted against the address its `X-Forwarded-For` names (the
+    /// rightmost one not itself a trusted proxy); from anyone else, the
+    /// header is ignored. Per-address limits (`limits.rs`) depend on it.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Default for Config {
@@ -71,6 +77,7 @@ impl Default for Config {
             vapid_private_key: None,
             vapid_subject: "mailto:posthorn@localhost".into(),
             allow_insecure_push_endpoints: false,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -147,6 +154,16 @@ impl Config {
             vapid_subject: var("POSTHORN_VAPID_SUBJECT").unwrap_or(d.vapid_subject),
             allow_insecure_push_endpoints: var("POSTHORN_ALLOW_INSECURE_PUSH_ENDPOINTS")
                 .is_some_and(|v| v == "1"),
+            trusted_proxies: var("POSTHORN_TRUSTED_PROXIES")
+                .unwrap_or_default()
+                .split(',')
+                .map(str::trim)
+                .filter(|a| !a.is_empty())
+                .map(|a| {
+                    a.parse()
+                        .map_err(|_| format!("POSTHORN_TRUSTED_PROXIES: {a:?} is not an address"))
+                })
+                .collect::<Result<_, _>>()?,
         })
     }
 }

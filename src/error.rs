@@ -28,6 +28,9 @@ pub enum Error {
     AlreadyFriends(String),
     /// One's own seek cannot be accepted (issue #20).
     OwnSeek(String),
+    /// A match's opening a player may not choose: one fixing hidden
+    /// information, or a custom one asked to be rated (issue #30).
+    UnfairStart(String),
     /// An `Idempotency-Key` already used for a different request.
     IdempotencyKeyReused,
     /// Try again soon: no database connection came free.
@@ -94,6 +97,7 @@ impl fmt::Display for Error {
             | Error::Blocked(s)
             | Error::AlreadyFriends(s)
             | Error::OwnSeek(s)
+            | Error::UnfairStart(s)
             | Error::Unavailable(s) => f.write_str(s),
             Error::NotFound(what) => write!(f, "no such {what}"),
             Error::StaleSeq(seq) => write!(f, "stale seq; the match is at {seq}"),

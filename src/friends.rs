@@ -7,9 +7,10 @@
 //! at their table by invitation. Requests are rate-limited per sender.
 
 use crate::error::Error;
+use crate::limits::Limit;
 use crate::matches::{load_players, Player};
 use crate::schema::{blocks, friendships, users};
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use serde::{Deserialize, Serialize};
@@ -17,7 +18,6 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// Friend requests one person may send in a day.
-pub const REQUESTS_PER_DAY: i64 = 30;
 
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -98,6 +98,33 @@ pub fn ensure_not_blocked(
     Ok(())
 }
 
+/// Refuse to seat `user` beside any of `others` while a block stands
+/// between them, either way (issue #30). The answer names nobody: which
+/// player blocked whom is theirs to know.
+pub fn ensure_apart(conn: &mut PgConnection, user: Uuid, others: &[Uuid]) -> Result<(), Error> {
+    let others: Vec<Uuid> = others.iter().copied().filter(|o| *o != user).collect();
+    if others.is_empty() {
+        return Ok(());
+    }
+    let found: i64 = blocks::table
+        .filter(
+            (blocks::blocker
+                .eq(user)
+                .and(blocks::blocked.eq_any(&others)))
+            .or(blocks::blocked
+                .eq(user)
+                .and(blocks::blocker.eq_any(&others))),
+        )
+        .count()
+        .get_result(conn)?;
+    if found > 0 {
+        return Err(Error::Blocked(
+            "a block stands between you and someone at this table".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// The row between two people, whoever asked: (requester, accepted).
 fn between(conn: &mut PgConnection, a: Uuid, b: Uuid) -> Result<Option<(Uuid, bool)>, Error> {
     Ok(friendships::table
@@ -126,19 +153,12 @@ pub fn request(
         return Err(Error::validation("you cannot befriend yourself"));
     }
     ensure_not_blocked(conn, me, them.id, &them.username)?;
-    let sent: i64 = friendships::table
-        .filter(
-            friendships::requester
-                .eq(me)
-                .and(friendships::created_at.gt(now - Duration::days(1))),
-        )
-        .count()
-        .get_result(conn)?;
-    if sent >= REQUESTS_PER_DAY {
-        return Err(Error::rate_limited(format!(
-            "at most {REQUESTS_PER_DAY} friend requests a day; try again tomorrow"
-        )));
-    }
+    // Sends are counted, not pending requests: withdrawing and sending
+    // again spends the allowance too (issue #30). A refused request below
+    // rolls its count back with the transaction.
+    crate::limits::take(conn, Limit::FriendRequest, &me.to_string(), now)?;
+    let pair = format!("{me}>{}", them.id);
+    crate::limits::take(conn, Limit::FriendRequestPair, &pair, now)?;
     let status = match between(conn, me, them.id)? {
         Some((_, true)) => {
             return Err(Error::AlreadyFriends(format!(

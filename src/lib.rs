@@ -10,12 +10,14 @@ pub mod error;
 pub mod friends;
 pub mod http;
 pub mod idempotency;
+pub mod limits;
 pub mod localdb;
 pub mod matches;
 pub mod metrics;
 pub mod names;
 pub mod notify;
 pub mod ratings;
+pub mod revoked;
 pub mod schema;
 pub mod state;
 pub mod summary;
@@ -86,5 +88,6 @@ pub fn app_state(
         config: Arc::new(config),
         metrics: Arc::new(metrics::Metrics::default()),
         dice: Arc::new(dice::OsDice),
+        revoked: Arc::new(revoked::Revoked::default()),
     })
 }

@@ -39,7 +39,8 @@ pub fn display_name(raw: &str) -> Result<String, Error> {
     Ok(name.to_owned())
 }
 
-/// What a name looks like: its UTS #39 skeleton, case folded.
+/// What a name looks like: its UTS #39 skeleton, case folded first, so
+/// `ADMIN` meets `admin`.
 pub fn skeleton(name: &str) -> String {
     let lower = name.nfkc().collect::<String>().to_lowercase();
     unicode_security::skeleton(&lower)
@@ -47,17 +48,58 @@ pub fn skeleton(name: &str) -> String {
         .to_lowercase()
 }
 
-/// Refuse a nickname that looks like a registered user's name.
-pub fn check_not_confusable(conn: &mut PgConnection, name: &str) -> Result<(), Error> {
-    let taken: Option<String> = users::table
+/// What a name looks like as written: its skeleton taken *before* case
+/// folding (issue #30: folding first turned `maIIory`'s capital I into an
+/// i, which no longer looks like the l of `mallory`). A name is a
+/// look-alike of another when either skeleton matches. The folded result
+/// is taken again, since lower-case letters have prototypes of their own
+/// (`m` looks like `rn`).
+pub fn skeleton_cased(name: &str) -> String {
+    let nfkc: String = name.nfkc().collect();
+    let seen: String = unicode_security::skeleton(&nfkc).collect();
+    unicode_security::skeleton(&seen.to_lowercase())
+        .collect::<String>()
+        .to_lowercase()
+}
+
+/// The registered player whose name looks like `name`, if any. Holds the
+/// locks on both looks until the transaction ends (always in the same
+/// order), so two look-alikes registering at once are judged in turn.
+fn look_alike(conn: &mut PgConnection, name: &str) -> Result<Option<String>, Error> {
+    let (folded, cased) = (skeleton(name), skeleton_cased(name));
+    crate::limits::serialize(conn, &format!("name-skeleton:{folded}"))?;
+    crate::limits::serialize(conn, &format!("name-skeleton-cased:{cased}"))?;
+    Ok(users::table
         .filter(users::guest.eq(false))
-        .filter(users::skeleton.eq(skeleton(name)))
+        .filter(
+            users::skeleton
+                .eq(folded)
+                .or(users::skeleton_cased.eq(cased)),
+        )
         .select(users::username)
         .first(conn)
-        .optional()?;
-    match taken {
+        .optional()?)
+}
+
+/// Refuse a nickname that looks like a registered user's name.
+pub fn check_not_confusable(conn: &mut PgConnection, name: &str) -> Result<(), Error> {
+    match look_alike(conn, name)? {
         Some(_) => Err(Error::validation(
             "that nickname looks like the name of a registered player; choose another",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Refuse a username that is taken (409) or only looks like one that is
+/// (`rnallory`, `ma11ory` and `maIIory` beside `mallory`: 400).
+pub fn check_registrable(conn: &mut PgConnection, username: &str) -> Result<(), Error> {
+    match look_alike(conn, username)? {
+        Some(held) if held.eq_ignore_ascii_case(username) => {
+            Err(Error::conflict("that username is already registered"))
+        }
+        Some(_) => Err(Error::validation(
+            "that username looks like the name of a registered player; choose another",
         )),
         None => Ok(()),
     }
@@ -83,15 +125,22 @@ pub fn email(raw: &str) -> Result<String, Error> {
     Ok(address.to_owned())
 }
 
-/// Fill the skeleton of users written before it was kept (start-up).
+/// Fill the skeletons of users written before they were kept (start-up).
 pub fn backfill_skeletons(conn: &mut PgConnection) -> Result<usize, Error> {
     let missing: Vec<(Uuid, String)> = users::table
-        .filter(users::skeleton.is_null())
-        .select((users::id, users::username))
+        .filter(
+            users::skeleton
+                .is_null()
+                .or(users::skeleton_cased.is_null()),
+        )
+        .select((users::id, users::display_name))
         .load(conn)?;
-    for (id, username) in &missing {
+    for (id, name) in &missing {
         diesel::update(users::table.find(id))
-            .set(users::skeleton.eq(skeleton(username)))
+            .set((
+                users::skeleton.eq(skeleton(name)),
+                users::skeleton_cased.eq(skeleton_cased(name)),
+            ))
             .execute(conn)?;
     }
     Ok(missing.len())
@@ -118,6 +167,15 @@ mod tests {
         assert_eq!(skeleton("Аdmin"), skeleton("admin"), "Cyrillic А");
         assert_eq!(skeleton("Ａｄｍｉｎ"), skeleton("ADMIN"));
         assert_ne!(skeleton("alice"), skeleton("bob"));
+        // Issue #30: look-alikes of a registered name, by one skeleton or
+        // the other.
+        let alike =
+            |a: &str, b: &str| skeleton(a) == skeleton(b) || skeleton_cased(a) == skeleton_cased(b);
+        for look_alike in ["rnallory", "ma11ory", "maIIory", "MaIlory", "MALLORY"] {
+            assert!(alike(look_alike, "mallory"), "{look_alike}");
+        }
+        assert!(alike("ADMIN", "admin"));
+        assert!(!alike("mailory", "mallory"));
     }
 
     #[test]

@@ -13,6 +13,8 @@ diesel::table! {
         created_at -> Timestamptz,
         skeleton -> Nullable<Text>,
         auto_accept_friends -> Bool,
+        email_pending -> Nullable<Text>,
+        skeleton_cased -> Nullable<Text>,
     }
 }
 
@@ -29,7 +31,8 @@ diesel::table! {
 }
 
 diesel::table! {
-    login_failures (key, at) {
+    limit_hits (id) {
+        id -> Int8,
         key -> Text,
         at -> Timestamptz,
     }

@@ -18,6 +18,8 @@ pub struct AppState {
     pub vapid: Arc<crate::notify::push::Vapid>,
     /// Game chance: seat draws, deals, layouts.
     pub dice: Arc<dyn crate::dice::Dice>,
+    /// Sessions ended within an access token's lifetime (issue #30).
+    pub revoked: Arc<crate::revoked::Revoked>,
 }
 
 impl AppState {

@@ -181,6 +181,7 @@ fn planned<T>(
 pub fn sweep(state: &AppState) -> Result<Swept, Error> {
     let now = state.clock.now();
     planned(state, |c| crate::idempotency::forget_expired(c, now))?;
+    planned(state, |c| crate::limits::forget_old(c, now))?;
     // Challenges unanswered for 7 days cancel their matches (issue #20);
     // each match is locked, so instances sweeping together cancel it once.
     planned(state, |c| crate::matches::challenge::expire(c, now))?;
@@ -228,6 +229,7 @@ pub async fn start(
 ) -> Result<tokio_cron_scheduler::JobScheduler, String> {
     use tokio_cron_scheduler::{Job, JobScheduler};
     let scheduler = JobScheduler::new().await.map_err(|e| e.to_string())?;
+    let state_for_revocations = state.clone();
     let job = Job::new_repeated_async(interval, move |_id, _scheduler| {
         let state = state.clone();
         Box::pin(async move {
@@ -256,6 +258,35 @@ pub async fn start(
     })
     .map_err(|e| e.to_string())?;
     scheduler.add(job).await.map_err(|e| e.to_string())?;
+    scheduler
+        .add(revocations(state_for_revocations)?)
+        .await
+        .map_err(|e| e.to_string())?;
     scheduler.start().await.map_err(|e| e.to_string())?;
     Ok(scheduler)
+}
+
+/// The job that reads, every [`crate::revoked::REFRESH_EVERY`], the
+/// sessions other instances ended (issue #30), on its own tick so that a
+/// slow sweep or mail server never delays it.
+fn revocations(state: AppState) -> Result<tokio_cron_scheduler::Job, String> {
+    tokio_cron_scheduler::Job::new_repeated_async(
+        crate::revoked::REFRESH_EVERY,
+        move |_id, _scheduler| {
+            let state = state.clone();
+            Box::pin(async move {
+                let work = move || {
+                    let mut conn = state.pool.get()?;
+                    let (now, lifetime) = (state.clock.now(), state.config.access_token_seconds);
+                    state.revoked.refresh(&mut conn, now, lifetime)
+                };
+                match tokio::task::spawn_blocking(work).await {
+                    Ok(Ok(_)) => {}
+                    Ok(Err(e)) => log::warn!("reading ended sessions failed: {e}"),
+                    Err(e) => log::error!("reading ended sessions panicked: {e}"),
+                }
+            })
+        },
+    )
+    .map_err(|e| e.to_string())
 }

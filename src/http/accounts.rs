@@ -1,6 +1,8 @@
 //! Account and session endpoints: thin wrappers over `crate::accounts`.
 
-use crate::accounts::{self, GuestRequest, Login, Me, MeChanges, Refresh, Registration, Session};
+use crate::accounts::{
+    self, GuestRequest, Login, Me, MeChanges, PasswordChange, Refresh, Registration, Session,
+};
 use crate::auth::{self, Caller};
 use crate::db;
 use crate::http::body::Body;
@@ -9,7 +11,7 @@ use crate::state::AppState;
 use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
 
 #[utoipa::path(post, path = "/v1/accounts", tag = "accounts", request_body = Registration,
-    responses((status = 201, body = Session), (status = 400), (status = 409)))]
+    responses((status = 201, body = Session, description = "an email given waits for its verification link, whether or not it is registered already"), (status = 400), (status = 409, description = "the username is taken")))]
 #[post("/v1/accounts")]
 pub async fn register(
     state: web::Data<AppState>,
@@ -36,15 +38,10 @@ pub async fn login(
     body: Body<Login>,
 ) -> Result<HttpResponse, ApiError> {
     let Login { login, password } = body.into_inner();
-    let address = req
-        .peer_addr()
-        .map(|a| a.ip().to_string())
-        .unwrap_or_default();
+    let address = crate::http::caller::client_address(&req);
     let now = state.clock.now();
-    let (l, a) = (login.clone(), address.clone());
-    let user = db::run(&state.pool, move |c| {
-        accounts::check_login_rate(c, &l, &a, now)?;
-        accounts::find_login(c, &l)
+    let (user, attempt) = db::run(&state.pool, move |c| {
+        accounts::start_sign_in(c, &login, &address, now)
     })
     .await?;
     let hash = user.as_ref().and_then(|u| u.password_hash.clone());
@@ -53,19 +50,14 @@ pub async fn login(
         Some(user) if matches => {
             let issuer = state.issuer();
             let session = db::run(&state.pool, move |c| {
-                accounts::login_succeeded(c, &user, &issuer)
+                accounts::login_succeeded(c, &user, &attempt, &issuer)
             })
             .await?;
             Ok(HttpResponse::Created().json(session))
         }
-        _ => {
-            db::run(&state.pool, move |c| {
-                accounts::record_login_failure(c, &login, &address, now)
-            })
-            .await?;
-            // The same answer for an unknown user and a wrong password.
-            Err(ApiError::unauthorized("wrong username or password"))
-        }
+        // The same answer for an unknown user and a wrong password; the
+        // attempt stays counted.
+        _ => Err(ApiError::unauthorized("wrong username or password")),
     }
 }
 
@@ -91,20 +83,114 @@ pub async fn logout(state: web::Data<AppState>, caller: Caller) -> Result<HttpRe
         accounts::revoke_family(c, caller.session, now)
     })
     .await?;
+    // Its access tokens stop here at once, on other instances within
+    // seconds (`revoked.rs`).
+    state.revoked.add(&[caller.session], now);
     Ok(HttpResponse::NoContent().finish())
 }
 
+#[utoipa::path(delete, path = "/v1/sessions", tag = "accounts",
+    responses((status = 204, description = "every session of the account has ended, this one too"), (status = 401)),
+    security(("bearer" = [])))]
+#[delete("/v1/sessions")]
+pub async fn logout_everywhere(
+    state: web::Data<AppState>,
+    caller: Caller,
+) -> Result<HttpResponse, ApiError> {
+    let now = state.clock.now();
+    let ended = db::run(&state.pool, move |c| {
+        accounts::end_sessions(c, caller.user_id, None, now)
+    })
+    .await?;
+    state.revoked.add(&ended, now);
+    state.revoked.add(&[caller.session], now);
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[utoipa::path(post, path = "/v1/me/password", tag = "accounts", request_body = PasswordChange,
+    responses((status = 204, description = "changed; every other session has ended"), (status = 400), (status = 401), (status = 403), (status = 429)),
+    security(("bearer" = [])))]
+#[post("/v1/me/password")]
+pub async fn change_password(
+    state: web::Data<AppState>,
+    caller: Caller,
+    req: HttpRequest,
+    body: Body<PasswordChange>,
+) -> Result<HttpResponse, ApiError> {
+    let PasswordChange {
+        current_password,
+        new_password,
+    } = body.into_inner();
+    accounts::check_password(&new_password)?;
+    let (address, now) = (crate::http::caller::client_address(&req), state.clock.now());
+    // A wrong current password counts as a failed sign-in.
+    let (user, attempt) = db::run(&state.pool, move |c| {
+        let user = accounts::password_of(c, caller.user_id)?;
+        let (_, attempt) = accounts::start_sign_in(c, &user.username, &address, now)?;
+        Ok((user, attempt))
+    })
+    .await?;
+    let hash = user.password_hash.clone();
+    let right =
+        auth::gated(move || auth::verify_password(&current_password, hash.as_deref())).await?;
+    if !right {
+        return Err(ApiError::unauthorized("the current password is wrong"));
+    }
+    let new_hash = auth::gated(move || auth::hash_password(&new_password)).await??;
+    let ended = db::run(&state.pool, move |c| {
+        crate::limits::forgive(c, &attempt)?;
+        accounts::change_password(c, caller.user_id, new_hash, caller.session, now)
+    })
+    .await?;
+    state.revoked.add(&ended, now);
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// `POST /v1/email-verifications`: the token from a verification link.
+#[derive(Debug, serde::Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EmailVerification {
+    /// The part of the link after `#`.
+    #[schema(min_length = 1, max_length = 2048)]
+    pub token: String,
+}
+
+/// The address verified.
+#[derive(Debug, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+pub struct VerifiedEmail {
+    pub email: String,
+}
+
+#[utoipa::path(post, path = "/v1/email-verifications", tag = "accounts", request_body = EmailVerification,
+    responses((status = 200, body = VerifiedEmail), (status = 400), (status = 404, description = "the link is not valid, has expired, or was replaced by a newer one"), (status = 409)))]
+#[post("/v1/email-verifications")]
+pub async fn verify_email(
+    state: web::Data<AppState>,
+    body: Body<EmailVerification>,
+) -> Result<HttpResponse, ApiError> {
+    let token = body.into_inner().token;
+    // Public: whoever opens the link proves they read the address's mail.
+    let (user, address) = state.keys.verify_email(token.trim(), state.clock.now())?;
+    let email = db::run(&state.pool, move |c| {
+        accounts::verify_email(c, user, &address)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(VerifiedEmail { email }))
+}
+
 #[utoipa::path(post, path = "/v1/guests", tag = "accounts", request_body = GuestRequest,
-    responses((status = 201, body = Session), (status = 400)))]
+    responses((status = 201, body = Session), (status = 400), (status = 429)))]
 #[post("/v1/guests")]
 pub async fn guest(
     state: web::Data<AppState>,
+    http: HttpRequest,
     body: Body<GuestRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
+    let address = crate::http::caller::client_address(&http);
     let issuer = state.issuer();
     let session = db::run(&state.pool, move |c| {
-        accounts::create_guest(c, req, &issuer)
+        accounts::create_guest(c, req, &address, &issuer)
     })
     .await?;
     Ok(HttpResponse::Created().json(session))
@@ -119,7 +205,7 @@ pub async fn me(state: web::Data<AppState>, caller: Caller) -> Result<HttpRespon
 }
 
 #[utoipa::path(patch, path = "/v1/me", tag = "accounts", request_body = MeChanges,
-    responses((status = 200, body = Me), (status = 400), (status = 401), (status = 409)),
+    responses((status = 200, body = Me, description = "a new email address waits in `email_pending` until the link mailed to it is opened"), (status = 400), (status = 401), (status = 429)),
     security(("bearer" = [])))]
 #[patch("/v1/me")]
 pub async fn change_me(
@@ -127,9 +213,9 @@ pub async fn change_me(
     caller: Caller,
     body: Body<MeChanges>,
 ) -> Result<HttpResponse, ApiError> {
-    let changes = body.into_inner();
+    let (changes, now) = (body.into_inner(), state.clock.now());
     let changed = db::run(&state.pool, move |c| {
-        accounts::change_me(c, caller.user_id, changes)
+        accounts::change_me(c, caller.user_id, changes, now)
     })
     .await?;
     Ok(HttpResponse::Ok().json(changed))

@@ -110,7 +110,7 @@ pub async fn home(req: HttpRequest) -> HttpResponse {
 }
 
 /// The pages the client draws itself: invitations, matches, and the rest.
-#[get("/{page:(invite|matches|new|settings|leaderboards|users|friends|signin)(/.*)?}")]
+#[get("/{page:(invite|matches|new|settings|leaderboards|users|friends|signin|verify-email)(/.*)?}")]
 pub async fn page(req: HttpRequest) -> HttpResponse {
     shell(&req)
 }

@@ -33,6 +33,7 @@ pub enum Code {
     Blocked,
     AlreadyFriends,
     OwnSeek,
+    UnfairStart,
     Unavailable,
     Internal,
 }
@@ -58,6 +59,7 @@ impl Code {
         Code::Blocked,
         Code::AlreadyFriends,
         Code::OwnSeek,
+        Code::UnfairStart,
         Code::Unavailable,
         Code::Internal,
     ];
@@ -85,6 +87,7 @@ impl Code {
             Code::Blocked => ("blocked", S::FORBIDDEN, "One of the two people has blocked the other: no challenge, friend request or shared table between them."),
             Code::AlreadyFriends => ("already_friends", S::CONFLICT, "You are friends already."),
             Code::OwnSeek => ("own_seek", S::CONFLICT, "That seek is your own: wait for an opponent, or withdraw it."),
+            Code::UnfairStart => ("unfair_start", S::UNPROCESSABLE_ENTITY, "That opening cannot be chosen: a position that fixes what some player may not see (a Banqi layout naming face-down pieces) is never a player's choice, and a custom position is never rated. Let the service deal, or play the custom position unrated."),
             Code::Unavailable => ("unavailable", S::SERVICE_UNAVAILABLE, "The service is busy or its database is restarting; try again shortly."),
             Code::Internal => ("internal", S::INTERNAL_SERVER_ERROR, "Something failed on the service's side; it has been logged."),
         }
@@ -221,6 +224,7 @@ impl From<Error> for ApiError {
             Error::Blocked(s) => ApiError::new(Code::Blocked, s),
             Error::AlreadyFriends(s) => ApiError::new(Code::AlreadyFriends, s),
             Error::OwnSeek(s) => ApiError::new(Code::OwnSeek, s),
+            Error::UnfairStart(s) => ApiError::new(Code::UnfairStart, s),
             Error::IdempotencyKeyReused => ApiError::new(
                 Code::IdempotencyKeyReused,
                 "this Idempotency-Key was used for a different request",

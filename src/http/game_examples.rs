@@ -51,6 +51,7 @@ fn match_view(game: GameId, state: &MatchState, seats: usize, seq: i32, now: u32
         status: MatchStatus::Active,
         seq,
         rated: false,
+        options: serde_json::json!({}),
         turn_hours: (TURN_SECONDS / 3600) as f64,
         seats: (0..seats as u8)
             .map(|seat| SeatView {

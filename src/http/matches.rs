@@ -71,8 +71,15 @@ pub async fn accept_invite(
     let now = state.clock.now();
     let code = code.into_inner();
     let keyed = keyed(&request, &serde_json::Value::Null)?;
+    // Counted in a transaction of its own: a wrong code must count too.
+    let address = crate::http::caller::client_address(&request);
+    db::run(&state.pool, move |c| {
+        crate::limits::take(c, crate::limits::Limit::InviteAccept, &address, now)
+    })
+    .await?;
+    let mut random = state.roller();
     let view = db::run(&state.pool, move |c| {
-        create::accept_invite(c, &code, caller.user_id, keyed, now)
+        create::accept_invite(c, &code, caller.user_id, keyed, now, &mut random)
     })
     .await?;
     Ok(HttpResponse::Ok().json(view))
@@ -244,21 +251,27 @@ pub async fn event_feed(
     Ok(HttpResponse::Ok().json(feed))
 }
 
+/// One answer to a challenge (accept, decline, withdraw): the match, the
+/// user, the time and the dice for a deal the answer may complete.
+type ChallengeStep = fn(
+    &mut diesel::PgConnection,
+    Uuid,
+    Uuid,
+    chrono::DateTime<chrono::Utc>,
+    &mut dyn posthorn_rules::Random,
+) -> Result<crate::matches::Table, Error>;
+
 /// Answer a challenge, or withdraw an unstarted match (issue #20).
 async fn challenge_step(
     state: web::Data<AppState>,
     caller: Caller,
     id: Uuid,
-    step: fn(
-        &mut diesel::PgConnection,
-        Uuid,
-        Uuid,
-        chrono::DateTime<chrono::Utc>,
-    ) -> Result<crate::matches::Table, Error>,
+    step: ChallengeStep,
 ) -> Result<HttpResponse, ApiError> {
     let now = state.clock.now();
+    let mut random = state.roller();
     let view = db::run(&state.pool, move |c| {
-        let mut table = step(c, id, caller.user_id, now)?;
+        let mut table = step(c, id, caller.user_id, now, &mut random)?;
         table.view_for(c, caller.user_id)
     })
     .await?;
@@ -330,10 +343,18 @@ pub async fn ask_rematch(
 #[get("/v1/invites/{code}")]
 pub async fn preview_invite(
     state: web::Data<AppState>,
+    request: HttpRequest,
     code: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let (code, now) = (code.into_inner(), state.clock.now());
-    let found = db::run(&state.pool, move |c| {
+    // Codes carry ~50 bits; counting lookups per address keeps guessing
+    // hopeless (issue #30), the unknown codes included.
+    let address = crate::http::caller::client_address(&request);
+    db::run(&state.pool, move |c| {
+        crate::limits::take(c, crate::limits::Limit::InvitePreview, &address, now)
+    })
+    .await?;
+    let found = db::read(&state.pool, move |c| {
         crate::matches::invites::preview(c, &code, now)
     })
     .await?;

@@ -3,7 +3,7 @@
 
 pub mod accounts;
 pub mod body;
-mod caller;
+pub mod caller;
 pub mod client;
 pub mod edge;
 pub mod error;
@@ -87,6 +87,9 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(accounts::login)
             .service(accounts::refresh)
             .service(accounts::logout)
+            .service(accounts::logout_everywhere)
+            .service(accounts::change_password)
+            .service(accounts::verify_email)
             .service(accounts::guest)
             .service(accounts::me)
             .service(accounts::change_me)

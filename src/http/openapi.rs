@@ -22,7 +22,7 @@ use utoipa::{Modify, OpenApi, ToSchema};
     info(title = "Posthorn", description = "Correspondence play: accounts, matches as event logs, and the games' rules."),
     paths(
         ops::healthz, ops::readyz, ops::metrics, ops::games, ops::problem_page,
-        accounts::register, accounts::login, accounts::refresh, accounts::logout, accounts::guest, accounts::me, accounts::change_me, accounts::summary,
+        accounts::register, accounts::login, accounts::refresh, accounts::logout, accounts::logout_everywhere, accounts::change_password, accounts::verify_email, accounts::guest, accounts::me, accounts::change_me, accounts::summary,
         matches::create_match, matches::accept_invite, matches::preview_invite, matches::position_at, matches::list_matches, matches::view_match,
         matches::legal_actions, matches::post_action, matches::event_feed,
         matches::accept_challenge, matches::decline_challenge, matches::withdraw_match, matches::ask_rematch,

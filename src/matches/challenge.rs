@@ -15,6 +15,7 @@ use crate::schema::{challenges, invites, matches, users};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
+use posthorn_rules::Random;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -48,6 +49,44 @@ pub fn create(
         ))
         .execute(conn)?;
     Ok(())
+}
+
+/// Unanswered challenges one player may have out to another at once.
+pub const PENDING_PER_PAIR: i64 = 5;
+
+/// Count a challenge `from` sends `to` against the limits (issue #30: 40
+/// challenges in a row once sent 40 emails): unaccepted ones per day, and
+/// unanswered ones per pair at once, counted under the pair's lock.
+pub fn count_sent(
+    conn: &mut PgConnection,
+    from: Uuid,
+    to: Uuid,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    use crate::limits::{take, Limit};
+    take(conn, Limit::Challenge, &from.to_string(), now)?;
+    crate::limits::serialize(conn, &format!("challenge-pair:{from}>{to}"))?;
+    let pending: i64 = challenges::table
+        .inner_join(matches::table)
+        .filter(matches::created_by.eq(from))
+        .filter(challenges::user_id.eq(to))
+        .filter(matches::status.eq(MatchStatus::Waiting))
+        .count()
+        .get_result(conn)?;
+    if pending >= PENDING_PER_PAIR {
+        return Err(Error::rate_limited(format!(
+            "at most {PENDING_PER_PAIR} of your challenges may wait for the same player"
+        )));
+    }
+    Ok(())
+}
+
+/// Who is challenged to the match and has not answered.
+pub fn challenged_users(conn: &mut PgConnection, match_id: Uuid) -> Result<Vec<Uuid>, Error> {
+    Ok(challenges::table
+        .filter(challenges::match_id.eq(match_id))
+        .select(challenges::user_id)
+        .load(conn)?)
 }
 
 /// The match's unanswered challenges.
@@ -117,10 +156,14 @@ pub fn accept(
     match_id: Uuid,
     user: Uuid,
     now: DateTime<Utc>,
+    random: &mut dyn Random,
 ) -> Result<Table, Error> {
     let (mut table, seat) = held_seat(conn, match_id, user)?;
     diesel::delete(challenges::table.find((match_id, seat))).execute(conn)?;
-    super::create::take_seat(conn, &mut table, seat, user, now)?;
+    super::create::take_seat(conn, &mut table, seat, user, now, random)?;
+    // A welcome challenge is not spam: its sender gets the count back.
+    let sender = table.row.created_by.to_string();
+    crate::limits::refund(conn, crate::limits::Limit::Challenge, &sender, now)?;
     Ok(table)
 }
 
@@ -130,6 +173,7 @@ pub fn decline(
     match_id: Uuid,
     user: Uuid,
     now: DateTime<Utc>,
+    _: &mut dyn Random,
 ) -> Result<Table, Error> {
     let (mut table, _) = held_seat(conn, match_id, user)?;
     cancel(conn, &mut table, "declined", Some(user), now)?;
@@ -142,6 +186,7 @@ pub fn withdraw(
     match_id: Uuid,
     user: Uuid,
     now: DateTime<Utc>,
+    _: &mut dyn Random,
 ) -> Result<Table, Error> {
     let mut table = Table::load_mine(conn, match_id, user, true)?;
     if table.row.created_by != user {

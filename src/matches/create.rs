@@ -6,11 +6,11 @@ use crate::error::Error;
 use crate::idempotency::{self, Keyed};
 use crate::notify::outbox::{Enqueue, Notice};
 use crate::notify::Kind;
-use crate::schema::{invites, match_seats, matches};
+use crate::schema::{invites, match_seats, matches, users};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
-use posthorn_rules::{GameId, MatchState, Random};
+use posthorn_rules::{GameId, MatchState, Random, Start};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -194,13 +194,21 @@ pub fn create(
     let (game, config) = game_config(&req)?;
     let turn_seconds = turn_seconds(req.turn_hours, ask.min_turn_seconds)?;
     let range = MatchState::seat_range(game, &config)?;
+    let rated = req.rated.unwrap_or(false);
+    fair_start(game, &config, rated)?;
 
     // Who sits down: the creator, the named opponents, and open seats.
     let mut people: Vec<Option<Uuid>> = vec![Some(creator)];
     people.extend(ask.seated.iter().copied().map(Some));
+    let named = req.opponents.as_deref().unwrap_or_default();
+    if !named.is_empty() && is_guest(conn, creator)? {
+        return Err(Error::forbidden(
+            "guests cannot challenge players by name; share an invitation link instead",
+        ));
+    }
     // Friends who let friends' challenges start at once sit down at once.
     let mut auto_accepted = Vec::new();
-    for name in req.opponents.iter().flatten() {
+    for name in named {
         let id = match crate::friends::player_named(conn, name) {
             Ok(player) => player.id,
             Err(Error::NotFound(_)) => {
@@ -218,8 +226,16 @@ pub fn create(
         crate::friends::ensure_not_blocked(conn, creator, id, name)?;
         if crate::friends::auto_accepts(conn, id, creator)? {
             auto_accepted.push(id);
+        } else {
+            super::challenge::count_sent(conn, creator, id, now)?;
         }
         people.push(Some(id));
+    }
+    // Everyone named or seated must be free of blocks among themselves
+    // too, not only with the creator (issue #30).
+    let named_ids: Vec<Uuid> = people.iter().flatten().copied().collect();
+    for (i, user) in named_ids.iter().enumerate() {
+        crate::friends::ensure_apart(conn, *user, &named_ids[i + 1..])?;
     }
     let open = match req.open_seats {
         Some(n) => n as usize,
@@ -239,6 +255,8 @@ pub fn create(
     for i in (1..people.len()).rev() {
         people.swap(i, random.below(i as u64 + 1) as usize);
     }
+    // The configuration is judged now, so a refusal is the creator's; the
+    // opening is dealt only once every seat is taken (`take_seat`).
     let opening = MatchState::setup(game, &config, people.len(), random)?;
     if let Some(arrange) = ask.arrange {
         let state = MatchState::replay(game, &opening).map_err(Error::internal)?;
@@ -256,7 +274,7 @@ pub fn create(
         options: config,
         status: MatchStatus::Waiting,
         seq: 0,
-        rated: req.rated.unwrap_or(false),
+        rated,
         turn_seconds,
         created_by: creator,
         created_at: now,
@@ -322,8 +340,12 @@ pub fn create(
         state: MatchState::empty(game),
         held: None,
     };
-    let events = NewEvent::from_rules(None, opening);
-    table.append(conn, events, now)?;
+    // Issue #30: nothing hidden is dealt, and no colour drawn, while a
+    // seat is open: a creator who could see their hand could cancel and
+    // create again until they liked it.
+    if table.seats.iter().all(Option::is_some) {
+        table.append(conn, NewEvent::from_rules(None, opening), now)?;
+    }
     let invited = challenged
         .iter()
         .chain(&auto_accepted)
@@ -343,26 +365,75 @@ pub fn create(
     Ok(view)
 }
 
+/// Refuse what a player may not choose as an opening (issue #30): a
+/// position fixing hidden information ever, a custom position rated.
+fn fair_start(game: GameId, config: &Value, rated: bool) -> Result<(), Error> {
+    match MatchState::start(game, config)? {
+        Start::FixesHidden => Err(Error::UnfairStart(
+            "that position names its face-down pieces, which no player may choose: \
+             start from a position with every piece face up, or let the service deal"
+                .into(),
+        )),
+        Start::Custom if rated => Err(Error::UnfairStart(
+            "a match from a custom position is never rated; ask for it unrated".into(),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn is_guest(conn: &mut PgConnection, user: Uuid) -> Result<bool, Error> {
+    Ok(users::table
+        .find(user)
+        .select(users::guest)
+        .first(conn)
+        .optional()?
+        .unwrap_or(true))
+}
+
 /// Seat `user` at `seat` (an invitation's or a challenge's), with the
-/// `player_joined` fact; the match starts once every seat is taken.
+/// `player_joined` fact. Once every seat is taken the opening is dealt
+/// and the match starts, in the same append.
 pub fn take_seat(
     conn: &mut PgConnection,
     table: &mut Table,
     seat: i16,
     user: Uuid,
     now: DateTime<Utc>,
+    random: &mut dyn Random,
 ) -> Result<(), Error> {
+    // A block keeps a pair apart however their seats were filled:
+    // challenged before the block, or one by invitation (issue #30).
+    let mut others: Vec<Uuid> = table.seats.iter().flatten().copied().collect();
+    others.extend(super::challenge::challenged_users(conn, table.row.id)?);
+    crate::friends::ensure_apart(conn, user, &others)?;
     diesel::update(match_seats::table.find((table.row.id, seat)))
         .set(match_seats::user_id.eq(user))
         .execute(conn)?;
     table.seats[seat as usize] = Some(user);
-    let joined = NewEvent {
+    let mut events = vec![NewEvent {
         seat: Some(posthorn_rules::Seat(seat as u8)),
         rules: false,
         body: ServiceEvent::PlayerJoined.to_body(),
-    };
-    table.append(conn, vec![joined], now)?;
+    }];
+    if table.seats.iter().all(Option::is_some) && !dealt(conn, table.row.id)? {
+        let config = &table.row.options;
+        let opening = MatchState::setup(table.game, config, table.seats.len(), random)?;
+        events.extend(NewEvent::from_rules(None, opening));
+    }
+    table.append(conn, events, now)?;
     Ok(())
+}
+
+/// Whether the match's opening is in its log (matches created before
+/// issue #30 were dealt at creation).
+fn dealt(conn: &mut PgConnection, match_id: Uuid) -> Result<bool, Error> {
+    use crate::schema::match_events;
+    Ok(diesel::select(diesel::dsl::exists(
+        match_events::table
+            .filter(match_events::match_id.eq(match_id))
+            .filter(match_events::rules.eq(true)),
+    ))
+    .get_result(conn)?)
 }
 
 /// Take the open seat an invitation holds. Valid 24 h, usable once.
@@ -372,6 +443,7 @@ pub fn accept_invite(
     user: Uuid,
     keyed: Option<Keyed>,
     now: DateTime<Utc>,
+    random: &mut dyn Random,
 ) -> Result<MatchView, Error> {
     if let Some(answer) = idempotency::replay(keyed.as_ref(), conn, user, now)? {
         return serde_json::from_value(answer).map_err(Error::internal);
@@ -402,9 +474,6 @@ pub fn accept_invite(
     if table.seats.contains(&Some(user)) {
         return Err(Error::conflict("you already have a seat in this match"));
     }
-    for seated in table.seats.iter().flatten() {
-        crate::friends::ensure_not_blocked(conn, *seated, user, "a player at this table")?;
-    }
     if matches!(
         table.row.status,
         MatchStatus::Finished | MatchStatus::Cancelled
@@ -414,7 +483,7 @@ pub fn accept_invite(
     diesel::update(invites::table.find(code.trim().to_uppercase()))
         .set((invites::used_by.eq(user), invites::used_at.eq(now)))
         .execute(conn)?;
-    take_seat(conn, &mut table, seat, user, now)?;
+    take_seat(conn, &mut table, seat, user, now, random)?;
     let view = table.view_for(conn, user)?;
     if let Some(keyed) = keyed {
         let stored = serde_json::to_value(&view).map_err(Error::internal)?;

@@ -18,6 +18,10 @@ pub struct InvitePreview {
     pub mode: Option<String>,
     pub turn_hours: f64,
     pub rated: bool,
+    /// The match's configuration (variant or mode, setups, and a custom
+    /// `position` if one was given): what the invited player agrees to.
+    #[schema(value_type = Object)]
+    pub options: serde_json::Value,
     pub inviter: Player,
     pub expires_at: DateTime<Utc>,
     /// Whether the seat can still be taken (unused, unexpired, match open).
@@ -50,6 +54,7 @@ pub fn preview(
         mode: row.mode,
         turn_hours: row.turn_seconds as f64 / 3600.0,
         rated: row.rated,
+        options: row.options,
         inviter,
         expires_at,
         open: used_by.is_none()

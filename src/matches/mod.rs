@@ -105,6 +105,11 @@ pub struct MatchView {
     /// The last event's seq; also the `ETag`.
     pub seq: i32,
     pub rated: bool,
+    /// The match's configuration: variant or mode, setups, and a custom
+    /// `position` if one was given, which every player sees before they
+    /// accept (issue #30).
+    #[schema(value_type = Object)]
+    pub options: Value,
     /// Time per turn; the notice comes at half of it (§T1).
     pub turn_hours: f64,
     pub seats: Vec<SeatView>,
@@ -460,6 +465,7 @@ impl Table {
             status: r.status,
             seq: r.seq,
             rated: r.rated,
+            options: r.options.clone(),
             turn_hours: r.turn_seconds as f64 / 3600.0,
             seats: (0..self.seats.len())
                 .map(|i| SeatView {

@@ -33,6 +33,8 @@ use uuid::Uuid;
 
 /// How long a seek waits in the open list.
 pub const SEEK_DAYS: i64 = 7;
+/// How many of one player's seeks may wait at once (issue #30).
+pub const OPEN_SEEKS_PER_PLAYER: i64 = 5;
 /// A rating before any rated match (Glicko-2's start, issue #19).
 pub const START_RATING: i32 = crate::ratings::START_RATING as i32;
 /// An unranged seek accepts opponents this close at first…
@@ -293,6 +295,20 @@ pub fn post(
     mine.rating = rating_of(conn, ask.creator, &perf)?;
     mine.created_at = ask.now;
     mine.expires_at = ask.now + Duration::days(SEEK_DAYS);
+    // Issue #30: one player cannot fill everyone's list. Counted under the
+    // player's own lock, so simultaneous posts are counted in turn.
+    crate::limits::serialize(conn, &format!("seeks:{}", ask.creator))?;
+    let waiting: i64 = seeks::table
+        .filter(seeks::user_id.eq(ask.creator))
+        .filter(seeks::paired_at.is_null())
+        .filter(seeks::expires_at.gt(ask.now))
+        .count()
+        .get_result(conn)?;
+    if waiting >= OPEN_SEEKS_PER_PLAYER {
+        return Err(Error::rate_limited(format!(
+            "at most {OPEN_SEEKS_PER_PLAYER} seeks may wait at once; withdraw one first"
+        )));
+    }
     diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
         .bind::<diesel::sql_types::Text, _>(&mine.pool)
         .execute(conn)?;

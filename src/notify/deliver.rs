@@ -50,7 +50,7 @@ enum Channel {
 /// Sends email over SMTP, or into `.eml` files when no server is set.
 pub struct Mailer {
     channel: Channel,
-    from: Mailbox,
+    pub(super) from: Mailbox,
 }
 
 impl Mailer {

@@ -6,6 +6,7 @@
 //! accepted, draw offered, FlipChess flip decision owed. Payloads carry no
 //! hidden information: only the game, the match and public results.
 
+pub mod account_mail;
 pub mod deliver;
 pub mod digest;
 pub mod outbox;

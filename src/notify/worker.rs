@@ -10,6 +10,7 @@
 //! and its final dot separately, and the second write waits for the
 //! server's delayed acknowledgement), and a push waits on its service.
 
+use super::account_mail::{self, AccountMail};
 use super::deliver::{compose, words};
 use super::recipients::Recipients;
 use super::Kind;
@@ -91,8 +92,20 @@ fn prepare(courier: &Courier, to: &Recipients, row: &Row) -> Outgoing {
         Some(Channel::Push(subscription)) => {
             prepare_push(courier, to, row, subscription).map(Outgoing::Push)
         }
-        Some(Channel::Email) => compose(courier, &courier.mailer, to.person(row.user_id), row)
-            .map(|m| m.map_or(Outgoing::Nothing, |m| Outgoing::Mail(Box::new(m)))),
+        Some(Channel::Email) => match (AccountMail::parse(&row.kind), to.person(row.user_id)) {
+            (Some(mail), Some(person)) => account_mail::compose(
+                courier,
+                &courier.mailer,
+                mail,
+                &person.name,
+                person.korean(),
+                row,
+            )
+            .map(|m| Outgoing::Mail(Box::new(m))),
+            (Some(_), None) => Ok(Outgoing::Nothing),
+            (None, person) => compose(courier, &courier.mailer, person, row)
+                .map(|m| m.map_or(Outgoing::Nothing, |m| Outgoing::Mail(Box::new(m)))),
+        },
         None => Err(format!("{PERMANENT}unknown channel {:?}", row.channel)),
     };
     prepared.unwrap_or_else(Outgoing::Broken)
@@ -293,7 +306,11 @@ pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
             let to = Recipients::load(c, &rows)?;
             let mut due = Vec::with_capacity(rows.len());
             for row in rows.iter() {
-                let quiet = to.person(row.user_id).and_then(|p| p.quiet_until(now));
+                // Account mail is awaited by its reader: never held.
+                let quiet = to
+                    .person(row.user_id)
+                    .filter(|_| AccountMail::parse(&row.kind).is_none())
+                    .and_then(|p| p.quiet_until(now));
                 if let Some(until) = quiet {
                     // Quiet hours: the notification waits for their end,
                     // and no attempt is spent.

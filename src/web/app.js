@@ -2,7 +2,7 @@
 // no third party; every page is drawn from the REST API by the modules
 // this one imports.
 import { el, go, link, onNavigate, session, setLanguage, show, t, countdown, fail } from "./core.js";
-import { invitePage, matchesPage, newMatchPage, settingsPage, signInPage, signOut } from "./pages.js";
+import { invitePage, matchesPage, newMatchPage, settingsPage, signInPage, signOut, verifyEmailPage } from "./pages.js";
 import { friendsPage, leaderboardPage, profilePage } from "./social.js";
 import { leaveMatch, matchPage } from "./match.js";
 
@@ -47,6 +47,7 @@ async function route() {
     const invite = part(/^\/invite\/([A-Za-z0-9]+)$/);
     if (invite) return await invitePage(invite, drawNav);
     if (path === "/signin") return signInPage(null, drawNav);
+    if (path === "/verify-email") return await verifyEmailPage();
     if (!session.access) return signInPage(route, drawNav);
     const match = part(/^\/matches\/([0-9a-f-]{36})$/);
     if (match) return await matchPage(match);

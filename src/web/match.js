@@ -3,7 +3,7 @@
 // actions, the move list and a step-by-step replay of a finished match.
 // It reloads by the event feed (`events?after=`) and the match's ETag.
 import { api, displayName, el, fail, gameName, go, local, session, show, t } from "./core.js";
-import { statusLine } from "./pages.js";
+import { startTerms, statusLine } from "./pages.js";
 import * as Boards from "./boards.js";
 import * as Flip from "./flipchess.js";
 
@@ -57,6 +57,11 @@ function draw(state) {
     else state.choices = list;
     draw(state);
   };
+  // Nothing is dealt while a seat is open (issue #30): no board yet.
+  if (m.status === "waiting") {
+    return show(header(m), challengeBar(state), startTerms(m),
+      el("p", { class: "muted" }, t("dealt_at_start")), otherActions(state, actions));
+  }
   show(header(m), challengeBar(state),
     m.game === "flipchess" ? Flip.panel(view, mySeat(m), actions, choose) : null,
     state.choices ? picker(state) : null,

@@ -92,9 +92,19 @@ export async function newMatchPage() {
   el("button", { type: "submit" }, t("create"))));
 }
 
+/// What a player agrees to before taking a seat (issue #30): rated or
+/// not, and a custom start position shown in full.
+export function startTerms(m) {
+  const position = m.options && m.options.position;
+  return el("div", { class: "start-terms" },
+    el("p", { class: "muted" }, t(m.rated ? "rated_match" : "unrated_match")),
+    position ? el("p", {}, t("custom_start") + ": ", el("code", { class: "position" }, String(position))) : null);
+}
+
 export async function invitePage(code, redraw) {
   const invite = (await api("GET", "/v1/invites/" + encodeURIComponent(code))).data;
-  const title = el("h2", {}, invite.inviter.display_name + " " + t("invite_title") + ": " + gameName(invite));
+  const title = el("div", {}, el("h2", {}, invite.inviter.display_name + " " + t("invite_title") + ": " + gameName(invite)),
+    startTerms(invite));
   if (!invite.open) return show(el("div", { class: "card" }, title, el("p", {}, t("invite_gone"))));
   const accept = async () => {
     const m = (await api("POST", "/v1/invites/" + encodeURIComponent(code) + "/accept")).data;
@@ -144,7 +154,8 @@ export async function settingsPage(redraw) {
     redraw();
     saved.textContent = t("saved");
   }, el("h2", {}, t("account")),
-  me.guest ? null : el("label", {}, t("email"), el("input", { name: "email", type: "email", value: me.email || "" })),
+  me.guest ? null : el("label", {}, t("email"), el("input", { name: "email", type: "email", value: me.email_pending || me.email || "" })),
+  me.email_pending ? el("p", { class: "muted", "data-email-pending": true }, t("email_pending")) : null,
   el("label", {}, t("language"), el("select", { name: "language" },
     el("option", { value: "en", selected: language() === "en" }, "English"),
     el("option", { value: "ko", selected: language() === "ko" }, "한국어"))),
@@ -167,7 +178,38 @@ export async function settingsPage(redraw) {
   const push = "PushManager" in window
     ? el("button", { type: "button", class: "secondary", on: { click: () => subscribePush().then(() => { saved.textContent = t("saved"); }, (e) => { saved.textContent = t("error") + ": " + e.message; }) } }, t("push_on"))
     : null;
-  show(el("h2", {}, t("settings")), saved, account, notices, push);
+  show(el("h2", {}, t("settings")), saved, account, notices, push, me.guest ? null : sessionsCard(saved));
+}
+
+/// The password and the account's sessions (issue #30): a new password
+/// ends every other session; "sign out everywhere" ends this one too.
+function sessionsCard(saved) {
+  const password = form({}, async (data) => {
+    await api("POST", "/v1/me/password", { current_password: data.get("current_password"), new_password: data.get("new_password") });
+    saved.textContent = t("password_changed");
+  }, el("h2", {}, t("password_and_sessions")),
+  el("label", {}, t("current_password"), el("input", { name: "current_password", type: "password", required: true, autocomplete: "current-password" })),
+  el("label", {}, t("new_password"), el("input", { name: "new_password", type: "password", required: true, minlength: 8, autocomplete: "new-password" })),
+  el("button", { type: "submit" }, t("change_password")));
+  const everywhere = el("button", { type: "button", class: "danger", on: { click: async () => {
+    if (!window.confirm(t("sure_sign_out_everywhere"))) return;
+    try { await api("DELETE", "/v1/sessions"); } catch (_) { /* ended here whatever the server said */ }
+    session.clear();
+    go("/");
+  } } }, t("sign_out_everywhere"));
+  return el("div", {}, password, everywhere);
+}
+
+/// The page a verification link opens: the token rides in the fragment,
+/// which no server log or Referer header sees.
+export async function verifyEmailPage() {
+  const token = location.hash.replace(/^#/, "");
+  try {
+    const verified = (await api("POST", "/v1/email-verifications", { token })).data;
+    show(el("div", { class: "card", role: "status" }, el("h2", {}, t("email_verified")), el("p", {}, verified.email), link("/", t("matches"))));
+  } catch (error) {
+    show(el("div", { class: "card", role: "alert" }, el("h2", {}, t("email_not_verified")), el("p", {}, error.message || ""), link("/settings", t("settings"))));
+  }
 }
 
 export async function signOut() {

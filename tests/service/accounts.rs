@@ -24,7 +24,8 @@ async fn refresh(app: &TestApp, token: &impl serde::Serialize) -> crate::support
 }
 
 /// Issue #18 (settings page): language, time zone and email are changed
-/// with `PATCH /v1/me`; a bad zone or a taken email changes nothing.
+/// with `PATCH /v1/me`; a bad zone changes nothing, and a new email only
+/// waits for its verification link (issue #30).
 #[actix_web::test]
 async fn patch_me_changes_locale_time_zone_and_email_and_refuses_bad_values() {
     let app = TestApp::start().await;
@@ -44,7 +45,9 @@ async fn patch_me_changes_locale_time_zone_and_email_and_refuses_bad_values() {
         (json!({"time_zone": "Mars/Olympus"}), 400),
         (json!({"locale": "ko KR!"}), 400),
         (json!({"email": "not an address"}), 400),
-        (json!({"email": "bob@example.test"}), 409),
+        // Issue #30: a taken address is answered like any other (its
+        // owner is mailed); it only waits, unverified.
+        (json!({"email": "bob@example.test"}), 200),
         (json!({"nickname": "x"}), 400),
     ] {
         let reply = patch(bad.clone()).await;
@@ -56,6 +59,7 @@ async fn patch_me_changes_locale_time_zone_and_email_and_refuses_bad_values() {
         (Some("ko-KR"), Some("Asia/Seoul"))
     );
     assert_eq!(me["email"], "alice@example.test");
+    assert_eq!(me["email_pending"], "bob@example.test");
     let removed = patch(json!({"email": null})).await;
     assert_eq!(removed.body["email"], serde_json::Value::Null);
     let login = app
@@ -114,7 +118,7 @@ async fn wrong_password_and_unknown_user_get_the_same_answer() {
 async fn sign_in_is_rate_limited_per_account() {
     let app = TestApp::start().await;
     app.register("carol").await;
-    for _ in 0..posthorn::accounts::LOGIN_FAILURES_PER_ACCOUNT {
+    for _ in 0..posthorn::limits::Limit::SignInAccountAddress.allowed() {
         assert_eq!(login(&app, "carol", "guessing").await.status, 401);
     }
     let limited = login(&app, "carol", "a long password").await;
@@ -123,9 +127,8 @@ async fn sign_in_is_rate_limited_per_account() {
         (429, "rate_limited")
     );
     // The window passes; the right password works again.
-    app.clock.advance(Duration::minutes(
-        posthorn::accounts::LOGIN_WINDOW_MINUTES + 1,
-    ));
+    app.clock
+        .advance(posthorn::limits::Limit::SignInAccountAddress.window() + Duration::minutes(1));
     assert_eq!(login(&app, "carol", "a long password").await.status, 201);
     app.stop().await;
 }

@@ -288,5 +288,5 @@ async fn friend_requests_are_rate_limited_per_sender() {
 }
 
 fn friends_limit() -> usize {
-    posthorn::friends::REQUESTS_PER_DAY as usize
+    posthorn::limits::Limit::FriendRequest.allowed() as usize
 }

@@ -1,11 +1,13 @@
 //! Integration tests of the service over HTTP against a real PostgreSQL.
 
+mod abuse_limits;
 mod accounts;
 mod banqi;
 mod challenges;
 mod checkers_variants;
 mod deadlines;
 mod errors;
+mod fair_play;
 mod flipchess;
 mod four_player_chess;
 mod friends;
@@ -20,6 +22,7 @@ mod ratings;
 mod rematch;
 mod schemas;
 mod seeks;
+mod sessions;
 mod smtp;
 mod support;
 mod web;

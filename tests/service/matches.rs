@@ -100,7 +100,9 @@ async fn a_checkers_match_played_to_its_end_between_two_registered_users() {
         .body;
     let events = feed["events"].as_array().unwrap();
     assert_eq!(events.len() as i64, feed["seq"].as_i64().unwrap());
-    assert_eq!(events[0]["type"], "started");
+    // Bob took his seat, then the opening was dealt (issue #30).
+    assert_eq!(events[0]["type"], "player_joined");
+    assert_eq!(events[1]["type"], "started");
     assert_eq!(events.last().unwrap()["type"], "finished");
     assert!(events.iter().all(|e| e["at"].is_string()));
     let after = app

@@ -126,6 +126,9 @@ impl TestApp {
         url: String,
     ) -> TestApp {
         config.jwt_secret = Some("a test secret that is long enough for HS256".into());
+        // Requests say where they come from (`X-Forwarded-For`), so tests
+        // can be many people on many addresses, or one on one.
+        config.trusted_proxies = vec![std::net::Ipv4Addr::LOCALHOST.into()];
         let clock = ManualClock::new(start_time());
         let state = {
             let clock = Arc::new(clock.clone());
@@ -268,10 +271,18 @@ impl TestApp {
             .await
     }
 
-    /// Register `name` and return its access token.
+    /// Register `name` and return its access token. Its address,
+    /// `name@example.test`, is verified as if its link had been opened
+    /// (tests of the link itself are in `fair_play.rs`).
     pub async fn register(&self, name: &str) -> String {
         let reply = self
-            .request("POST", "/v1/accounts", None, Some(json!({"username": name, "password": "a long password", "email": format!("{name}@example.test")})), &[])
+            .request(
+                "POST",
+                "/v1/accounts",
+                None,
+                Some(json!({"username": name, "password": "a long password"})),
+                &[],
+            )
             .await;
         assert_eq!(reply.status, 201, "{}", reply.body);
         let token = reply.body["access_token"].as_str().unwrap().to_owned();
@@ -279,17 +290,39 @@ impl TestApp {
             .lock()
             .unwrap()
             .insert(name.to_lowercase(), token.clone());
+        self.give_verified_email(name).await;
         token
     }
 
+    /// Give `name` the verified address `name@example.test` (a fixture: no
+    /// verification mail is queued).
+    pub async fn give_verified_email(&self, name: &str) {
+        let name = name.to_owned();
+        self.blocking(move |s| {
+            let mut conn = s.pool.get().unwrap();
+            diesel::sql_query(
+                "UPDATE users SET email = lower(username) || '@example.test' WHERE lower(username) = lower($1)",
+            )
+            .bind::<diesel::sql_types::Text, _>(name)
+            .execute(&mut *conn)
+            .unwrap();
+        })
+        .await;
+    }
+
+    /// A guest, each from an address of its own (guests per address are
+    /// limited: `limits.rs`).
     pub async fn guest(&self, nickname: &str) -> String {
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let address = std::net::Ipv4Addr::from(0xC633_6400 + (n % 0xFFFF)).to_string();
         let reply = self
             .request(
                 "POST",
                 "/v1/guests",
                 None,
                 Some(json!({"nickname": nickname})),
-                &[],
+                &[("X-Forwarded-For", &address)],
             )
             .await;
         assert_eq!(reply.status, 201, "{}", reply.body);

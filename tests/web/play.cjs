@@ -8,6 +8,8 @@
 //  - Alice and Bob play a whole FlipChess match with cards and moves.
 //  - A Janggi, a Banqi and a four-player board render and take a move;
 //    the Janggi match ends by a confirmed resignation.
+//  - Issue #30: a custom start shown on the invitation, an address
+//    confirmed by its mailed link, "sign out everywhere" (fairplay.cjs).
 // Every page carries the CSP, logs no script error and does not shift;
 // screenshots of each game at phone and desktop size go to $SHOTS; the
 // service's answer time for every request is printed at the end.
@@ -15,6 +17,7 @@
 const { chromium } = require("playwright-core");
 const L = require("./lib.cjs");
 const pushPeer = require("./pushpeer.cjs");
+const { fairPlayAndSessions } = require("./fairplay.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -284,6 +287,9 @@ async function accountPages(page, token) {
 
     await accountPages(alicePage, alice.token);
     console.log("friends, a profile, a leaderboard and the settings: ok");
+
+    await fairPlayAndSessions(browser, errors);
+    console.log("fair play: a custom start shown before joining, an address confirmed by its link, signed out everywhere");
 
     for (const page of [alicePage, bobPage]) {
       const shift = await page.evaluate(() => window.__shift);

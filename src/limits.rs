@@ -1,0 +1,232 @@
+//! Abuse limits that hold under concurrency and on any number of instances
+//! (issue #30). Each limit counts hits per key in a sliding window, in the
+//! `limit_hits` table. The count and the insert of a hit run under a
+//! transaction-scoped advisory lock on the key, so simultaneous requests
+//! are counted one after another: 24 simultaneous wrong passwords meet
+//! counts 0, 1, …, 23, never 24 times 0. A hit taken inside a transaction
+//! that fails is rolled back with it, so what is counted is what was done.
+//!
+//! The values, and why (docs/abuse.md says the same for operators):
+//! - sign-in: 10 failures per account *from one address*, under a ceiling
+//!   of 50 per account from anywhere and 100 per address over any
+//!   accounts, each per 15 minutes. Someone hammering a victim's account
+//!   from one address locks only that address out of it; the victim signs
+//!   in from their own devices until a spread-out attack passes the
+//!   ceiling, which then guards the password. A failure is counted
+//!   *before* the password is checked (a reservation) and forgiven when
+//!   the password was right.
+//! - challenges: 30 a day per challenger, not counting those accepted
+//!   (an accepted challenge was welcome: its count is given back), and at
+//!   most 5 unanswered per pair at once.
+//! - guests: 10 per address per hour.
+//! - invitations: 60 previews and 20 accepts per address per hour; codes
+//!   carry ~50 bits, so guessing stays hopeless.
+//! - friend requests: 30 sent per day, 3 to the same player per day,
+//!   whether or not they were withdrawn since.
+//! - seeks: at most 5 open per player (a count, taken under the lock).
+//! - verification mails: 5 per account per day.
+
+use crate::error::Error;
+use crate::schema::limit_hits;
+use chrono::{DateTime, Duration, Utc};
+use diesel::prelude::*;
+use diesel::sql_types::Text;
+use diesel::PgConnection;
+
+/// The closed set of limits: what is counted, how many, over how long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    SignInAccountAddress,
+    SignInAccount,
+    SignInAddress,
+    Challenge,
+    GuestFromAddress,
+    InvitePreview,
+    InviteAccept,
+    FriendRequest,
+    FriendRequestPair,
+    VerificationMail,
+}
+
+impl Limit {
+    /// `(key prefix, hits allowed, window in minutes, what the refusal says)`.
+    fn rule(self) -> (&'static str, i64, i64, &'static str) {
+        use Limit::*;
+        match self {
+            SignInAccountAddress => ("sign-in", 10, 15, "too many failed sign-ins"),
+            SignInAccount => ("sign-in-account", 50, 15, "too many failed sign-ins"),
+            SignInAddress => ("sign-in-address", 100, 15, "too many failed sign-ins"),
+            Challenge => (
+                "challenge",
+                30,
+                24 * 60,
+                "at most 30 unaccepted challenges a day",
+            ),
+            GuestFromAddress => ("guest", 10, 60, "too many guests from this address"),
+            InvitePreview => ("invite-preview", 60, 60, "too many invitations looked up"),
+            InviteAccept => ("invite-accept", 20, 60, "too many invitations tried"),
+            FriendRequest => (
+                "friend-request",
+                30,
+                24 * 60,
+                "at most 30 friend requests a day",
+            ),
+            FriendRequestPair => (
+                "friend-request-pair",
+                3,
+                24 * 60,
+                "at most 3 friend requests a day to the same player",
+            ),
+            VerificationMail => (
+                "verify-mail",
+                5,
+                24 * 60,
+                "at most 5 verification mails a day",
+            ),
+        }
+    }
+
+    pub fn allowed(self) -> i64 {
+        self.rule().1
+    }
+
+    pub fn window(self) -> Duration {
+        Duration::minutes(self.rule().2)
+    }
+
+    fn key(self, subject: &str) -> String {
+        format!("{}:{subject}", self.rule().0)
+    }
+}
+
+/// The longest window: hits older than it count for nothing.
+const LONGEST: Duration = Duration::days(1);
+
+/// A hit taken: forgiven with [`forgive`] when what it counted went well
+/// (a right password).
+#[derive(Clone, Copy, Debug)]
+pub struct Hit(i64);
+
+impl Hit {
+    /// A number no other hit has: a dedupe key for what it counted.
+    pub fn serial(self) -> i64 {
+        self.0
+    }
+}
+
+/// Hold the lock on `key` until the transaction ends: use cases that check
+/// a count of their own (open seeks, pending challenges) take it first.
+pub fn serialize(conn: &mut PgConnection, key: &str) -> Result<(), Error> {
+    diesel::sql_query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
+        .bind::<Text, _>(key)
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Count one hit of `limit` for `subject`, or refuse with 429 when the
+/// window holds its allowance already. Must run inside a transaction.
+pub fn take(
+    conn: &mut PgConnection,
+    limit: Limit,
+    subject: &str,
+    now: DateTime<Utc>,
+) -> Result<Hit, Error> {
+    let key = limit.key(subject);
+    serialize(conn, &key)?;
+    let since = now - limit.window();
+    let counted: i64 = limit_hits::table
+        .filter(limit_hits::key.eq(&key))
+        .filter(limit_hits::at.gt(since))
+        .count()
+        .get_result(conn)?;
+    if counted >= limit.allowed() {
+        let minutes = limit.rule().2;
+        let wait = if minutes >= 60 {
+            format!("{} hours", minutes / 60)
+        } else {
+            format!("{minutes} minutes")
+        };
+        return Err(Error::rate_limited(format!(
+            "{}; try again within {wait}",
+            limit.rule().3
+        )));
+    }
+    let id = diesel::insert_into(limit_hits::table)
+        .values((limit_hits::key.eq(&key), limit_hits::at.eq(now)))
+        .returning(limit_hits::id)
+        .get_result(conn)?;
+    Ok(Hit(id))
+}
+
+/// Take every limit in `limits`, each for its subject, all or none.
+pub fn take_all(
+    conn: &mut PgConnection,
+    limits: &[(Limit, &str)],
+    now: DateTime<Utc>,
+) -> Result<Vec<Hit>, Error> {
+    limits
+        .iter()
+        .map(|(limit, subject)| take(conn, *limit, subject, now))
+        .collect()
+}
+
+/// Forget hits that turned out not to count (a sign-in that succeeded).
+pub fn forgive(conn: &mut PgConnection, hits: &[Hit]) -> Result<(), Error> {
+    let ids: Vec<i64> = hits.iter().map(|h| h.0).collect();
+    diesel::delete(limit_hits::table.filter(limit_hits::id.eq_any(ids))).execute(conn)?;
+    Ok(())
+}
+
+/// Give back the newest hit of `limit` for `subject` (a challenge that
+/// was accepted, so welcome, not spam).
+pub fn refund(
+    conn: &mut PgConnection,
+    limit: Limit,
+    subject: &str,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    let newest: Option<i64> = limit_hits::table
+        .filter(limit_hits::key.eq(limit.key(subject)))
+        .filter(limit_hits::at.gt(now - limit.window()))
+        .order(limit_hits::at.desc())
+        .select(limit_hits::id)
+        .first(conn)
+        .optional()?;
+    if let Some(id) = newest {
+        diesel::delete(limit_hits::table.find(id)).execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Drop hits older than every window (the sweep calls this).
+pub fn forget_old(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
+    Ok(diesel::delete(limit_hits::table.filter(limit_hits::at.lt(now - LONGEST))).execute(conn)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_window_fits_in_the_longest() {
+        use Limit::*;
+        for limit in [
+            SignInAccountAddress,
+            SignInAccount,
+            SignInAddress,
+            Challenge,
+            GuestFromAddress,
+            InvitePreview,
+            InviteAccept,
+            FriendRequest,
+            FriendRequestPair,
+            VerificationMail,
+        ] {
+            assert!(limit.window() <= LONGEST, "{limit:?}");
+            assert!(limit.allowed() > 0);
+        }
+        // The per-address sign-in limit sits under the account's ceiling,
+        // so one hammering address cannot lock the owner out.
+        assert!(SignInAccountAddress.allowed() < SignInAccount.allowed());
+    }
+}

@@ -1,0 +1,202 @@
+//! Mail about the account itself, not about a match (issue #30): the link
+//! that verifies an address, and the word to an address's owner that
+//! someone else tried to use it. It goes through the outbox like every
+//! notification (delivered or recorded as failed), to the address in its
+//! payload rather than the account's verified one, ignores the match
+//! switches and quiet hours (someone is waiting for it), and carries no
+//! unsubscribe link: it is sent only when its reader asked for it.
+
+use super::deliver::Mailer;
+use super::worker::Row;
+use super::{Channel, Courier};
+use crate::error::Error;
+use crate::schema::notifications;
+use askama::Template;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use lettre::message::header::ContentType;
+use lettre::message::{Mailbox, MultiPart, SinglePart};
+use lettre::Message;
+use uuid::Uuid;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccountMail {
+    /// A link that makes the address the account's own.
+    VerifyEmail,
+    /// The address is another account's already: its owner is told,
+    /// and whoever typed it learns nothing (no enumeration).
+    EmailInUse,
+}
+
+impl AccountMail {
+    pub const ALL: [AccountMail; 2] = [AccountMail::VerifyEmail, AccountMail::EmailInUse];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AccountMail::VerifyEmail => "verify_email",
+            AccountMail::EmailInUse => "email_in_use",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<AccountMail> {
+        Self::ALL.into_iter().find(|m| m.name() == name)
+    }
+}
+
+/// Queue `mail` about `user`'s account to `address`, in the caller's
+/// transaction; `serial` (the request's limit hit) keeps each request's
+/// mail apart in the outbox's dedupe key.
+pub fn enqueue(
+    conn: &mut PgConnection,
+    user: Uuid,
+    mail: AccountMail,
+    address: &str,
+    serial: i64,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    diesel::insert_into(notifications::table)
+        .values((
+            notifications::user_id.eq(user),
+            notifications::match_id.eq(Uuid::nil()),
+            notifications::seq.eq((serial % i64::from(i32::MAX)) as i32),
+            notifications::kind.eq(mail.name()),
+            notifications::channel.eq(Channel::Email.to_string()),
+            notifications::payload.eq(serde_json::json!({"address": address})),
+            notifications::next_attempt_at.eq(now),
+            notifications::created_at.eq(now),
+        ))
+        .on_conflict_do_nothing()
+        .execute(conn)?;
+    Ok(())
+}
+
+#[derive(Template)]
+#[template(path = "email/account.txt")]
+struct TextBody<'a> {
+    greeting: &'a str,
+    headline: &'a str,
+    detail: &'a str,
+    link_label: &'a str,
+    link: &'a str,
+    footer: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "email/account.html")]
+struct HtmlBody<'a> {
+    lang: &'a str,
+    subject: &'a str,
+    greeting: &'a str,
+    headline: &'a str,
+    detail: &'a str,
+    link_label: &'a str,
+    link: &'a str,
+    footer: &'a str,
+}
+
+/// `(subject, headline, detail, link label, footer)` in the reader's words.
+fn words(mail: AccountMail, korean: bool) -> [&'static str; 5] {
+    match (mail, korean) {
+        (AccountMail::VerifyEmail, false) => [
+            "Confirm your email address for Posthorn",
+            "Is this your address?",
+            "Open the link within 48 hours to receive your Posthorn reminders here. If you did not ask for this, ignore this mail: nothing will be sent to you.",
+            "Confirm this address",
+            "You get this mail because this address was entered on Posthorn.",
+        ],
+        (AccountMail::VerifyEmail, true) => [
+            "Posthorn 이메일 주소를 확인해 주세요",
+            "이 주소가 맞나요?",
+            "48시간 안에 링크를 열면 이 주소로 Posthorn 알림을 받아요. 요청한 적이 없다면 이 메일을 무시하세요. 더는 메일이 가지 않아요.",
+            "주소 확인하기",
+            "Posthorn에 이 주소가 입력되어 보내는 메일이에요.",
+        ],
+        (AccountMail::EmailInUse, false) => [
+            "Someone tried to use your email address on Posthorn",
+            "This address already belongs to a Posthorn account.",
+            "Someone entered it for another account. If it was you, sign in with this address instead (or reset the other account's address). If not, you need do nothing: the address stays yours.",
+            "",
+            "You get this mail because your address was entered on Posthorn.",
+        ],
+        (AccountMail::EmailInUse, true) => [
+            "누군가 Posthorn에서 내 이메일 주소를 입력했어요",
+            "이 주소는 이미 Posthorn 계정에 쓰이고 있어요.",
+            "다른 계정에 이 주소가 입력됐어요. 본인이라면 이 주소로 로그인하세요. 아니라면 아무것도 하지 않아도 돼요. 주소는 그대로 내 것이에요.",
+            "",
+            "Posthorn에 내 주소가 입력되어 보내는 메일이에요.",
+        ],
+    }
+}
+
+/// The message for a claimed account mail; `name` and `korean` are its
+/// account's.
+pub(super) fn compose(
+    courier: &Courier,
+    mailer: &Mailer,
+    mail: AccountMail,
+    name: &str,
+    korean: bool,
+    row: &Row,
+) -> Result<Message, String> {
+    let address = row.payload["address"]
+        .as_str()
+        .ok_or("an account mail without its address")?;
+    let [subject, headline, detail, link_label, footer] = words(mail, korean);
+    let link = match mail {
+        AccountMail::VerifyEmail => format!(
+            "{}/verify-email#{}",
+            courier.public_url.trim_end_matches('/'),
+            courier
+                .keys
+                .sign_verify_email(row.user_id, address, courier.clock.now())
+        ),
+        AccountMail::EmailInUse => String::new(),
+    };
+    let greeting = if korean {
+        format!("{name}님, 안녕하세요.")
+    } else {
+        format!("Hi {name},")
+    };
+    let text = TextBody {
+        greeting: &greeting,
+        headline,
+        detail,
+        link_label,
+        link: &link,
+        footer,
+    }
+    .render()
+    .map_err(|e| e.to_string())?;
+    let html = HtmlBody {
+        lang: if korean { "ko" } else { "en" },
+        subject,
+        greeting: &greeting,
+        headline,
+        detail,
+        link_label,
+        link: &link,
+        footer,
+    }
+    .render()
+    .map_err(|e| e.to_string())?;
+    let to: Mailbox = address.parse().map_err(|e| format!("address: {e}"))?;
+    Message::builder()
+        .from(mailer.from.clone())
+        .to(to)
+        .subject(subject)
+        .multipart(
+            MultiPart::alternative()
+                .singlepart(
+                    SinglePart::builder()
+                        .header(ContentType::TEXT_PLAIN)
+                        .body(text),
+                )
+                .singlepart(
+                    SinglePart::builder()
+                        .header(ContentType::TEXT_HTML)
+                        .body(html),
+                ),
+        )
+        .map_err(|e| e.to_string())
+}

@@ -18,6 +18,7 @@ pub mod banqi;
 pub mod checkers;
 pub mod contract;
 pub mod dispatch;
+pub mod engine;
 pub mod flipchess;
 pub mod four_player_chess;
 pub mod janggi;

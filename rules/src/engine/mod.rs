@@ -360,7 +360,7 @@ mod tests {
         fn value(&self, side: usize) -> i32 {
             // The side to act is lost on a multiple of four (on an empty
             // heap: the other side took the last).
-            let lost = self.heap % 4 == 0;
+            let lost = self.heap.is_multiple_of(4);
             let size = if self.heap == 0 { WIN } else { 100 };
             if lost == (side == self.mover) {
                 -size

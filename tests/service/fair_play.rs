@@ -294,3 +294,28 @@ async fn look_alike_names_cannot_register_or_play_as_guests() {
     );
     app.stop().await;
 }
+
+/// Issue #30, 2, for every game: a match waiting for a seat shows a view
+/// and an event feed with nothing dealt, and lists no action.
+#[actix_web::test]
+async fn every_game_waits_for_its_last_seat_with_nothing_dealt() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let games = app.request("GET", "/v1/games", None, None, &[]).await.body;
+    for game in games.as_array().unwrap() {
+        let id = game["id"].as_str().unwrap();
+        let waiting = app
+            .challenge("/v1/matches", &alice, json!({"game": id, "open_seats": 1}))
+            .await;
+        assert_eq!(waiting.status, 201, "{id}: {}", waiting.body);
+        assert_eq!(waiting.body["status"], "waiting", "{id}");
+        let match_id = id_of(&waiting.body);
+        assert!(rules_events(&app, match_id).await.is_empty(), "{id}: dealt while waiting");
+        let legal = app.get(&format!("/v1/matches/{match_id}/legal-actions"), &alice).await;
+        assert_eq!(legal.status, 200, "{id}: {}", legal.body);
+        assert_eq!(legal.body["actions"], json!([]), "{id}");
+        let feed = app.get(&format!("/v1/matches/{match_id}/events"), &alice).await;
+        assert_eq!(feed.status, 200, "{id}: {}", feed.body);
+    }
+    app.stop().await;
+}

@@ -484,3 +484,38 @@ async fn one_sweep_batch_writes_each_matchs_own_events_row_and_notices() {
     assert_eq!(run_sweep(&app).await, Swept::default());
     app.stop().await;
 }
+
+/// Issue #31 (jobs): the sweep and the outbox delivery run on ticks of
+/// their own, so a mail server that accepts and then never answers holds
+/// up its mail, not the deadlines.
+#[actix_web::test]
+async fn a_stalled_mail_server_does_not_delay_a_deadline() {
+    // A peer that takes connections and says nothing.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("smtp://{}", silent.local_addr().unwrap());
+    let app = TestApp::start_with(posthorn::config::Config {
+        smtp_url: Some(url),
+        access_token_seconds: 90 * 24 * 3600,
+        ..Default::default()
+    })
+    .await;
+    let g = start_game(&app, 48.0).await;
+    let scheduler = posthorn::sweep::start(app.state.clone(), std::time::Duration::from_secs(1))
+        .await
+        .unwrap();
+    app.clock.advance(Duration::hours(49));
+    let mut status = String::new();
+    for _ in 0..50 {
+        let view = app.get(&format!("/v1/matches/{}", g.id), &g.waiting).await.body;
+        status = view["status"].as_str().unwrap().to_owned();
+        if status == "finished" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(status, "finished", "the deadline fired while the mail waits");
+    let mut scheduler = scheduler;
+    scheduler.shutdown().await.unwrap();
+    drop(silent);
+    app.stop().await;
+}

@@ -3,7 +3,7 @@
 //! or other invisible character; a nickname that only looks like a
 //! registered username (`Аdmin` with a Cyrillic А for `admin`) is refused,
 //! compared by UTS #39 skeleton; an email address is read by an RFC 5322
-//! parser and must be plain ASCII (see README).
+//! parser and must be plain ASCII (docs/decisions/hardening.md, "Text").
 
 use crate::error::Error;
 use crate::schema::users;

@@ -240,13 +240,15 @@ pub async fn start(
             Ok(_) => {}
             Err(e) => log::warn!("sweep failed: {e}"),
         })?,
-        every(interval, "outbox", move || {
-            match crate::notify::worker::deliver_due(&o.courier()) {
+        every(
+            interval,
+            "outbox",
+            move || match crate::notify::worker::deliver_due(&o.courier()) {
                 Ok(done) if done != Default::default() => log::info!("outbox: {done:?}"),
                 Ok(_) => {}
                 Err(e) => log::warn!("outbox delivery failed: {e}"),
-            }
-        })?,
+            },
+        )?,
         every(crate::revoked::REFRESH_EVERY, "ended sessions", move || {
             let read = r.pool.get().map_err(Error::from).and_then(|mut conn| {
                 let lifetime = r.config.access_token_seconds;

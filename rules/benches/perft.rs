@@ -1,6 +1,6 @@
 //! `cargo bench -p posthorn-rules --bench perft`: checkers perft depth 10,
 //! each §C2 variant's perft, Janggi perft depth 5 from the start, and the
-//! cost of validating one move of checkers and Janggi. Results are recorded in README.md ("Benchmarks").
+//! cost of validating one move of checkers and Janggi. Results are recorded in docs/benchmarks.md.
 
 use posthorn_rules::checkers::{perft, Action, Checkers, Config, Position, State};
 use posthorn_rules::{Env, Game, SplitMix64};

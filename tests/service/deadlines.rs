@@ -506,14 +506,20 @@ async fn a_stalled_mail_server_does_not_delay_a_deadline() {
     app.clock.advance(Duration::hours(49));
     let mut status = String::new();
     for _ in 0..50 {
-        let view = app.get(&format!("/v1/matches/{}", g.id), &g.waiting).await.body;
+        let view = app
+            .get(&format!("/v1/matches/{}", g.id), &g.waiting)
+            .await
+            .body;
         status = view["status"].as_str().unwrap().to_owned();
         if status == "finished" {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
-    assert_eq!(status, "finished", "the deadline fired while the mail waits");
+    assert_eq!(
+        status, "finished",
+        "the deadline fired while the mail waits"
+    );
     let mut scheduler = scheduler;
     scheduler.shutdown().await.unwrap();
     drop(silent);

@@ -310,11 +310,18 @@ async fn every_game_waits_for_its_last_seat_with_nothing_dealt() {
         assert_eq!(waiting.status, 201, "{id}: {}", waiting.body);
         assert_eq!(waiting.body["status"], "waiting", "{id}");
         let match_id = id_of(&waiting.body);
-        assert!(rules_events(&app, match_id).await.is_empty(), "{id}: dealt while waiting");
-        let legal = app.get(&format!("/v1/matches/{match_id}/legal-actions"), &alice).await;
+        assert!(
+            rules_events(&app, match_id).await.is_empty(),
+            "{id}: dealt while waiting"
+        );
+        let legal = app
+            .get(&format!("/v1/matches/{match_id}/legal-actions"), &alice)
+            .await;
         assert_eq!(legal.status, 200, "{id}: {}", legal.body);
         assert_eq!(legal.body["actions"], json!([]), "{id}");
-        let feed = app.get(&format!("/v1/matches/{match_id}/events"), &alice).await;
+        let feed = app
+            .get(&format!("/v1/matches/{match_id}/events"), &alice)
+            .await;
         assert_eq!(feed.status, 200, "{id}: {}", feed.body);
     }
     app.stop().await;

@@ -6,7 +6,7 @@
 //! Moves are `from` + `to` (`h2h4`), a promotion ends in `q` (`h10h11q`),
 //! castling is the king's move (`h1j1`). Positions use §Q12's notation.
 //!
-//! Decisions of this module where RULES.md is silent (README, "Four-player
+//! Decisions of this module where RULES.md is silent (docs/decisions/games.md, "Four-player
 //! chess"):
 //! - A seat running two armies in `teams` holds one seat, which owes every
 //!   turn of both; the request's `seat` is not needed for it.

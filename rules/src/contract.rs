@@ -349,10 +349,13 @@ pub struct About {
     /// No match takes more actions than this before the rules end it
     /// (the game's own ply caps, with every step of a turn counted).
     pub action_cap: usize,
+    /// How its results are rated.
+    pub rating: Rating,
+    /// Titles shown beside a rating, from the lowest rating each starts
+    /// at (Janggi's 급 and 단); empty for games without.
+    pub titles: &'static [(i32, &'static str)],
 }
 
-/// The game contract. Every function is pure: the same inputs give the same
-/// answer, and nothing is mutated except the state handed to [`Game::apply`].
 /// How a match's opening stands to fair play (issue #30). A player may
 /// choose a [`Start::Custom`] opening, which everyone sees before they
 /// accept and which is never rated; a [`Start::FixesHidden`] one is never
@@ -365,6 +368,18 @@ pub enum Start {
     FixesHidden,
 }
 
+/// How a game's results are rated (issue #31: the service reads it here
+/// rather than guessing from a game's name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rating {
+    /// Two players, one result between them: Glicko-2.
+    Pairwise,
+    /// Places among several players or teams: Weng-Lin.
+    Placings,
+}
+
+/// The game contract. Every function is pure: the same inputs give the same
+/// answer, and nothing is mutated except the state handed to [`Game::apply`].
 pub trait Game {
     /// The catalogue line and the harness bounds.
     const ABOUT: About;
@@ -441,6 +456,41 @@ pub trait Game {
     fn side(state: &Self::State, seat: Seat) -> usize {
         let _ = state;
         seat.index()
+    }
+
+    /// Each seat's place when the match is over (1 = best; ties share a
+    /// place). Default: the winners first, everyone else second; a draw
+    /// places everyone first.
+    fn placements(state: &Self::State, seats: usize) -> Vec<usize> {
+        let Some(outcome) = Self::outcome(state) else {
+            return vec![1; seats];
+        };
+        (0..seats)
+            .map(|seat| {
+                let won = outcome.winners.iter().any(|w| w.index() == seat);
+                if won || outcome.winners.is_empty() {
+                    1
+                } else {
+                    2
+                }
+            })
+            .collect()
+    }
+
+    /// Which team each seat plays in (seats of one team share a number).
+    /// Default: everyone alone.
+    fn teams(state: &Self::State, seats: usize) -> Vec<usize> {
+        let _ = state;
+        (0..seats).collect()
+    }
+
+    /// Whether `event` is a player's own move, as opposed to a fact the
+    /// rules or the clock add (a deal, a resignation, an elimination, the
+    /// end): a seat that made none never played, and its match is aborted
+    /// rather than rated. Default: every event acted by a seat is.
+    fn is_own_move(event: &Self::Event) -> bool {
+        let _ = event;
+        true
     }
 
     /// How this configuration's opening stands to fair play (issue #30):

@@ -132,6 +132,11 @@ fn tagged_view_schema<G: Game>() -> Value {
     schema
 }
 
+pub fn is_own_move<G: Game>(event: &Value) -> Result<bool, RuleError> {
+    let event: G::Event = from_json("event", event)?;
+    Ok(G::is_own_move(&event))
+}
+
 pub fn redact<G: Game>(event: &Value, viewer: Viewer) -> Result<Value, RuleError> {
     let event: G::Event = from_json("event", event)?;
     Ok(to_json(&G::redact(&event, viewer)))

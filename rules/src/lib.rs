@@ -25,8 +25,8 @@ pub mod janggi;
 pub mod listing;
 
 pub use contract::{
-    About, Duty, DutyKind, Env, Game, Millis, Outcome, OutcomeKind, Random, RuleCode, RuleError,
-    Seat, SplitMix64, Start, Viewer,
+    About, Duty, DutyKind, Env, Game, Millis, Outcome, OutcomeKind, Random, Rating, RuleCode,
+    RuleError, Seat, SplitMix64, Start, Viewer,
 };
 /// For the service's own schemas, from the same version.
 pub use schemars;
@@ -195,6 +195,31 @@ macro_rules! games {
             pub fn side(&self, seat: $crate::Seat) -> usize {
                 match self {
                     $(MatchState::$Id(s) => <$G as $crate::Game>::side(s, seat)),+
+                }
+            }
+
+            /// Each seat's place once over ([`crate::Game::placements`]).
+            pub fn placements(&self, seats: usize) -> Vec<usize> {
+                match self {
+                    $(MatchState::$Id(s) => <$G as $crate::Game>::placements(s, seats)),+
+                }
+            }
+
+            /// Each seat's team ([`crate::Game::teams`]).
+            pub fn teams(&self, seats: usize) -> Vec<usize> {
+                match self {
+                    $(MatchState::$Id(s) => <$G as $crate::Game>::teams(s, seats)),+
+                }
+            }
+
+            /// Whether a stored event is a player's own move
+            /// ([`crate::Game::is_own_move`]).
+            pub fn is_own_move(
+                game: GameId,
+                event: &$crate::serde_json::Value,
+            ) -> Result<bool, $crate::RuleError> {
+                match game {
+                    $(GameId::$Id => $crate::dispatch::is_own_move::<$G>(event)),+
                 }
             }
 

@@ -520,3 +520,22 @@ fn notation_reads_from_and_to_and_pass() {
     .unwrap_err();
     assert_eq!(refused.code, "illegal_action");
 }
+
+/// The seed's ranks by rating: 5급 and below up to 1299, 1단 and above from
+/// 1500 (the titles the service shows beside a Janggi rating).
+#[test]
+fn janggi_titles_follow_the_seeds_anchors() {
+    let title = |rating: i32| {
+        posthorn_rules::janggi::JANGGI_TITLES
+            .iter()
+            .rev()
+            .find(|(from, _)| rating >= *from)
+            .map(|(_, t)| *t)
+    };
+    assert_eq!(title(1299), Some("5급"));
+    assert_eq!(title(1000), Some("7급"));
+    assert_eq!(title(1499), Some("1급"));
+    assert_eq!(title(1500), Some("1단"));
+    assert_eq!(title(2500), Some("7단"));
+    assert_eq!(Janggi::ABOUT.titles, posthorn_rules::janggi::JANGGI_TITLES);
+}

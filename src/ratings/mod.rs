@@ -33,35 +33,22 @@ pub const ACTIVE_DAYS: i64 = 180;
 /// (25 → 1500, 25/3 → 500).
 pub const WENG_LIN_SCALE: f64 = 60.0;
 
-/// The Janggi seed's ranks by rating (5급 and below up to 1299, 1단 and
-/// above from 1500); the steps between and beyond are ours: each entry is
-/// the lowest rating of the title.
-pub const JANGGI_TITLES: [(i32, &str); 14] = [
-    (i32::MIN, "7급"),
-    (1100, "6급"),
-    (1200, "5급"),
-    (1300, "4급"),
-    (1350, "3급"),
-    (1400, "2급"),
-    (1450, "1급"),
-    (1500, "1단"),
-    (1600, "2단"),
-    (1700, "3단"),
-    (1800, "4단"),
-    (1900, "5단"),
-    (2000, "6단"),
-    (2100, "7단"),
-];
-
-/// The Janggi title for a rating (other perfs have none).
+/// The title beside a rating in `perf`, from the game's own list
+/// (`About::titles`: Janggi's 급 and 단); none where the game has none.
 pub fn title(perf: &str, rating: i32) -> Option<&'static str> {
-    (perf == "janggi").then(|| {
-        JANGGI_TITLES
-            .iter()
-            .rev()
-            .find(|(from, _)| rating >= *from)
-            .map_or("7급", |(_, t)| *t)
-    })
+    let game = posthorn_rules::GameId::parse(perf.split('/').next().unwrap_or_default())?;
+    game.about()
+        .titles
+        .iter()
+        .rev()
+        .find(|(from, _)| rating >= *from)
+        .map(|(_, t)| *t)
+}
+
+/// The rating model of a perf's game (`About::rating`).
+pub fn model(perf: &str) -> posthorn_rules::Rating {
+    posthorn_rules::GameId::parse(perf.split('/').next().unwrap_or_default())
+        .map_or(posthorn_rules::Rating::Pairwise, |g| g.about().rating)
 }
 
 /// The perf a match is rated in.
@@ -88,5 +75,5 @@ pub fn perfs() -> Vec<String> {
 }
 
 pub fn is_weng_lin(perf: &str) -> bool {
-    perf.starts_with("four_player_chess")
+    model(perf) == posthorn_rules::Rating::Placings
 }

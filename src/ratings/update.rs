@@ -8,24 +8,13 @@ use crate::schema::{match_events, rating_changes, rating_counts, ratings, users}
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
-use posthorn_rules::{OutcomeKind, Viewer};
+use posthorn_rules::MatchState;
 use serde_json::{json, Value};
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
 use skillratings::{MultiTeamOutcome, Outcomes};
 use std::collections::BTreeMap;
 use uuid::Uuid;
-
-/// Events that are not a player's own move: a seat that has only these
-/// never moved, and its match is aborted.
-const NOT_A_MOVE: [&str; 6] = [
-    "resigned",
-    "abandoned",
-    "finished",
-    "eliminated",
-    "scored",
-    "skipped",
-];
 
 #[derive(Clone, Debug, Queryable, Selectable)]
 #[diesel(table_name = ratings)]
@@ -56,9 +45,9 @@ pub fn record(
     appended: &[EventRow],
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
-    let Some(outcome) = table.state.outcome() else {
+    if table.state.outcome().is_none() {
         return Ok(());
-    };
+    }
     let seats: Vec<Uuid> = table.seats.iter().flatten().copied().collect();
     let guests: i64 = users::table
         .filter(users::id.eq_any(&seats))
@@ -85,10 +74,12 @@ pub fn record(
             .filter(|e| e.rules)
             .map(|e| (e.seat, e.body.clone())),
     );
+    // A seat with no move of its own never played (the rules say what
+    // is a move: `Game::is_own_move`).
+    let game = table.game;
     let moved = |seat: usize| {
         events.iter().any(|(s, body)| {
-            *s == Some(seat as i16)
-                && !NOT_A_MOVE.contains(&body["type"].as_str().unwrap_or_default())
+            *s == Some(seat as i16) && MatchState::is_own_move(game, body).unwrap_or(true)
         })
     };
     if (0..table.seats.len()).any(|s| !moved(s)) {
@@ -100,7 +91,7 @@ pub fn record(
         return Ok(());
     }
     let perf = perf_of(&table.row);
-    let places = placements(table, &outcome, &events);
+    let places = table.state.placements(table.seats.len());
     let mut users_sorted = seats.clone();
     users_sorted.sort();
     users_sorted.dedup();
@@ -229,56 +220,6 @@ fn start_of(perf: &str) -> (f64, f64, f64) {
     }
 }
 
-/// Each seat's place (1 = best; ties share): winners first; a points
-/// result by score; the others by how long they lasted (the later an
-/// elimination, the better).
-fn placements(
-    table: &Table,
-    outcome: &posthorn_rules::Outcome,
-    events: &[(Option<i16>, Value)],
-) -> Vec<usize> {
-    let n = table.seats.len();
-    if let (Some(scores), true) = (&outcome.scores, table.row.mode.as_deref() == Some("points")) {
-        return (0..n)
-            .map(|i| 1 + scores.iter().filter(|s| **s > scores[i]).count())
-            .collect();
-    }
-    if outcome.outcome == OutcomeKind::Draw && outcome.winners.is_empty() && n == 2 {
-        return vec![1; n];
-    }
-    // Seats out of the match, in the order they went (four-player chess).
-    let view = table.state.view(Viewer::Spectator);
-    let seat_of_army = |army: &Value| {
-        view["armies"]
-            .as_array()
-            .and_then(|a| a.iter().find(|x| x["army"] == *army))
-            .and_then(|x| x["seat"].as_u64())
-            .map(|s| s as usize)
-    };
-    let mut out_order: Vec<usize> = Vec::new();
-    for (_, body) in events {
-        if body["type"] == "eliminated" {
-            if let Some(seat) = seat_of_army(&body["army"]) {
-                out_order.push(seat);
-            }
-        }
-    }
-    (0..n)
-        .map(|seat| {
-            if outcome.winners.iter().any(|w| w.index() == seat) {
-                1
-            } else if let Some(pos) = out_order.iter().position(|s| *s == seat) {
-                // The last one out is second, and so on back.
-                n - pos
-            } else if outcome.outcome == OutcomeKind::Draw {
-                1
-            } else {
-                2
-            }
-        })
-        .collect()
-}
-
 fn glicko_update(players: &[RatingRow], places: &[usize]) -> Vec<(f64, f64, f64)> {
     let rating = |r: &RatingRow| Glicko2Rating {
         rating: r.rating,
@@ -309,24 +250,11 @@ fn weng_lin_update(table: &Table, players: &[RatingRow], places: &[usize]) -> Ve
         rating: r.rating / WENG_LIN_SCALE,
         uncertainty: r.deviation / WENG_LIN_SCALE,
     };
-    // Group seats into teams: by army parity in teams mode, else alone.
-    let view = table.state.view(Viewer::Spectator);
-    let team_of = |seat: usize| -> usize {
-        if table.row.mode.as_deref() != Some("teams") {
-            return seat;
-        }
-        view["armies"]
-            .as_array()
-            .and_then(|armies| {
-                armies
-                    .iter()
-                    .position(|a| a["seat"].as_u64() == Some(seat as u64))
-            })
-            .map_or(seat, |army| army % 2)
-    };
+    // Seats grouped by team, as the rules tell them (`Game::teams`).
+    let team_of = table.state.teams(players.len());
     let mut teams: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for seat in 0..players.len() {
-        teams.entry(team_of(seat)).or_default().push(seat);
+    for (seat, team) in team_of.iter().enumerate() {
+        teams.entry(*team).or_default().push(seat);
     }
     let groups: Vec<(Vec<WengLinRating>, MultiTeamOutcome)> = teams
         .values()
@@ -399,22 +327,25 @@ mod tests {
         );
     }
 
+    /// A title is the game's own (`About::titles`): each applies from its
+    /// rating up to the next one's; a game without titles shows none.
     #[test]
-    fn janggi_titles_follow_the_seeds_anchors() {
+    fn a_title_is_the_games_own_from_its_rating_up() {
         use crate::ratings::title;
-        assert_eq!(
-            title("janggi", 1299),
-            Some("5급"),
-            "5급 and below up to 1299"
-        );
-        assert_eq!(title("janggi", 1000), Some("7급"));
-        assert_eq!(title("janggi", 1499), Some("1급"));
-        assert_eq!(
-            title("janggi", 1500),
-            Some("1단"),
-            "1단 and above from 1500"
-        );
-        assert_eq!(title("janggi", 2500), Some("7단"));
-        assert_eq!(title("checkers/american", 1500), None);
+        for game in posthorn_rules::GameId::ALL {
+            let about = game.about();
+            let perf = match about.variants.iter().chain(about.modes).next() {
+                Some(choice) => format!("{}/{choice}", about.id),
+                None => about.id.to_owned(),
+            };
+            for pair in about.titles.windows(2) {
+                let ((from, name), (next, _)) = (pair[0], pair[1]);
+                assert_eq!(title(&perf, from.max(0)), Some(name), "{perf} {from}");
+                assert_eq!(title(&perf, next - 1), Some(name), "{perf} {next}");
+            }
+            if about.titles.is_empty() {
+                assert_eq!(title(&perf, 1500), None, "{perf}");
+            }
+        }
     }
 }

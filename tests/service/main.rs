@@ -2,6 +2,7 @@
 
 mod abuse_limits;
 mod accounts;
+mod agnostic;
 mod banqi;
 mod challenges;
 mod checkers_variants;

@@ -254,6 +254,8 @@ impl Game for Banqi {
         // 32 turn-ups and 30 captures, each after at most 179 quiet plies,
         // and a resignation.
         action_cap: 62 * QUIET_PLY_LIMIT as usize + 1,
+        rating: crate::Rating::Pairwise,
+        titles: &[],
     };
 
     type Config = Config;
@@ -261,6 +263,15 @@ impl Game for Banqi {
     type Action = Action;
     type Event = Event;
     type View = View;
+
+    /// Resigning, abandoning and the end are not moves of one's own
+    /// (a seat with nothing else never played: its match is aborted).
+    fn is_own_move(event: &Event) -> bool {
+        !matches!(
+            event,
+            Event::Resigned { .. } | Event::Abandoned { .. } | Event::Finished { .. }
+        )
+    }
 
     /// §B9: a given position is a custom start; one that names its
     /// face-down pieces fixes what neither player may know (issue #30).

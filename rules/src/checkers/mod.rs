@@ -328,6 +328,8 @@ impl Game for Checkers {
         )],
         // §C1: 400 plies; before each, at most a draw offer and its answer.
         action_cap: 3 * PLY_LIMIT as usize,
+        rating: crate::Rating::Pairwise,
+        titles: &[],
     };
 
     type Config = Config;
@@ -335,6 +337,15 @@ impl Game for Checkers {
     type Action = Action;
     type Event = Event;
     type View = View;
+
+    /// Resigning, abandoning and the end are not moves of one's own
+    /// (a seat with nothing else never played: its match is aborted).
+    fn is_own_move(event: &Event) -> bool {
+        !matches!(
+            event,
+            Event::Resigned { .. } | Event::Abandoned { .. } | Event::Finished { .. }
+        )
+    }
 
     /// A given position is a custom start (issue #30); nothing hidden is
     /// fixed by it.

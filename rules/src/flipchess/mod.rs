@@ -134,6 +134,8 @@ impl Game for FlipChess {
         // §F9: 80 turns; a turn is at most a draw, a play, three moves, an
         // end, a call, a catch and a flip decision — ample headroom.
         action_cap: 2_000,
+        rating: crate::Rating::Pairwise,
+        titles: &[],
     };
 
     type Config = Config;
@@ -141,6 +143,15 @@ impl Game for FlipChess {
     type Action = Action;
     type Event = Event;
     type View = View;
+
+    /// Resigning, abandoning and the end are not moves of one's own
+    /// (a seat with nothing else never played: its match is aborted).
+    fn is_own_move(event: &Event) -> bool {
+        !matches!(
+            event,
+            Event::Resigned { .. } | Event::Abandoned { .. } | Event::Finished { .. }
+        )
+    }
 
     /// A given position is a custom start (issue #30); nothing hidden is
     /// fixed by it.

@@ -153,6 +153,8 @@ pub struct State {
     pub history: Vec<u64>,
     pub last_move: Option<String>,
     pub outcome: Option<Outcome>,
+    /// The armies eliminated, in the order they went (placements).
+    pub out_order: Vec<Army>,
 }
 
 impl State {
@@ -562,6 +564,8 @@ impl Game for FourPlayerChess {
         )],
         // §Q6: 1,000 plies, then up to three players giving up.
         action_cap: PLY_LIMIT as usize + 4,
+        rating: crate::Rating::Placings,
+        titles: &[],
     };
 
     type Config = Config;
@@ -569,6 +573,68 @@ impl Game for FourPlayerChess {
     type Action = Action;
     type Event = Event;
     type View = View;
+
+    /// Places for the ratings (issue #19): in points mode by score; else
+    /// the winners first, then the others by how long they lasted (the
+    /// last army out is next, and so on back); a two-seat draw ties.
+    fn placements(state: &State, seats: usize) -> Vec<usize> {
+        let Some(outcome) = &state.outcome else {
+            return vec![1; seats];
+        };
+        if let (Some(scores), Mode::Points) = (&outcome.scores, state.mode()) {
+            return (0..seats)
+                .map(|i| 1 + scores.iter().filter(|s| **s > scores[i]).count())
+                .collect();
+        }
+        let draw = outcome.outcome == crate::OutcomeKind::Draw;
+        if draw && outcome.winners.is_empty() && seats == 2 {
+            return vec![1; seats];
+        }
+        let out: Vec<usize> = (state.out_order.iter())
+            .filter_map(|army| state.seat_of(*army))
+            .map(|s| s.index())
+            .collect();
+        (0..seats)
+            .map(|seat| {
+                if outcome.winners.iter().any(|w| w.index() == seat) {
+                    1
+                } else if let Some(pos) = out.iter().position(|s| *s == seat) {
+                    seats - pos
+                } else if draw {
+                    1
+                } else {
+                    2
+                }
+            })
+            .collect()
+    }
+
+    /// §Q: in teams, the seats of partnered armies (Red and Blue, Green
+    /// and Gray) are one team; in the other modes everyone plays alone.
+    fn teams(state: &State, seats: usize) -> Vec<usize> {
+        (0..seats)
+            .map(|seat| match state.mode() {
+                Mode::Teams => (state.seats.iter())
+                    .position(|s| *s == Some(Seat(seat as u8)))
+                    .map_or(seat, |army| army % 2),
+                _ => seat,
+            })
+            .collect()
+    }
+
+    /// Resigning, abandoning and the end are not moves of one's own
+    /// (a seat with nothing else never played: its match is aborted).
+    fn is_own_move(event: &Event) -> bool {
+        !matches!(
+            event,
+            Event::Resigned { .. }
+                | Event::Abandoned { .. }
+                | Event::Finished { .. }
+                | Event::Eliminated { .. }
+                | Event::Scored { .. }
+                | Event::Skipped { .. }
+        )
+    }
 
     /// A given position is a custom start (issue #30); nothing hidden is
     /// fixed by it.
@@ -711,6 +777,7 @@ impl Game for FourPlayerChess {
             }
             Event::Eliminated { army, .. } => {
                 state.position.eliminate(*army);
+                state.out_order.push(*army);
                 state.history.clear();
                 state.history.push(fingerprint(&state.position));
             }

@@ -302,6 +302,26 @@ impl Janggi {
     }
 }
 
+/// The Janggi seed's ranks by rating (5급 and below up to 1299, 1단 and
+/// above from 1500); the steps between and beyond are ours: each entry is
+/// the lowest rating of the title.
+pub const JANGGI_TITLES: &[(i32, &str)] = &[
+    (i32::MIN, "7급"),
+    (1100, "6급"),
+    (1200, "5급"),
+    (1300, "4급"),
+    (1350, "3급"),
+    (1400, "2급"),
+    (1450, "1급"),
+    (1500, "1단"),
+    (1600, "2단"),
+    (1700, "3단"),
+    (1800, "4단"),
+    (1900, "5단"),
+    (2000, "6단"),
+    (2100, "7단"),
+];
+
 impl Game for Janggi {
     const ABOUT: About = About {
         id: "janggi",
@@ -321,6 +341,8 @@ impl Game for Janggi {
         ],
         // §J6: 200 plies, then a resignation at most.
         action_cap: PLY_LIMIT as usize + 1,
+        rating: crate::Rating::Pairwise,
+        titles: JANGGI_TITLES,
     };
 
     type Config = Config;
@@ -328,6 +350,15 @@ impl Game for Janggi {
     type Action = Action;
     type Event = Event;
     type View = View;
+
+    /// Resigning, abandoning and the end are not moves of one's own
+    /// (a seat with nothing else never played: its match is aborted).
+    fn is_own_move(event: &Event) -> bool {
+        !matches!(
+            event,
+            Event::Resigned { .. } | Event::Abandoned { .. } | Event::Finished { .. }
+        )
+    }
 
     /// A given position is a custom start (issue #30); nothing hidden is
     /// fixed by it.

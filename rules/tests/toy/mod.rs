@@ -105,6 +105,8 @@ impl Game for Pebbles {
         seats: (2, 2),
         options: &[("pile", "start with this many pebbles (1–50)")],
         action_cap: 50,
+        rating: posthorn_rules::Rating::Pairwise,
+        titles: &[],
     };
 
     type Config = Config;

@@ -7,6 +7,7 @@
 //! hidden information: only the game, the match and public results.
 
 pub mod deliver;
+pub mod destination;
 pub mod digest;
 pub mod outbox;
 pub mod push;

@@ -48,6 +48,9 @@ pub struct Config {
     /// `POSTHORN_ALLOW_INSECURE_PUSH_ENDPOINTS=1`: accept `http` and
     /// private-address push endpoints (tests only).
     pub allow_insecure_push_endpoints: bool,
+    /// `POSTHORN_METRICS_TOKEN`: `/metrics` answers only
+    /// `Authorization: Bearer <token>`; unset: `/metrics` is not served.
+    pub metrics_token: Option<String>,
 }
 
 impl Default for Config {
@@ -71,6 +74,7 @@ impl Default for Config {
             vapid_private_key: None,
             vapid_subject: "mailto:posthorn@localhost".into(),
             allow_insecure_push_endpoints: false,
+            metrics_token: None,
         }
     }
 }
@@ -147,6 +151,7 @@ impl Config {
             vapid_subject: var("POSTHORN_VAPID_SUBJECT").unwrap_or(d.vapid_subject),
             allow_insecure_push_endpoints: var("POSTHORN_ALLOW_INSECURE_PUSH_ENDPOINTS")
                 .is_some_and(|v| v == "1"),
+            metrics_token: var("POSTHORN_METRICS_TOKEN"),
         })
     }
 }

@@ -54,6 +54,9 @@ pub struct Config {
     /// rightmost one not itself a trusted proxy); from anyone else, the
     /// header is ignored. Per-address limits (`limits.rs`) depend on it.
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// `POSTHORN_METRICS_TOKEN`: `/metrics` answers only
+    /// `Authorization: Bearer <token>`; unset: `/metrics` is not served.
+    pub metrics_token: Option<String>,
 }
 
 impl Default for Config {
@@ -78,6 +81,7 @@ impl Default for Config {
             vapid_subject: "mailto:posthorn@localhost".into(),
             allow_insecure_push_endpoints: false,
             trusted_proxies: Vec::new(),
+            metrics_token: None,
         }
     }
 }
@@ -164,6 +168,7 @@ impl Config {
                         .map_err(|_| format!("POSTHORN_TRUSTED_PROXIES: {a:?} is not an address"))
                 })
                 .collect::<Result<_, _>>()?,
+            metrics_token: var("POSTHORN_METRICS_TOKEN"),
         })
     }
 }

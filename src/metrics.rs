@@ -1,5 +1,7 @@
-//! Prometheus text metrics, counted in atomics (no registry needed).
+//! Prometheus text metrics, counted in atomics (no registry needed), served
+//! only to the operator's scraper ([`may_read`]).
 
+use sha2::{Digest, Sha256};
 use std::fmt::Write;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -75,5 +77,47 @@ impl Metrics {
             pool_state.connections - pool_state.idle_connections
         );
         out
+    }
+}
+
+/// May a request with this `Authorization` header read the metrics? Only
+/// with `Bearer <POSTHORN_METRICS_TOKEN>`, and never when no token is
+/// configured. Both sides are hashed first so that the comparison takes
+/// the same time whatever the token's length and wherever a guess first
+/// differs.
+pub fn may_read(token: Option<&str>, authorization: Option<&str>) -> bool {
+    use subtle::ConstantTimeEq;
+    let (Some(token), Some(given)) = (token, authorization) else {
+        return false;
+    };
+    let Some(given) = given.strip_prefix("Bearer ") else {
+        return false;
+    };
+    let (want, got) = (Sha256::digest(token), Sha256::digest(given.trim()));
+    want.as_slice().ct_eq(got.as_slice()).into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_read;
+
+    #[test]
+    fn only_the_configured_bearer_token_reads_the_metrics() {
+        let token = Some("s3cret-scraper-token");
+        assert!(may_read(token, Some("Bearer s3cret-scraper-token")));
+        for refused in [
+            None,
+            Some(""),
+            Some("Bearer "),
+            Some("Bearer s3cret-scraper-toke"),
+            Some("Bearer s3cret-scraper-token2"),
+            Some("Basic s3cret-scraper-token"),
+            Some("s3cret-scraper-token"),
+        ] {
+            assert!(!may_read(token, refused), "{refused:?}");
+        }
+        // Not configured: nobody, whatever they send.
+        assert!(!may_read(None, Some("Bearer ")));
+        assert!(!may_read(None, Some("Bearer s3cret-scraper-token")));
     }
 }

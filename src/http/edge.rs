@@ -47,6 +47,7 @@ pub fn serve(
             let app = App::new()
                 .wrap(middleware::Compress::default())
                 .wrap_fn(super::observe)
+                .wrap_fn(super::headers::protect)
                 .configure(super::configure(state.clone()))
                 .into_factory()
                 .map_err(|e: actix_web::Error| e.error_response());
@@ -143,7 +144,7 @@ pub fn rewrite(head: &[u8]) -> Option<Vec<u8>> {
         .unwrap_or_default();
     Some(
         format!(
-            "{status_line}\r\ncontent-type: application/problem+json\r\ncontent-length: {}\r\nconnection: close\r\n{date}\r\n{body}",
+            "{status_line}\r\ncontent-type: application/problem+json\r\ncontent-length: {}\r\nx-content-type-options: nosniff\r\nconnection: close\r\n{date}\r\n{body}",
             body.len()
         )
         .into_bytes(),
@@ -203,6 +204,7 @@ mod tests {
         let out = String::from_utf8(rewrite(framework).unwrap()).unwrap();
         assert!(out.starts_with("HTTP/1.1 431 Request Header Fields Too Large\r\n"));
         assert!(out.contains("content-type: application/problem+json\r\n"));
+        assert!(out.contains("x-content-type-options: nosniff\r\n"));
         assert!(out.contains("date: Tue, 01 Dec 2026 04:35:32 GMT\r\n"));
         let body = out.split("\r\n\r\n").nth(1).unwrap();
         let doc: serde_json::Value = serde_json::from_str(body).unwrap();

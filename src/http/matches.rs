@@ -154,13 +154,18 @@ pub async fn view_match(
             v.split(',')
                 .any(|t| t.trim().trim_start_matches("W/") == tag)
         });
+    // The viewer's own data, kept by their client only and revalidated
+    // by its ETag on each use.
+    let cache = (header::CACHE_CONTROL, "private, no-cache");
     if unchanged {
         return Ok(HttpResponse::NotModified()
             .insert_header((header::ETAG, tag))
+            .insert_header(cache)
             .finish());
     }
     Ok(HttpResponse::Ok()
         .insert_header((header::ETAG, tag))
+        .insert_header(cache)
         .json(view))
 }
 
@@ -358,7 +363,10 @@ pub async fn preview_invite(
         crate::matches::invites::preview(c, &code, now)
     })
     .await?;
-    Ok(HttpResponse::Ok().json(found))
+    // Asked without a token, but the code in the address is a secret.
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(found))
 }
 
 #[utoipa::path(get, path = "/v1/matches/{id}/positions/{seq}", tag = "matches",

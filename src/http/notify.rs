@@ -84,8 +84,10 @@ pub async fn unsubscribe_page(
         "<!DOCTYPE html><html><body><form method=\"post\" action=\"/v1/unsubscribe?token={token}\">\
          <button type=\"submit\">Stop these emails</button></form></body></html>"
     );
+    // The token in the address is the reader's: kept by no cache.
     Ok(HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
         .body(page))
 }
 

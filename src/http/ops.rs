@@ -2,7 +2,8 @@
 
 use crate::http::error::{ApiError, Code};
 use crate::state::AppState;
-use actix_web::{get, web, HttpResponse};
+use actix_web::http::header;
+use actix_web::{get, web, HttpRequest, HttpResponse};
 use diesel::RunQueryDsl;
 use posthorn_rules::GameId;
 use serde::Serialize;
@@ -49,12 +50,27 @@ pub async fn problem_page(code: web::Path<String>) -> Result<HttpResponse, ApiEr
         .body(page))
 }
 
-#[utoipa::path(get, path = "/metrics", tag = "operations", responses((status = 200, content_type = "text/plain")))]
+/// Prometheus text, for the operator's scraper only: it needs
+/// `Authorization: Bearer <POSTHORN_METRICS_TOKEN>`. Without that token —
+/// and for everyone when none is configured — the answer is 404, as for a
+/// path that does not exist, so a prober learns nothing.
+#[utoipa::path(get, path = "/metrics", tag = "operations",
+    responses((status = 200, content_type = "text/plain"), (status = 404)))]
 #[get("/metrics")]
-pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
-    HttpResponse::Ok()
+pub async fn metrics(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let authorization = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
+    if !crate::metrics::may_read(state.config.metrics_token.as_deref(), authorization) {
+        return Err(ApiError::not_found("endpoint"));
+    }
+    Ok(HttpResponse::Ok()
         .content_type("text/plain; version=0.0.4")
-        .body(state.metrics.render(&state.pool))
+        .body(state.metrics.render(&state.pool)))
 }
 
 #[derive(Serialize, ToSchema)]

@@ -8,6 +8,7 @@
 
 pub mod account_mail;
 pub mod deliver;
+pub mod destination;
 pub mod digest;
 pub mod outbox;
 pub mod push;

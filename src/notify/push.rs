@@ -1,5 +1,7 @@
 //! Web Push (RFC 8030) with VAPID (RFC 8292) and aes128gcm payloads
-//! (RFC 8291), through the web-push crate's hyper client.
+//! (RFC 8291). The messages are built by the web-push crate and sent by a
+//! hyper client of our own, whose resolver judges every address it
+//! connects to ([`destination`](super::destination)).
 //!
 //! Only `https` endpoints on public addresses are accepted and contacted —
 //! no server-side request forgery — unless
@@ -17,13 +19,15 @@ use openssl::bn::{BigNum, BigNumContext};
 use openssl::ec::{EcGroup, EcKey, EcPoint, PointConversionForm};
 use openssl::nid::Nid;
 use serde::{Deserialize, Serialize};
-use std::net::{IpAddr, ToSocketAddrs};
+use std::net::IpAddr;
 use utoipa::ToSchema;
 use uuid::Uuid;
 use web_push::{
-    ContentEncoding, SubscriptionInfo, Urgency, VapidSignatureBuilder, WebPushClient, WebPushError,
-    WebPushMessageBuilder,
+    request_builder, ContentEncoding, SubscriptionInfo, Urgency, VapidSignatureBuilder,
+    WebPushError, WebPushMessage, WebPushMessageBuilder,
 };
+
+use super::destination::{is_public, PublicResolver, Refused};
 
 /// How long a push service keeps an undelivered message (seconds).
 pub const TTL_SECONDS: u32 = 24 * 3600;
@@ -96,60 +100,42 @@ impl Vapid {
         })
     }
 
-    /// Refuse endpoints that are not `https`, or that name a private,
-    /// loopback or link-local address (unless insecure endpoints are allowed).
-    pub fn check_endpoint(&self, endpoint: &str, resolve: bool) -> Result<(), Error> {
-        let bad = |why: &str| Error::validation(format!("push endpoint refused: {why}"));
-        let url = url::Url::parse(endpoint).map_err(|_| bad("not a URL"))?;
-        if self.allow_insecure {
-            return Ok(());
-        }
-        if url.scheme() != "https" {
-            return Err(bad("only https endpoints are accepted"));
-        }
-        let host = url.host_str().ok_or_else(|| bad("no host"))?;
-        if host.eq_ignore_ascii_case("localhost") {
-            return Err(bad("a local address"));
-        }
-        let literal = host.trim_matches(['[', ']']).parse::<IpAddr>().ok();
-        let addresses: Vec<IpAddr> = match (literal, resolve) {
-            (Some(ip), _) => vec![ip],
-            (None, true) => (host, url.port_or_known_default().unwrap_or(443))
-                .to_socket_addrs()
-                .map_err(|_| bad("the host does not resolve"))?
-                .map(|a| a.ip())
-                .collect(),
-            (None, false) => Vec::new(),
-        };
-        if addresses.iter().any(|ip| !is_public(ip)) {
-            return Err(bad("a private or local address"));
+    /// Refuse, when a subscription is registered, endpoints that are not
+    /// `https`, whose literal address is not public, or that name this
+    /// machine (`localhost`, RFC 6761) — unless insecure endpoints are
+    /// allowed. Other names are judged by the addresses they resolve to
+    /// when a push is sent ([`PublicResolver`]): resolving here would prove
+    /// nothing about then.
+    pub fn check_endpoint(&self, endpoint: &str) -> Result<(), Error> {
+        let host = self.check_target(endpoint)?;
+        let name = host.trim_end_matches('.').to_ascii_lowercase();
+        if !self.allow_insecure && (name == "localhost" || name.ends_with(".localhost")) {
+            return Err(refused("a local address"));
         }
         Ok(())
     }
+
+    /// What is judged before every send: `https`, and a literal address
+    /// must be public. Answers the endpoint's host.
+    fn check_target(&self, endpoint: &str) -> Result<String, Error> {
+        let url = url::Url::parse(endpoint).map_err(|_| refused("not a URL"))?;
+        let host = url.host_str().ok_or_else(|| refused("no host"))?.to_owned();
+        if self.allow_insecure {
+            return Ok(host);
+        }
+        if url.scheme() != "https" {
+            return Err(refused("only https endpoints are accepted"));
+        }
+        let literal = host.trim_matches(['[', ']']).parse::<IpAddr>().ok();
+        if literal.is_some_and(|ip| !is_public(ip)) {
+            return Err(refused("a private, local or special-purpose address"));
+        }
+        Ok(host)
+    }
 }
 
-fn is_public(ip: &IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => {
-            !(v4.is_private()
-                || v4.is_loopback()
-                || v4.is_link_local()
-                || v4.is_unspecified()
-                || v4.is_broadcast()
-                || v4.is_documentation()
-                || v4.octets()[0] == 100 && (v4.octets()[1] & 0xC0) == 64)
-        }
-        IpAddr::V6(v6) => {
-            let seg = v6.segments()[0];
-            !(v6.is_loopback()
-                || v6.is_unspecified()
-                || (seg & 0xfe00) == 0xfc00
-                || (seg & 0xffc0) == 0xfe80)
-                && v6
-                    .to_ipv4_mapped()
-                    .is_none_or(|v4| is_public(&IpAddr::V4(v4)))
-        }
-    }
+fn refused(why: &str) -> Error {
+    Error::validation(format!("push endpoint refused: {why}"))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -184,7 +170,7 @@ pub fn subscribe(
     sub: NewSubscription,
     now: DateTime<Utc>,
 ) -> Result<SubscriptionId, Error> {
-    vapid.check_endpoint(&sub.endpoint, false)?;
+    vapid.check_endpoint(&sub.endpoint)?;
     let p256dh = URL_SAFE_NO_PAD.decode(sub.keys.p256dh.trim_end_matches('='));
     let auth = URL_SAFE_NO_PAD.decode(sub.keys.auth.trim_end_matches('='));
     if !matches!((&p256dh, &auth), (Ok(p), Ok(a)) if p.len() == 65 && a.len() == 16) {
@@ -225,20 +211,29 @@ pub fn unsubscribe(conn: &mut PgConnection, user: Uuid, id: Uuid) -> Result<(), 
     Ok(())
 }
 
-/// One runtime and one HTTP client for every push, so connections and the
-/// TLS setup are made once, not per message. Made under a lock: the
-/// worker's senders start together, and each building its own client
-/// (loading the TLS roots) took the first batch 3.5 s (issue #21).
-fn push_client() -> Result<&'static (tokio::runtime::Runtime, web_push::HyperWebPushClient), String>
-{
-    static CLIENT: std::sync::OnceLock<(tokio::runtime::Runtime, web_push::HyperWebPushClient)> =
-        std::sync::OnceLock::new();
+type Connector = hyper_tls::HttpsConnector<hyper::client::HttpConnector<PublicResolver>>;
+
+/// One runtime and the HTTP clients for every push, so connections and
+/// the TLS setup are made once, not per message.
+struct Pusher {
+    runtime: tokio::runtime::Runtime,
+    /// Connects only to public addresses.
+    judged: hyper::Client<Connector>,
+    /// Connects anywhere: for `POSTHORN_ALLOW_INSECURE_PUSH_ENDPOINTS`.
+    open: hyper::Client<Connector>,
+}
+
+/// Made under a lock: the worker's senders start together, and each
+/// building its own client (loading the TLS roots) took the first batch
+/// 3.5 s (issue #21).
+fn pusher() -> Result<&'static Pusher, String> {
+    static PUSHER: std::sync::OnceLock<Pusher> = std::sync::OnceLock::new();
     static MAKING: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    if let Some(ready) = CLIENT.get() {
+    if let Some(ready) = PUSHER.get() {
         return Ok(ready);
     }
     let _making = MAKING.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(ready) = CLIENT.get() {
+    if let Some(ready) = PUSHER.get() {
         return Ok(ready);
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -247,8 +242,17 @@ fn push_client() -> Result<&'static (tokio::runtime::Runtime, web_push::HyperWeb
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
-    let client = runtime.block_on(async { web_push::HyperWebPushClient::new() });
-    Ok(CLIENT.get_or_init(|| (runtime, client)))
+    let client = |judge| {
+        let mut http = hyper::client::HttpConnector::new_with_resolver(PublicResolver { judge });
+        http.enforce_http(false);
+        hyper::Client::builder().build(hyper_tls::HttpsConnector::new_with_connector(http))
+    };
+    let (judged, open) = runtime.block_on(async { (client(true), client(false)) });
+    Ok(PUSHER.get_or_init(|| Pusher {
+        runtime,
+        judged,
+        open,
+    }))
 }
 
 /// What sending to one subscription came to.
@@ -256,6 +260,41 @@ pub enum Sent {
     Delivered,
     /// 404/410: the subscription is gone and must be deleted.
     Gone,
+    /// The endpoint is not one the service sends to (a private or special
+    /// address, literal or resolved): no retry will change that.
+    Refused(String),
+}
+
+/// The push service's answer, read as the web-push crate's own hyper
+/// client reads it (at most 64 KiB of body).
+async fn post(client: &hyper::Client<Connector>, message: WebPushMessage) -> Result<Sent, String> {
+    use hyper::body::HttpBody;
+    let request = request_builder::build_request::<hyper::Body>(message);
+    let response = match client.request(request).await {
+        Ok(response) => response,
+        Err(e) => {
+            return match Refused::within(&e) {
+                Some(refused) => Ok(Sent::Refused(refused.to_string())),
+                None => Err(e.to_string()),
+            }
+        }
+    };
+    let status = response.status();
+    let mut body = response.into_body();
+    let mut read = Vec::new();
+    while let Some(chunk) = body.data().await {
+        read.extend_from_slice(&chunk.map_err(|e| e.to_string())?);
+        if read.len() > 64 * 1024 {
+            return Err(WebPushError::ResponseTooLarge.to_string());
+        }
+    }
+    match request_builder::parse_response(status, read) {
+        Ok(()) => Ok(Sent::Delivered),
+        Err(WebPushError::EndpointNotValid(_) | WebPushError::EndpointNotFound(_)) => {
+            Ok(Sent::Gone)
+        }
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// Send `payload` to one subscription, bounded by a timeout.
@@ -267,9 +306,10 @@ pub fn send(
     payload: &[u8],
     urgent: bool,
 ) -> Result<Sent, String> {
-    vapid
-        .check_endpoint(endpoint, true)
-        .map_err(|e| e.to_string())?;
+    // A name, `localhost` too, is judged by what it resolves to now.
+    if let Err(e) = vapid.check_target(endpoint) {
+        return Ok(Sent::Refused(e.to_string()));
+    }
     let info = SubscriptionInfo::new(endpoint, p256dh, auth);
     let mut signer =
         VapidSignatureBuilder::from_base64(&vapid.private_b64, &info).map_err(|e| e.to_string())?;
@@ -292,18 +332,23 @@ pub fn send(
         Urgency::Normal
     });
     let message = message.build().map_err(|e| e.to_string())?;
-    let (runtime, client) = push_client()?;
-    let outcome = runtime.block_on(async {
-        tokio::time::timeout(std::time::Duration::from_secs(10), client.send(message)).await
-    });
-    match outcome {
-        Err(_) => Err("the push service did not answer in time".into()),
-        Ok(Ok(())) => Ok(Sent::Delivered),
-        Ok(Err(WebPushError::EndpointNotValid(_) | WebPushError::EndpointNotFound(_))) => {
-            Ok(Sent::Gone)
-        }
-        Ok(Err(e)) => Err(e.to_string()),
+    // hyper connects to a literal address without asking the resolver:
+    // judge it as hyper reads it, which need not be as `url` did.
+    let host = message.endpoint.host().unwrap_or_default();
+    let literal = host.trim_matches(['[', ']']).parse::<IpAddr>().ok();
+    if !vapid.allow_insecure && literal.is_some_and(|ip| !is_public(ip)) {
+        return Ok(Sent::Refused(format!("{host} is not a public address")));
     }
+    let pusher = pusher()?;
+    let client = if vapid.allow_insecure {
+        &pusher.open
+    } else {
+        &pusher.judged
+    };
+    let outcome = pusher.runtime.block_on(async {
+        tokio::time::timeout(std::time::Duration::from_secs(10), post(client, message)).await
+    });
+    outcome.unwrap_or_else(|_| Err("the push service did not answer in time".into()))
 }
 
 #[cfg(test)]
@@ -323,31 +368,72 @@ mod tests {
     #[test]
     fn only_https_endpoints_on_public_addresses_are_accepted() {
         let v = vapid(false);
-        assert!(v
-            .check_endpoint("https://push.example.com/abc", false)
-            .is_ok());
-        assert!(v.check_endpoint("https://203.0.114.9/abc", false).is_ok());
+        for accepted in [
+            "https://push.example.com/abc",
+            "https://203.0.114.9/abc",
+            "https://[2a00:1450:4001::1]/abc",
+            "https://[64:ff9b::808:808]/abc",
+        ] {
+            assert!(v.check_endpoint(accepted).is_ok(), "{accepted}");
+        }
         for refused in [
             "http://push.example.com/abc",
             "https://localhost/abc",
+            "https://LocalHost./abc",
+            "https://push.localhost/abc",
             "https://127.0.0.1/abc",
+            "https://0x7f.1/abc", // 127.0.0.1 as url reads it
+            "https://0.0.0.0/abc",
+            "https://0.1.2.3/abc",
             "https://10.1.2.3/abc",
+            "https://100.64.0.1/abc",
             "https://192.168.0.9/abc",
             "https://172.16.5.5/abc",
             "https://169.254.169.254/latest/meta-data",
+            "https://198.18.0.1/abc",
+            "https://224.0.0.1/abc",
+            "https://239.255.255.250/abc",
+            "https://255.255.255.255/abc",
             "https://[::1]/abc",
+            "https://[::]/abc",
             "https://[fd00::1]/abc",
+            "https://[fe80::1]/abc",
+            "https://[ff02::1]/abc",
             "https://[::ffff:127.0.0.1]/abc",
+            "https://[64:ff9b::7f00:1]/abc",
+            "https://[64:ff9b:1::a00:1]/abc",
+            "https://[2002:7f00:1::1]/abc",
+            "https://[2001::1]/abc",
+            "https://[2001:db8::1]/abc",
+            "https://[100::1]/abc",
             "not a url",
         ] {
-            assert!(v.check_endpoint(refused, false).is_err(), "{refused}");
+            assert!(v.check_endpoint(refused).is_err(), "{refused}");
         }
         assert!(
-            vapid(true)
-                .check_endpoint("http://127.0.0.1:9/x", true)
-                .is_ok(),
+            vapid(true).check_endpoint("http://127.0.0.1:9/x").is_ok(),
             "tests may allow it"
         );
+    }
+
+    #[test]
+    fn a_push_to_a_private_address_is_refused_at_send_time_too() {
+        let v = vapid(false);
+        let keys = (
+            "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
+            "BTBZMqHH6r4Tts7J_aSIgg",
+        );
+        for endpoint in [
+            "https://[::ffff:127.0.0.1]:9/push",
+            "https://[64:ff9b::7f00:1]:9/push",
+            "https://localhost:9/push",
+        ] {
+            match send(&v, endpoint, keys.0, keys.1, b"{}", false) {
+                Ok(Sent::Refused(why)) => assert!(!why.is_empty()),
+                Ok(_) => panic!("{endpoint}: sent"),
+                Err(e) => panic!("{endpoint}: not refused but failed: {e}"),
+            }
+        }
     }
 
     #[test]

@@ -159,6 +159,8 @@ fn send(courier: &Courier, outgoing: &Outgoing) -> Sent {
         .map(|sent| match sent {
             super::push::Sent::Delivered => Sent::Done,
             super::push::Sent::Gone => Sent::Gone(p.subscription),
+            // A private destination stays refused: no retry.
+            super::push::Sent::Refused(why) => Sent::Failed(PERMANENT.to_owned() + &why),
         }),
         Outgoing::Nothing => Ok(Sent::Done),
         Outgoing::Broken(why) => Err(why.clone()),

@@ -13,6 +13,7 @@ mod flipchess;
 mod four_player_chess;
 mod friends;
 mod hardening;
+mod headers;
 mod janggi;
 mod matches;
 mod notifications;

@@ -2,9 +2,19 @@
 
 use crate::support::TestApp;
 
+/// The operator's scraper token (`POSTHORN_METRICS_TOKEN`).
+const METRICS_TOKEN: &str = "the operator's scraper token";
+
+fn with_metrics() -> posthorn::config::Config {
+    posthorn::config::Config {
+        metrics_token: Some(METRICS_TOKEN.into()),
+        ..Default::default()
+    }
+}
+
 #[actix_web::test]
 async fn health_readiness_and_metrics() {
-    let app = TestApp::start().await;
+    let app = TestApp::start_with(with_metrics()).await;
     assert_eq!(
         app.request("GET", "/healthz", None, None, &[]).await.status,
         200
@@ -21,7 +31,7 @@ async fn health_readiness_and_metrics() {
         )
         .await;
     assert_eq!(reply.headers.get("x-request-id").unwrap(), "abc-123");
-    let metrics = app.request("GET", "/metrics", None, None, &[]).await;
+    let metrics = app.get("/metrics", METRICS_TOKEN).await;
     let text = metrics.body.as_str().unwrap();
     assert!(
         text.contains("posthorn_http_responses_total{class=\"2xx\"}"),
@@ -40,9 +50,9 @@ fn counter(text: &str, name: &str) -> u64 {
 /// Issue #12: the appended-events counter counts (it stayed at 0 before).
 #[actix_web::test]
 async fn the_events_appended_metric_counts_every_appended_event() {
-    let app = TestApp::start().await;
+    let app = TestApp::start_with(with_metrics()).await;
     let alice = app.register("alice").await;
-    let metrics = || app.request("GET", "/metrics", None, None, &[]);
+    let metrics = || app.get("/metrics", METRICS_TOKEN);
     let name = "posthorn_events_appended_total";
     let before = counter(metrics().await.body.as_str().unwrap(), name);
     let created = app
@@ -70,6 +80,68 @@ async fn the_events_appended_metric_counts_every_appended_event() {
         after - before >= seq,
         "{before} → {after}, this match alone {seq}"
     );
+    app.stop().await;
+}
+
+/// Issue #30, item 13: the metrics are the operator's. Without a token
+/// configured nobody reads them; with one, only its bearer — everyone
+/// else gets the 404 of a path that does not exist.
+#[actix_web::test]
+async fn metrics_are_served_only_to_the_configured_token() {
+    let unconfigured = TestApp::start().await;
+    let alice = unconfigured.register("alice").await;
+    for token in [None, Some(alice.as_str()), Some(""), Some(METRICS_TOKEN)] {
+        let reply = unconfigured
+            .request("GET", "/metrics", token, None, &[])
+            .await;
+        assert_eq!(
+            (reply.status.as_u16(), reply.code()),
+            (404, "not_found"),
+            "{token:?}"
+        );
+    }
+    unconfigured.stop().await;
+
+    let app = TestApp::start_with(with_metrics()).await;
+    let alice = app.register("alice").await;
+    let unknown = app.request("GET", "/no-such-path", None, None, &[]).await;
+    let wrong = format!("{METRICS_TOKEN}!");
+    let prefix = &METRICS_TOKEN[..METRICS_TOKEN.len() - 1];
+    for token in [
+        None,
+        Some(alice.as_str()),
+        Some(wrong.as_str()),
+        Some(prefix),
+    ] {
+        let reply = app.request("GET", "/metrics", token, None, &[]).await;
+        assert_eq!(reply.status, 404, "{token:?}");
+        assert_eq!(reply.body["code"], unknown.body["code"], "{token:?}");
+        assert!(!reply.body.to_string().contains("posthorn_"), "{token:?}");
+    }
+    let basic = app
+        .request(
+            "GET",
+            "/metrics",
+            None,
+            None,
+            &[("Authorization", &format!("Basic {METRICS_TOKEN}"))],
+        )
+        .await;
+    assert_eq!(basic.status, 404);
+    let scraped = app.get("/metrics", METRICS_TOKEN).await;
+    assert_eq!(scraped.status, 200);
+    assert!(scraped
+        .headers
+        .get("content-type")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .starts_with("text/plain"));
+    assert!(scraped
+        .body
+        .as_str()
+        .unwrap()
+        .contains("posthorn_http_responses_total"));
     app.stop().await;
 }
 

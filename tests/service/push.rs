@@ -169,3 +169,155 @@ async fn pushes_are_encrypted_for_the_device_signed_with_vapid_and_a_410_removes
     assert_eq!(again.status, 404);
     app.stop().await;
 }
+
+/// A subscription's keys as a browser gives them.
+fn device_keys() -> Value {
+    let (device, auth) = ece::generate_keypair_and_auth_secret().unwrap();
+    json!({"p256dh": URL_SAFE_NO_PAD.encode(device.pub_as_raw().unwrap()), "auth": URL_SAFE_NO_PAD.encode(auth)})
+}
+
+/// Issue #30, item 14: a push endpoint on an address that is not public —
+/// NAT64 and IPv4-mapped forms of loopback, 6to4, multicast, "this
+/// network", Teredo, documentation, unique-local — is refused when it is
+/// registered.
+#[actix_web::test]
+async fn a_subscription_to_a_non_public_address_is_refused() {
+    let app = TestApp::start().await;
+    let bob = app.guest("Bob").await;
+    for endpoint in [
+        "https://[64:ff9b::7f00:1]/push",
+        "https://[64:ff9b::a9fe:a9fe]/push",
+        "https://[64:ff9b:1::a00:1]/push",
+        "https://[::ffff:a9fe:a9fe]/push",
+        "https://[2002:7f00:1::1]/push",
+        "https://[2002:808:808::1]/push",
+        "https://[ff02::1]/push",
+        "https://224.0.0.251/push",
+        "https://0.0.0.0/push",
+        "https://0.1.2.3/push",
+        "https://100.64.1.1/push",
+        "https://192.0.0.8/push",
+        "https://198.18.0.1/push",
+        "https://240.0.0.1/push",
+        "https://255.255.255.255/push",
+        "https://[2001::1]/push",
+        "https://[2001:db8::1]/push",
+        "https://[100::1]/push",
+        "https://[fd12:3456::1]/push",
+        "https://[fe80::1]/push",
+        "https://localhost/push",
+        "https://localhost./push",
+        "https://printer.localhost/push",
+        "http://push.example.com/push",
+    ] {
+        let reply = app
+            .post(
+                "/v1/push-subscriptions",
+                &bob,
+                json!({"endpoint": endpoint, "keys": device_keys()}),
+            )
+            .await;
+        assert_eq!(
+            (reply.status.as_u16(), reply.code()),
+            (400, "validation_failed"),
+            "{endpoint}: {}",
+            reply.body
+        );
+    }
+    for endpoint in [
+        "https://fcm.googleapis.com/fcm/send/abc",
+        "https://[2a00:1450:4001::1]/push",
+        "https://[64:ff9b::808:808]/push",
+    ] {
+        let reply = app
+            .post(
+                "/v1/push-subscriptions",
+                &bob,
+                json!({"endpoint": endpoint, "keys": device_keys()}),
+            )
+            .await;
+        assert_eq!(reply.status, 201, "{endpoint}: {}", reply.body);
+    }
+    app.stop().await;
+}
+
+/// Issue #30, item 14: a name is judged by what it resolves to when the
+/// push is sent, by the resolver of the connection itself — here
+/// `localhost`, stored as a name re-pointed after registration would be
+/// (registration refuses it by name). Nothing reaches the push service on
+/// loopback, and the notification is recorded as failed, not retried.
+#[actix_web::test]
+async fn a_name_resolving_to_loopback_is_refused_at_send_time() {
+    use diesel::prelude::*;
+    use posthorn::schema::{notifications, push_subscriptions};
+    let (push_base, inbox) = start_push_service().await;
+    let port = push_base.rsplit(':').next().unwrap().to_owned();
+    let app = TestApp::start().await; // no POSTHORN_ALLOW_INSECURE_PUSH_ENDPOINTS
+    let alice = app.register("alice").await;
+    let bob = app.guest("Bob").await;
+    let me = app.get("/v1/me", &bob).await.body;
+    let (bob_id, bob_name): (uuid::Uuid, String) = (
+        me["id"].as_str().unwrap().parse().unwrap(),
+        me["username"].as_str().unwrap().to_owned(),
+    );
+    let keys = device_keys();
+    let endpoint = format!("https://localhost:{port}/push/phone");
+    let refused = app
+        .post(
+            "/v1/push-subscriptions",
+            &bob,
+            json!({"endpoint": endpoint, "keys": keys}),
+        )
+        .await;
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    let now = posthorn::clock::Clock::now(&app.clock);
+    app.blocking(move |s| {
+        diesel::insert_into(push_subscriptions::table)
+            .values((
+                push_subscriptions::id.eq(uuid::Uuid::new_v4()),
+                push_subscriptions::user_id.eq(bob_id),
+                push_subscriptions::endpoint.eq(endpoint),
+                push_subscriptions::p256dh.eq(keys["p256dh"].as_str().unwrap()),
+                push_subscriptions::auth.eq(keys["auth"].as_str().unwrap()),
+                push_subscriptions::created_at.eq(now),
+            ))
+            .execute(&mut s.pool.get().unwrap())
+            .unwrap();
+    })
+    .await;
+    let challenge = app
+        .challenge(
+            "/v1/matches",
+            &alice,
+            json!({"game": "checkers", "opponents": [bob_name]}),
+        )
+        .await;
+    assert_eq!(challenge.status, 201, "{}", challenge.body);
+    let done = app.blocking(|s| deliver_due(&s.courier())).await.unwrap();
+    assert!(inbox.lock().unwrap().is_empty(), "nothing reached loopback");
+    let pushes: Vec<(String, i32, Option<String>)> = app
+        .blocking(move |s| {
+            notifications::table
+                .filter(notifications::user_id.eq(bob_id))
+                .filter(notifications::channel.like("push:%"))
+                .select((
+                    notifications::status,
+                    notifications::attempts,
+                    notifications::last_error,
+                ))
+                .load(&mut s.pool.get().unwrap())
+                .unwrap()
+        })
+        .await;
+    assert!(!pushes.is_empty(), "{done:?}");
+    assert_eq!(done.failed, pushes.len(), "{done:?}");
+    for (status, attempts, error) in pushes {
+        let error = error.unwrap_or_default();
+        assert_eq!((status.as_str(), attempts), ("failed", 1), "{error}");
+        assert!(
+            error.contains("localhost resolves to") && error.contains("not a public address"),
+            "{error}"
+        );
+    }
+    app.stop().await;
+}

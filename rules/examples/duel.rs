@@ -100,9 +100,8 @@ fn play(
     let mut state = MatchState::replay(game, &events).map_err(|e| e.message)?;
     // The levels go to the sides, whichever seat drew which side.
     let player_of = |state: &MatchState, seat: Seat| players[state.side(seat) % seats];
-    let mut plies = 0u32;
-    let cap = 10_000;
-    for _ in 0..cap {
+    let cap = 10_000u32;
+    for plies in 0..cap {
         let duties = state.to_act();
         let Some(duty) = duties.first() else { break };
         let seat = duty.seat;
@@ -131,7 +130,6 @@ fn play(
         for event in &new {
             state.apply(event).map_err(|e| e.message)?;
         }
-        plies += 1;
     }
     let outcome = state.outcome().ok_or("the match did not end")?;
     let mut points = vec![0.0; seats];
@@ -204,6 +202,8 @@ fn main() -> ExitCode {
                 for (side, p) in by_side.iter().enumerate() {
                     totals[(side + seats - shift) % seats] += p;
                 }
+                let running: Vec<String> = totals.iter().map(|t| format!("{t:.1}")).collect();
+                eprintln!("match {k}: {reason}; slots so far {}", running.join(" – "));
                 *reasons.entry(reason).or_default() += 1;
             }
             Err(e) => {

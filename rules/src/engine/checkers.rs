@@ -140,7 +140,7 @@ impl Position {
         self.each_piece(|sq, colour, is_king| {
             let s = side_of(colour);
             let row = sq / per_row;
-            let col = 2 * (sq % per_row) + usize::from(row % 2 == 0);
+            let col = 2 * (sq % per_row) + usize::from(row.is_multiple_of(2));
             count[s] += 1;
             // Rows advanced: Black starts at the top (row 0) and moves down.
             let advanced = match colour {
@@ -240,6 +240,15 @@ impl Search for Position {
     }
 }
 
+/// Normal's margin, none when a forced win is seen: the quickest win is
+/// played rather than one further off.
+fn margin(scored: &[(Step, i32)]) -> i32 {
+    match scored.iter().map(|m| m.1).max() {
+        Some(best) if best > WIN / 2 => 0,
+        _ => NORMAL_MARGIN,
+    }
+}
+
 fn field<'a>(view: &'a Value, name: &str) -> Result<&'a Value, RuleError> {
     view.get(name)
         .ok_or_else(|| RuleError::malformed(format!("the checkers view has no {name:?}")))
@@ -295,6 +304,6 @@ pub fn decide(
         scored = within(&scored, EASY_FLOOR);
     }
     let mv =
-        choose_scored(&scored, level, NORMAL_MARGIN, random).ok_or_else(RuleError::finished)?;
+        choose_scored(&scored, level, margin(&scored), random).ok_or_else(RuleError::finished)?;
     Ok(json!({"type": "move", "move": mv.to_string()}))
 }

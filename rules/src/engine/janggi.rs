@@ -408,6 +408,15 @@ impl Search for Position {
     }
 }
 
+/// Normal's margin, none when a forced win is seen: the quickest win is
+/// played rather than one further off.
+fn margin(scored: &[(Move, i32)]) -> i32 {
+    match scored.iter().map(|m| m.1).max() {
+        Some(best) if best > WIN / 2 => 0,
+        _ => NORMAL_MARGIN,
+    }
+}
+
 fn field<'a>(view: &'a Value, name: &str) -> Result<&'a Value, RuleError> {
     view.get(name)
         .ok_or_else(|| RuleError::malformed(format!("the janggi view has no {name:?}")))
@@ -461,7 +470,7 @@ pub fn decide(
         scored = within(&scored, EASY_FLOOR);
     }
     let mv =
-        choose_scored(&scored, level, NORMAL_MARGIN, random).ok_or_else(RuleError::finished)?;
+        choose_scored(&scored, level, margin(&scored), random).ok_or_else(RuleError::finished)?;
     Ok(match mv {
         Move::Pass => json!({"type": "pass"}),
         step => json!({"type": "move", "move": step.to_string()}),

@@ -25,7 +25,7 @@ fn nodes(level: Level) -> u64 {
     match level {
         Level::Easy => level.nodes(),
         Level::Normal => 80_000,
-        Level::Hard => 500_000,
+        Level::Hard => 300_000,
     }
 }
 

@@ -150,6 +150,18 @@ pub trait Sample {
     fn sample(&self, random: &mut dyn Random) -> Self::World;
 }
 
+thread_local! {
+    /// Nodes searched on this thread so far, for the benchmark's nodes per
+    /// second ([`nodes_searched`]).
+    static NODES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many nodes the searches on this thread have visited so far (a
+/// measure for benchmarks; it never changes a decision).
+pub fn nodes_searched() -> u64 {
+    NODES.with(|n| n.get())
+}
+
 /// The nodes a decision may still visit.
 pub struct Budget {
     left: u64,
@@ -165,6 +177,7 @@ impl Budget {
             return false;
         }
         self.left -= 1;
+        NODES.with(|n| n.set(n.get() + 1));
         true
     }
 
@@ -298,6 +311,18 @@ pub fn choose<P: Search>(
     let mut budget = Budget::new(level.nodes());
     let scored = root_scores(pos, level.depth(), &mut budget);
     choose_scored(&scored, level, margin, random)
+}
+
+/// Easy's weaker moves, kept within `floor` of its best: the scored root
+/// moves without those worse than that (the best always stays), for a
+/// game whose easy level would otherwise give away too much at random.
+pub fn within<M: Clone>(scored: &[(M, i32)], floor: i32) -> Vec<(M, i32)> {
+    let best = scored.iter().map(|(_, s)| *s).max().unwrap_or(0);
+    scored
+        .iter()
+        .filter(|(_, s)| *s >= best.saturating_sub(floor))
+        .cloned()
+        .collect()
 }
 
 /// The move `level` plays from a seat's own information: `worlds` worlds

@@ -176,7 +176,11 @@ fn banqi_decision_does_not_depend_on_face_down_identities_b8() {
         let view = a.view(Viewer::Seat(seat));
         assert_eq!(view, b.view(Viewer::Seat(seat)), "the premise: same view");
         assert_ne!(a, b, "the hidden parts differ");
-        for level in Level::ALL {
+        // Hard on every fifth state only: it is slow in debug builds.
+        for level in Level::ALL
+            .into_iter()
+            .filter(|l| *l != Level::Hard || seed % 5 == 0)
+        {
             let da = engine::decide(
                 GameId::Banqi,
                 &view,

@@ -403,7 +403,59 @@ fn result_for(state: &MatchState, seats: &[Seat]) -> f64 {
         Some(o) if o.winners.is_empty() => 0.5,
         Some(o) if o.winners.iter().any(|w| seats.contains(w)) => 1.0,
         Some(_) => 0.0,
+        None if state.game() == GameId::FourPlayerChess => adjudicated(state, seats),
         None => 0.5,
+    }
+}
+
+/// A four-player match cut short (the figures' ply cap) judged by §Q8
+/// material still on the board: 1 when `seats` hold the most, ½ when tied.
+fn adjudicated(state: &MatchState, seats: &[Seat]) -> f64 {
+    let view = state.view(Viewer::Spectator);
+    let mut material = [0i64; 4];
+    for p in view["pieces"].as_array().unwrap() {
+        let army = ["red", "green", "blue", "gray"]
+            .iter()
+            .position(|a| p["owner"] == *a);
+        let worth = match p["kind"].as_str().unwrap() {
+            _ if p["promoted"] == true => 1,
+            "pawn" => 1,
+            "knight" => 3,
+            "bishop" | "rook" => 5,
+            "queen" => 9,
+            _ => 0,
+        };
+        if let Some(a) = army {
+            material[a] += worth;
+        }
+    }
+    let seat_of = |a: usize| view["armies"][a]["seat"].as_u64().map(|s| Seat(s as u8));
+    let teams = view["mode"] == "teams";
+    // Per side (team, or army): its material, and whether it is ours.
+    let sides: Vec<(i64, bool)> = if teams {
+        (0..2)
+            .map(|t| {
+                let armies = [t, t + 2];
+                (
+                    armies.iter().map(|a| material[*a]).sum(),
+                    armies
+                        .iter()
+                        .any(|a| seat_of(*a).is_some_and(|s| seats.contains(&s))),
+                )
+            })
+            .collect()
+    } else {
+        (0..4)
+            .filter(|a| view["armies"][*a]["status"] == "alive")
+            .map(|a| (material[a], seat_of(a).is_some_and(|s| seats.contains(&s))))
+            .collect()
+    };
+    let top = sides.iter().map(|s| s.0).max().unwrap_or(0);
+    let tops: Vec<&(i64, bool)> = sides.iter().filter(|s| s.0 == top).collect();
+    match tops.iter().filter(|s| s.1).count() {
+        0 => 0.0,
+        _ if tops.len() == 1 => 1.0,
+        _ => 0.5,
     }
 }
 
@@ -441,7 +493,13 @@ fn games_from_env(default: u64) -> u64 {
 fn figures_think_time_and_strength() {
     let games = games_from_env(20);
     use Level::*;
+    // BOTS_ONLY=banqi|flipchess|four_player_chess runs one game's figures.
+    let only = std::env::var("BOTS_ONLY").ok();
+    let wanted = |game: GameId| only.as_deref().is_none_or(|o| o == game.id());
     for game in [GameId::Banqi, GameId::FlipChess] {
+        if !wanted(game) {
+            continue;
+        }
         let mut times = Vec::new();
         let pairs = [
             (Player::Bot(Hard), Player::Bot(Normal)),
@@ -458,6 +516,9 @@ fn figures_think_time_and_strength() {
             );
         }
         report_times(&format!("{game:?}"), &times);
+    }
+    if !wanted(GameId::FourPlayerChess) {
+        return;
     }
     // Four-player chess, teams: one level per team, the teams exchanged
     // every other game. A seat's team is its army's (§Q1: red+blue, green+gray).
@@ -530,7 +591,7 @@ fn figures_think_time_and_strength() {
         }
     }
     println!(
-        "FourPlayerChess ffa over {games4} games ({:.0} s): hard {}, normal {}, easy {}, random {} (win 1, draw or unfinished ½)",
+        "FourPlayerChess ffa over {games4} games ({:.0} s): hard {}, normal {}, easy {}, random {} (win 1, draw ½; unfinished judged by material on the board)",
         started.elapsed().as_secs_f64(),
         wins[0], wins[1], wins[2], wins[3]
     );

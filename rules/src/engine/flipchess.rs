@@ -15,11 +15,13 @@
 //! then up to three moves of that card's group, then the end of the turn
 //! (§F5, §F6). What the levels mean here:
 //!
-//! * easy: the action's own result, one ply (the card, the move), with the
-//!   immediate board threats of the side to move counted at the leaf;
+//! * easy: two actions ahead (a card and its first move), with the
+//!   immediate board threats of the side to move counted at the leaf, in
+//!   2 worlds; its occasional weaker choice (the frame's one in four) is
+//!   made for the card only, its moves within the turn are its best;
 //! * normal: three actions deep (a card and two moves of it, or the rest
 //!   of a turn and the other side's card), in 4 sampled worlds;
-//! * hard: five actions deep within its budget, in 6 sampled worlds.
+//! * hard: five actions deep within its budget, in 8 sampled worlds.
 //!
 //! At each leaf the board is judged by material (§F9's values), a king
 //! missing (a §F7 capture pending) weighs heavily, the hands count
@@ -317,7 +319,7 @@ fn effort(level: Level) -> (u32, u64) {
     match level {
         Level::Easy => (2, 2_000),
         Level::Normal => (4, 16_000),
-        Level::Hard => (6, 60_000),
+        Level::Hard => (8, 160_000),
     }
 }
 
@@ -347,11 +349,17 @@ pub fn choose_action(seen: &Seen, level: Level, random: &mut dyn Random) -> Opti
         return root.pop();
     }
     let (worlds, nodes) = effort(level);
+    // Easy looks two actions ahead here (a card and its first move): one
+    // action alone says little in a several-action turn.
+    let depth = match level {
+        Level::Easy => 2,
+        _ => level.depth(),
+    };
     let mut totals: Vec<(Action, i32)> = Vec::new();
     for _ in 0..worlds {
         let world = seen.sample(random);
         let mut budget = Budget::new(nodes / u64::from(worlds));
-        for (mv, score) in root_scores(&world, level.depth(), &mut budget) {
+        for (mv, score) in root_scores(&world, depth, &mut budget) {
             let score = score / worlds as i32;
             match totals.iter_mut().find(|(m, _)| *m == mv) {
                 Some((_, total)) => *total = total.saturating_add(score),
@@ -359,7 +367,14 @@ pub fn choose_action(seen: &Seen, level: Level, random: &mut dyn Random) -> Opti
             }
         }
     }
-    choose_scored(&totals, level, 30, random).or_else(|| root.first().cloned())
+    // Easy's occasional weaker choice is kept for the card it plays; the
+    // moves within a turn are its best (several weaker steps a turn would
+    // make it weaker than a beginner).
+    let pick = match (level, &state.phase) {
+        (Level::Easy, Phase::Moving { .. } | Phase::BasicMove) => Level::Hard,
+        _ => level,
+    };
+    choose_scored(&totals, pick, 30, random).or_else(|| root.first().cloned())
 }
 
 pub fn decide(

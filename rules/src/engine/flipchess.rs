@@ -15,12 +15,13 @@
 //! then up to three moves of that card's group, then the end of the turn
 //! (§F5, §F6). What the levels mean here:
 //!
-//! * easy: two actions ahead (a card and its first move), with the
-//!   immediate board threats of the side to move counted at the leaf, in
-//!   2 worlds; its occasional weaker choice (the frame's one in four) is
-//!   made for the card only, its moves within the turn are its best;
+//! * easy: the action's own result, one action (the card, the move), with
+//!   the immediate board threats of the side to move counted at the leaf,
+//!   in 2 worlds; its occasional weaker choice (the frame's one in four)
+//!   is made for the card only, its moves within the turn are its best;
 //! * normal: three actions deep (a card and two moves of it, or the rest
-//!   of a turn and the other side's card), in 4 sampled worlds;
+//!   of a turn and the other side's card), in 4 sampled worlds, choosing
+//!   among actions within a tenth of a pawn of its best;
 //! * hard: five actions deep within its budget, in 8 sampled worlds.
 //!
 //! At each leaf the board is judged by material (§F9's values), a king
@@ -319,7 +320,7 @@ fn effort(level: Level) -> (u32, u64) {
     match level {
         Level::Easy => (2, 2_000),
         Level::Normal => (4, 16_000),
-        Level::Hard => (8, 160_000),
+        Level::Hard => (8, 100_000),
     }
 }
 
@@ -349,12 +350,7 @@ pub fn choose_action(seen: &Seen, level: Level, random: &mut dyn Random) -> Opti
         return root.pop();
     }
     let (worlds, nodes) = effort(level);
-    // Easy looks two actions ahead here (a card and its first move): one
-    // action alone says little in a several-action turn.
-    let depth = match level {
-        Level::Easy => 2,
-        _ => level.depth(),
-    };
+    let depth = level.depth();
     let mut totals: Vec<(Action, i32)> = Vec::new();
     for _ in 0..worlds {
         let world = seen.sample(random);
@@ -374,7 +370,7 @@ pub fn choose_action(seen: &Seen, level: Level, random: &mut dyn Random) -> Opti
         (Level::Easy, Phase::Moving { .. } | Phase::BasicMove) => Level::Hard,
         _ => level,
     };
-    choose_scored(&totals, pick, 30, random).or_else(|| root.first().cloned())
+    choose_scored(&totals, pick, 10, random).or_else(|| root.first().cloned())
 }
 
 pub fn decide(

@@ -224,7 +224,7 @@ fn effort(level: Level) -> (u32, u64) {
     match level {
         Level::Easy => (4, 8_000),
         Level::Normal => (8, 120_000),
-        Level::Hard => (12, 300_000),
+        Level::Hard => (12, 200_000),
     }
 }
 

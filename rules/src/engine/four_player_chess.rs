@@ -267,8 +267,8 @@ impl Search for World {
 fn nodes(level: Level) -> u64 {
     match level {
         Level::Easy => 2_000,
-        Level::Normal => 30_000,
-        Level::Hard => 200_000,
+        Level::Normal => 15_000,
+        Level::Hard => 80_000,
     }
 }
 

@@ -1,8 +1,296 @@
-//! The four_player_chess engine (issue #32): not written yet.
+//! The four-player chess engine (issue #32; RULES.md §Q).
+//!
+//! Nothing is hidden (§Q), so the view's §Q12 notation rebuilds the whole
+//! position and the engine searches it directly. The search's sides are
+//! the four armies; in teams the partner army is an ally (§Q1), and the
+//! frame's minimax is then the *paranoid* search: every army not allied
+//! with the one to move plays against it. A seat running two armies (§Q5,
+//! one player a whole team) acts for the army to move.
+//!
+//! Turn order follows the position's own logic: after a move the turn
+//! passes clockwise over the armies out of play, and the §Q4/§Q6/§Q7
+//! start-of-turn judgments (stalemate skips in teams, mate or stalemate
+//! eliminating in ffa/points) are applied as `Position::settle_or_end`
+//! applies them, here step by step so the search knows who won.
+//!
+//! Evaluation: material (pawn 1, knight 3, bishop 4, rook 5, queen 9; a
+//! promoted queen 7, the §Q8 points being what capturing scores, not
+//! what the piece is worth on the board), a small king-shelter term
+//! (own pieces next to the king), and in `points` the §Q8 points the
+//! armies scored (captures and king captures/mates counted in the search
+//! as well). Dead pieces (§Q7) count for nobody. §Q6's ply limit and
+//! repetition are not searched.
 
-use super::Level;
+use super::{choose_scored, root_scores, Budget, Level, Search, WIN};
+use crate::four_player_chess::board::{coords, exists, Army, Kind, Mode, Move, Position, Start};
+use crate::four_player_chess::MATE_POINTS;
 use crate::{Random, RuleError, Seat};
-use serde_json::Value;
+use serde_json::{json, Value};
+
+/// How a searched line ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum End {
+    /// Teams: the team (0 or 1) that won.
+    Team(usize),
+    /// Ffa: the army left.
+    Army(usize),
+    /// Points: judged on points (§Q8); a draw otherwise.
+    Points,
+    Draw,
+}
+
+#[derive(Clone, Debug)]
+pub struct World {
+    position: Position,
+    /// §Q8 points per army (the view's, then what the search adds).
+    points: [i32; 4],
+    end: Option<End>,
+}
+
+fn worth(kind: Kind, promoted: bool) -> i32 {
+    if promoted {
+        return 700;
+    }
+    match kind {
+        Kind::Pawn => 100,
+        Kind::Knight => 300,
+        Kind::Bishop => 400,
+        Kind::Rook => 500,
+        Kind::Queen => 900,
+        Kind::King => 0,
+    }
+}
+
+impl World {
+    /// §Q4/§Q6/§Q7 at the start of the next turn, as
+    /// `Position::settle_or_end` judges them, noting who wins.
+    fn settle(&mut self) {
+        let mut skips = 0;
+        let mode = self.position.mode;
+        loop {
+            let live = self.position.live_armies();
+            let to_move = self.position.to_move;
+            match self.position.start_of_turn() {
+                Start::Moves => return,
+                Start::Checkmated if mode == Mode::Teams => {
+                    self.end = Some(End::Team(1 - to_move.team()));
+                    return;
+                }
+                Start::Stalemated if mode == Mode::Teams => {
+                    skips += 1;
+                    if skips >= live.len() {
+                        self.end = Some(End::Draw);
+                        return;
+                    }
+                    self.position.pass_turn();
+                }
+                Start::Stalemated if live.len() <= 2 => {
+                    self.end = Some(if mode == Mode::Points {
+                        End::Points
+                    } else {
+                        End::Draw
+                    });
+                    return;
+                }
+                start => {
+                    if start == Start::Checkmated {
+                        // §Q8: the mate scores for the army that checks.
+                        if let Some(by) = Army::ALL
+                            .into_iter()
+                            .find(|a| *a != to_move && self.position.checks(*a, to_move))
+                        {
+                            self.points[by.index()] += MATE_POINTS;
+                        }
+                    }
+                    self.position.eliminate(to_move);
+                    if live.len() <= 2 {
+                        let left = self.position.live_armies();
+                        self.end = Some(match (mode, left.first()) {
+                            (Mode::Points, _) => End::Points,
+                            (_, Some(a)) => End::Army(a.index()),
+                            _ => End::Draw,
+                        });
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Search for World {
+    type Move = Move;
+
+    fn mover(&self) -> usize {
+        self.position.to_move.index()
+    }
+
+    fn allies(&self, a: usize, b: usize) -> bool {
+        a == b || (self.position.mode == Mode::Teams && a % 2 == b % 2)
+    }
+
+    fn moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.end.is_none() {
+            self.position.legal_moves(out);
+        }
+    }
+
+    fn play(&self, mv: &Move) -> Self {
+        let mover = self.position.to_move;
+        let (mut next, captured) = self.position.play(*mv);
+        let mut points = self.points;
+        let mut end = None;
+        if let Some(p) = captured {
+            points[mover.index()] += p.value();
+            if p.kind == Kind::King {
+                if let Some(victim) = p.owner.army() {
+                    if next.mode == Mode::Teams {
+                        // §Q10: a king capture ends a teams match.
+                        end = Some(End::Team(mover.team()));
+                    } else {
+                        points[mover.index()] += MATE_POINTS;
+                        next.eliminate(victim);
+                        if next.live_armies().len() <= 1 {
+                            end = Some(if next.mode == Mode::Points {
+                                End::Points
+                            } else {
+                                End::Army(mover.index())
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        let mut world = World {
+            position: next,
+            points,
+            end,
+        };
+        if world.end.is_none() {
+            world.position.pass_turn();
+            world.settle();
+        }
+        world
+    }
+
+    fn value(&self, side: usize) -> i32 {
+        let pos = &self.position;
+        let mode = pos.mode;
+        let won = |yes: bool| if yes { WIN } else { -WIN };
+        match self.end {
+            Some(End::Team(t)) => return won(t == side % 2),
+            Some(End::Army(a)) => return won(a == side),
+            Some(End::Draw) => return 0,
+            Some(End::Points) => {
+                let best_other = (0..4)
+                    .filter(|a| *a != side)
+                    .map(|a| self.points[a])
+                    .max()
+                    .unwrap_or(0);
+                return match self.points[side].cmp(&best_other) {
+                    std::cmp::Ordering::Greater => WIN,
+                    std::cmp::Ordering::Equal => 0,
+                    std::cmp::Ordering::Less => -WIN,
+                };
+            }
+            None => {}
+        }
+        if mode == Mode::Ffa && pos.out[side] {
+            return -WIN / 2;
+        }
+        let mut material = [0i32; 4];
+        let mut shelter = [0i32; 4];
+        for (sq, cell) in pos.cells.iter().enumerate() {
+            let Some(piece) = cell else { continue };
+            let Some(army) = piece.owner.army() else {
+                continue;
+            };
+            material[army.index()] += worth(piece.kind, piece.promoted);
+            if piece.kind == Kind::King {
+                let (f, r) = coords(sq as u8);
+                for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                    let (nf, nr) = (f + df, r + dr);
+                    if !exists(nf, nr) {
+                        continue;
+                    }
+                    if let Some(p) = pos.cells[(nr as usize) * 14 + nf as usize] {
+                        if p.owner == piece.owner {
+                            shelter[army.index()] += 8;
+                        }
+                    }
+                }
+            }
+        }
+        let live: Vec<usize> = (0..4).filter(|a| !pos.out[*a]).collect();
+        let strength = |a: usize| material[a] + shelter[a];
+        match mode {
+            Mode::Teams => {
+                let mine: i32 = live
+                    .iter()
+                    .filter(|a| *a % 2 == side % 2)
+                    .map(|a| strength(*a))
+                    .sum();
+                let theirs: i32 = live
+                    .iter()
+                    .filter(|a| *a % 2 != side % 2)
+                    .map(|a| strength(*a))
+                    .sum();
+                mine - theirs
+            }
+            Mode::Ffa | Mode::Points => {
+                let others: Vec<usize> = live.iter().copied().filter(|a| *a != side).collect();
+                let rest =
+                    others.iter().map(|a| strength(*a)).sum::<i32>() / others.len().max(1) as i32;
+                let mut score = strength(side) - rest;
+                if mode == Mode::Points {
+                    let best_other = (0..4)
+                        .filter(|a| *a != side)
+                        .map(|a| self.points[a])
+                        .max()
+                        .unwrap_or(0);
+                    score = score / 2 + (self.points[side] - best_other) * 100;
+                }
+                score
+            }
+        }
+    }
+
+    fn over(&self) -> bool {
+        self.end.is_some()
+    }
+}
+
+/// Nodes allowed per level: four-player moves are costly to generate
+/// (every pseudo-move is checked against three enemies), so the budgets
+/// are this game's own.
+fn nodes(level: Level) -> u64 {
+    match level {
+        Level::Easy => 2_000,
+        Level::Normal => 15_000,
+        Level::Hard => 80_000,
+    }
+}
+
+/// Rebuild the search position from a view (`FourPlayerChess::view`).
+pub fn world_from_view(view: &Value) -> Result<World, RuleError> {
+    let bad = |why: &str| RuleError::malformed(format!("four-player chess view: {why}"));
+    let text = view["position"].as_str().ok_or_else(|| bad("position"))?;
+    let position = Position::from_notation(text)?;
+    let mut points = [0; 4];
+    for a in view["armies"].as_array().ok_or_else(|| bad("armies"))? {
+        let army = a["army"]
+            .as_str()
+            .and_then(Army::parse)
+            .ok_or_else(|| bad("army"))?;
+        points[army.index()] = a["points"].as_i64().unwrap_or(0) as i32;
+    }
+    Ok(World {
+        position,
+        points,
+        end: None,
+    })
+}
 
 pub fn decide(
     view: &Value,
@@ -10,8 +298,14 @@ pub fn decide(
     level: Level,
     random: &mut dyn Random,
 ) -> Result<Value, RuleError> {
-    let _ = (view, seat, level, random);
-    Err(RuleError::malformed(
-        "no computer opponent plays four_player_chess yet",
-    ))
+    if view["seat_to_move"].as_u64() != Some(u64::from(seat.0)) {
+        return Err(RuleError::not_your_turn());
+    }
+    let world = world_from_view(view)?;
+    let mut budget = Budget::new(nodes(level));
+    let scored = root_scores(&world, level.depth(), &mut budget);
+    match choose_scored(&scored, level, 30, random) {
+        Some(mv) => Ok(json!({"type": "move", "move": mv.to_string()})),
+        None => Err(RuleError::illegal("there is no legal move to make")),
+    }
 }

@@ -22,7 +22,7 @@ pub const REQUESTS_PER_DAY: i64 = 30;
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Named {
-    /// A username.
+    #[schema(schema_with = crate::http::enforced::username)]
     pub username: String,
 }
 

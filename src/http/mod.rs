@@ -64,12 +64,14 @@ async fn docs_redirect() -> HttpResponse {
 }
 
 /// The served OpenAPI document: the routes' (utoipa) with the games'
-/// payload schemas and played examples in it, and no NUL allowed in any
-/// request's text (`enforced`).
+/// payload schemas and played examples in it, no NUL allowed in any
+/// request's text (`enforced`), and links from the answers naming a match,
+/// seek or push subscription to the operations on it.
 pub fn document(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
     let value = serde_json::to_value(doc).expect("the OpenAPI document serializes");
     let mut value = game_examples::with_game_examples(game_schemas::with_game_schemas(value));
     enforced::state_no_nul(&mut value);
+    openapi::with_links(&mut value);
     value
 }
 

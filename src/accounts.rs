@@ -84,8 +84,7 @@ pub struct Session {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Registration {
-    /// Not starting with `guest-`, which is kept for guests.
-    #[schema(pattern = "^[A-Za-z0-9_-]{3,24}$", example = "mina")]
+    #[schema(schema_with = crate::http::enforced::new_username)]
     pub username: String,
     #[schema(min_length = 8, max_length = 256)]
     pub password: String,
@@ -93,8 +92,7 @@ pub struct Registration {
     pub email: Option<String>,
     #[schema(pattern = "^[A-Za-z0-9-]{1,16}$", example = "ko-KR")]
     pub locale: Option<String>,
-    /// An IANA time zone name.
-    #[schema(example = "Asia/Seoul")]
+    #[schema(value_type = Option<crate::http::enforced::TimeZone>)]
     pub time_zone: Option<String>,
 }
 
@@ -115,8 +113,7 @@ pub struct Refresh {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GuestRequest {
-    /// Printable, trimmed.
-    #[schema(min_length = 1, max_length = 24)]
+    #[schema(schema_with = crate::http::enforced::nickname)]
     pub nickname: String,
 }
 
@@ -534,8 +531,7 @@ pub fn create_guest(
 pub struct MeChanges {
     #[schema(pattern = "^[A-Za-z0-9-]{1,16}$", example = "ko-KR")]
     pub locale: Option<String>,
-    /// An IANA time zone name: deadlines and the digest's morning are read in it.
-    #[schema(example = "Asia/Seoul")]
+    #[schema(value_type = Option<crate::http::enforced::TimeZone>)]
     pub time_zone: Option<String>,
     #[serde(default, deserialize_with = "present")]
     #[schema(format = Email, nullable)]

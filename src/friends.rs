@@ -22,7 +22,7 @@ use uuid::Uuid;
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Named {
-    /// A username.
+    #[schema(schema_with = crate::http::enforced::username)]
     pub username: String,
 }
 

@@ -14,14 +14,33 @@ use unicode_normalization::UnicodeNormalization;
 use uuid::Uuid;
 
 /// Characters that draw nothing or reorder text (format characters,
-/// fillers, tags), which a name may not hold. U+FE0F, the emoji
-/// presentation selector, is allowed.
+/// fillers, tags), which a name may not hold, as inclusive ranges. U+FE0F,
+/// the emoji presentation selector, is allowed. The OpenAPI document
+/// states them too (`http::enforced::nickname`).
+pub const INVISIBLE: &[(u32, u32)] = &[
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x2028, 0x202E),
+    (0x205F, 0x206F),
+    (0x2800, 0x2800),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0E),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFFB),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+];
+
 fn invisible(c: char) -> bool {
-    matches!(c as u32,
-        0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5
-        | 0x180B..=0x180F | 0x200B..=0x200F | 0x2028..=0x202E | 0x205F..=0x206F
-        | 0x2800 | 0x3164 | 0xFE00..=0xFE0E | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB
-        | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
+    INVISIBLE
+        .iter()
+        .any(|(start, end)| (*start..=*end).contains(&(c as u32)))
 }
 
 /// A display name as stored: NFKC, trimmed, 1–24 visible characters.

@@ -91,11 +91,11 @@ pub struct ListQuery {
     /// `waiting`, `active`, `finished` or `cancelled`.
     #[param(pattern = "^(waiting|active|finished|cancelled)$")]
     status: Option<String>,
-    /// Only this game's matches (`janggi`).
+    #[param(schema_with = crate::http::enforced::game_id)]
     game: Option<String>,
     /// Only matches against this username.
     opponent: Option<String>,
-    /// From the previous page's `next_cursor`.
+    #[param(schema_with = crate::http::enforced::match_cursor)]
     cursor: Option<String>,
 }
 
@@ -370,7 +370,7 @@ pub async fn preview_invite(
 }
 
 #[utoipa::path(get, path = "/v1/matches/{id}/positions/{seq}", tag = "matches",
-    params(("id" = Uuid, Path), ("seq" = i32, Path, description = "an event's seq")),
+    params(("id" = Uuid, Path), ("seq" = i32, Path, minimum = 1, description = "an event's seq, at most the match's (400 beyond it)")),
     responses((status = 200, body = crate::matches::replay::Position), (status = 400), (status = 404)),
     security(("bearer" = [])))]
 #[get("/v1/matches/{id}/positions/{seq}")]

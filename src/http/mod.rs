@@ -6,6 +6,7 @@ pub mod body;
 pub mod caller;
 pub mod client;
 pub mod edge;
+pub mod enforced;
 pub mod error;
 pub mod friends;
 pub mod game_examples;
@@ -20,6 +21,7 @@ pub mod seeks;
 
 pub use openapi::ApiDoc;
 
+use crate::config::Config;
 use crate::state::AppState;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::error::{PathError, QueryPayloadError};
@@ -63,10 +65,22 @@ async fn docs_redirect() -> HttpResponse {
 }
 
 /// The served OpenAPI document: the routes' (utoipa) with the games'
-/// payload schemas and played examples in it.
+/// payload schemas and played examples in it, no NUL allowed in any
+/// request's text (`enforced`), and links from the answers naming a match,
+/// seek or push subscription to the operations on it.
 pub fn document(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
     let value = serde_json::to_value(doc).expect("the OpenAPI document serializes");
-    game_examples::with_game_examples(game_schemas::with_game_schemas(value))
+    let mut value = game_examples::with_game_examples(game_schemas::with_game_schemas(value));
+    enforced::state_no_nul(&mut value);
+    openapi::with_links(&mut value);
+    value
+}
+
+/// [`document`] with this service's configured limits (the shortest turn).
+pub fn served_document(doc: &utoipa::openapi::OpenApi, config: &Config) -> serde_json::Value {
+    let mut value = document(doc);
+    enforced::state_turn_hours(&mut value, config.min_turn_seconds);
+    value
 }
 
 /// Register every route and the request limits on an app.
@@ -74,6 +88,7 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         let limit = state.config.max_body_bytes;
         let doc = ApiDoc::openapi();
+        let served = served_document(&doc, &state.config);
         cfg.app_data(web::Data::new(state))
             .app_data(web::Data::new(KnownPaths::from_doc(&doc)))
             .app_data(web::PayloadConfig::default().limit(limit))
@@ -137,7 +152,7 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(client::page)
             .service(
                 SwaggerUi::new("/docs/{_:.*}")
-                    .external_url_unchecked("/v1/openapi.json", document(&doc))
+                    .external_url_unchecked("/v1/openapi.json", served)
                     // Its default sends the document's address to
                     // validator.swagger.io (a badge image); the page's
                     // policy allows no third party.

@@ -11,6 +11,7 @@
 use super::{accounts, friends, matches, notify, ops, ratings, seeks};
 use actix_web::http::StatusCode;
 use serde::Serialize;
+use serde_json::{json, Value};
 use utoipa::openapi::path::{Operation, PathItem};
 use utoipa::openapi::schema::Ref;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -117,6 +118,82 @@ impl Modify for Problems {
     }
 }
 
+/// A link's target operation, and each of its parameters with where the
+/// value comes from in the answer.
+type Target = (&'static str, &'static [(&'static str, &'static str)]);
+
+/// The operations on a match, with where each parameter comes from in a
+/// `MatchView` answer.
+const ON_A_MATCH: &[Target] = &[
+    ("view_match", &[("id", "$response.body#/id")]),
+    ("legal_actions", &[("id", "$response.body#/id")]),
+    ("event_feed", &[("id", "$response.body#/id")]),
+    (
+        "position_at",
+        &[("id", "$response.body#/id"), ("seq", "$response.body#/seq")],
+    ),
+    ("post_action", &[("id", "$response.body#/id")]),
+    ("withdraw_match", &[("id", "$response.body#/id")]),
+    ("ask_rematch", &[("id", "$response.body#/id")]),
+    ("preview_invite", &[("code", "$response.body#/invite/code")]),
+    ("accept_invite", &[("code", "$response.body#/invite/code")]),
+];
+
+/// OpenAPI links from the answers that name a match, a seek or a push
+/// subscription to the operations on it, so that a client (and a stateful
+/// fuzzer, docs/fuzzing.md) can follow them: operation, status, targets.
+const LINKS: &[(&str, &str, &[Target])] = &[
+    ("create_match", "201", ON_A_MATCH),
+    ("accept_invite", "200", ON_A_MATCH),
+    ("accept_challenge", "200", ON_A_MATCH),
+    (
+        "post_seek",
+        "201",
+        &[
+            ("accept_seek", &[("id", "$response.body#/seek/id")]),
+            ("withdraw_seek", &[("id", "$response.body#/seek/id")]),
+        ],
+    ),
+    (
+        "subscribe",
+        "201",
+        &[("unsubscribe_push", &[("id", "$response.body#/id")])],
+    ),
+];
+
+/// Put [`LINKS`] into the document (as JSON: utoipa 5.5's `Link`
+/// serializes `operation_id`, not OpenAPI's `operationId`).
+pub fn with_links(doc: &mut Value) {
+    let Some(Value::Object(paths)) = doc.get_mut("paths") else {
+        return;
+    };
+    for op in paths
+        .values_mut()
+        .filter_map(Value::as_object_mut)
+        .flat_map(|item| item.values_mut())
+    {
+        for (source, status, targets) in LINKS {
+            if op.get("operationId").and_then(Value::as_str) != Some(*source) {
+                continue;
+            }
+            let Some(Value::Object(response)) = op.pointer_mut(&format!("/responses/{status}"))
+            else {
+                continue;
+            };
+            let links = response
+                .entry("links")
+                .or_insert_with(|| Value::Object(Default::default()));
+            for (target, parameters) in *targets {
+                let parameters: serde_json::Map<String, Value> = parameters
+                    .iter()
+                    .map(|(name, at)| ((*name).to_owned(), json!(at)))
+                    .collect();
+                links[*target] = json!({"operationId": target, "parameters": parameters});
+            }
+        }
+    }
+}
+
 /// Give a failure status its reason and the problem document as its body.
 fn describe_failure(status: &str, response: &mut Response) {
     let reason = match status {
@@ -214,6 +291,37 @@ mod tests {
             "/v1/matches/a"
         ));
         assert!(!template_matches("/v1/me", "/v1/matches"));
+    }
+
+    #[test]
+    fn every_link_names_an_operation_and_is_attached() {
+        let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap();
+        with_links(&mut doc);
+        let ids: Vec<&str> = doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|item| item.as_object().unwrap().values())
+            .filter_map(|op| op["operationId"].as_str())
+            .collect();
+        for (source, status, targets) in LINKS {
+            assert!(ids.contains(source), "{source}");
+            let attached = doc["paths"]
+                .as_object()
+                .unwrap()
+                .values()
+                .flat_map(|item| item.as_object().unwrap().values())
+                .find(|op| op["operationId"] == *source)
+                .map(|op| op["responses"][status]["links"].clone())
+                .unwrap();
+            for (target, _) in *targets {
+                assert!(ids.contains(target), "{target}");
+                assert_eq!(
+                    attached[target]["operationId"], *target,
+                    "{source} → {target}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -26,19 +26,24 @@ pub const INVITE_HOURS: i64 = 24;
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewMatch {
-    /// A game id from `GET /v1/games`.
-    #[schema(example = "checkers")]
+    #[schema(schema_with = crate::http::enforced::game_choice)]
     pub game: String,
+    #[schema(schema_with = crate::http::enforced::variant)]
     pub variant: Option<String>,
+    #[schema(schema_with = crate::http::enforced::mode)]
     pub mode: Option<String>,
     /// Game-specific options (see the game catalogue).
     #[schema(value_type = Option<Object>)]
     pub options: Option<Value>,
-    /// Usernames of the people invited directly.
+    #[schema(schema_with = crate::http::enforced::opponents)]
     pub opponents: Option<Vec<String>>,
-    /// Seats to be filled by invitation code.
+    /// Seats to be filled by invitation code (default: as many as the
+    /// game's fewest players need). The creator, `opponents` and these
+    /// must make a number of players the game takes.
+    #[schema(minimum = 0, maximum = 3)]
     pub open_seats: Option<u8>,
-    /// Time per turn in hours, fractions allowed (default 48).
+    /// Time per turn in hours, fractions allowed (default 48; at least the
+    /// service's shortest turn, 1 h unless configured, at most 336).
     pub turn_hours: Option<f64>,
     pub rated: Option<bool>,
 }

@@ -81,6 +81,7 @@ pub struct Player {
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct SeatView {
+    #[schema(minimum = 0, maximum = 3)]
     pub seat: u8,
     /// Empty while the seat is open.
     pub user: Option<Player>,

@@ -25,8 +25,10 @@ pub struct ActionRequest {
     #[schema(minimum = 0)]
     pub seq: i32,
     /// The seat to act from, for a player holding several (four-player
-    /// chess with two players); otherwise the player's one seat.
+    /// chess with two players); otherwise the player's one seat. A seat
+    /// index (0 to 3) that is not one of yours is refused.
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 3)]
     pub seat: Option<u8>,
     /// `{"type": …}` — one of the legal actions. `resign` and `grant_time`
     /// are the service's own and valid in every game.
@@ -62,6 +64,7 @@ pub struct LegalActions {
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct SeatActions {
+    #[schema(minimum = 0, maximum = 3)]
     pub seat: u8,
     #[schema(value_type = Vec<Object>)]
     pub actions: Vec<Value>,
@@ -80,6 +83,8 @@ pub struct EventFeed {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct MatchPage {
     pub items: Vec<MatchView>,
+    /// Pass as `cursor` for the next page; none at the end.
+    #[schema(pattern = "^[A-Za-z0-9_-]+$")]
     pub next_cursor: Option<String>,
 }
 

@@ -47,22 +47,29 @@ const CANDIDATES: i64 = 64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RatingRange {
+    /// At most `max`.
+    #[schema(minimum = 0)]
     pub min: i32,
+    #[schema(minimum = 0)]
     pub max: i32,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewSeek {
-    /// A game id, or `game/variant` (`checkers/russian`, `four_player_chess/ffa`).
-    #[schema(example = "checkers")]
+    #[schema(schema_with = crate::http::enforced::game_choice)]
     pub game: String,
+    #[schema(schema_with = crate::http::enforced::variant)]
     pub variant: Option<String>,
+    #[schema(schema_with = crate::http::enforced::mode)]
     pub mode: Option<String>,
     /// Players in the match, me included (default: the game's fewest;
-    /// four-player chess: 4 in teams, 3 or 4 in ffa and points).
+    /// four-player chess: 4 in teams, 3 or 4 in ffa and points; the
+    /// other games 2).
+    #[schema(minimum = 2, maximum = 4)]
     pub players: Option<u8>,
-    /// Time per turn in hours (default 48).
+    /// Time per turn in hours (default 48; at least the service's
+    /// shortest turn, 1 h unless configured, at most 336).
     pub turn_hours: Option<f64>,
     pub rated: Option<bool>,
     /// Only opponents rated within this range (inclusive); without it the

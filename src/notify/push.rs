@@ -138,24 +138,79 @@ fn refused(why: &str) -> Error {
     Error::validation(format!("push endpoint refused: {why}"))
 }
 
+/// Whether `endpoint` has the shape the OpenAPI document gives a push
+/// endpoint (`http::enforced::PUSH_ENDPOINT`): `https://`, a DNS name
+/// (its last label starts with a letter: a push service is named, and
+/// the URL parser reads an all-digit name as an IPv4 address), an
+/// optional port, then a path and query of RFC 3986 characters. The URL
+/// parser alone takes more (`https://host*`, spaces in a path), which no
+/// push service gives and no client can be told.
+pub fn endpoint_shape(endpoint: &str) -> bool {
+    let Some(rest) = endpoint.strip_prefix("https://") else {
+        return false;
+    };
+    let (authority, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let (host, port) = match authority.split_once(':') {
+        Some((host, port)) => (host, Some(port)),
+        None => (authority, None),
+    };
+    let label = |l: &str| {
+        !l.is_empty()
+            && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+    };
+    let labels: Vec<&str> = host.split('.').collect();
+    let named = labels.iter().all(|l| label(l))
+        && labels
+            .last()
+            .is_some_and(|l| l.starts_with(|c: char| c.is_ascii_alphabetic()));
+    let port_ok = port.is_none_or(|p| {
+        !p.starts_with('0')
+            && (1..=5).contains(&p.len())
+            && p.bytes().all(|b| b.is_ascii_digit())
+            && p.parse::<u32>().is_ok_and(|n| n <= 65535)
+    });
+    let bytes = tail.as_bytes();
+    let mut i = 0;
+    let mut tail_ok = true;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'%' {
+            let hex = |j: usize| bytes.get(j).is_some_and(u8::is_ascii_hexdigit);
+            tail_ok &= hex(i + 1) && hex(i + 2);
+            i += 3;
+        } else {
+            tail_ok &= b.is_ascii_alphanumeric() || b"-._~:/?@!$&'()*+,;=".contains(&b);
+            i += 1;
+        }
+    }
+    named && port_ok && tail_ok
+}
+
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SubscriptionKeys {
+    /// base64url (padding optional) of a 65-byte P-256 point.
+    #[schema(pattern = "^[A-Za-z0-9_-]{86}[AEIMQUYcgkosw048]=*$")]
     pub p256dh: String,
+    /// base64url (padding optional) of 16 bytes.
+    #[schema(pattern = "^[A-Za-z0-9_-]{21}[AQgw]=*$")]
     pub auth: String,
 }
 
-/// `POST /v1/push-subscriptions`, as a browser's `PushSubscription` gives it.
+/// `POST /v1/push-subscriptions`, as a browser's `PushSubscription` gives it
+/// (`toJSON()`).
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct NewSubscription {
-    /// The push service's `https` address for this device.
-    #[schema(pattern = "^https://")]
+    #[schema(schema_with = crate::http::enforced::push_endpoint)]
     pub endpoint: String,
     pub keys: SubscriptionKeys,
-    /// Browsers also send `expirationTime`; it is not used.
+    /// Browsers also send `expirationTime` (milliseconds since the epoch,
+    /// or null); it is not used.
     #[serde(default, rename = "expirationTime")]
-    #[schema(value_type = Option<Object>)]
-    pub expiration_time: Option<serde_json::Value>,
+    pub expiration_time: Option<f64>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -170,6 +225,11 @@ pub fn subscribe(
     sub: NewSubscription,
     now: DateTime<Utc>,
 ) -> Result<SubscriptionId, Error> {
+    if !vapid.allow_insecure && !endpoint_shape(&sub.endpoint) {
+        return Err(Error::validation(
+            "push endpoint refused: not an https URL naming its host as a push service does",
+        ));
+    }
     vapid.check_endpoint(&sub.endpoint)?;
     let p256dh = URL_SAFE_NO_PAD.decode(sub.keys.p256dh.trim_end_matches('='));
     let auth = URL_SAFE_NO_PAD.decode(sub.keys.auth.trim_end_matches('='));

@@ -157,3 +157,78 @@ async fn a_problem_type_names_a_page_this_service_serves() {
     assert_eq!(unknown.status, 404);
     app.stop().await;
 }
+
+/// Issue #30 item 15: a body is read as the document describes it. serde
+/// also fills a struct from an array of its fields (`PATCH /v1/me` took
+/// `[null, null]` with 200, the settings `[]`); and JSON Schema counts
+/// `1.0` as an integer, which serde alone refused.
+#[actix_web::test]
+async fn requests_the_document_refuses_are_refused() {
+    let app = TestApp::start().await;
+    let token = app.register("alice").await;
+    let send = |method: &'static str, path: &'static str, body: serde_json::Value| {
+        app.request(method, path, Some(&token), Some(body), &[])
+    };
+    for (method, path, body) in [
+        ("PATCH", "/v1/me", json!([null, null])),
+        ("PATCH", "/v1/me", json!(["ko", "Asia/Seoul"])),
+        ("PATCH", "/v1/me", json!({"time_zone": "v"})),
+        ("PUT", "/v1/me/notification-settings", json!([])),
+        (
+            "PUT",
+            "/v1/me/notification-settings",
+            json!({"quiet_hours": ["22:00", "07:00"]}),
+        ),
+        (
+            "POST",
+            "/v1/seeks",
+            json!({"game": "checkers", "rating_range": [0, 10]}),
+        ),
+        (
+            "POST",
+            "/v1/sessions",
+            json!({"login": "Z\u{0}", "password": "x"}),
+        ),
+    ] {
+        let reply = send(method, path, body.clone()).await;
+        assert_eq!(
+            (reply.status.as_u16(), reply.code()),
+            (400, "validation_failed"),
+            "{method} {path} {body}"
+        );
+    }
+    let keys = json!({"p256dh": format!("B{}", "A".repeat(86)), "auth": "A".repeat(22)});
+    let push = |expiration: serde_json::Value| json!({"endpoint": "https://push.example/x", "keys": keys, "expirationTime": expiration});
+    let wrong = send("POST", "/v1/push-subscriptions", push(json!([null, null]))).await;
+    assert_eq!(wrong.status, 400, "{}", wrong.body);
+    let right = send("POST", "/v1/push-subscriptions", push(json!(1.8e12))).await;
+    assert_eq!(right.status, 201, "{}", right.body);
+    let me = app.get("/v1/me", &token).await.body;
+    assert_eq!(
+        (me["locale"].as_str(), me["time_zone"].as_str()),
+        (Some("en"), Some("UTC"))
+    );
+
+    let created = send(
+        "POST",
+        "/v1/matches",
+        json!({"game": "checkers", "open_seats": 1.0}),
+    )
+    .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let seek = send(
+        "POST",
+        "/v1/seeks",
+        json!({"game": "checkers", "players": 2.0}),
+    )
+    .await;
+    assert_eq!(seek.status, 201, "{}", seek.body);
+    let half = send(
+        "POST",
+        "/v1/seeks",
+        json!({"game": "janggi", "players": 2.5}),
+    )
+    .await;
+    assert_eq!(half.status, 400, "{}", half.body);
+    app.stop().await;
+}

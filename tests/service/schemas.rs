@@ -158,3 +158,171 @@ fn every_game_has_examples_that_match_the_document() {
         }
     }
 }
+
+/// Issue #30 item 15: the document states what the service enforces on a
+/// request, as a schema-driven fuzzer found it did not: each value below
+/// is refused by the service, and now by the document too (the service
+/// side is `errors::requests_the_document_refuses_are_refused`).
+#[test]
+fn the_document_states_what_a_request_must_be() {
+    use utoipa::OpenApi;
+    let config = posthorn::config::Config::default();
+    let doc = posthorn::http::served_document(&posthorn::http::ApiDoc::openapi(), &config);
+    let schema = |name: &str| component(&doc, name);
+    let verdicts = [
+        (
+            "ActionRequest",
+            json!({"seq": 1, "action": {"type": "resign"}, "seat": 3}),
+            true,
+        ),
+        (
+            "ActionRequest",
+            json!({"seq": 1, "action": {"type": "resign"}, "seat": 4}),
+            false,
+        ),
+        (
+            "ActionRequest",
+            json!({"seq": 1, "action": {"type": "resign"}, "seat": 2147483646}),
+            false,
+        ),
+        ("MeChanges", json!({"time_zone": "Asia/Seoul"}), true),
+        ("MeChanges", json!({"time_zone": "Etc/GMT+9"}), true),
+        ("MeChanges", json!({"time_zone": "v"}), false),
+        ("MeChanges", json!([null, null]), false),
+        (
+            "Registration",
+            json!({"username": "mina", "password": "a long password"}),
+            true,
+        ),
+        (
+            "Registration",
+            json!({"username": "Guest-2203e6", "password": "a long password"}),
+            false,
+        ),
+        (
+            "Registration",
+            json!({"username": "mina", "password": "a long password", "time_zone": "Mars/Base"}),
+            false,
+        ),
+        ("GuestRequest", json!({"nickname": " Mina "}), true),
+        (
+            "GuestRequest",
+            json!({"nickname": format!(" 0{}", " ".repeat(30))}),
+            true,
+        ),
+        ("GuestRequest", json!({"nickname": "김철수"}), true),
+        ("GuestRequest", json!({"nickname": "   "}), false),
+        ("GuestRequest", json!({"nickname": "a\u{1}b"}), false),
+        ("GuestRequest", json!({"nickname": "a\u{200b}b"}), false),
+        (
+            "NewMatch",
+            json!({"game": "checkers/russian", "open_seats": 1}),
+            true,
+        ),
+        (
+            "NewMatch",
+            json!({"game": "four_player_chess", "opponents": ["a_b", "c-d", "efg"]}),
+            true,
+        ),
+        ("NewMatch", json!({"game": "chess"}), false),
+        (
+            "NewMatch",
+            json!({"game": "checkers", "open_seats": 4}),
+            false,
+        ),
+        (
+            "NewMatch",
+            json!({"game": "checkers", "turn_hours": 0.5}),
+            false,
+        ),
+        (
+            "NewMatch",
+            json!({"game": "checkers", "turn_hours": 337}),
+            false,
+        ),
+        (
+            "NewMatch",
+            json!({"game": "checkers", "variant": "nope"}),
+            false,
+        ),
+        (
+            "NewMatch",
+            json!({"game": "checkers", "opponents": ["x"]}),
+            false,
+        ),
+        ("NewSeek", json!({"game": "checkers", "players": 2}), true),
+        ("NewSeek", json!({"game": "checkers", "players": 0}), false),
+        (
+            "NewSeek",
+            json!({"game": "checkers", "rating_range": {"min": -1, "max": 0}}),
+            false,
+        ),
+        ("Login", json!({"login": "mina", "password": "x"}), true),
+        ("Login", json!({"login": "Z\u{0}", "password": "x"}), false),
+        ("Refresh", json!({"refresh_token": "a\u{0}"}), false),
+        ("Named", json!({"username": "mina"}), true),
+        ("Named", json!({"username": "m"}), false),
+    ];
+    for (name, value, valid) in verdicts {
+        assert_eq!(schema(name).is_valid(&value), valid, "{name}: {value}");
+    }
+    let keys = json!({"p256dh": format!("B{}", "A".repeat(86)), "auth": "A".repeat(22)});
+    let push = schema("NewSubscription");
+    // The document's endpoint pattern and the service's check agree.
+    for (endpoint, valid) in [
+        ("https://fcm.googleapis.com/fcm/send/abc123", true),
+        ("https://push.example:8443/x?y=1&z=%2F", true),
+        ("https://push.example:65535", true),
+        ("https://", false),
+        ("http://push.example/x", false),
+        ("ftp://push.example", false),
+        ("https://iz6j6tzd.q.test*", false),
+        ("https://push.example/a b", false),
+        ("https://push.example/%zz", false),
+        ("https://push.example#x", false),
+        ("https://push.example:0/", false),
+        ("https://push.example:65536/", false),
+        ("https://1.2.3.4/x", false),
+        ("https://-a.example", false),
+        ("https://a..example", false),
+        ("https://user@push.example/", false),
+    ] {
+        let value = json!({"endpoint": endpoint, "keys": keys});
+        assert_eq!(push.is_valid(&value), valid, "{value}");
+        assert_eq!(
+            posthorn::notify::push::endpoint_shape(endpoint),
+            valid,
+            "{endpoint}"
+        );
+    }
+    for (expiration, valid) in [
+        (json!(null), true),
+        (json!(1.8e12), true),
+        (json!([null]), false),
+    ] {
+        let value = json!({"endpoint": "https://push.example/x", "keys": keys, "expirationTime": expiration});
+        assert_eq!(push.is_valid(&value), valid, "{value}");
+    }
+    let value = json!({"endpoint": "https://push.example/x", "keys": keys, "x": "\u{0}"});
+    assert!(!push.is_valid(&value), "no other member");
+    let endpoint = &doc["components"]["schemas"]["NewSubscription"]["properties"]["endpoint"];
+    assert_eq!(endpoint["format"], "uri");
+    let short = json!({"endpoint": "https://push.example", "keys": {"p256dh": "AA", "auth": "AA"}});
+    assert!(!push.is_valid(&short));
+
+    // The parameters: cursors, the game filter, and no NUL in any text.
+    let param = |path: &str, name: &str| {
+        let params = doc["paths"][path]["get"]["parameters"].as_array().unwrap();
+        let found = params.iter().find(|p| p["name"] == name).unwrap();
+        jsonschema::validator_for(&found["schema"]).unwrap()
+    };
+    let cursor = param("/v1/matches", "cursor");
+    assert!(cursor.is_valid(&json!("bzoyMA")) && !cursor.is_valid(&json!("")));
+    let game = param("/v1/matches", "game");
+    assert!(game.is_valid(&json!("janggi")) && !game.is_valid(&json!("")));
+    let board = param("/v1/leaderboards/{perf}", "cursor");
+    assert!(board.is_valid(&json!("1500_0b8e6a3c-7c1e-4f4e-9a65-6a1f0c2d3e4f")));
+    assert!(!board.is_valid(&json!("1500")));
+    let seeks = param("/v1/seeks", "game");
+    assert!(seeks.is_valid(&json!("x")) && !seeks.is_valid(&json!("x\u{0}")));
+}

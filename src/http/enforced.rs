@@ -93,7 +93,7 @@ pub fn game_choice() -> Object {
             "A game id from `GET /v1/games`, or `game/variant` (`game/mode` for a game \
              with modes): `checkers/russian`, `four_player_chess/ffa`.",
         ))
-        .examples([json!("checkers")])
+        .examples([json!(values[0])])
         .build()
 }
 
@@ -236,10 +236,12 @@ pub fn board_cursor() -> Object {
 
 /// A push endpoint as a browser gives it (`notify::push::endpoint_shape`
 /// checks the same): `https://`, a DNS name whose last label starts with
-/// a letter, an optional port (1–65535), then a path and query of RFC 3986
-/// characters.
+/// a letter, a dotted IPv4 address or a bracketed IPv6 address (whether
+/// an address is public is judged by the service, not the pattern), an
+/// optional port (1–65535), then a path and query of RFC 3986 characters.
 pub const PUSH_ENDPOINT: &str = concat!(
-    "^https://([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\\.)*[A-Za-z]([A-Za-z0-9-]*[A-Za-z0-9])?",
+    "^https://(([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\\.)*[A-Za-z]([A-Za-z0-9-]*[A-Za-z0-9])?",
+    "|(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}|\\[[0-9A-Fa-f:.]+\\])",
     "(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?",
     "(/([A-Za-z0-9._~:/?@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*)?$",
 );

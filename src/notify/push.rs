@@ -139,32 +139,34 @@ fn refused(why: &str) -> Error {
 }
 
 /// Whether `endpoint` has the shape the OpenAPI document gives a push
-/// endpoint (`http::enforced::PUSH_ENDPOINT`): `https://`, a DNS name
-/// (its last label starts with a letter: a push service is named, and
-/// the URL parser reads an all-digit name as an IPv4 address), an
-/// optional port, then a path and query of RFC 3986 characters. The URL
-/// parser alone takes more (`https://host*`, spaces in a path), which no
-/// push service gives and no client can be told.
+/// endpoint (`http::enforced::PUSH_ENDPOINT`): `https://`, a host, an
+/// optional port, then a path and query of RFC 3986 characters. The host
+/// is a DNS name (its last label starts with a letter: the URL parser
+/// reads an all-digit name as an IPv4 address), a dotted IPv4 address or
+/// a bracketed IPv6 address; whether an address is public is judged
+/// after this, by [`Vapid::check_endpoint`]. The URL parser alone takes
+/// more (`https://host*`, spaces in a path), which no push service gives
+/// and no client can be told.
 pub fn endpoint_shape(endpoint: &str) -> bool {
     let Some(rest) = endpoint.strip_prefix("https://") else {
         return false;
     };
     let (authority, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-    let (host, port) = match authority.split_once(':') {
-        Some((host, port)) => (host, Some(port)),
-        None => (authority, None),
+    let (host, port) = match authority.strip_prefix('[') {
+        Some(bracketed) => match bracketed.split_once(']') {
+            Some((v6, after)) => (Host::V6(v6), (!after.is_empty()).then_some(after)),
+            None => (Host::V6(""), None),
+        },
+        None => match authority.split_once(':') {
+            Some((name, port)) => (Host::Named(name), Some(port)),
+            None => (Host::Named(authority), None),
+        },
     };
-    let label = |l: &str| {
-        !l.is_empty()
-            && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-            && !l.starts_with('-')
-            && !l.ends_with('-')
+    let port = match (&host, port) {
+        (Host::V6(_), Some(after)) => Some(after.strip_prefix(':').unwrap_or("")),
+        (_, port) => port,
     };
-    let labels: Vec<&str> = host.split('.').collect();
-    let named = labels.iter().all(|l| label(l))
-        && labels
-            .last()
-            .is_some_and(|l| l.starts_with(|c: char| c.is_ascii_alphabetic()));
+    let named = host.well_formed();
     let port_ok = port.is_none_or(|p| {
         !p.starts_with('0')
             && (1..=5).contains(&p.len())
@@ -186,6 +188,37 @@ pub fn endpoint_shape(endpoint: &str) -> bool {
         }
     }
     named && port_ok && tail_ok
+}
+
+/// The host part of a push endpoint, as [`endpoint_shape`] reads it.
+enum Host<'a> {
+    /// Inside `[…]`.
+    V6(&'a str),
+    /// A DNS name or a dotted IPv4 address.
+    Named(&'a str),
+}
+
+impl Host<'_> {
+    fn well_formed(&self) -> bool {
+        let name = match self {
+            Host::V6(v6) => return v6.parse::<std::net::Ipv6Addr>().is_ok(),
+            Host::Named(name) => name,
+        };
+        if name.parse::<std::net::Ipv4Addr>().is_ok() {
+            return true;
+        }
+        let label = |l: &str| {
+            !l.is_empty()
+                && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+        };
+        let labels: Vec<&str> = name.split('.').collect();
+        labels.iter().all(|l| label(l))
+            && labels
+                .last()
+                .is_some_and(|l| l.starts_with(|c: char| c.is_ascii_alphabetic()))
+    }
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -49,6 +49,20 @@ pub enum Limit {
 }
 
 impl Limit {
+    /// Every limit, once.
+    pub const ALL: [Limit; 10] = [
+        Limit::SignInAccountAddress,
+        Limit::SignInAccount,
+        Limit::SignInAddress,
+        Limit::Challenge,
+        Limit::GuestFromAddress,
+        Limit::InvitePreview,
+        Limit::InviteAccept,
+        Limit::FriendRequest,
+        Limit::FriendRequestPair,
+        Limit::VerificationMail,
+    ];
+
     /// `(key prefix, hits allowed, window in minutes, what the refusal says)`.
     fn rule(self) -> (&'static str, i64, i64, &'static str) {
         use Limit::*;
@@ -210,18 +224,7 @@ mod tests {
     #[test]
     fn every_window_fits_in_the_longest() {
         use Limit::*;
-        for limit in [
-            SignInAccountAddress,
-            SignInAccount,
-            SignInAddress,
-            Challenge,
-            GuestFromAddress,
-            InvitePreview,
-            InviteAccept,
-            FriendRequest,
-            FriendRequestPair,
-            VerificationMail,
-        ] {
+        for limit in Limit::ALL {
             assert!(limit.window() <= LONGEST, "{limit:?}");
             assert!(limit.allowed() > 0);
         }

@@ -15,8 +15,7 @@ use askama::Template;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
-use lettre::message::header::ContentType;
-use lettre::message::{Mailbox, MultiPart, SinglePart};
+use lettre::message::Mailbox;
 use lettre::Message;
 use uuid::Uuid;
 
@@ -185,18 +184,6 @@ pub(super) fn compose(
         .from(mailer.from.clone())
         .to(to)
         .subject(subject)
-        .multipart(
-            MultiPart::alternative()
-                .singlepart(
-                    SinglePart::builder()
-                        .header(ContentType::TEXT_PLAIN)
-                        .body(text),
-                )
-                .singlepart(
-                    SinglePart::builder()
-                        .header(ContentType::TEXT_HTML)
-                        .body(html),
-                ),
-        )
+        .multipart(super::deliver::text_and_html(text, html))
         .map_err(|e| e.to_string())
 }

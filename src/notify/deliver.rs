@@ -270,6 +270,21 @@ fn digest_words(korean: bool, payload: &Value) -> Words {
     }
 }
 
+/// A mail's body: its plain text and its HTML, the reader's client picks.
+pub(super) fn text_and_html(text: String, html: String) -> MultiPart {
+    MultiPart::alternative()
+        .singlepart(
+            SinglePart::builder()
+                .header(ContentType::TEXT_PLAIN)
+                .body(text),
+        )
+        .singlepart(
+            SinglePart::builder()
+                .header(ContentType::TEXT_HTML)
+                .body(html),
+        )
+}
+
 pub(super) fn compose(
     courier: &Courier,
     mailer: &Mailer,
@@ -350,19 +365,7 @@ pub(super) fn compose(
             "List-Unsubscribe-Post",
             "List-Unsubscribe=One-Click".into(),
         ))
-        .multipart(
-            MultiPart::alternative()
-                .singlepart(
-                    SinglePart::builder()
-                        .header(ContentType::TEXT_PLAIN)
-                        .body(text),
-                )
-                .singlepart(
-                    SinglePart::builder()
-                        .header(ContentType::TEXT_HTML)
-                        .body(html),
-                ),
-        )
+        .multipart(text_and_html(text, html))
         .map(Some)
         .map_err(|e| e.to_string())
 }

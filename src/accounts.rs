@@ -84,7 +84,7 @@ pub struct Session {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Registration {
-    #[schema(schema_with = crate::http::enforced::new_username)]
+    #[schema(schema_with = crate::enforced::new_username)]
     pub username: String,
     #[schema(min_length = 8, max_length = 256)]
     pub password: String,
@@ -92,7 +92,7 @@ pub struct Registration {
     pub email: Option<String>,
     #[schema(pattern = "^[A-Za-z0-9-]{1,16}$", example = "ko-KR")]
     pub locale: Option<String>,
-    #[schema(value_type = Option<crate::http::enforced::TimeZone>)]
+    #[schema(value_type = Option<crate::enforced::TimeZone>)]
     pub time_zone: Option<String>,
 }
 
@@ -113,7 +113,7 @@ pub struct Refresh {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GuestRequest {
-    #[schema(schema_with = crate::http::enforced::nickname)]
+    #[schema(schema_with = crate::enforced::nickname)]
     pub nickname: String,
 }
 
@@ -531,7 +531,7 @@ pub fn create_guest(
 pub struct MeChanges {
     #[schema(pattern = "^[A-Za-z0-9-]{1,16}$", example = "ko-KR")]
     pub locale: Option<String>,
-    #[schema(value_type = Option<crate::http::enforced::TimeZone>)]
+    #[schema(value_type = Option<crate::enforced::TimeZone>)]
     pub time_zone: Option<String>,
     #[serde(default, deserialize_with = "present")]
     #[schema(format = Email, nullable)]

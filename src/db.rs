@@ -3,7 +3,7 @@
 //! threads (`lanes`): `run`, in one transaction, for every use case that
 //! writes; `read`, without one, for the reads that need none.
 
-use crate::error::Error;
+use crate::error::{is_transient, Error};
 use diesel::connection::SimpleConnection;
 use diesel::connection::{AnsiTransactionManager, TransactionManager};
 use diesel::pg::PgConnection;
@@ -86,33 +86,6 @@ pub fn migrate(conn: &mut PgConnection) -> Result<(), String> {
     conn.run_pending_migrations(MIGRATIONS)
         .map(|_| ())
         .map_err(|e| format!("migrations failed: {e}"))
-}
-
-/// A database error that passes by itself (issue #13): the connection was
-/// lost or the server is restarting or shutting down, or PostgreSQL gave
-/// up a transaction (serialization failure, deadlock). Answered 503 with
-/// `Retry-After`, never 500.
-pub fn is_transient(e: &diesel::result::Error) -> bool {
-    use diesel::result::{DatabaseErrorKind as Kind, Error as E};
-    match e {
-        E::DatabaseError(Kind::ClosedConnection | Kind::UnableToSendCommand, _)
-        | E::DatabaseError(Kind::SerializationFailure, _)
-        | E::BrokenTransactionManager => true,
-        E::DatabaseError(_, info) => {
-            const PASSING: [&str; 7] = [
-                "deadlock detected",
-                "terminating connection",
-                "the database system is",
-                "server closed the connection",
-                "connection to server",
-                "could not connect",
-                "no connection to the server",
-            ];
-            let message = info.message();
-            PASSING.iter().any(|p| message.contains(p))
-        }
-        _ => false,
-    }
 }
 
 type Pooled = PooledConnection<ConnectionManager<PgConnection>>;

@@ -259,11 +259,16 @@ pub fn push_endpoint() -> Object {
         .build()
 }
 
+/// Default time per turn (§T1: notice at 24 h, abandonment at 48 h).
+pub const DEFAULT_TURN_HOURS: f64 = 48.0;
+/// The longest turn a match may have.
+pub const MAX_TURN_HOURS: f64 = 14.0 * 24.0;
+
 /// `turn_hours` as `create::turn_seconds` takes it: at least the
 /// configured shortest turn, at most 14 days.
 pub fn state_turn_hours(doc: &mut Value, min_turn_seconds: i64) {
     let min = min_turn_seconds.max(0) as f64 / 3600.0;
-    let max = crate::matches::create::MAX_TURN_HOURS;
+    let max = MAX_TURN_HOURS;
     for name in ["NewMatch", "NewSeek"] {
         if let Some(Value::Object(field)) =
             doc.pointer_mut(&format!("/components/schemas/{name}/properties/turn_hours"))

@@ -35,7 +35,7 @@ pub enum Error {
     IdempotencyKeyReused,
     /// Try again soon: no database connection came free.
     Unavailable(String),
-    /// A passing database failure (`db::is_transient`); the cause is for
+    /// A passing database failure ([`is_transient`]); the cause is for
     /// the log, the client is told to retry.
     Transient(String),
     /// A defect or a broken dependency; the cause is for the log only.
@@ -121,7 +121,7 @@ impl From<diesel::result::Error> for Error {
     fn from(e: diesel::result::Error) -> Self {
         match e {
             diesel::result::Error::NotFound => Error::NotFound("resource"),
-            passing if crate::db::is_transient(&passing) => Error::Transient(passing.to_string()),
+            passing if is_transient(&passing) => Error::Transient(passing.to_string()),
             other => Error::Internal(format!("database: {other}")),
         }
     }
@@ -130,5 +130,32 @@ impl From<diesel::result::Error> for Error {
 impl From<diesel::r2d2::PoolError> for Error {
     fn from(_: diesel::r2d2::PoolError) -> Self {
         Error::busy()
+    }
+}
+
+/// A database error that passes by itself (issue #13): the connection was
+/// lost or the server is restarting or shutting down, or PostgreSQL gave
+/// up a transaction (serialization failure, deadlock). Answered 503 with
+/// `Retry-After`, never 500.
+pub fn is_transient(e: &diesel::result::Error) -> bool {
+    use diesel::result::{DatabaseErrorKind as Kind, Error as E};
+    match e {
+        E::DatabaseError(Kind::ClosedConnection | Kind::UnableToSendCommand, _)
+        | E::DatabaseError(Kind::SerializationFailure, _)
+        | E::BrokenTransactionManager => true,
+        E::DatabaseError(_, info) => {
+            const PASSING: [&str; 7] = [
+                "deadlock detected",
+                "terminating connection",
+                "the database system is",
+                "server closed the connection",
+                "connection to server",
+                "could not connect",
+                "no connection to the server",
+            ];
+            let message = info.message();
+            PASSING.iter().any(|p| message.contains(p))
+        }
+        _ => false,
     }
 }

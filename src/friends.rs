@@ -8,7 +8,7 @@
 
 use crate::error::Error;
 use crate::limits::Limit;
-use crate::matches::{load_players, Player};
+use crate::players::{self, Player};
 use crate::schema::{blocks, friendships, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -22,7 +22,7 @@ use uuid::Uuid;
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Named {
-    #[schema(schema_with = crate::http::enforced::username)]
+    #[schema(schema_with = crate::enforced::username)]
     pub username: String,
 }
 
@@ -57,18 +57,6 @@ pub struct Friends {
     pub incoming: Vec<PendingRequest>,
     /// My requests not answered yet.
     pub outgoing: Vec<PendingRequest>,
-}
-
-/// The registered player named `name` (any case).
-pub fn player_named(conn: &mut PgConnection, name: &str) -> Result<Player, Error> {
-    users::table
-        .filter(
-            diesel::dsl::sql::<diesel::sql_types::Text>("lower(username)").eq(name.to_lowercase()),
-        )
-        .select(Player::as_select())
-        .first(conn)
-        .optional()?
-        .ok_or(Error::not_found("player"))
 }
 
 /// Whether either of `a` and `b` has blocked the other.
@@ -148,7 +136,7 @@ pub fn request(
     name: &str,
     now: DateTime<Utc>,
 ) -> Result<RequestState, Error> {
-    let them = player_named(conn, name)?;
+    let them = players::named(conn, name)?;
     if them.id == me {
         return Err(Error::validation("you cannot befriend yourself"));
     }
@@ -219,7 +207,7 @@ pub fn answer(
     accept: bool,
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
-    let them = player_named(conn, name)?;
+    let them = players::named(conn, name)?;
     let changed = if accept {
         accept_row(conn, them.id, me, now)?
     } else {
@@ -235,7 +223,7 @@ pub fn answer(
 
 /// End a friendship, or withdraw a request, with `name`.
 pub fn remove(conn: &mut PgConnection, me: Uuid, name: &str) -> Result<(), Error> {
-    let them = player_named(conn, name)?;
+    let them = players::named(conn, name)?;
     let removed = delete_between(conn, me, them.id)?;
     if removed == 0 {
         return Err(Error::not_found("friend"));
@@ -289,7 +277,7 @@ pub fn list(conn: &mut PgConnection, me: Uuid) -> Result<Friends, Error> {
         .order(friendships::created_at.desc())
         .load(conn)?;
     let other = |r: Uuid, a: Uuid| if r == me { a } else { r };
-    let mut players = load_players(conn, rows.iter().map(|r| other(r.0, r.1)).collect())?;
+    let mut players = players::load(conn, rows.iter().map(|r| other(r.0, r.1)).collect())?;
     // Every active match I share with anyone, in one query.
     let shared: Vec<Shared> = diesel::sql_query(
         "SELECT DISTINCT m.id, m.awaiting, b.user_id AS other, m.deadline_at FROM matches m \
@@ -346,7 +334,7 @@ pub fn block(
     name: &str,
     now: DateTime<Utc>,
 ) -> Result<Player, Error> {
-    let them = player_named(conn, name)?;
+    let them = players::named(conn, name)?;
     if them.id == me {
         return Err(Error::validation("you cannot block yourself"));
     }
@@ -363,7 +351,7 @@ pub fn block(
 }
 
 pub fn unblock(conn: &mut PgConnection, me: Uuid, name: &str) -> Result<(), Error> {
-    let them = player_named(conn, name)?;
+    let them = players::named(conn, name)?;
     let removed = diesel::delete(blocks::table.find((me, them.id))).execute(conn)?;
     if removed == 0 {
         return Err(Error::not_found("block"));
@@ -377,7 +365,7 @@ pub fn blocked(conn: &mut PgConnection, me: Uuid) -> Result<Vec<Player>, Error> 
         .filter(blocks::blocker.eq(me))
         .select(blocks::blocked)
         .load(conn)?;
-    let mut players: Vec<Player> = load_players(conn, ids)?.into_values().collect();
+    let mut players: Vec<Player> = players::load(conn, ids)?.into_values().collect();
     players.sort_by(|a, b| a.username.cmp(&b.username));
     Ok(players)
 }

@@ -6,22 +6,26 @@ pub mod clock;
 pub mod config;
 pub mod db;
 pub mod dice;
+pub mod enforced;
 pub mod error;
 pub mod friends;
 pub mod http;
 pub mod idempotency;
+pub mod jobs;
 pub mod limits;
+pub mod lobby;
 pub mod localdb;
 pub mod matches;
 pub mod metrics;
 pub mod names;
+pub mod notices;
 pub mod notify;
+pub mod players;
 pub mod ratings;
 pub mod revoked;
 pub mod schema;
 pub mod state;
 pub mod summary;
-pub mod sweep;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -79,6 +83,8 @@ pub fn app_state(
     let secret = jwt_secret(&config)?;
     let mailer = notify::deliver::Mailer::from_config(&config)?;
     let vapid = notify::push::Vapid::from_config(&config)?;
+    // What follows every append, in its transaction (docs/architecture.md).
+    matches::reactions::install(|| vec![Box::new(ratings::update::Rate), Box::new(notices::Tell)]);
     Ok(state::AppState {
         mailer: Arc::new(mailer),
         vapid: Arc::new(vapid),

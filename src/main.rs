@@ -39,7 +39,7 @@ async fn run_server(config: Config, database_url: &str) -> Result<(), String> {
     let bind = config.bind.clone();
     let interval = std::time::Duration::from_secs(config.sweep_interval_seconds);
     let state = posthorn::app_state(config, database_url, Arc::new(SystemClock))?;
-    let _sweeper = posthorn::sweep::start(state.clone(), interval).await?;
+    let _sweeper = posthorn::jobs::start(state.clone(), interval).await?;
     log::info!("serving on http://{bind}; deadlines swept every {interval:?}");
     let listener =
         std::net::TcpListener::bind(&bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;

@@ -16,7 +16,7 @@ use uuid::Uuid;
 /// Characters that draw nothing or reorder text (format characters,
 /// fillers, tags), which a name may not hold, as inclusive ranges. U+FE0F,
 /// the emoji presentation selector, is allowed. The OpenAPI document
-/// states them too (`http::enforced::nickname`).
+/// states them too (`enforced::nickname`).
 pub const INVISIBLE: &[(u32, u32)] = &[
     (0x00AD, 0x00AD),
     (0x034F, 0x034F),

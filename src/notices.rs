@@ -2,12 +2,35 @@
 //! notices go to the outbox in the same statement as the events
 //! (`notify::outbox`), which knows nothing of matches.
 
-use super::duties::TimedDuty;
-use super::{EventRow, MatchStatus, ServiceEvent, Table};
+use crate::error::Error;
+use crate::matches::duties::TimedDuty;
+use crate::matches::reactions::{Appended, Reaction};
+use crate::matches::{EventRow, MatchStatus, ServiceEvent, Table};
 use crate::notify::outbox::Notice;
 use crate::notify::Kind;
+use diesel::PgConnection;
 use posthorn_rules::{DutyKind, Seat};
 use serde_json::json;
+
+/// The notices reaction: every append is told to the players it
+/// concerns, in its transaction.
+pub struct Tell;
+
+impl Reaction for Tell {
+    fn react(
+        &self,
+        _conn: &mut PgConnection,
+        table: &mut Table,
+        appended: &Appended,
+    ) -> Result<Vec<Notice>, Error> {
+        Ok(after_append(
+            table,
+            appended.duties_before,
+            appended.was_finished,
+            appended.stored,
+        ))
+    }
+}
 
 /// What an append tells the players: a duty newly owed, the end of the
 /// match, a timeout notice, an accepted invitation.

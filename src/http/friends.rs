@@ -5,7 +5,7 @@ use crate::db;
 use crate::friends::{self, ChallengeSettings, Friends, Named, RequestState};
 use crate::http::body::Body;
 use crate::http::error::ApiError;
-use crate::matches::Player;
+use crate::players::Player;
 use crate::state::AppState;
 use actix_web::{delete, get, post, put, web, HttpResponse};
 

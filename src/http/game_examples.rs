@@ -7,7 +7,8 @@
 
 use crate::matches::duties;
 use crate::matches::play::{ActionAnswer, ActionRequest, LegalActions, SeatActions};
-use crate::matches::{event_view, EventRow, MatchStatus, MatchView, Player, SeatView};
+use crate::matches::{event_view, EventRow, MatchStatus, MatchView, SeatView};
+use crate::players::Player;
 use chrono::{DateTime, TimeZone, Utc};
 use posthorn_rules::{Env, GameId, MatchState, Seat, SplitMix64, Viewer};
 use serde_json::{json, Value};

@@ -6,10 +6,10 @@ use crate::error::Error;
 use crate::http::body::Body;
 use crate::http::error::ApiError;
 use crate::idempotency::{self, Keyed};
-use crate::matches::challenge;
-use crate::matches::create::{self, Ask, NewMatch};
+use crate::lobby::challenge;
+use crate::lobby::create::{self, Ask, NewMatch};
+use crate::lobby::rematch::{self, RematchState};
 use crate::matches::play::{self, ActionAnswer, ActionRequest, EventFeed, LegalActions, MatchPage};
-use crate::matches::rematch::{self, RematchState};
 use crate::matches::MatchView;
 use crate::state::AppState;
 use actix_web::http::header;
@@ -79,7 +79,7 @@ pub async fn accept_invite(
     .await?;
     let mut random = state.roller();
     let view = db::run(&state.pool, move |c| {
-        create::accept_invite(c, &code, caller.user_id, keyed, now, &mut random)
+        crate::lobby::invites::accept_invite(c, &code, caller.user_id, keyed, now, &mut random)
     })
     .await?;
     Ok(HttpResponse::Ok().json(view))
@@ -91,11 +91,11 @@ pub struct ListQuery {
     /// `waiting`, `active`, `finished` or `cancelled`.
     #[param(pattern = "^(waiting|active|finished|cancelled)$")]
     status: Option<String>,
-    #[param(schema_with = crate::http::enforced::game_id)]
+    #[param(schema_with = crate::enforced::game_id)]
     game: Option<String>,
     /// Only matches against this username.
     opponent: Option<String>,
-    #[param(schema_with = crate::http::enforced::match_cursor)]
+    #[param(schema_with = crate::enforced::match_cursor)]
     cursor: Option<String>,
 }
 
@@ -344,7 +344,7 @@ pub async fn ask_rematch(
 
 #[utoipa::path(get, path = "/v1/invites/{code}", tag = "matches",
     params(("code" = String, Path, description = "the invitation code")),
-    responses((status = 200, body = crate::matches::invites::InvitePreview), (status = 404)))]
+    responses((status = 200, body = crate::lobby::invites::InvitePreview), (status = 404)))]
 #[get("/v1/invites/{code}")]
 pub async fn preview_invite(
     state: web::Data<AppState>,
@@ -360,7 +360,7 @@ pub async fn preview_invite(
     })
     .await?;
     let found = db::read(&state.pool, move |c| {
-        crate::matches::invites::preview(c, &code, now)
+        crate::lobby::invites::preview(c, &code, now)
     })
     .await?;
     // Asked without a token, but the code in the address is a secret.

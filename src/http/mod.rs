@@ -6,7 +6,6 @@ pub mod body;
 pub mod caller;
 pub mod client;
 pub mod edge;
-pub mod enforced;
 pub mod error;
 pub mod friends;
 pub mod game_examples;
@@ -71,7 +70,7 @@ async fn docs_redirect() -> HttpResponse {
 pub fn document(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
     let value = serde_json::to_value(doc).expect("the OpenAPI document serializes");
     let mut value = game_examples::with_game_examples(game_schemas::with_game_schemas(value));
-    enforced::state_no_nul(&mut value);
+    crate::enforced::state_no_nul(&mut value);
     openapi::with_links(&mut value);
     value
 }
@@ -79,7 +78,7 @@ pub fn document(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
 /// [`document`] with this service's configured limits (the shortest turn).
 pub fn served_document(doc: &utoipa::openapi::OpenApi, config: &Config) -> serde_json::Value {
     let mut value = document(doc);
-    enforced::state_turn_hours(&mut value, config.min_turn_seconds);
+    crate::enforced::state_turn_hours(&mut value, config.min_turn_seconds);
     value
 }
 

@@ -13,7 +13,7 @@ use utoipa::IntoParams;
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 pub struct BoardQuery {
-    #[param(schema_with = crate::http::enforced::board_cursor)]
+    #[param(schema_with = crate::enforced::board_cursor)]
     cursor: Option<String>,
     /// `me`: my rank and the players just above and below me.
     #[param(pattern = "^me$")]

@@ -1,11 +1,11 @@
-//! A random opponent (issue #20): thin wrappers over `matches::seeks`.
+//! A random opponent (issue #20): thin wrappers over `lobby::seeks`.
 
 use crate::auth::Caller;
 use crate::db;
 use crate::http::body::Body;
 use crate::http::error::ApiError;
 use crate::http::matches::as_asker;
-use crate::matches::seeks::{self, NewSeek, SeekAnswer, SeekView};
+use crate::lobby::seeks::{self, NewSeek, SeekAnswer, SeekView};
 use crate::matches::MatchView;
 use crate::state::AppState;
 use actix_web::{delete, get, post, web, HttpResponse};

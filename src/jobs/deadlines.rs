@@ -184,7 +184,7 @@ pub fn sweep(state: &AppState) -> Result<Swept, Error> {
     planned(state, |c| crate::limits::forget_old(c, now))?;
     // Challenges unanswered for 7 days cancel their matches (issue #20);
     // each match is locked, so instances sweeping together cancel it once.
-    planned(state, |c| crate::matches::challenge::expire(c, now))?;
+    planned(state, |c| crate::lobby::challenge::expire(c, now))?;
     // Players with no rated match in 180 days leave the boards (issue #19).
     while planned(state, |c| crate::ratings::board::retire_inactive(c, now))? > 0 {}
     // Sweepers side by side, as instances would: while PostgreSQL writes
@@ -219,75 +219,4 @@ fn sweep_due(state: &AppState, now: DateTime<Utc>) -> Result<Swept, Error> {
             return Ok(total);
         }
     }
-}
-
-/// Start the periodic work on tokio-cron-scheduler, each on a tick of its
-/// own so that a slow peer never delays another: the deadline sweep and
-/// the outbox delivery every `interval` (a slow mail server no longer holds
-/// up deadlines), and the reading of sessions other instances ended every
-/// [`crate::revoked::REFRESH_EVERY`]. A tick that finds its job's previous
-/// run still going is skipped rather than piled up.
-pub async fn start(
-    state: AppState,
-    interval: std::time::Duration,
-) -> Result<tokio_cron_scheduler::JobScheduler, String> {
-    use tokio_cron_scheduler::JobScheduler;
-    let scheduler = JobScheduler::new().await.map_err(|e| e.to_string())?;
-    let (s, o, r) = (state.clone(), state.clone(), state);
-    let jobs = [
-        every(interval, "sweep", move || match sweep(&s) {
-            Ok(done) if done.matches > 0 => log::info!("sweep: {done:?}"),
-            Ok(_) => {}
-            Err(e) => log::warn!("sweep failed: {e}"),
-        })?,
-        every(
-            interval,
-            "outbox",
-            move || match crate::notify::worker::deliver_due(&o.courier()) {
-                Ok(done) if done != Default::default() => log::info!("outbox: {done:?}"),
-                Ok(_) => {}
-                Err(e) => log::warn!("outbox delivery failed: {e}"),
-            },
-        )?,
-        every(crate::revoked::REFRESH_EVERY, "ended sessions", move || {
-            let read = r.pool.get().map_err(Error::from).and_then(|mut conn| {
-                let lifetime = r.config.access_token_seconds;
-                r.revoked.refresh(&mut conn, r.clock.now(), lifetime)
-            });
-            if let Err(e) = read {
-                log::warn!("reading ended sessions failed: {e}");
-            }
-        })?,
-    ];
-    for job in jobs {
-        scheduler.add(job).await.map_err(|e| e.to_string())?;
-    }
-    scheduler.start().await.map_err(|e| e.to_string())?;
-    Ok(scheduler)
-}
-
-/// A job running blocking `work` off the executor every `interval`,
-/// skipping a tick while its previous run is still going.
-fn every(
-    interval: std::time::Duration,
-    name: &'static str,
-    work: impl Fn() + Send + Sync + 'static,
-) -> Result<tokio_cron_scheduler::Job, String> {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    let work = std::sync::Arc::new(work);
-    let busy = std::sync::Arc::new(AtomicBool::new(false));
-    tokio_cron_scheduler::Job::new_repeated_async(interval, move |_id, _scheduler| {
-        let (work, busy) = (work.clone(), busy.clone());
-        Box::pin(async move {
-            if busy.swap(true, Ordering::AcqRel) {
-                return;
-            }
-            let ran = tokio::task::spawn_blocking(move || work()).await;
-            busy.store(false, Ordering::Release);
-            if let Err(e) = ran {
-                log::error!("{name} panicked: {e}");
-            }
-        })
-    })
-    .map_err(|e| e.to_string())
 }

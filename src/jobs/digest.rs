@@ -4,9 +4,9 @@
 //! match and the local date as seq) makes it once a day, whatever the
 //! instance count.
 
-use super::{Channel, Kind};
 use crate::error::Error;
 use crate::matches::MatchStatus;
+use crate::notify::{Channel, Kind};
 use crate::schema::{matches, notifications};
 use chrono::{DateTime, NaiveTime, Utc};
 use diesel::prelude::*;

@@ -7,29 +7,19 @@
 //! Nobody is ever in an active match, its deadlines running against them,
 //! that they did not accept — rated or not.
 
-use super::{MatchStatus, NewEvent, Player, ServiceEvent, Table};
 use crate::error::Error;
+use crate::matches::{MatchStatus, NewEvent, ServiceEvent, Table};
 use crate::notify::outbox::{Enqueue, Notice};
 use crate::notify::Kind;
-use crate::schema::{challenges, invites, matches, users};
+use crate::schema::{challenges, invites, matches};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use posthorn_rules::Random;
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// How long a challenge waits for its answer.
 pub const CHALLENGE_DAYS: i64 = 7;
-
-/// A seat held for a challenged player, as the match shows it.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-pub struct ChallengeView {
-    pub seat: u8,
-    pub user: Player,
-    pub expires_at: DateTime<Utc>,
-}
 
 /// Hold `seat` of a new match for `user`.
 pub fn create(
@@ -81,59 +71,6 @@ pub fn count_sent(
     Ok(())
 }
 
-/// Who is challenged to the match and has not answered.
-pub fn challenged_users(conn: &mut PgConnection, match_id: Uuid) -> Result<Vec<Uuid>, Error> {
-    Ok(challenges::table
-        .filter(challenges::match_id.eq(match_id))
-        .select(challenges::user_id)
-        .load(conn)?)
-}
-
-/// The match's unanswered challenges.
-pub fn pending(conn: &mut PgConnection, match_id: Uuid) -> Result<Vec<ChallengeView>, Error> {
-    let rows: Vec<(i16, DateTime<Utc>, Player)> = challenges::table
-        .inner_join(users::table)
-        .filter(challenges::match_id.eq(match_id))
-        .order(challenges::seat)
-        .select((
-            challenges::seat,
-            challenges::expires_at,
-            Player::as_select(),
-        ))
-        .load(conn)?;
-    Ok(rows
-        .into_iter()
-        .map(|(seat, expires_at, user)| ChallengeView {
-            seat: seat as u8,
-            user,
-            expires_at,
-        })
-        .collect())
-}
-
-/// Whether `user` is challenged to the match.
-pub fn is_challenged(conn: &mut PgConnection, match_id: Uuid, user: Uuid) -> Result<bool, Error> {
-    let n: i64 = challenges::table
-        .filter(
-            challenges::match_id
-                .eq(match_id)
-                .and(challenges::user_id.eq(user)),
-        )
-        .count()
-        .get_result(conn)?;
-    Ok(n > 0)
-}
-
-/// The ids of the matches `user` is challenged to.
-pub fn matches_of(
-    user: Uuid,
-) -> challenges::BoxedQuery<'static, diesel::pg::Pg, diesel::sql_types::Uuid> {
-    challenges::table
-        .filter(challenges::user_id.eq(user))
-        .select(challenges::match_id)
-        .into_boxed()
-}
-
 /// The seat held for `user`, with the match locked.
 fn held_seat(conn: &mut PgConnection, match_id: Uuid, user: Uuid) -> Result<(Table, i16), Error> {
     let table = Table::load(conn, match_id, true)?.ok_or(Error::not_found("challenge"))?;
@@ -160,7 +97,7 @@ pub fn accept(
 ) -> Result<Table, Error> {
     let (mut table, seat) = held_seat(conn, match_id, user)?;
     diesel::delete(challenges::table.find((match_id, seat))).execute(conn)?;
-    super::create::take_seat(conn, &mut table, seat, user, now, random)?;
+    super::seat::take_seat(conn, &mut table, seat, user, now, random)?;
     // A welcome challenge is not spam: its sender gets the count back.
     let sender = table.row.created_by.to_string();
     crate::limits::refund(conn, crate::limits::Limit::Challenge, &sender, now)?;

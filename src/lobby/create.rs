@@ -1,9 +1,10 @@
 //! Creating a match and joining one by invitation.
 
-use super::{MatchRow, MatchStatus, MatchView, NewEvent, ServiceEvent, Table};
 use crate::auth;
+use crate::enforced::{DEFAULT_TURN_HOURS, MAX_TURN_HOURS};
 use crate::error::Error;
-use crate::idempotency::{self, Keyed};
+use crate::idempotency::Keyed;
+use crate::matches::{MatchRow, MatchStatus, MatchView, NewEvent, Table};
 use crate::notify::outbox::{Enqueue, Notice};
 use crate::notify::Kind;
 use crate::schema::{invites, match_seats, matches, users};
@@ -16,26 +17,22 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-/// Default time per turn (§T1: notice at 24 h, abandonment at 48 h).
-pub const DEFAULT_TURN_HOURS: f64 = 48.0;
-/// The longest turn a match may have.
-pub const MAX_TURN_HOURS: f64 = 14.0 * 24.0;
 /// How long an invitation stays valid.
 pub const INVITE_HOURS: i64 = 24;
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewMatch {
-    #[schema(schema_with = crate::http::enforced::game_choice)]
+    #[schema(schema_with = crate::enforced::game_choice)]
     pub game: String,
-    #[schema(schema_with = crate::http::enforced::variant)]
+    #[schema(schema_with = crate::enforced::variant)]
     pub variant: Option<String>,
-    #[schema(schema_with = crate::http::enforced::mode)]
+    #[schema(schema_with = crate::enforced::mode)]
     pub mode: Option<String>,
     /// Game-specific options (see the game catalogue).
     #[schema(value_type = Option<Object>)]
     pub options: Option<Value>,
-    #[schema(schema_with = crate::http::enforced::opponents)]
+    #[schema(schema_with = crate::enforced::opponents)]
     pub opponents: Option<Vec<String>>,
     /// Seats to be filled by invitation code (default: as many as the
     /// game's fewest players need). The creator, `opponents` and these
@@ -214,7 +211,7 @@ pub fn create(
     // Friends who let friends' challenges start at once sit down at once.
     let mut auto_accepted = Vec::new();
     for name in named {
-        let id = match crate::friends::player_named(conn, name) {
+        let id = match crate::players::named(conn, name) {
             Ok(player) => player.id,
             Err(Error::NotFound(_)) => {
                 return Err(Error::validation(format!(
@@ -317,7 +314,7 @@ pub fn create(
             ))
             .execute(conn)?;
         if user.is_none() && opponent.is_none() {
-            let invite = super::Invite {
+            let invite = crate::matches::Invite {
                 code: invite_code(),
                 url: String::new(),
                 expires_at: now + Duration::hours(INVITE_HOURS),
@@ -331,7 +328,7 @@ pub fn create(
                     invites::expires_at.eq(invite.expires_at),
                 ))
                 .execute(conn)?;
-            invites_made.push(super::Invite {
+            invites_made.push(crate::matches::Invite {
                 url: invite_url(ask.public_url, &invite.code),
                 ..invite
             });
@@ -393,106 +390,4 @@ fn is_guest(conn: &mut PgConnection, user: Uuid) -> Result<bool, Error> {
         .first(conn)
         .optional()?
         .unwrap_or(true))
-}
-
-/// Seat `user` at `seat` (an invitation's or a challenge's), with the
-/// `player_joined` fact. Once every seat is taken the opening is dealt
-/// and the match starts, in the same append.
-pub fn take_seat(
-    conn: &mut PgConnection,
-    table: &mut Table,
-    seat: i16,
-    user: Uuid,
-    now: DateTime<Utc>,
-    random: &mut dyn Random,
-) -> Result<(), Error> {
-    // A block keeps a pair apart however their seats were filled:
-    // challenged before the block, or one by invitation (issue #30).
-    let mut others: Vec<Uuid> = table.seats.iter().flatten().copied().collect();
-    others.extend(super::challenge::challenged_users(conn, table.row.id)?);
-    crate::friends::ensure_apart(conn, user, &others)?;
-    diesel::update(match_seats::table.find((table.row.id, seat)))
-        .set(match_seats::user_id.eq(user))
-        .execute(conn)?;
-    table.seats[seat as usize] = Some(user);
-    let mut events = vec![NewEvent {
-        seat: Some(posthorn_rules::Seat(seat as u8)),
-        rules: false,
-        body: ServiceEvent::PlayerJoined.to_body(),
-    }];
-    if table.seats.iter().all(Option::is_some) && !dealt(conn, table.row.id)? {
-        let config = &table.row.options;
-        let opening = MatchState::setup(table.game, config, table.seats.len(), random)?;
-        events.extend(NewEvent::from_rules(None, opening));
-    }
-    table.append(conn, events, now)?;
-    Ok(())
-}
-
-/// Whether the match's opening is in its log (matches created before
-/// issue #30 were dealt at creation).
-fn dealt(conn: &mut PgConnection, match_id: Uuid) -> Result<bool, Error> {
-    use crate::schema::match_events;
-    Ok(diesel::select(diesel::dsl::exists(
-        match_events::table
-            .filter(match_events::match_id.eq(match_id))
-            .filter(match_events::rules.eq(true)),
-    ))
-    .get_result(conn)?)
-}
-
-/// Take the open seat an invitation holds. Valid 24 h, usable once.
-pub fn accept_invite(
-    conn: &mut PgConnection,
-    code: &str,
-    user: Uuid,
-    keyed: Option<Keyed>,
-    now: DateTime<Utc>,
-    random: &mut dyn Random,
-) -> Result<MatchView, Error> {
-    if let Some(answer) = idempotency::replay(keyed.as_ref(), conn, user, now)? {
-        return serde_json::from_value(answer).map_err(Error::internal);
-    }
-    let invite: Option<(Uuid, i16, DateTime<Utc>, Option<Uuid>)> = invites::table
-        .find(code.trim().to_uppercase())
-        .select((
-            invites::match_id,
-            invites::seat,
-            invites::expires_at,
-            invites::used_by,
-        ))
-        .for_update()
-        .first(conn)
-        .optional()?;
-    let Some((match_id, seat, expires_at, used_by)) = invite else {
-        return Err(Error::not_found("invitation"));
-    };
-    let expired = |why: &str| Error::invite_expired(why);
-    if used_by.is_some() {
-        return Err(expired("this invitation has already been used"));
-    }
-    if expires_at <= now {
-        return Err(expired("this invitation has expired; ask for a new one"));
-    }
-    let mut table =
-        Table::load(conn, match_id, true)?.ok_or_else(|| Error::not_found("invitation"))?;
-    if table.seats.contains(&Some(user)) {
-        return Err(Error::conflict("you already have a seat in this match"));
-    }
-    if matches!(
-        table.row.status,
-        MatchStatus::Finished | MatchStatus::Cancelled
-    ) {
-        return Err(expired("this match is over or was cancelled"));
-    }
-    diesel::update(invites::table.find(code.trim().to_uppercase()))
-        .set((invites::used_by.eq(user), invites::used_at.eq(now)))
-        .execute(conn)?;
-    take_seat(conn, &mut table, seat, user, now, random)?;
-    let view = table.view_for(conn, user)?;
-    if let Some(keyed) = keyed {
-        let stored = serde_json::to_value(&view).map_err(Error::internal)?;
-        keyed.remember(conn, user, match_id, stored, now)?;
-    }
-    Ok(view)
 }

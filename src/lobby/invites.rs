@@ -1,14 +1,18 @@
 //! What an invitation link shows before it is taken (issue #18): who
 //! invites, to which game, until when. Public: the code is the secret.
 
-use super::{MatchRow, MatchStatus, Player};
 use crate::error::Error;
+use crate::idempotency::{self, Keyed};
+use crate::matches::{MatchRow, MatchStatus, MatchView, Table};
+use crate::players::Player;
 use crate::schema::{invites, matches, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
+use posthorn_rules::Random;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use uuid::Uuid;
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct InvitePreview {
@@ -61,4 +65,60 @@ pub fn preview(
             && expires_at > now
             && matches!(row.status, MatchStatus::Waiting | MatchStatus::Active),
     })
+}
+
+/// Take the open seat an invitation holds. Valid 24 h, usable once.
+pub fn accept_invite(
+    conn: &mut PgConnection,
+    code: &str,
+    user: Uuid,
+    keyed: Option<Keyed>,
+    now: DateTime<Utc>,
+    random: &mut dyn Random,
+) -> Result<MatchView, Error> {
+    if let Some(answer) = idempotency::replay(keyed.as_ref(), conn, user, now)? {
+        return serde_json::from_value(answer).map_err(Error::internal);
+    }
+    let invite: Option<(Uuid, i16, DateTime<Utc>, Option<Uuid>)> = invites::table
+        .find(code.trim().to_uppercase())
+        .select((
+            invites::match_id,
+            invites::seat,
+            invites::expires_at,
+            invites::used_by,
+        ))
+        .for_update()
+        .first(conn)
+        .optional()?;
+    let Some((match_id, seat, expires_at, used_by)) = invite else {
+        return Err(Error::not_found("invitation"));
+    };
+    let expired = |why: &str| Error::invite_expired(why);
+    if used_by.is_some() {
+        return Err(expired("this invitation has already been used"));
+    }
+    if expires_at <= now {
+        return Err(expired("this invitation has expired; ask for a new one"));
+    }
+    let mut table =
+        Table::load(conn, match_id, true)?.ok_or_else(|| Error::not_found("invitation"))?;
+    if table.seats.contains(&Some(user)) {
+        return Err(Error::conflict("you already have a seat in this match"));
+    }
+    if matches!(
+        table.row.status,
+        MatchStatus::Finished | MatchStatus::Cancelled
+    ) {
+        return Err(expired("this match is over or was cancelled"));
+    }
+    diesel::update(invites::table.find(code.trim().to_uppercase()))
+        .set((invites::used_by.eq(user), invites::used_at.eq(now)))
+        .execute(conn)?;
+    super::seat::take_seat(conn, &mut table, seat, user, now, random)?;
+    let view = table.view_for(conn, user)?;
+    if let Some(keyed) = keyed {
+        let stored = serde_json::to_value(&view).map_err(Error::internal)?;
+        keyed.remember(conn, user, match_id, stored, now)?;
+    }
+    Ok(view)
 }

@@ -7,10 +7,11 @@
 //! matches are linked both ways (`rematch_of`, `rematch`).
 
 use super::create::{self, Ask, NewMatch};
-use super::{load_players, MatchStatus, MatchView, Player, Table};
 use crate::error::Error;
+use crate::matches::{MatchStatus, MatchView, Table};
 use crate::notify::outbox::{Enqueue, Notice};
 use crate::notify::Kind;
+use crate::players::{self, Player};
 use crate::schema::{matches, rematch_offers};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -95,7 +96,7 @@ pub fn ask_for(
         .filter(|u| !asked.contains(u))
         .copied()
         .collect();
-    let names = load_players(conn, everyone.clone())?;
+    let names = players::load(conn, everyone.clone())?;
     let named = |ids: &[Uuid]| ids.iter().filter_map(|u| names.get(u).cloned()).collect();
     if !waiting.is_empty() {
         if new > 0 {

@@ -20,8 +20,9 @@
 //! starting 1500 before a first rated match there.
 
 use super::create::{self, Ask, NewMatch};
-use super::MatchView;
 use crate::error::Error;
+use crate::matches::MatchView;
+use crate::players::Player;
 use crate::schema::{seeks, users};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -57,11 +58,11 @@ pub struct RatingRange {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewSeek {
-    #[schema(schema_with = crate::http::enforced::game_choice)]
+    #[schema(schema_with = crate::enforced::game_choice)]
     pub game: String,
-    #[schema(schema_with = crate::http::enforced::variant)]
+    #[schema(schema_with = crate::enforced::variant)]
     pub variant: Option<String>,
-    #[schema(schema_with = crate::http::enforced::mode)]
+    #[schema(schema_with = crate::enforced::mode)]
     pub mode: Option<String>,
     /// Players in the match, me included (default: the game's fewest;
     /// four-player chess: 4 in teams, 3 or 4 in ffa and points; the
@@ -124,7 +125,7 @@ impl SeekRow {
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct SeekView {
     pub id: Uuid,
-    pub user: super::Player,
+    pub user: Player,
     pub game: String,
     pub variant: Option<String>,
     pub mode: Option<String>,
@@ -147,7 +148,7 @@ pub struct SeekAnswer {
     pub started: Option<MatchView>,
 }
 
-fn view(row: &SeekRow, user: super::Player) -> SeekView {
+fn view(row: &SeekRow, user: Player) -> SeekView {
     SeekView {
         id: row.id,
         user,
@@ -187,10 +188,10 @@ fn rating_of(conn: &mut PgConnection, user: Uuid, perf: &str) -> Result<i32, Err
     Ok(rating.map_or(START_RATING, |r| r.round() as i32))
 }
 
-fn me(conn: &mut PgConnection, user: Uuid) -> Result<super::Player, Error> {
+fn me(conn: &mut PgConnection, user: Uuid) -> Result<Player, Error> {
     Ok(users::table
         .find(user)
-        .select(super::Player::as_select())
+        .select(Player::as_select())
         .first(conn)?)
 }
 
@@ -425,12 +426,12 @@ pub fn open_list(
         .filter(seeks::expires_at.gt(now))
         .order(seeks::created_at)
         .limit(200)
-        .select((SeekRow::as_select(), super::Player::as_select()))
+        .select((SeekRow::as_select(), Player::as_select()))
         .into_boxed();
     if let Some(game) = game {
         query = query.filter(seeks::game.eq(game));
     }
-    let rows: Vec<(SeekRow, super::Player)> = query.load(conn)?;
+    let rows: Vec<(SeekRow, Player)> = query.load(conn)?;
     let mut shown = Vec::new();
     for (row, player) in rows {
         if row.user_id == me || !crate::friends::blocked_between(conn, me, row.user_id)? {
@@ -496,7 +497,7 @@ pub fn accept(
         .set((seeks::match_id.eq(started.id), seeks::paired_at.eq(ask.now)))
         .execute(conn)?;
     // The view for the one who accepted, not the seek's owner.
-    let mut table = super::Table::load(conn, started.id, false)?
+    let mut table = crate::matches::Table::load(conn, started.id, false)?
         .ok_or_else(|| Error::internal("the new match vanished"))?;
     table.view_for(conn, ask.creator)
 }

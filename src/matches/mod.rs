@@ -4,23 +4,20 @@
 //! transaction, with the match row locked.
 
 pub mod append;
-pub mod challenge;
+pub mod challenged;
 pub mod courtesy;
-pub mod create;
 pub mod duties;
 pub mod held;
-pub mod invites;
-pub mod notices;
 pub mod play;
-pub mod rematch;
+pub mod reactions;
 pub mod replay;
-pub mod seeks;
 pub mod snapshots;
 pub mod status;
 
 pub use status::{MatchStatus, ServiceEvent};
 
 use crate::error::Error;
+use crate::players::Player;
 use crate::schema::{match_events, match_seats, matches, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -67,16 +64,6 @@ pub struct EventRow {
     pub seat: Option<i16>,
     pub rules: bool,
     pub body: Value,
-}
-
-/// A player as others see them.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, Queryable, Selectable)]
-#[diesel(table_name = users)]
-pub struct Player {
-    pub id: Uuid,
-    pub username: String,
-    pub display_name: String,
-    pub guest: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
@@ -132,7 +119,7 @@ pub struct MatchView {
     pub invites: Vec<Invite>,
     /// Seats held for challenged players who have not answered yet.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub challenges: Vec<challenge::ChallengeView>,
+    pub challenges: Vec<challenged::ChallengeView>,
     /// The match this one is the rematch of.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch_of: Option<Uuid>,
@@ -337,7 +324,7 @@ impl Table {
         match Self::load(conn, id, lock)? {
             Some(t) if t.seats.contains(&Some(user)) => Ok(t),
             // A challenged player may see what they are asked to play.
-            Some(t) if challenge::is_challenged(conn, id, user)? => Ok(t),
+            Some(t) if challenged::is_challenged(conn, id, user)? => Ok(t),
             _ => Err(Error::not_found("match")),
         }
     }
@@ -379,16 +366,24 @@ impl Table {
         let (duties_before, was_finished) =
             (self.duties(), self.row.status == MatchStatus::Finished);
         self.refresh_row(&duties_before, now);
-        // Issue #19: the rating update shares the transaction of the end;
-        // it reads the written events, so it is also shown the held ones.
-        if !was_finished && self.row.status == MatchStatus::Finished && self.row.rated {
-            let unwritten: Vec<EventRow> = (self.held.iter())
-                .flat_map(|h| h.events.iter().cloned())
-                .chain(stored.iter().cloned())
-                .collect();
-            crate::ratings::update::record(conn, self, &unwritten, now)?;
+        // The reactions read the log as written plus what this
+        // transaction holds back (issue #19: the rating update of a held
+        // batch is shown the held events).
+        let unwritten: Vec<EventRow> = (self.held.iter())
+            .flat_map(|h| h.events.iter().cloned())
+            .chain(stored.iter().cloned())
+            .collect();
+        let appended = reactions::Appended {
+            stored: &stored,
+            unwritten: &unwritten,
+            duties_before: &duties_before,
+            was_finished,
+            now,
+        };
+        let mut notices = Vec::new();
+        for reaction in reactions::installed()? {
+            notices.extend(reaction.react(conn, self, &appended)?);
         }
-        let notices = notices::after_append(self, &duties_before, was_finished, &stored);
         match self.held.as_mut() {
             Some(held) => {
                 held.events.extend(stored.iter().cloned());
@@ -440,12 +435,12 @@ impl Table {
             .copied()
             .collect();
         if !missing.is_empty() {
-            let found = load_players(conn, missing)?;
+            let found = crate::players::load(conn, missing)?;
             self.players.extend(found);
         }
         let mut view = self.view_with(&self.players, user);
         if self.row.status == MatchStatus::Waiting {
-            view.challenges = challenge::pending(conn, self.row.id)?;
+            view.challenges = challenged::pending(conn, self.row.id)?;
         }
         Ok(view)
     }
@@ -522,15 +517,4 @@ pub fn event_view(
         out.entry("seat").or_insert(seat.into());
     }
     Ok(Value::Object(out))
-}
-
-pub fn load_players(
-    conn: &mut PgConnection,
-    ids: Vec<Uuid>,
-) -> Result<HashMap<Uuid, Player>, Error> {
-    let found: Vec<Player> = users::table
-        .filter(users::id.eq_any(ids))
-        .select(Player::as_select())
-        .load(conn)?;
-    Ok(found.into_iter().map(|p| (p.id, p)).collect())
 }

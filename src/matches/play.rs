@@ -2,7 +2,7 @@
 //! feed and the list of my matches.
 
 use super::snapshots::Snapshot;
-use super::{courtesy, load_players, EventRow, EventView, MatchView, NewEvent, Table};
+use super::{courtesy, EventRow, EventView, MatchView, NewEvent, Table};
 use crate::error::Error;
 use crate::idempotency::{self, Keyed};
 use crate::matches::MatchStatus;
@@ -315,7 +315,7 @@ pub fn list(
     let my_matches = match_seats::table
         .filter(match_seats::user_id.eq(user))
         .select(match_seats::match_id);
-    let challenged = super::challenge::matches_of(user);
+    let challenged = super::challenged::matches_of(user);
     let mut query = matches::table
         .filter(
             matches::id
@@ -338,7 +338,7 @@ pub fn list(
         query = query.filter(matches::game.eq(game.id()));
     }
     if let Some(name) = &opponent {
-        let other = crate::friends::player_named(conn, name)?;
+        let other = crate::players::named(conn, name)?;
         let theirs = match_seats::table
             .filter(match_seats::user_id.eq(other.id))
             .select(match_seats::match_id);
@@ -363,7 +363,7 @@ pub fn list(
         .iter()
         .flat_map(|t| t.seats.iter().flatten().copied())
         .collect();
-    let players = load_players(conn, everyone)?;
+    let players = crate::players::load(conn, everyone)?;
     Ok(MatchPage {
         items: tables.iter().map(|t| t.view_with(&players, user)).collect(),
         next_cursor: more.then(|| encode_cursor(offset + PAGE_SIZE)),

@@ -9,7 +9,7 @@
 //! transaction can never make it serve a stale or phantom state. Seats
 //! change only together with an event, so the seq covers them too.
 
-use super::Player;
+use crate::players::Player;
 use posthorn_rules::MatchState;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};

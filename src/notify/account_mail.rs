@@ -7,7 +7,7 @@
 //! unsubscribe link: it is sent only when its reader asked for it.
 
 use super::deliver::Mailer;
-use super::worker::Row;
+use super::outbox::Row;
 use super::{Channel, Courier};
 use crate::error::Error;
 use crate::schema::notifications;

@@ -3,8 +3,8 @@
 //! failures retry with exponential backoff up to the configured attempts,
 //! then stay recorded as failed.
 
+use super::outbox::Row;
 use super::recipients::Recipient;
-use super::worker::Row;
 use super::Courier;
 use super::Kind;
 use crate::config::Config;
@@ -47,6 +47,10 @@ enum Channel {
     Files(FileTransport),
 }
 
+/// Sends in flight at once within a batch. A send mostly waits (an SMTP
+/// message ~40 ms on lettre's two writes, a push on its service), so the
+/// threads cost little CPU; the SMTP pool holds as many connections.
+pub const SENDERS: usize = 64;
 /// Sends email over SMTP, or into `.eml` files when no server is set.
 pub struct Mailer {
     channel: Channel,
@@ -68,8 +72,7 @@ impl Mailer {
                     .timeout(Some(std::time::Duration::from_secs(10)))
                     // One pooled connection per sender thread.
                     .pool_config(
-                        lettre::transport::smtp::PoolConfig::new()
-                            .max_size(super::worker::SENDERS as u32),
+                        lettre::transport::smtp::PoolConfig::new().max_size(SENDERS as u32),
                     )
                     .build();
                 Channel::Smtp(transport)

@@ -9,7 +9,6 @@
 pub mod account_mail;
 pub mod deliver;
 pub mod destination;
-pub mod digest;
 pub mod outbox;
 pub mod push;
 mod recipients;

@@ -1,7 +1,7 @@
 //! Writing the outbox: the statement that puts notices in `notices` with an
 //! action, and the worker's fan-out of them into `notifications`, one row
 //! per channel and device (what an append tells whom is match policy:
-//! [`crate::matches::notices`]).
+//! [`crate::notices`]).
 //!
 //! The insert is a prepared statement of fixed text whatever the number of
 //! notices (they are bound as arrays and unnested), so PostgreSQL plans it
@@ -163,3 +163,14 @@ impl QueryId for Enqueue {
 }
 
 impl RunQueryDsl<diesel::PgConnection> for Enqueue {}
+
+/// A claimed row of the outbox.
+pub(super) struct Row {
+    pub(super) id: i64,
+    pub(super) user_id: Uuid,
+    pub(super) match_id: Uuid,
+    pub(super) kind: String,
+    pub(super) channel: String,
+    pub(super) payload: Value,
+    pub(super) attempts: i32,
+}

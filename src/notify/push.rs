@@ -139,7 +139,7 @@ fn refused(why: &str) -> Error {
 }
 
 /// Whether `endpoint` has the shape the OpenAPI document gives a push
-/// endpoint (`http::enforced::PUSH_ENDPOINT`): `https://`, a host, an
+/// endpoint (`enforced::PUSH_ENDPOINT`): `https://`, a host, an
 /// optional port, then a path and query of RFC 3986 characters. The host
 /// is a DNS name (its last label starts with a letter: the URL parser
 /// reads an all-digit name as an IPv4 address), a dotted IPv4 address or
@@ -237,7 +237,7 @@ pub struct SubscriptionKeys {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewSubscription {
-    #[schema(schema_with = crate::http::enforced::push_endpoint)]
+    #[schema(schema_with = crate::enforced::push_endpoint)]
     pub endpoint: String,
     pub keys: SubscriptionKeys,
     /// Browsers also send `expirationTime` (milliseconds since the epoch,

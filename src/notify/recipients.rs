@@ -2,7 +2,7 @@
 //! batch rather than three or four per row (issue #21: per-row reads were
 //! a sixth of the worker's time per batch).
 
-use super::worker::Row;
+use super::outbox::Row;
 use super::{Channel, Settings};
 use crate::error::Error;
 use crate::schema::{notification_settings, push_subscriptions as subs, users};

@@ -11,7 +11,8 @@
 //! server's delayed acknowledgement), and a push waits on its service.
 
 use super::account_mail::{self, AccountMail};
-use super::deliver::{compose, words};
+use super::deliver::{compose, words, SENDERS};
+use super::outbox::Row;
 use super::recipients::Recipients;
 use super::Kind;
 use super::{Channel, Courier, DeliveryStatus};
@@ -26,10 +27,6 @@ use uuid::Uuid;
 
 /// Rows claimed per transaction.
 const BATCH: i64 = 256;
-/// Sends in flight at once within a batch. A send mostly waits (an SMTP
-/// message ~40 ms on lettre's two writes, a push on its service), so the
-/// threads cost little CPU; the SMTP pool holds as many connections.
-pub const SENDERS: usize = 64;
 /// The first retry waits this long; each later one twice as long.
 const FIRST_RETRY_SECONDS: i64 = 30;
 const MAX_RETRY_SECONDS: i64 = 3600;
@@ -45,17 +42,6 @@ pub struct Delivered {
     pub failed: usize,
     /// Held back by the user's quiet hours.
     pub waiting: usize,
-}
-
-/// A claimed row of the outbox.
-pub(super) struct Row {
-    pub(super) id: i64,
-    pub(super) user_id: Uuid,
-    pub(super) match_id: Uuid,
-    pub(super) kind: String,
-    pub(super) channel: String,
-    pub(super) payload: Value,
-    pub(super) attempts: i32,
 }
 
 /// A claimed notification, read and composed: ready to send with no
@@ -297,7 +283,6 @@ fn mark_sent(conn: &mut PgConnection, ids: &[i64], now: DateTime<Utc>) -> Result
 pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
     let now = courier.clock.now();
     let mut done = Delivered::default();
-    crate::db::transaction(&courier.pool, |c| super::digest::enqueue_due(c, now))?;
     // The actions' notices become deliveries first (issue #21).
     while crate::db::transaction(&courier.pool, super::outbox::fan_out)?.0
         == super::outbox::FAN_OUT_BATCH

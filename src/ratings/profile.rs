@@ -5,7 +5,8 @@
 
 use super::{title, update::provisional};
 use crate::error::Error;
-use crate::matches::{MatchStatus, Player};
+use crate::matches::MatchStatus;
+use crate::players::Player;
 use crate::schema::{match_seats, matches, ratings, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -41,7 +42,7 @@ pub struct Profile {
 
 /// `name`'s profile as `me` may see it.
 pub fn profile(conn: &mut PgConnection, me: Uuid, name: &str) -> Result<Profile, Error> {
-    let player = crate::friends::player_named(conn, name)?;
+    let player = crate::players::named(conn, name)?;
     let since: DateTime<Utc> = users::table
         .find(player.id)
         .select(users::created_at)
@@ -122,7 +123,7 @@ pub struct HeadToHead {
 
 /// The finished matches between `me` and `name`, per perf.
 pub fn head_to_head(conn: &mut PgConnection, me: Uuid, name: &str) -> Result<HeadToHead, Error> {
-    let them = crate::friends::player_named(conn, name)?;
+    let them = crate::players::named(conn, name)?;
     if crate::friends::blocked_between(conn, me, them.id)? {
         return Err(Error::not_found("player"));
     }

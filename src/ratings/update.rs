@@ -3,7 +3,9 @@
 
 use super::{is_weng_lin, perf_of, PROVISIONAL_ABOVE, START_RATING, WENG_LIN_SCALE};
 use crate::error::Error;
-use crate::matches::{EventRow, Table};
+use crate::matches::reactions::{Appended, Reaction};
+use crate::matches::{EventRow, MatchStatus, Table};
+use crate::notify::outbox::Notice;
 use crate::schema::{match_events, rating_changes, rating_counts, ratings, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -35,6 +37,25 @@ pub struct RatingRow {
 /// Whether a rating is still provisional.
 pub fn provisional(deviation: f64) -> bool {
     deviation > PROVISIONAL_ABOVE
+}
+
+/// The rating reaction: a rated match that ends has its ratings updated
+/// in the transaction of its end (issue #19).
+pub struct Rate;
+
+impl Reaction for Rate {
+    fn react(
+        &self,
+        conn: &mut PgConnection,
+        table: &mut Table,
+        appended: &Appended,
+    ) -> Result<Vec<Notice>, Error> {
+        let ended = !appended.was_finished && table.row.status == MatchStatus::Finished;
+        if ended && table.row.rated {
+            record(conn, table, appended.unwritten, appended.now)?;
+        }
+        Ok(Vec::new())
+    }
 }
 
 /// Apply the match's end to its players' ratings, and write the changes

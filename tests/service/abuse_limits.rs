@@ -89,7 +89,7 @@ async fn challenges_guests_and_invitation_look_ups_are_limited() {
         )
     };
     let mut sent = Vec::new();
-    for _ in 0..posthorn::matches::challenge::PENDING_PER_PAIR {
+    for _ in 0..posthorn::lobby::challenge::PENDING_PER_PAIR {
         let reply = challenge().await;
         assert_eq!(reply.status, 201, "{}", reply.body);
         sent.push(reply.body["id"].as_str().unwrap().to_owned());
@@ -268,7 +268,7 @@ async fn withdrawing_a_friend_request_does_not_give_the_send_back() {
 async fn a_player_has_at_most_a_few_open_seeks() {
     let app = TestApp::start().await;
     let alice = app.register("alice").await;
-    let cap = posthorn::matches::seeks::OPEN_SEEKS_PER_PLAYER;
+    let cap = posthorn::lobby::seeks::OPEN_SEEKS_PER_PLAYER;
     for hours in (0..cap).map(|n| 24 + 12 * n) {
         let posted = app
             .challenge(

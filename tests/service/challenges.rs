@@ -169,11 +169,15 @@ async fn an_unanswered_challenge_expires_after_a_week() {
         session.body["access_token"].as_str().unwrap().to_owned()
     };
     app.clock.advance(Duration::days(6));
-    app.blocking(posthorn::sweep::sweep).await.unwrap();
+    app.blocking(posthorn::jobs::deadlines::sweep)
+        .await
+        .unwrap();
     let alice = signed_in().await;
     assert_eq!(app.get(&path(&m), &alice).await.body["status"], "waiting");
     app.clock.advance(Duration::days(1));
-    app.blocking(posthorn::sweep::sweep).await.unwrap();
+    app.blocking(posthorn::jobs::deadlines::sweep)
+        .await
+        .unwrap();
     let alice = signed_in().await;
     let after = app.get(&path(&m), &alice).await.body;
     assert_eq!(after["status"], "cancelled");
@@ -361,7 +365,7 @@ async fn a_cancellation_reaches_the_others_by_smtp_but_not_whoever_cancelled() {
         .challenge(&format!("{}/decline", path(&m)), &bob, json!({}))
         .await;
     assert_eq!(declined.status, 200, "{}", declined.body);
-    app.blocking(|s| posthorn::notify::worker::deliver_due(&s.courier()))
+    app.blocking(|s| posthorn::jobs::outbox::deliver_due(&s.courier()))
         .await
         .unwrap();
     assert!(

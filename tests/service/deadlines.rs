@@ -3,7 +3,7 @@
 
 use crate::support::{start_time, TestApp};
 use chrono::{DateTime, Duration, Utc};
-use posthorn::sweep::{sweep, Swept};
+use posthorn::jobs::deadlines::{sweep, Swept};
 use serde_json::{json, Value};
 
 /// A service whose access tokens outlive the days these tests skip.
@@ -500,7 +500,7 @@ async fn a_stalled_mail_server_does_not_delay_a_deadline() {
     })
     .await;
     let g = start_game(&app, 48.0).await;
-    let scheduler = posthorn::sweep::start(app.state.clone(), std::time::Duration::from_secs(1))
+    let scheduler = posthorn::jobs::start(app.state.clone(), std::time::Duration::from_secs(1))
         .await
         .unwrap();
     app.clock.advance(Duration::hours(49));

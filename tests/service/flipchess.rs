@@ -139,7 +139,10 @@ async fn two_users_play_whole_flipchess_matches_and_never_see_each_others_cards(
                 app.clock.advance(Duration::seconds(4));
                 windows += 1;
                 if windows % 2 == 0 {
-                    let swept = app.blocking(posthorn::sweep::sweep).await.unwrap();
+                    let swept = app
+                        .blocking(posthorn::jobs::deadlines::sweep)
+                        .await
+                        .unwrap();
                     assert_eq!(swept.matches, 1, "the closed window makes the match due");
                     sweep_penalties += 1;
                 }

@@ -15,6 +15,7 @@ mod friends;
 mod hardening;
 mod headers;
 mod janggi;
+mod layers;
 mod matches;
 mod notifications;
 mod operations;

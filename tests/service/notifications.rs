@@ -4,7 +4,8 @@
 use crate::smtp::SmtpServer;
 use crate::support::TestApp;
 use chrono::Duration;
-use posthorn::notify::worker::{deliver_due, Delivered};
+use posthorn::jobs::outbox::deliver_due;
+use posthorn::notify::worker::Delivered;
 use serde_json::json;
 
 async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {
@@ -386,11 +387,15 @@ async fn the_timeout_notice_sends_a_reminder_and_the_end_reaches_both() {
     deliver(&app).await;
     let before = smtp.messages().len();
     app.clock.advance(Duration::hours(24));
-    app.blocking(posthorn::sweep::sweep).await.unwrap();
+    app.blocking(posthorn::jobs::deadlines::sweep)
+        .await
+        .unwrap();
     assert_eq!(deliver(&app).await.sent, 1);
     assert!(subject(&smtp.messages()[before]).starts_with("Time is running out"));
     app.clock.advance(Duration::hours(24));
-    app.blocking(posthorn::sweep::sweep).await.unwrap();
+    app.blocking(posthorn::jobs::deadlines::sweep)
+        .await
+        .unwrap();
     assert_eq!(deliver(&app).await.sent, 2, "the result, to both players");
     let last: Vec<String> = smtp.messages()[before + 1..]
         .iter()

@@ -4,7 +4,7 @@
 
 use crate::smtp::SmtpServer;
 use crate::support::{Reply, TestApp};
-use posthorn::notify::worker::deliver_due;
+use posthorn::jobs::outbox::deliver_due;
 use serde_json::json;
 
 async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {

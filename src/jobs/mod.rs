@@ -1,0 +1,81 @@
+//! The periodic work of the service, one file per job (issue #31): the
+//! deadline sweep (`deadlines`), the outbox delivery with the daily
+//! digest (`outbox`, `digest`), and the reading of sessions other
+//! instances ended. Each runs on a tick of its own, off the async
+//! executor, with the narrow context it needs.
+
+pub mod deadlines;
+pub mod digest;
+pub mod outbox;
+
+use crate::error::Error;
+use crate::state::AppState;
+
+/// Start the periodic work on tokio-cron-scheduler, each on a tick of its
+/// own so that a slow peer never delays another: the deadline sweep and
+/// the outbox delivery every `interval` (a slow mail server no longer holds
+/// up deadlines), and the reading of sessions other instances ended every
+/// [`crate::revoked::REFRESH_EVERY`]. A tick that finds its job's previous
+/// run still going is skipped rather than piled up.
+pub async fn start(
+    state: AppState,
+    interval: std::time::Duration,
+) -> Result<tokio_cron_scheduler::JobScheduler, String> {
+    use tokio_cron_scheduler::JobScheduler;
+    let scheduler = JobScheduler::new().await.map_err(|e| e.to_string())?;
+    let (s, o, r) = (state.clone(), state.clone(), state);
+    let jobs = [
+        every(interval, "sweep", move || match deadlines::sweep(&s) {
+            Ok(done) if done.matches > 0 => log::info!("sweep: {done:?}"),
+            Ok(_) => {}
+            Err(e) => log::warn!("sweep failed: {e}"),
+        })?,
+        every(interval, "outbox", move || {
+            match outbox::deliver_due(&o.courier()) {
+                Ok(done) if done != Default::default() => log::info!("outbox: {done:?}"),
+                Ok(_) => {}
+                Err(e) => log::warn!("outbox delivery failed: {e}"),
+            }
+        })?,
+        every(crate::revoked::REFRESH_EVERY, "ended sessions", move || {
+            let read = r.pool.get().map_err(Error::from).and_then(|mut conn| {
+                let lifetime = r.config.access_token_seconds;
+                r.revoked.refresh(&mut conn, r.clock.now(), lifetime)
+            });
+            if let Err(e) = read {
+                log::warn!("reading ended sessions failed: {e}");
+            }
+        })?,
+    ];
+    for job in jobs {
+        scheduler.add(job).await.map_err(|e| e.to_string())?;
+    }
+    scheduler.start().await.map_err(|e| e.to_string())?;
+    Ok(scheduler)
+}
+
+/// A job running blocking `work` off the executor every `interval`,
+/// skipping a tick while its previous run is still going.
+fn every(
+    interval: std::time::Duration,
+    name: &'static str,
+    work: impl Fn() + Send + Sync + 'static,
+) -> Result<tokio_cron_scheduler::Job, String> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let work = std::sync::Arc::new(work);
+    let busy = std::sync::Arc::new(AtomicBool::new(false));
+    tokio_cron_scheduler::Job::new_repeated_async(interval, move |_id, _scheduler| {
+        let (work, busy) = (work.clone(), busy.clone());
+        Box::pin(async move {
+            if busy.swap(true, Ordering::AcqRel) {
+                return;
+            }
+            let ran = tokio::task::spawn_blocking(move || work()).await;
+            busy.store(false, Ordering::Release);
+            if let Err(e) = ran {
+                log::error!("{name} panicked: {e}");
+            }
+        })
+    })
+    .map_err(|e| e.to_string())
+}

@@ -1,0 +1,249 @@
+//! Issue #31: the service keeps its floors. Every module of `src/` sits on
+//! a floor (docs/architecture.md, "Floors"); a module may import modules
+//! of its own floor or below, never above, and no two modules — top-level
+//! or file — import each other round a circle. Imports are read from the
+//! code's `crate::` and `super::` paths and a `mod.rs`'s `use` of its
+//! children, outside comments and `#[cfg(test)]` modules; the crate root
+//! (`lib.rs`, `main.rs`) is the composition point and sits above all.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The floors, lowest first. Written once here and in
+/// docs/architecture.md.
+const FLOORS: [&[&str]; 8] = [
+    &[
+        "schema",
+        "error",
+        "config",
+        "clock",
+        "db",
+        "auth",
+        "dice",
+        "metrics",
+        "names",
+        "limits",
+        "idempotency",
+        "revoked",
+        "enforced",
+        "localdb",
+    ],
+    &["players", "notify"],
+    &["friends", "accounts"],
+    &["matches"],
+    &["ratings", "notices", "summary"],
+    &["lobby"],
+    &["state"],
+    &["jobs", "http"],
+];
+
+type Graph = BTreeMap<String, BTreeSet<String>>;
+
+/// The module path of every source file (`matches::play`), with its code.
+fn modules(src: &std::path::Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![src.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let rel = path.strip_prefix(src).unwrap().with_extension("");
+            let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into()).collect();
+            if parts.last().is_some_and(|p| p == "mod") {
+                parts.pop();
+            }
+            if parts == ["lib"] || parts == ["main"] {
+                continue;
+            }
+            out.insert(parts.join("::"), std::fs::read_to_string(&path).unwrap());
+        }
+    }
+    out
+}
+
+/// The code without comments and test modules.
+fn code(source: &str) -> String {
+    let source = source.split("#[cfg(test)]").next().unwrap_or("");
+    source
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The paths following each `prefix` in `code`: `a::b` of `crate::a::b`,
+/// and each member of a `crate::{a, b::c}` group.
+fn paths_after(code: &str, prefix: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices(prefix) {
+        let before = code[..i].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &code[i + prefix.len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let group = &group[..group.find('}').unwrap_or(group.len())];
+            out.extend(group.split(',').map(|p| path_of(p.trim())));
+        } else {
+            out.push(path_of(rest));
+        }
+    }
+    out.retain(|p| !p.is_empty());
+    out
+}
+
+fn path_of(text: &str) -> String {
+    let end = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+        .unwrap_or(text.len());
+    text[..end].trim_end_matches(':').to_owned()
+}
+
+/// The longest module naming a prefix of `path`.
+fn resolve(modules: &BTreeSet<String>, path: &str) -> Option<String> {
+    let segments: Vec<&str> = path.split("::").collect();
+    (1..=segments.len())
+        .rev()
+        .map(|n| segments[..n].join("::"))
+        .find(|m| modules.contains(m))
+}
+
+/// Who imports whom, file by file.
+fn imports(sources: &BTreeMap<String, String>) -> Graph {
+    let names: BTreeSet<String> = sources.keys().cloned().collect();
+    let mut graph = Graph::new();
+    for (module, source) in sources {
+        let code = code(source);
+        let parent = module.rsplit_once("::").map_or("", |(p, _)| p);
+        let mut targets: Vec<String> = paths_after(&code, "crate::");
+        for path in paths_after(&code, "super::") {
+            targets.push(if parent.is_empty() {
+                path
+            } else {
+                format!("{parent}::{path}")
+            });
+        }
+        for line in code.lines().map(str::trim_start) {
+            let line = line.strip_prefix("pub ").unwrap_or(line);
+            if let Some(used) = line.strip_prefix("use ") {
+                let used = used.strip_prefix("self::").unwrap_or(used);
+                targets.push(format!("{module}::{}", path_of(used)));
+            }
+        }
+        let edges = graph.entry(module.clone()).or_default();
+        for target in targets {
+            if let Some(found) = resolve(&names, &target).filter(|t| t != module) {
+                edges.insert(found);
+            }
+        }
+    }
+    graph
+}
+
+/// The same graph between top-level modules.
+fn top_level(files: &Graph) -> Graph {
+    let top = |m: &str| m.split("::").next().unwrap().to_owned();
+    let mut graph = Graph::new();
+    for (from, tos) in files {
+        let edges = graph.entry(top(from)).or_default();
+        edges.extend(tos.iter().map(|t| top(t)).filter(|t| *t != top(from)));
+    }
+    graph
+}
+
+/// Every circle of imports (strongly connected groups of two or more).
+fn cycles(graph: &Graph) -> Vec<Vec<String>> {
+    // Two modules are in one circle when each reaches the other.
+    let reach = |from: &String| {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![from.clone()];
+        while let Some(m) = todo.pop() {
+            for next in graph.get(&m).into_iter().flatten() {
+                if seen.insert(next.clone()) {
+                    todo.push(next.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reaches: BTreeMap<&String, BTreeSet<String>> =
+        graph.keys().map(|m| (m, reach(m))).collect();
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for (m, seen) in &reaches {
+        if !seen.contains(*m) || out.iter().any(|c| c.contains(m)) {
+            continue;
+        }
+        let circle: Vec<String> = reaches
+            .iter()
+            .filter(|(o, r)| seen.contains(**o) && r.contains(*m))
+            .map(|(o, _)| (*o).clone())
+            .collect();
+        out.push(circle);
+    }
+    out
+}
+
+/// Imports that reach a floor above their own, and modules on no floor.
+fn upward(top: &Graph) -> Vec<String> {
+    let floor = |m: &str| FLOORS.iter().position(|f| f.contains(&m));
+    let mut found = Vec::new();
+    for (from, tos) in top {
+        let Some(mine) = floor(from) else {
+            found.push(format!("{from} is on no floor"));
+            continue;
+        };
+        for to in tos {
+            if floor(to).is_none_or(|theirs| theirs > mine) {
+                found.push(format!("{from} imports {to}, above it"));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_service_keeps_its_floors_and_has_no_import_cycle() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let files = imports(&modules(&src));
+    let top = top_level(&files);
+    assert_eq!(cycles(&files), Vec::<Vec<String>>::new(), "file cycles");
+    assert_eq!(cycles(&top), Vec::<Vec<String>>::new(), "top-level cycles");
+    assert_eq!(upward(&top), Vec::<String>::new(), "imports above a floor");
+}
+
+/// The checks bite: a forbidden import (the match aggregate reaching up
+/// into the lobby) and a circle between two files are both found.
+#[test]
+fn a_forbidden_import_and_a_circle_are_found() {
+    let sources: BTreeMap<String, String> = [
+        ("matches", "use crate::lobby::Ask;\n"),
+        ("lobby", "// crate::jobs in a comment is no import\n"),
+        (
+            "lobby::create",
+            "use super::seat::take_seat;\nuse crate::matches::Table;\n",
+        ),
+        (
+            "lobby::seat",
+            "pub fn take_seat() { crate::lobby::create::ask(); }\n",
+        ),
+        ("jobs", ""),
+    ]
+    .into_iter()
+    .map(|(m, s)| (m.to_owned(), s.to_owned()))
+    .collect();
+    let files = imports(&sources);
+    assert_eq!(
+        cycles(&files),
+        [vec!["lobby::create".to_owned(), "lobby::seat".to_owned()]]
+    );
+    assert_eq!(
+        upward(&top_level(&files)),
+        ["matches imports lobby, above it"]
+    );
+    assert!(!files["lobby"].contains("jobs"), "comments are not imports");
+}

@@ -11,6 +11,7 @@ pub mod error;
 pub mod friends;
 pub mod http;
 pub mod idempotency;
+pub mod job_queue;
 pub mod jobs;
 pub mod limits;
 pub mod lobby;

@@ -31,6 +31,22 @@ diesel::table! {
 }
 
 diesel::table! {
+    jobs (id) {
+        id -> Int8,
+        kind -> Text,
+        key -> Text,
+        payload -> Jsonb,
+        run_at -> Timestamptz,
+        attempts -> Int4,
+        leased_until -> Nullable<Timestamptz>,
+        last_error -> Nullable<Text>,
+        done_at -> Nullable<Timestamptz>,
+        failed_at -> Nullable<Timestamptz>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     limit_hits (id) {
         id -> Int8,
         key -> Text,

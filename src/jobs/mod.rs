@@ -1,11 +1,12 @@
 //! The periodic work of the service, one file per job (issue #31): the
 //! deadline sweep (`deadlines`), the outbox delivery with the daily
-//! digest (`outbox`, `digest`), and the reading of sessions other
-//! instances ended. Each runs on a tick of its own, off the async
+//! digest (`outbox`, `digest`), one-off work from the `jobs` table
+//! (`one_off`), and the reading of sessions other instances ended. Each runs on a tick of its own, off the async
 //! executor, with the narrow context it needs.
 
 pub mod deadlines;
 pub mod digest;
+pub mod one_off;
 pub mod outbox;
 
 use crate::error::Error;
@@ -23,7 +24,7 @@ pub async fn start(
 ) -> Result<tokio_cron_scheduler::JobScheduler, String> {
     use tokio_cron_scheduler::JobScheduler;
     let scheduler = JobScheduler::new().await.map_err(|e| e.to_string())?;
-    let (s, o, r) = (state.clone(), state.clone(), state);
+    let (s, o, w, r) = (state.clone(), state.clone(), state.clone(), state);
     let jobs = [
         every(interval, "sweep", move || match deadlines::sweep(&s) {
             Ok(done) if done.matches > 0 => log::info!("sweep: {done:?}"),
@@ -35,6 +36,15 @@ pub async fn start(
                 Ok(done) if done != Default::default() => log::info!("outbox: {done:?}"),
                 Ok(_) => {}
                 Err(e) => log::warn!("outbox delivery failed: {e}"),
+            }
+        })?,
+        // One-off work (`job_queue`); its workers are registered here as
+        // they come (a computer opponent's move: issue #32).
+        every(interval, "one-off work", move || {
+            match one_off::run_due(&w.pool, &[], w.clock.now()) {
+                Ok(ran) if ran != Default::default() => log::info!("one-off work: {ran:?}"),
+                Ok(_) => {}
+                Err(e) => log::warn!("one-off work failed: {e}"),
             }
         })?,
         every(crate::revoked::REFRESH_EVERY, "ended sessions", move || {

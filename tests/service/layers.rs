@@ -26,6 +26,7 @@ const FLOORS: [&[&str]; 8] = [
         "revoked",
         "enforced",
         "localdb",
+        "job_queue",
     ],
     &["players", "notify"],
     &["friends", "accounts"],

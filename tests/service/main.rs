@@ -18,6 +18,7 @@ mod janggi;
 mod layers;
 mod matches;
 mod notifications;
+mod one_off;
 mod operations;
 mod push;
 mod push_service;

@@ -1,0 +1,51 @@
+//! The runner of one-off work (`job_queue`): on its own tick, claim due
+//! jobs one by one and hand each to the worker of its kind, off the
+//! database threads; a job of a kind this instance has no worker for is
+//! retried (another instance may have one) and fails after the attempts.
+
+use crate::db::Pool;
+use crate::error::Error;
+use crate::job_queue::{self, Job};
+use chrono::{DateTime, Duration, Utc};
+
+/// How long a claim holds a job before another instance may take it.
+pub const LEASE_SECONDS: i64 = 60;
+
+/// The work of one kind of job.
+pub trait Work: Send + Sync {
+    fn kind(&self) -> &'static str;
+    /// Do the job; an `Err` is retried. Must be safe to repeat.
+    fn run(&self, pool: &Pool, job: &Job, now: DateTime<Utc>) -> Result<(), String>;
+}
+
+/// What a run of the runner did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Ran {
+    pub done: usize,
+    pub retried: usize,
+}
+
+/// Run due jobs until none is left (blocking; run it off the executor).
+pub fn run_due(pool: &Pool, workers: &[&dyn Work], now: DateTime<Utc>) -> Result<Ran, Error> {
+    let lease = Duration::seconds(LEASE_SECONDS);
+    let mut ran = Ran::default();
+    while let Some(job) = crate::db::transaction(pool, |c| job_queue::claim(c, now, lease))? {
+        let worker = workers.iter().find(|w| w.kind() == job.kind);
+        let outcome = match worker {
+            Some(worker) => worker.run(pool, &job, now),
+            None => Err(format!("no worker for jobs of kind {}", job.kind)),
+        };
+        match outcome {
+            Ok(()) => {
+                crate::db::transaction(pool, |c| job_queue::finish(c, &job, now))?;
+                ran.done += 1;
+            }
+            Err(why) => {
+                log::warn!("job {} ({}) failed: {why}", job.id, job.kind);
+                crate::db::transaction(pool, |c| job_queue::retry(c, &job, &why, now))?;
+                ran.retried += 1;
+            }
+        }
+    }
+    Ok(ran)
+}

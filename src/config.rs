@@ -31,6 +31,9 @@ pub struct Config {
     /// `POSTHORN_SWEEP_INTERVAL_SECONDS`: how often deadlines are swept
     /// and the outbox delivered.
     pub sweep_interval_seconds: u64,
+    /// `POSTHORN_BOT_THREADS`: threads that think for computer opponents
+    /// (issue #32); default half the cores, at least one.
+    pub bot_threads: usize,
     /// `POSTHORN_SMTP_URL`: `smtp://host:port`, `…?tls=starttls`,
     /// `smtps://…`, credentials in the URL; unset: `.eml` files in the data
     /// folder.
@@ -74,6 +77,9 @@ impl Default for Config {
             max_body_bytes: 64 * 1024,
             body_timeout_seconds: 10,
             sweep_interval_seconds: 5,
+            bot_threads: std::thread::available_parallelism()
+                .map_or(1, |n| n.get() / 2)
+                .max(1),
             smtp_url: None,
             mail_from: "Posthorn <posthorn@localhost>".into(),
             notify_max_attempts: 5,
@@ -147,6 +153,12 @@ impl Config {
                 d.sweep_interval_seconds,
             )?
             .max(1),
+            bot_threads: number(
+                "POSTHORN_BOT_THREADS",
+                var("POSTHORN_BOT_THREADS"),
+                d.bot_threads as u64,
+            )?
+            .max(1) as usize,
             smtp_url: var("POSTHORN_SMTP_URL"),
             mail_from: var("POSTHORN_MAIL_FROM").unwrap_or(d.mail_from),
             notify_max_attempts: number(

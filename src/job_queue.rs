@@ -32,6 +32,13 @@ pub struct Job {
     pub attempts: i32,
 }
 
+/// The work of one kind of job, as `jobs::one_off` runs it.
+pub trait Work: Send + Sync {
+    fn kind(&self) -> &'static str;
+    /// Do the job; an `Err` is retried. Must be safe to repeat.
+    fn run(&self, pool: &crate::db::Pool, job: &Job, now: DateTime<Utc>) -> Result<(), String>;
+}
+
 /// Queue `kind` work due at `run_at`, once per `key`; whether it was new.
 pub fn enqueue(
     conn: &mut PgConnection,

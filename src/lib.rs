@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod auth;
 pub mod clock;
+pub mod computer;
 pub mod config;
 pub mod db;
 pub mod dice;
@@ -85,7 +86,13 @@ pub fn app_state(
     let mailer = notify::deliver::Mailer::from_config(&config)?;
     let vapid = notify::push::Vapid::from_config(&config)?;
     // What follows every append, in its transaction (docs/architecture.md).
-    matches::reactions::install(|| vec![Box::new(ratings::update::Rate), Box::new(notices::Tell)]);
+    matches::reactions::install(|| {
+        vec![
+            Box::new(ratings::update::Rate),
+            Box::new(notices::Tell),
+            Box::new(computer::Reply),
+        ]
+    });
     Ok(state::AppState {
         mailer: Arc::new(mailer),
         vapid: Arc::new(vapid),

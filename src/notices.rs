@@ -62,6 +62,12 @@ pub fn after_append(
                 DutyKind::FlipDecision => Kind::FlipDecision,
                 DutyKind::LastCard => continue,
             };
+            // An untimed match (against the computer, issue #32) tells no
+            // duty: the computer answers within seconds, and the person
+            // has no deadline to be reminded of.
+            if duty.deadline_at.is_none() {
+                continue;
+            }
             if let (false, Some(user)) = (known, user_at(duty.seat)) {
                 let payload = json!({"game": row.game, "deadline_at": duty.deadline_at});
                 notice(user, row.seq, kind, payload);
@@ -101,7 +107,12 @@ pub fn after_append(
                 let payload = json!({"game": row.game});
                 notice(row.created_by, event.seq, Kind::InvitationAccepted, payload);
             }
-            Some(ServiceEvent::TimeGranted { .. } | ServiceEvent::Cancelled { .. }) | None => {}
+            Some(
+                ServiceEvent::TimeGranted { .. }
+                | ServiceEvent::Cancelled { .. }
+                | ServiceEvent::TakenBack { .. },
+            )
+            | None => {}
         }
     }
     notices

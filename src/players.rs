@@ -20,6 +20,10 @@ pub struct Player {
     pub username: String,
     pub display_name: String,
     pub guest: bool,
+    /// The level (`easy`, `normal`, `hard`) when this player is a
+    /// computer opponent (`GET /v1/bots`); absent for people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer: Option<String>,
 }
 
 /// The players among `ids` (those that exist), by id.
@@ -31,9 +35,11 @@ pub fn load(conn: &mut PgConnection, ids: Vec<Uuid>) -> Result<HashMap<Uuid, Pla
     Ok(found.into_iter().map(|p| (p.id, p)).collect())
 }
 
-/// The registered player named `name` (any case).
+/// The registered player named `name` (any case); never a computer
+/// opponent, whom nobody challenges, befriends or blocks by name.
 pub fn named(conn: &mut PgConnection, name: &str) -> Result<Player, Error> {
     users::table
+        .filter(users::computer.is_null())
         .filter(
             diesel::dsl::sql::<diesel::sql_types::Text>("lower(username)").eq(name.to_lowercase()),
         )

@@ -15,6 +15,7 @@ diesel::table! {
         auto_accept_friends -> Bool,
         email_pending -> Nullable<Text>,
         skeleton_cased -> Nullable<Text>,
+        computer -> Nullable<Text>,
     }
 }
 

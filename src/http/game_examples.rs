@@ -37,6 +37,7 @@ fn player(n: u8) -> Player {
         username: name.into(),
         display_name: format!("{}{}", name[..1].to_uppercase(), &name[1..]),
         guest: false,
+        computer: None,
     }
 }
 

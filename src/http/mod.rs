@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod body;
 pub mod caller;
 pub mod client;
+pub mod computer;
 pub mod edge;
 pub mod error;
 pub mod friends;
@@ -122,6 +123,8 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(matches::decline_challenge)
             .service(matches::withdraw_match)
             .service(matches::ask_rematch)
+            .service(computer::list_bots)
+            .service(computer::take_back)
             .service(notify::get_settings)
             .service(notify::put_settings)
             .service(notify::unsubscribe)

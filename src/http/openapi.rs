@@ -8,7 +8,7 @@
 //! query is read, 404 where a path names something, and `default` (500,
 //! 503 when the database is busy).
 
-use super::{accounts, friends, matches, notify, ops, ratings, seeks};
+use super::{accounts, computer, friends, matches, notify, ops, ratings, seeks};
 use actix_web::http::StatusCode;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -27,6 +27,7 @@ use utoipa::{Modify, OpenApi, ToSchema};
         matches::create_match, matches::accept_invite, matches::preview_invite, matches::position_at, matches::list_matches, matches::view_match,
         matches::legal_actions, matches::post_action, matches::event_feed,
         matches::accept_challenge, matches::decline_challenge, matches::withdraw_match, matches::ask_rematch,
+        computer::list_bots, computer::take_back,
         notify::get_settings, notify::put_settings, notify::unsubscribe, notify::unsubscribe_page,
         notify::vapid_public_key, notify::subscribe, notify::unsubscribe_push,
         friends::list_friends, friends::send_request, friends::accept_request, friends::decline_request,

@@ -89,7 +89,7 @@ pub fn settle(
     let passed: Vec<TimedDuty> = table
         .duties()
         .into_iter()
-        .filter(|d| d.deadline_at <= now)
+        .filter(|d| d.deadline_at.is_some_and(|at| at <= now))
         .collect();
     for duty in passed {
         if table.row.status != MatchStatus::Active {
@@ -112,15 +112,19 @@ pub fn settle(
         let mut notices = Vec::new();
         for duty in duties
             .iter_mut()
-            .filter(|d| !d.noticed && d.notice_at <= now)
+            .filter(|d| !d.noticed && d.notice_at.is_some_and(|at| at <= now))
         {
+            // A duty with a notice time has a deadline (`duties::schedule`).
+            let Some(deadline_at) = duty.deadline_at else {
+                continue;
+            };
             duty.noticed = true;
             notices.push(NewEvent {
                 seat: Some(duty.seat),
                 rules: false,
                 body: ServiceEvent::TimeoutNotice {
                     kind: duty.kind,
-                    deadline_at: duty.deadline_at,
+                    deadline_at,
                 }
                 .to_body(),
             });

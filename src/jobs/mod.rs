@@ -12,6 +12,9 @@ pub mod outbox;
 use crate::error::Error;
 use crate::state::AppState;
 
+/// How often due one-off work is looked for.
+pub const ONE_OFF_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Start the periodic work on tokio-cron-scheduler, each on a tick of its
 /// own so that a slow peer never delays another: the deadline sweep and
 /// the outbox delivery every `interval` (a slow mail server no longer holds
@@ -38,10 +41,15 @@ pub async fn start(
                 Err(e) => log::warn!("outbox delivery failed: {e}"),
             }
         })?,
-        // One-off work (`job_queue`); its workers are registered here as
-        // they come (a computer opponent's move: issue #32).
-        every(interval, "one-off work", move || {
-            match one_off::run_due(&w.pool, &[], w.clock.now()) {
+        // One-off work (`job_queue`), every second: a computer opponent's
+        // reply should not wait for the sweep's interval (issue #32).
+        every(ONE_OFF_EVERY, "one-off work", move || {
+            let mover = crate::computer::moves::Mover {
+                dice: w.dice.clone(),
+            };
+            let workers: [&dyn crate::job_queue::Work; 1] = [&mover];
+            let threads = w.config.bot_threads;
+            match one_off::run_due_on(&w.pool, &workers, w.clock.now(), threads) {
                 Ok(ran) if ran != Default::default() => log::info!("one-off work: {ran:?}"),
                 Ok(_) => {}
                 Err(e) => log::warn!("one-off work failed: {e}"),

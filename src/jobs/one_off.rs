@@ -5,24 +5,48 @@
 
 use crate::db::Pool;
 use crate::error::Error;
-use crate::job_queue::{self, Job};
+use crate::job_queue::{self, Work};
 use chrono::{DateTime, Duration, Utc};
+
+pub use crate::job_queue::Job;
 
 /// How long a claim holds a job before another instance may take it.
 pub const LEASE_SECONDS: i64 = 60;
-
-/// The work of one kind of job.
-pub trait Work: Send + Sync {
-    fn kind(&self) -> &'static str;
-    /// Do the job; an `Err` is retried. Must be safe to repeat.
-    fn run(&self, pool: &Pool, job: &Job, now: DateTime<Utc>) -> Result<(), String>;
-}
 
 /// What a run of the runner did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Ran {
     pub done: usize,
     pub retried: usize,
+}
+
+/// [`run_due`] on `threads` threads at once (each claims its own jobs):
+/// the bounded pool computer opponents think on (`POSTHORN_BOT_THREADS`).
+pub fn run_due_on(
+    pool: &Pool,
+    workers: &[&dyn Work],
+    now: DateTime<Utc>,
+    threads: usize,
+) -> Result<Ran, Error> {
+    let runs: Vec<Result<Ran, Error>> = std::thread::scope(|scope| {
+        let runners: Vec<_> = (0..threads.max(1))
+            .map(|_| scope.spawn(|| run_due(pool, workers, now)))
+            .collect();
+        runners
+            .into_iter()
+            .map(|r| {
+                r.join()
+                    .unwrap_or_else(|_| Err(Error::internal("a job runner panicked")))
+            })
+            .collect()
+    });
+    let mut total = Ran::default();
+    for ran in runs {
+        let ran = ran?;
+        total.done += ran.done;
+        total.retried += ran.retried;
+    }
+    Ok(total)
 }
 
 /// Run due jobs until none is left (blocking; run it off the executor).

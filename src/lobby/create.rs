@@ -43,6 +43,15 @@ pub struct NewMatch {
     /// service's shortest turn, 1 h unless configured, at most 336).
     pub turn_hours: Option<f64>,
     pub rated: Option<bool>,
+    /// Computer opponents who sit down at once (issue #32, `GET
+    /// /v1/bots`). A match with one is unrated and has no time limit:
+    /// leave `rated` and `turn_hours` out.
+    #[schema(max_items = 3)]
+    pub computers: Option<Vec<super::computers::ComputerSeat>>,
+    /// The creator's seat (0 moves first in most games: checkers' Black,
+    /// Janggi's Cho), only against the computer; seats are drawn otherwise.
+    #[schema(minimum = 0, maximum = 3)]
+    pub seat: Option<u8>,
 }
 
 /// The game and its configuration (`{variant?, mode?, …options}`). `game`
@@ -194,7 +203,16 @@ pub fn create(
 ) -> Result<MatchView, Error> {
     let (creator, now) = (ask.creator, ask.now);
     let (game, config) = game_config(&req)?;
-    let turn_seconds = turn_seconds(req.turn_hours, ask.min_turn_seconds)?;
+    let computers = super::computers::Computers::of(
+        req.computers.as_deref().unwrap_or_default(),
+        req.seat,
+        req.rated,
+        req.turn_hours.is_some(),
+    )?;
+    let turn_seconds = match computers {
+        Some(_) => 0,
+        None => turn_seconds(req.turn_hours, ask.min_turn_seconds)?,
+    };
     let range = MatchState::seat_range(game, &config)?;
     let rated = req.rated.unwrap_or(false);
     fair_start(game, &config, rated)?;
@@ -239,6 +257,7 @@ pub fn create(
     for (i, user) in named_ids.iter().enumerate() {
         crate::friends::ensure_apart(conn, *user, &named_ids[i + 1..])?;
     }
+    people.extend(computers.iter().flat_map(|c| c.players()).map(Some));
     let open = match req.open_seats {
         Some(n) => n as usize,
         None => range.start().saturating_sub(people.len()),
@@ -256,6 +275,9 @@ pub fn create(
     // Seats are drawn at random, so nobody always gets the first move.
     for i in (1..people.len()).rev() {
         people.swap(i, random.below(i as u64 + 1) as usize);
+    }
+    if let Some(computers) = &computers {
+        people = computers.place(people, creator)?;
     }
     // The configuration is judged now, so a refusal is the creator's; the
     // opening is dealt only once every seat is taken (`take_seat`).
@@ -297,8 +319,12 @@ pub fn create(
     // accept (issue #20, `challenge.rs`); the other empty seats are open.
     let mut challenged = Vec::new();
     for (seat, person) in people.iter_mut().enumerate() {
-        let seated_now =
-            |u: &Uuid| *u == creator || ask.seated.contains(u) || auto_accepted.contains(u);
+        let seated_now = |u: &Uuid| {
+            *u == creator
+                || ask.seated.contains(u)
+                || auto_accepted.contains(u)
+                || computers.as_ref().is_some_and(|c| c.contains(u))
+        };
         let opponent = person.filter(|u| !seated_now(u));
         if let Some(opponent) = opponent {
             super::challenge::create(conn, id, seat, opponent, now)?;

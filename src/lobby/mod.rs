@@ -3,6 +3,7 @@
 //! (`matches`), which imports nothing of this (docs/architecture.md).
 
 pub mod challenge;
+pub mod computers;
 pub mod create;
 pub mod invites;
 pub mod rematch;

@@ -6,6 +6,7 @@
 //! Cho and Han swap, four-player armies move on clockwise). The two
 //! matches are linked both ways (`rematch_of`, `rematch`).
 
+use super::computers::ComputerSeat;
 use super::create::{self, Ask, NewMatch};
 use crate::error::Error;
 use crate::matches::{MatchStatus, MatchView, Table};
@@ -91,9 +92,12 @@ pub fn ask_for(
         .filter(rematch_offers::match_id.eq(match_id))
         .select(rematch_offers::user_id)
         .load(conn)?;
+    // A computer opponent always agrees (issue #32).
+    let is_computer =
+        |u: &Uuid| (table.players.get(u)).is_some_and(|p| crate::computer::level_of(p).is_some());
     let waiting: Vec<Uuid> = everyone
         .iter()
-        .filter(|u| !asked.contains(u))
+        .filter(|u| !asked.contains(u) && !is_computer(u))
         .copied()
         .collect();
     let names = players::load(conn, everyone.clone())?;
@@ -153,11 +157,22 @@ fn start(
             })
             .collect()
     };
+    // The computers sit down again as computers (unrated, untimed); the
+    // people are seated as they were.
+    let level = |u: &Uuid| old.players.get(u).and_then(crate::computer::level_of);
     let others: Vec<Uuid> = everyone
         .iter()
-        .filter(|u| **u != row.created_by)
+        .filter(|u| **u != row.created_by && level(u).is_none())
         .copied()
         .collect();
+    let computers: Vec<ComputerSeat> = (old.seats.iter().flatten())
+        .filter_map(level)
+        .map(|l| ComputerSeat {
+            level: l.id().to_owned(),
+            seat: None,
+        })
+        .collect();
+    let against_computer = !computers.is_empty();
     let rematch_ask = Ask {
         seated: &others,
         arrange: Some(&arrange),
@@ -176,8 +191,10 @@ fn start(
         options: Some(row.options.clone()),
         opponents: None,
         open_seats: Some(0),
-        turn_hours: Some(row.turn_seconds as f64 / 3600.0),
-        rated: Some(row.rated),
+        turn_hours: (!against_computer).then(|| row.turn_seconds as f64 / 3600.0),
+        rated: (!against_computer).then_some(row.rated),
+        computers: against_computer.then_some(computers),
+        seat: None,
     };
     let created = create::create(conn, &rematch_ask, same, random)?;
     diesel::update(matches::table.find(row.id))

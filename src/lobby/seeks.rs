@@ -206,6 +206,8 @@ fn settle_pool(req: &NewSeek, min_turn_seconds: i64) -> Result<SeekRow, Error> {
         open_seats: None,
         turn_hours: req.turn_hours,
         rated: req.rated,
+        computers: None,
+        seat: None,
     };
     let (game, config) = create::game_config(&as_match)?;
     let range = posthorn_rules::MatchState::seat_range(game, &config)?;
@@ -281,6 +283,8 @@ fn new_match(seek: &SeekRow) -> NewMatch {
         open_seats: Some(0),
         turn_hours: Some(seek.turn_seconds as f64 / 3600.0),
         rated: Some(seek.rated),
+        computers: None,
+        seat: None,
     }
 }
 

@@ -95,10 +95,13 @@ pub fn grant(
         .iter_mut()
         .filter(|d| d.seat == to && d.kind == DutyKind::Turn)
     {
-        duty.notice_at += extra;
-        duty.deadline_at += extra;
-        duty.noticed = duty.noticed && duty.notice_at <= now;
-        deadline = Some(duty.deadline_at);
+        let (Some(notice_at), Some(deadline_at)) = (duty.notice_at, duty.deadline_at) else {
+            return Err(RuleError::illegal("this match has no deadlines to extend").into());
+        };
+        duty.notice_at = Some(notice_at + extra);
+        duty.deadline_at = Some(deadline_at + extra);
+        duty.noticed = duty.noticed && notice_at + extra <= now;
+        deadline = Some(deadline_at + extra);
     }
     table.row.to_act = serde_json::to_value(&duties).map_err(Error::internal)?;
     let event = NewEvent {

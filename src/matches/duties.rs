@@ -20,8 +20,13 @@ pub struct TimedDuty {
     #[schema(value_type = String, example = "turn")]
     pub kind: DutyKind,
     pub since: DateTime<Utc>,
-    pub notice_at: DateTime<Utc>,
-    pub deadline_at: DateTime<Utc>,
+    /// When the §T2 timeout notice comes, and when the duty is forfeit
+    /// (§T3); both absent in an untimed match (one against the computer,
+    /// issue #32: no deadline for the person).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notice_at: Option<DateTime<Utc>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_at: Option<DateTime<Utc>>,
     /// End of a short window (FlipChess "last card!", §F8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub closes_at: Option<DateTime<Utc>>,
@@ -34,7 +39,8 @@ pub fn millis_to_time(ms: i64) -> DateTime<Utc> {
     DateTime::from_timestamp_millis(ms).unwrap_or_default()
 }
 
-/// The duties now owed, with times carried over from `previous`.
+/// The duties now owed, with times carried over from `previous`; a
+/// `turn_seconds` of 0 is an untimed match (no notice, no deadline).
 pub fn schedule(
     previous: &[TimedDuty],
     duties: &[Duty],
@@ -57,8 +63,9 @@ pub fn schedule(
                     seat: duty.seat,
                     kind: duty.kind,
                     since: now,
-                    notice_at: now + Duration::seconds(turn_seconds / 2),
-                    deadline_at: now + Duration::seconds(turn_seconds),
+                    notice_at: (turn_seconds > 0)
+                        .then(|| now + Duration::seconds(turn_seconds / 2)),
+                    deadline_at: (turn_seconds > 0).then(|| now + Duration::seconds(turn_seconds)),
                     closes_at,
                     noticed: false,
                 },
@@ -72,7 +79,7 @@ pub fn next_notice(duties: &[TimedDuty]) -> Option<DateTime<Utc>> {
     duties
         .iter()
         .filter(|d| !d.noticed)
-        .map(|d| d.notice_at)
+        .filter_map(|d| d.notice_at)
         .min()
 }
 
@@ -80,7 +87,7 @@ pub fn next_notice(duties: &[TimedDuty]) -> Option<DateTime<Utc>> {
 pub fn next_deadline(duties: &[TimedDuty]) -> Option<DateTime<Utc>> {
     duties
         .iter()
-        .flat_map(|d| [Some(d.deadline_at), d.closes_at])
+        .flat_map(|d| [d.deadline_at, d.closes_at])
         .flatten()
         .min()
 }
@@ -96,7 +103,10 @@ mod tests {
     #[test]
     fn t1_a_new_duty_gets_its_notice_at_half_and_deadline_at_the_full_turn() {
         let d = schedule(&[], &[Duty::new(Seat(0), DutyKind::Turn)], at(0), 48 * 3600);
-        assert_eq!((d[0].notice_at, d[0].deadline_at), (at(24), at(48)));
+        assert_eq!(
+            (d[0].notice_at, d[0].deadline_at),
+            (Some(at(24)), Some(at(48)))
+        );
         assert_eq!(next_notice(&d), Some(at(24)));
         assert_eq!(next_deadline(&d), Some(at(48)));
     }

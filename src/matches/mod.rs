@@ -13,6 +13,7 @@ pub mod reactions;
 pub mod replay;
 pub mod snapshots;
 pub mod status;
+pub mod takeback;
 
 pub use status::{MatchStatus, ServiceEvent};
 
@@ -205,13 +206,9 @@ impl Table {
             ))
             .load(conn)?;
         // Only the events the row's seq covers, so the two agree.
-        let bodies: Vec<Value> = match_events::table
-            .filter(match_events::match_id.eq(id))
-            .filter(match_events::rules.eq(true))
-            .filter(match_events::seq.le(row.seq))
-            .order(match_events::seq)
-            .select(match_events::body)
-            .load(conn)?;
+        let bodies = takeback::folded(conn, &HashMap::from([(id, row.seq)]))?
+            .remove(&id)
+            .unwrap_or_default();
         Table::assemble(row, seat_rows, &bodies).map(Some)
     }
 
@@ -252,28 +249,10 @@ impl Table {
         for seat in seat_rows {
             seats.entry(seat.0).or_default().push(seat);
         }
-        let mut bodies: HashMap<Uuid, Vec<(i32, Value)>> = HashMap::new();
-        let event_rows: Vec<(Uuid, i32, Value)> = match_events::table
-            .filter(match_events::match_id.eq_any(&ids))
-            .filter(match_events::rules.eq(true))
-            .order((match_events::match_id, match_events::seq))
-            .select((
-                match_events::match_id,
-                match_events::seq,
-                match_events::body,
-            ))
-            .load(conn)?;
-        for (id, seq, body) in event_rows {
-            bodies.entry(id).or_default().push((seq, body));
-        }
+        let upto: HashMap<Uuid, i32> = unknown.iter().map(|r| (r.id, r.seq)).collect();
+        let mut bodies = takeback::folded(conn, &upto)?;
         for row in unknown {
-            let events: Vec<Value> = bodies
-                .remove(&row.id)
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|(seq, _)| *seq <= row.seq)
-                .map(|(_, body)| body)
-                .collect();
+            let events = bodies.remove(&row.id).unwrap_or_default();
             let seat_rows = seats.remove(&row.id).unwrap_or_default();
             tables.push(Table::assemble(row, seat_rows, &events)?);
         }
@@ -425,8 +404,8 @@ impl Table {
         row.to_act = serde_json::to_value(&timed).unwrap_or_default();
     }
 
-    /// How `user` sees this match.
-    pub fn view_for(&mut self, conn: &mut PgConnection, user: Uuid) -> Result<MatchView, Error> {
+    /// Load the seated players not yet in `players`.
+    pub fn seat_players(&mut self, conn: &mut PgConnection) -> Result<(), Error> {
         let missing: Vec<Uuid> = self
             .seats
             .iter()
@@ -438,6 +417,12 @@ impl Table {
             let found = crate::players::load(conn, missing)?;
             self.players.extend(found);
         }
+        Ok(())
+    }
+
+    /// How `user` sees this match.
+    pub fn view_for(&mut self, conn: &mut PgConnection, user: Uuid) -> Result<MatchView, Error> {
+        self.seat_players(conn)?;
         let mut view = self.view_with(&self.players, user);
         if self.row.status == MatchStatus::Waiting {
             view.challenges = challenged::pending(conn, self.row.id)?;

@@ -5,12 +5,11 @@
 
 use super::Table;
 use crate::error::Error;
-use crate::schema::match_events;
-use diesel::prelude::*;
 use diesel::PgConnection;
 use posthorn_rules::MatchState;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::collections::HashMap;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -35,13 +34,9 @@ pub fn position_at(
             table.row.seq
         )));
     }
-    let events: Vec<Value> = match_events::table
-        .filter(match_events::match_id.eq(match_id))
-        .filter(match_events::rules.eq(true))
-        .filter(match_events::seq.le(seq))
-        .order(match_events::seq)
-        .select(match_events::body)
-        .load(conn)?;
+    let events = super::takeback::folded(conn, &HashMap::from([(match_id, seq)]))?
+        .remove(&match_id)
+        .unwrap_or_default();
     let state = MatchState::replay(table.game, &events).map_err(Error::internal)?;
     Ok(Position {
         seq,

@@ -86,6 +86,11 @@ pub enum ServiceEvent {
         #[schemars(with = "Option<String>")]
         deadline_at: Option<DateTime<Utc>>,
     },
+    /// A takeback in a match against the computer (issue #32): from here
+    /// on the game stands as it did after event `to_seq`; the events
+    /// between stay in the log, so the history stays true
+    /// (`matches::takeback`).
+    TakenBack { to_seq: i32 },
 }
 
 impl ServiceEvent {

@@ -31,7 +31,7 @@ const FLOORS: [&[&str]; 8] = [
     &["players", "notify"],
     &["friends", "accounts"],
     &["matches"],
-    &["ratings", "notices", "summary"],
+    &["ratings", "notices", "summary", "computer"],
     &["lobby"],
     &["state"],
     &["jobs", "http"],

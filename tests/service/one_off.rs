@@ -7,8 +7,9 @@ use crate::support::TestApp;
 use chrono::Duration;
 use posthorn::clock::Clock;
 use posthorn::db::Pool;
+use posthorn::job_queue::Work;
 use posthorn::job_queue::{self, Job, MAX_ATTEMPTS};
-use posthorn::jobs::one_off::{run_due, Ran, Work, LEASE_SECONDS};
+use posthorn::jobs::one_off::{run_due, Ran, LEASE_SECONDS};
 use serde_json::json;
 use std::sync::Mutex;
 

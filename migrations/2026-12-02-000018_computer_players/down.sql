@@ -1,0 +1,2 @@
+DELETE FROM users WHERE computer IS NOT NULL;
+ALTER TABLE users DROP COLUMN computer;

@@ -1,0 +1,135 @@
+//! Computer opponents in the service (issue #32). The engines are the
+//! rules crate's (`posthorn_rules::engine`); here a computer holds seats
+//! as a player (one per level, `players::Player::computer`), a duty that
+//! falls to one queues a job in the append's transaction ([`Reply`]), and
+//! any instance's job runner plays the move ([`moves::Mover`]).
+
+pub mod moves;
+
+use crate::error::Error;
+use crate::matches::reactions::{Appended, Reaction};
+use crate::matches::{MatchStatus, Table};
+use crate::notify::outbox::Notice;
+use crate::players::Player;
+use diesel::PgConnection;
+use posthorn_rules::engine::Level;
+use posthorn_rules::{GameId, Seat};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// The kind of job that plays a computer's move.
+pub const MOVE_JOB: &str = "computer.move";
+
+/// The player who is the computer at `level` (seeded by migration 18).
+pub fn player_id(level: Level) -> Uuid {
+    let n = match level {
+        Level::Easy => 1,
+        Level::Normal => 2,
+        Level::Hard => 3,
+    };
+    Uuid::from_u128(0x0000_0000_0000_4000_8000_0000_0000_c000 + n)
+}
+
+/// The level of a seated player, if it is a computer.
+pub fn level_of(player: &Player) -> Option<Level> {
+    player.computer.as_deref().and_then(Level::parse)
+}
+
+/// One computer opponent, as `GET /v1/bots` lists it.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Bot {
+    /// `easy`, `normal` or `hard`: what `computers[].level` takes.
+    pub level: String,
+    /// The rating shown beside the level (computer matches are unrated).
+    pub rating: u32,
+    pub name_en: String,
+    pub name_ko: String,
+    /// The player who sits at the table.
+    pub player: Player,
+}
+
+/// The computer opponents of one game.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameBots {
+    pub game: String,
+    pub bots: Vec<Bot>,
+}
+
+/// Every game's computer opponents: every game has all three levels.
+pub fn catalogue() -> Vec<GameBots> {
+    GameId::ALL
+        .iter()
+        .map(|game| GameBots {
+            game: game.id().to_owned(),
+            bots: Level::ALL.into_iter().map(bot).collect(),
+        })
+        .collect()
+}
+
+fn bot(level: Level) -> Bot {
+    let (name_en, name_ko) = level.names();
+    Bot {
+        level: level.id().to_owned(),
+        rating: level.rating(),
+        name_en: name_en.to_owned(),
+        name_ko: name_ko.to_owned(),
+        player: Player {
+            id: player_id(level),
+            username: format!("computer:{}", level.id()),
+            display_name: format!("Computer ({})", level.id()),
+            guest: false,
+            computer: Some(level.id().to_owned()),
+        },
+    }
+}
+
+/// The seats of `table` held by a computer and owing a duty now, with the
+/// computer's level.
+pub fn owing(table: &Table) -> Vec<(Seat, Level)> {
+    if table.row.status != MatchStatus::Active {
+        return Vec::new();
+    }
+    let level_at = |seat: Seat| {
+        let user = table.seats.get(seat.index()).copied().flatten()?;
+        level_of(table.players.get(&user)?)
+    };
+    let mut owing: Vec<(Seat, Level)> = table
+        .state
+        .to_act()
+        .iter()
+        .filter_map(|duty| Some((duty.seat, level_at(duty.seat)?)))
+        .collect();
+    owing.dedup_by_key(|(seat, _)| *seat);
+    owing
+}
+
+/// The computer's turn: when an append leaves a duty with a computer
+/// seat, a job to play it is queued in the same transaction, keyed by the
+/// match and its seq, so it is queued once and a crash loses nothing.
+pub struct Reply;
+
+impl Reaction for Reply {
+    fn react(
+        &self,
+        conn: &mut PgConnection,
+        table: &mut Table,
+        appended: &Appended,
+    ) -> Result<Vec<Notice>, Error> {
+        if table.row.status == MatchStatus::Active {
+            table.seat_players(conn)?;
+        }
+        if !owing(table).is_empty() {
+            let (id, seq) = (table.row.id, table.row.seq);
+            crate::job_queue::enqueue(
+                conn,
+                MOVE_JOB,
+                &format!("{MOVE_JOB}:{id}:{seq}"),
+                serde_json::json!({"match_id": id, "seq": seq}),
+                appended.now,
+                appended.now,
+            )?;
+        }
+        Ok(Vec::new())
+    }
+}

@@ -1,0 +1,118 @@
+//! A match against the computer (issue #32): the creator names computer
+//! opponents (`NewMatch.computers`) and may pick their own seat, i.e.
+//! their side (`NewMatch.seat`: checkers' colour, Janggi's Cho or Han);
+//! the computers sit down at once. Such a match is never rated and has no
+//! time limit: the person has no deadline, no notice, no abandonment.
+
+use crate::computer::player_id;
+use crate::error::Error;
+use posthorn_rules::engine::Level;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// A computer opponent at the table.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ComputerSeat {
+    /// `easy`, `normal` or `hard` (`GET /v1/bots`).
+    #[schema(pattern = "^(easy|normal|hard)$", example = "normal")]
+    pub level: String,
+    /// The seat it takes (default: drawn with the others).
+    #[schema(minimum = 0, maximum = 3)]
+    pub seat: Option<u8>,
+}
+
+/// The computers a match request names, checked.
+pub struct Computers {
+    /// `(player, seat)` per computer.
+    seats: Vec<(Uuid, Option<u8>)>,
+    /// The creator's chosen seat.
+    mine: Option<u8>,
+}
+
+impl Computers {
+    /// The computers a match request names (with the creator's `seat`,
+    /// and whether it asks to be `rated` or `timed`), or none; refuses
+    /// what a match against the computer cannot be and a seat chosen
+    /// without one.
+    pub fn of(
+        named: &[ComputerSeat],
+        seat: Option<u8>,
+        rated: Option<bool>,
+        timed: bool,
+    ) -> Result<Option<Computers>, Error> {
+        if named.is_empty() {
+            if seat.is_some() {
+                return Err(Error::validation(
+                    "seat is chosen only against the computer; seats are drawn otherwise",
+                ));
+            }
+            return Ok(None);
+        }
+        if rated == Some(true) {
+            return Err(Error::validation(
+                "a match against the computer is never rated; leave rated out",
+            ));
+        }
+        if timed {
+            return Err(Error::validation(
+                "a match against the computer has no time limit; leave turn_hours out",
+            ));
+        }
+        let mut seats = Vec::with_capacity(named.len());
+        for c in named {
+            let level = Level::parse(&c.level).ok_or_else(|| {
+                Error::validation(format!("unknown level {:?}: easy, normal or hard", c.level))
+            })?;
+            seats.push((player_id(level), c.seat));
+        }
+        Ok(Some(Computers { seats, mine: seat }))
+    }
+
+    /// The computer players, one per seat they hold.
+    pub fn players(&self) -> impl Iterator<Item = Uuid> + '_ {
+        self.seats.iter().map(|(player, _)| *player)
+    }
+
+    /// Whether `user` is one of these computers.
+    pub fn contains(&self, user: &Uuid) -> bool {
+        self.seats.iter().any(|(player, _)| player == user)
+    }
+
+    /// `people` (already drawn at random) with the chosen seats honoured:
+    /// the creator's and the computers' fixed seats first, everyone else
+    /// in the drawn order in the seats left.
+    pub fn place(
+        &self,
+        people: Vec<Option<Uuid>>,
+        creator: Uuid,
+    ) -> Result<Vec<Option<Uuid>>, Error> {
+        let fixed: Vec<(u8, Uuid)> = (self.mine.map(|s| (s, creator)).into_iter())
+            .chain(self.seats.iter().filter_map(|(p, s)| s.map(|s| (s, *p))))
+            .collect();
+        let n = people.len();
+        let mut placed: Vec<Option<Option<Uuid>>> = vec![None; n];
+        for (seat, who) in &fixed {
+            let slot = placed.get_mut(usize::from(*seat)).ok_or_else(|| {
+                Error::validation(format!("seat {seat} is not at this table of {n}"))
+            })?;
+            if slot.is_some() {
+                return Err(Error::validation(format!("seat {seat} is chosen twice")));
+            }
+            *slot = Some(Some(*who));
+        }
+        let mut rest = people;
+        for (_, who) in &fixed {
+            if let Some(i) = rest.iter().position(|p| *p == Some(*who)) {
+                rest.remove(i);
+            }
+        }
+        // The seats left keep the random draw of the others.
+        let mut rest = rest.into_iter();
+        Ok(placed
+            .into_iter()
+            .map(|slot| slot.unwrap_or_else(|| rest.next().flatten()))
+            .collect())
+    }
+}

@@ -1,0 +1,448 @@
+//! Issue #32 over HTTP: computer opponents at every level in every game,
+//! a person with three computers in four-player chess, takebacks, matches
+//! that are never rated and never timed, and a computer that moves
+//! exactly once when an instance dies mid-job.
+
+use crate::support::TestApp;
+use chrono::Duration;
+use posthorn::clock::Clock;
+use posthorn::computer::moves::Mover;
+use posthorn::job_queue::{self, Work};
+use posthorn::jobs::one_off::{run_due, Ran};
+use serde_json::{json, Value};
+
+/// Every game (with its mode where it has modes) a person plays the
+/// computer in, one line each.
+const GAMES: [&str; 5] = [
+    "checkers",
+    "janggi",
+    "banqi",
+    "flipchess",
+    "four_player_chess/teams",
+];
+
+/// Run the due computer moves as any instance's job runner does.
+async fn computers_move(app: &TestApp) -> Ran {
+    computers_move_at(app, app.clock.now()).await
+}
+
+/// [`computers_move`] at `now` (an instance of another clock).
+async fn computers_move_at(app: &TestApp, now: chrono::DateTime<chrono::Utc>) -> Ran {
+    app.blocking(move |s| {
+        let mover = Mover {
+            dice: s.dice.clone(),
+        };
+        run_due(&s.pool, &[&mover], now).unwrap()
+    })
+    .await
+}
+
+/// The match as `token` sees it.
+async fn view(app: &TestApp, token: &str, id: &str) -> Value {
+    app.get(&format!("/v1/matches/{id}"), token).await.body
+}
+
+/// Whether the person (seats `mine`) owes a duty now.
+fn my_turn(m: &Value) -> bool {
+    let mine = m["my_seats"].as_array().cloned().unwrap_or_default();
+    (m["to_act"].as_array().into_iter().flatten()).any(|d| mine.contains(&d["seat"]))
+}
+
+/// Play `game` against computers at `level` (the person in seat 0, the
+/// computers everywhere else): the person plays legal actions (the
+/// `n`-th in turn, varied) and resigns after `moves` of them if the match
+/// is not over; every computer reply must come from the job runner and
+/// be legal (the service checks it). The finished match.
+async fn play_out(app: &TestApp, token: &str, game: &str, level: &str, moves: usize) -> Value {
+    let seats = if game.starts_with("four_player_chess") {
+        3
+    } else {
+        1
+    };
+    let computers: Vec<Value> = (0..seats).map(|_| json!({"level": level})).collect();
+    let created = app
+        .post(
+            "/v1/matches",
+            token,
+            json!({"game": game, "computers": computers, "seat": 0}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{game}: {}", created.body);
+    let id = created.body["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        created.body["status"], "active",
+        "computers sit down at once"
+    );
+    assert_eq!(created.body["rated"], false);
+    let mut played = 0;
+    for step in 0..2000 {
+        let m = view(app, token, &id).await;
+        if m["status"] == "finished" {
+            return m;
+        }
+        if !my_turn(&m) {
+            let ran = computers_move(app).await;
+            assert!(
+                ran.done >= 1,
+                "{game} {level}: a computer owes a move and makes it"
+            );
+            continue;
+        }
+        if played == moves {
+            let resigned = app.act(token, &id, json!({"type": "resign"})).await;
+            assert_eq!(resigned.status, 200, "{}", resigned.body);
+            continue;
+        }
+        let legal = app
+            .get(&format!("/v1/matches/{id}/legal-actions"), token)
+            .await
+            .body;
+        let actions = legal["actions"].as_array().unwrap();
+        // Not resigning or offering draws while there is a move to make.
+        let moves_only: Vec<&Value> = (actions.iter())
+            .filter(|a| !matches!(a["type"].as_str(), Some("resign" | "offer_draw")))
+            .collect();
+        let pick = moves_only[step % moves_only.len()].clone();
+        let reply = app
+            .post(
+                &format!("/v1/matches/{id}/actions"),
+                token,
+                json!({"seq": legal["seq"], "action": pick}),
+            )
+            .await;
+        assert_eq!(reply.status, 200, "{game}: {pick}: {}", reply.body);
+        played += 1;
+    }
+    panic!("{game} {level}: the match did not end");
+}
+
+#[actix_web::test]
+async fn bots_lists_every_level_of_every_game_with_its_rating_and_names() {
+    let app = TestApp::start().await;
+    let bots = app.request("GET", "/v1/bots", None, None, &[]).await;
+    assert_eq!(bots.status, 200);
+    let games = bots.body.as_array().unwrap();
+    assert_eq!(games.len(), posthorn_rules::GameId::ALL.len());
+    for game in games {
+        let levels: Vec<(Value, Value)> = (game["bots"].as_array().unwrap().iter())
+            .map(|b| (b["level"].clone(), b["rating"].clone()))
+            .collect();
+        assert_eq!(
+            levels,
+            [
+                (json!("easy"), json!(900)),
+                (json!("normal"), json!(1300)),
+                (json!("hard"), json!(1600))
+            ]
+        );
+        for bot in game["bots"].as_array().unwrap() {
+            assert_eq!(bot["player"]["computer"], bot["level"]);
+            assert!(!bot["name_ko"].as_str().unwrap().is_empty());
+        }
+    }
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn a_whole_match_against_each_level_in_every_game() {
+    let app = TestApp::start_seeded(32).await;
+    let mina = app.register("mina").await;
+    for game in GAMES {
+        // Easy is played out to the end (or 150 moves and a resignation);
+        // normal and hard for a dozen moves each, then the person resigns.
+        for (level, moves) in [("easy", 150), ("normal", 12), ("hard", 6)] {
+            let m = play_out(&app, &mina, game, level, moves).await;
+            assert_eq!(m["status"], "finished", "{game} {level}");
+            assert_eq!(m["rated"], false);
+            let computers = (m["seats"].as_array().unwrap().iter())
+                .filter(|s| s["user"]["computer"] == level)
+                .count();
+            assert!(computers >= 1, "{game}: the computer is labelled");
+        }
+    }
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn a_person_and_three_computers_play_four_player_chess() {
+    let app = TestApp::start_seeded(4).await;
+    let mina = app.register("mina").await;
+    let created = app
+        .post(
+            "/v1/matches",
+            &mina,
+            json!({
+                "game": "four_player_chess/ffa",
+                "seat": 2,
+                "computers": [{"level": "easy", "seat": 0}, {"level": "normal"}, {"level": "hard"}],
+            }),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let id = created.body["id"].as_str().unwrap().to_owned();
+    assert_eq!(created.body["my_seats"], json!([2]), "the seat chosen");
+    assert_eq!(created.body["seats"][0]["user"]["computer"], "easy");
+    // The computers before the person move first, by themselves.
+    computers_move(&app).await;
+    let m = view(&app, &mina, &id).await;
+    assert!(my_turn(&m), "{}", m["to_act"]);
+    assert!(m["seq"].as_i64().unwrap() >= created.body["seq"].as_i64().unwrap() + 2);
+    for _ in 0..3 {
+        let legal = app
+            .get(&format!("/v1/matches/{id}/legal-actions"), &mina)
+            .await
+            .body;
+        let first = legal["actions"][0].clone();
+        let seq = legal["seq"].clone();
+        let reply = app
+            .post(
+                &format!("/v1/matches/{id}/actions"),
+                &mina,
+                json!({"seq": seq, "action": first}),
+            )
+            .await;
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        let ran = computers_move(&app).await;
+        assert_eq!(
+            ran,
+            Ran {
+                done: 3,
+                retried: 0
+            },
+            "each computer answers once"
+        );
+        assert!(my_turn(&view(&app, &mina, &id).await));
+    }
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn a_person_takes_back_their_move_and_the_reply_and_the_log_keeps_both() {
+    let app = TestApp::start_seeded(7).await;
+    let mina = app.register("mina").await;
+    let created = app
+        .post(
+            "/v1/matches",
+            &mina,
+            json!({"game": "checkers", "computers": [{"level": "easy"}], "seat": 0}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let id = created.body["id"].as_str().unwrap().to_owned();
+    let path = format!("/v1/matches/{id}");
+    let before = app.get(&format!("{path}/legal-actions"), &mina).await.body;
+    let first = before["actions"][0].clone();
+    let moved = app
+        .post(
+            &format!("{path}/actions"),
+            &mina,
+            json!({"seq": before["seq"], "action": first}),
+        )
+        .await;
+    assert_eq!(moved.status, 200);
+    computers_move(&app).await;
+    let after = view(&app, &mina, &id).await;
+    assert_eq!(after["seq"].as_i64(), before["seq"].as_i64().map(|s| s + 2));
+    // A stale seq is refused and changes nothing.
+    let stale = app
+        .post(
+            &format!("{path}/takeback"),
+            &mina,
+            json!({"seq": before["seq"]}),
+        )
+        .await;
+    assert_eq!((stale.status.as_u16(), stale.code()), (409, "stale_seq"));
+    let taken = app
+        .post(
+            &format!("{path}/takeback"),
+            &mina,
+            json!({"seq": after["seq"]}),
+        )
+        .await;
+    assert_eq!(taken.status, 200, "{}", taken.body);
+    assert_eq!(taken.body["view"], created.body["view"], "the start again");
+    assert!(my_turn(&taken.body));
+    let again = app.get(&format!("{path}/legal-actions"), &mina).await.body;
+    assert_eq!(again["actions"], before["actions"]);
+    // The log keeps the move, the reply and the takeback.
+    let events = app.get(&format!("{path}/events"), &mina).await.body;
+    let kinds: Vec<&str> = (events["events"].as_array().unwrap().iter())
+        .filter_map(|e| e["type"].as_str())
+        .collect();
+    assert_eq!(kinds.last(), Some(&"taken_back"));
+    assert!(kinds.len() >= 3);
+    // Nothing left to take back; no reply is due after a takeback.
+    let seq = taken.body["seq"].clone();
+    let none = app
+        .post(&format!("{path}/takeback"), &mina, json!({"seq": seq}))
+        .await;
+    assert_eq!(none.status, 422, "{}", none.body);
+    assert_eq!(computers_move(&app).await, Ran::default());
+    // Play on after the takeback: the computer answers the new move.
+    let legal = app.get(&format!("{path}/legal-actions"), &mina).await.body;
+    let second = legal["actions"][1].clone();
+    let moved = app
+        .post(
+            &format!("{path}/actions"),
+            &mina,
+            json!({"seq": legal["seq"], "action": second}),
+        )
+        .await;
+    assert_eq!(moved.status, 200, "{}", moved.body);
+    assert_eq!(
+        computers_move(&app).await,
+        Ran {
+            done: 1,
+            retried: 0
+        }
+    );
+    // Between people there is no takeback.
+    let bob = app.register("bob").await;
+    let people = app
+        .post(
+            "/v1/matches",
+            &mina,
+            json!({"game": "checkers", "opponents": ["bob"]}),
+        )
+        .await
+        .body;
+    let pid = people["id"].as_str().unwrap().to_owned();
+    app.post(&format!("/v1/matches/{pid}/accept"), &bob, json!({}))
+        .await;
+    let seq = view(&app, &mina, &pid).await["seq"].clone();
+    let refused = app
+        .post(
+            &format!("/v1/matches/{pid}/takeback"),
+            &mina,
+            json!({"seq": seq}),
+        )
+        .await;
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn a_computer_match_is_never_rated_never_timed_and_never_on_a_board() {
+    let app = TestApp::start_seeded(9).await;
+    let mina = app.register("mina").await;
+    let rated = app
+        .post(
+            "/v1/matches",
+            &mina,
+            json!({"game": "checkers", "computers": [{"level": "easy"}], "rated": true}),
+        )
+        .await;
+    assert_eq!(rated.status, 400, "{}", rated.body);
+    let timed = app
+        .post(
+            "/v1/matches",
+            &mina,
+            json!({"game": "checkers", "computers": [{"level": "easy"}], "turn_hours": 24}),
+        )
+        .await;
+    assert_eq!(timed.status, 400, "{}", timed.body);
+    let seat_alone = app
+        .post("/v1/matches", &mina, json!({"game": "checkers", "seat": 0}))
+        .await;
+    assert_eq!(seat_alone.status, 400, "{}", seat_alone.body);
+    let nobody = app
+        .post(
+            "/v1/matches",
+            &mina,
+            json!({"game": "checkers", "opponents": ["computer:easy"]}),
+        )
+        .await;
+    assert_eq!(nobody.status, 400, "a computer is never challenged by name");
+    let m = app
+        .post(
+            "/v1/matches",
+            &mina,
+            json!({"game": "checkers", "computers": [{"level": "easy"}], "seat": 1}),
+        )
+        .await
+        .body;
+    let id = m["id"].as_str().unwrap().to_owned();
+    computers_move(&app).await;
+    let m = view(&app, &mina, &id).await;
+    let duty = &m["to_act"][0];
+    assert!(my_turn(&m));
+    assert!(
+        duty.get("deadline_at").is_none() && duty.get("notice_at").is_none(),
+        "{duty}"
+    );
+    // A hundred days later nothing has been swept: no notice, no loss.
+    app.clock.advance(Duration::days(100));
+    let swept = app
+        .blocking(|s| posthorn::jobs::deadlines::sweep(s).unwrap())
+        .await;
+    assert_eq!(swept.deadlines + swept.notices, 0);
+    app.clock.advance(-Duration::days(100));
+    let resigned = app.act(&mina, &id, json!({"type": "resign"})).await;
+    assert_eq!(resigned.status, 200);
+    let board = app.get("/v1/leaderboards/checkers/american", &mina).await;
+    assert_eq!(
+        board.body["entries"].as_array().map_or(0, Vec::len),
+        0,
+        "{}",
+        board.body
+    );
+    app.stop().await;
+}
+
+/// One instance claims the computer's move and dies mid-search (it never
+/// finishes); when its lease runs out another instance plays the move;
+/// the dead instance's late result is stale and moves nothing.
+#[actix_web::test]
+async fn a_computer_moves_exactly_once_when_an_instance_dies_mid_search() {
+    let app = TestApp::start_seeded(11).await;
+    let other = app.sibling().await;
+    let mina = app.register("mina").await;
+    let m = app
+        .post(
+            "/v1/matches",
+            &mina,
+            json!({"game": "checkers", "computers": [{"level": "hard"}], "seat": 1}),
+        )
+        .await
+        .body;
+    let id = m["id"].as_str().unwrap().to_owned();
+    let seq0 = m["seq"].as_i64().unwrap();
+    let now = app.clock.now();
+    // The first instance claims the job, then dies before its move.
+    let lease = Duration::seconds(posthorn::jobs::one_off::LEASE_SECONDS);
+    let claimed = app
+        .blocking(move |s| {
+            posthorn::db::transaction(&s.pool, |c| job_queue::claim(c, now, lease)).unwrap()
+        })
+        .await
+        .expect("the computer's move is queued with the match");
+    assert_eq!(claimed.kind, "computer.move");
+    // While the lease holds, the other instance leaves it alone.
+    assert_eq!(computers_move_at(&other, now).await, Ran::default());
+    let ran = computers_move_at(&other, now + lease + Duration::seconds(1)).await;
+    assert_eq!(ran.done, 1);
+    let after = view(&app, &mina, &id).await;
+    assert_eq!(after["seq"].as_i64(), Some(seq0 + 1), "one move");
+    // The dead instance's search, finished late, meets a newer seq.
+    let late = app
+        .blocking(move |s| {
+            let mover = Mover {
+                dice: s.dice.clone(),
+            };
+            let outcome = mover.run(&s.pool, &claimed, s.clock.now());
+            let mut c = s.pool.get().unwrap();
+            (
+                outcome,
+                job_queue::finish(&mut c, &claimed, s.clock.now()).unwrap(),
+            )
+        })
+        .await;
+    assert_eq!(
+        late,
+        (Ok(()), false),
+        "stale: nothing moved, nothing closed"
+    );
+    assert_eq!(view(&app, &mina, &id).await["seq"].as_i64(), Some(seq0 + 1));
+    other.stop().await;
+    app.stop().await;
+}

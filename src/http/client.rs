@@ -26,6 +26,12 @@ const FILES: &[(&str, &str, &str, &str)] = &[
     ),
     ("match.js", JS, "no-cache", include_str!("../web/match.js")),
     (
+        "computer.js",
+        JS,
+        "no-cache",
+        include_str!("../web/computer.js"),
+    ),
+    (
         "flipchess.js",
         JS,
         "no-cache",
@@ -110,7 +116,7 @@ pub async fn home(req: HttpRequest) -> HttpResponse {
 }
 
 /// The pages the client draws itself: invitations, matches, and the rest.
-#[get("/{page:(invite|matches|new|settings|leaderboards|users|friends|signin|verify-email)(/.*)?}")]
+#[get("/{page:(invite|matches|new|computer|settings|leaderboards|users|friends|signin|verify-email)(/.*)?}")]
 pub async fn page(req: HttpRequest) -> HttpResponse {
     shell(&req)
 }

@@ -2,7 +2,7 @@
 // no third party; every page is drawn from the REST API by the modules
 // this one imports.
 import { el, go, link, onNavigate, session, setLanguage, show, t, countdown, fail } from "./core.js";
-import { invitePage, matchesPage, newMatchPage, settingsPage, signInPage, signOut, verifyEmailPage } from "./pages.js";
+import { computerPage, invitePage, matchesPage, newMatchPage, settingsPage, signInPage, signOut, verifyEmailPage } from "./pages.js";
 import { friendsPage, leaderboardPage, profilePage } from "./social.js";
 import { leaveMatch, matchPage } from "./match.js";
 
@@ -14,6 +14,7 @@ function drawNav() {
     ? [
         link("/", t("matches")),
         link("/new", t("new_match")),
+        link("/computer", t("play_computer")),
         link("/leaderboards", t("leaderboards")),
         user.guest ? null : link("/friends", t("friends")),
         link("/settings", t("settings")),
@@ -52,6 +53,7 @@ async function route() {
     const match = part(/^\/matches\/([0-9a-f-]{36})$/);
     if (match) return await matchPage(match);
     if (path === "/new") return await newMatchPage();
+    if (path === "/computer") return await computerPage();
     if (path === "/settings") return await settingsPage(drawNav);
     if (path === "/friends") return await friendsPage();
     const user = part(/^\/users\/([^/]+)$/);

@@ -39,6 +39,10 @@ const WORDS = {
     a_catch: "Catch!", a_free_flip: "Free flip", a_flip_card: "Flip with", a_concede: "Concede",
     a_offer_draw: "Offer a draw", a_accept_draw: "Accept the draw", a_decline_draw: "Decline the draw",
     a_pass: "Pass", a_turn_up: "Turn up", a_grant_time: "Give them 24 hours more",
+    play_computer: "Play the computer", level: "Level", side: "Your side", computer: "computer",
+    take_back: "Take back my move", no_time_limit: "No time limit", random_side: "Drawn at random",
+    computer_thinking: "The computer is thinking…", first_side: "moves first", taken_back: "taken back",
+    level_easy: "easy", level_normal: "normal", level_hard: "hard",
   },
   ko: {
     matches: "내 대국", new_match: "새 대국", settings: "설정", sign_out: "로그아웃",
@@ -62,6 +66,10 @@ const WORDS = {
     other_actions: "다른 행동", push_on: "이 기기로 차례 알림 받기", push_off: "알림 끄기",
     saved: "저장했어요.", language: "언어", time_zone: "시간대", email_mail: "이메일 받기", push_me: "푸시 받기",
     leaderboards: "순위표", error: "문제가 생겼어요", seat: "자리", you: "나",
+    play_computer: "컴퓨터와 두기", level: "수준", side: "내 편", computer: "컴퓨터",
+    take_back: "한 수 무르기", no_time_limit: "시간 제한 없음", random_side: "무작위",
+    computer_thinking: "컴퓨터가 생각하는 중…", first_side: "먼저 둠", taken_back: "무름",
+    level_easy: "쉬움", level_normal: "보통", level_hard: "어려움",
     accept: "수락", decline: "거절", hand: "내 카드", save: "저장", promote: "승격",
     colour: "색을 고르세요", quiet_hours: "방해 금지 시간 (푸시 없음)", from: "부터", to: "까지",
     digest: "차례마다 말고 하루 한 번 이메일", account: "계정", notifications: "알림",
@@ -212,5 +220,10 @@ export function gameName(m) {
 }
 
 export function displayName(seat) {
-  return seat && seat.user ? seat.user.display_name : "…";
+  if (!seat || !seat.user) return "…";
+  // A computer opponent says so everywhere it is named (issue #32).
+  return seat.user.computer ? t("computer") + " · " + t("level_" + seat.user.computer) : seat.user.display_name;
 }
+
+/// Whether a computer holds a seat of the match.
+export const againstComputer = (m) => m.seats.some((s) => s.user && s.user.computer);

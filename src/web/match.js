@@ -2,7 +2,7 @@
 // marked square, a confirm step, promotion and card choices, the other
 // actions, the move list and a step-by-step replay of a finished match.
 // It reloads by the event feed (`events?after=`) and the match's ETag.
-import { api, displayName, el, fail, gameName, go, local, session, show, t } from "./core.js";
+import { againstComputer, api, displayName, el, fail, gameName, go, local, session, show, t } from "./core.js";
 import { startTerms, statusLine } from "./pages.js";
 import * as Boards from "./boards.js";
 import * as Flip from "./flipchess.js";
@@ -29,13 +29,15 @@ export async function matchPage(id) {
   draw(state);
   // Ask the event feed (small) what happened; fetch the match only then.
   clearInterval(watching);
+  // Against the computer the reply comes within seconds: ask more often.
+  const every = againstComputer(state.match) ? 1500 : 10000;
   watching = setInterval(async () => {
     if (document.hidden || current !== state || state.pending || state.choices) return;
     try {
       const feed = (await api("GET", "/v1/matches/" + id + "/events?after=" + state.match.seq)).data;
       if (feed.events.length && await state.load()) draw(state);
     } catch (_) { /* a slow or lost connection: try again next time */ }
-  }, 10000);
+  }, every);
 }
 
 export function leaveMatch() {
@@ -67,7 +69,25 @@ function draw(state) {
     state.choices ? picker(state) : null,
     state.pending ? confirmBar(state) : null,
     el("div", { class: "board-wrap" }, boardGrid(state, view, actions)),
-    replayBar(state), otherActions(state, actions), finishedBar(state), moveList(state));
+    replayBar(state), takebackBar(state), otherActions(state, actions), finishedBar(state), moveList(state));
+}
+
+/// Whether a computer owes the next play (its reply is on its way).
+function thinking(m) {
+  return m.status === "active" && m.to_act.some((d) => { const s = m.seats[d.seat]; return s && s.user && s.user.computer; });
+}
+
+/// Against the computer the person may take back their last move and the
+/// reply (issue #32); the service refuses when there is none.
+function takebackBar(state) {
+  const m = state.match;
+  if (m.status !== "active" || !m.my_seats.length || !againstComputer(m)) return null;
+  return el("div", { class: "actions" }, el("button", { type: "button", class: "secondary", "data-action": "take_back", on: { click: async () => {
+    try {
+      await api("POST", "/v1/matches/" + state.id + "/takeback", { seq: m.seq });
+    } catch (error) { if (error.status !== 409) return fail(error); }
+    await state.reload();
+  } } }, t("take_back")));
 }
 
 function header(m) {
@@ -76,7 +96,8 @@ function header(m) {
     el("h2", {}, gameName(m)),
     el("p", {}, m.seats.map((s) => displayName(s) + (m.my_seats.includes(s.seat) ? " (" + t("you") + ")" : "")).join(" · ")),
     el("p", { class: "status" }, statusLine(m)),
-    duty ? el("p", { class: "muted" }, t("deadline") + ": " + local(duty.deadline_at)) : null,
+    duty && duty.deadline_at ? el("p", { class: "muted" }, t("deadline") + ": " + local(duty.deadline_at)) : null,
+    thinking(m) ? el("p", { class: "muted", role: "status" }, t("computer_thinking")) : null,
     m.result ? el("p", { class: "result" }, t("result") + ": " + describeResult(m)) : null);
 }
 
@@ -215,6 +236,8 @@ document.addEventListener("keydown", (event) => {
 });
 
 const PLAYS = new Set(["moved", "passed", "turned_up", "card_played", "flipped"]);
+// The move list also shows takebacks; the replay steps through plays only.
+const LISTED = new Set([...PLAYS, "taken_back"]);
 const plays = (state) => state.events.filter((e) => e.move || PLAYS.has(e.type));
 
 function describe(action) {
@@ -253,9 +276,9 @@ async function post(state, what) {
 }
 
 function moveList(state) {
-  const list = plays(state);
+  const list = state.events.filter((e) => e.move || LISTED.has(e.type));
   if (!list.length) return null;
-  const text = (e) => e.move || (e.type === "turned_up" ? "↑" + e.square : e.type === "passed" ? t("a_pass")
+  const text = (e) => e.move || (e.type === "taken_back" ? "↶ " + t("taken_back") : e.type === "turned_up" ? "↑" + e.square : e.type === "passed" ? t("a_pass")
     : e.type === "flipped" ? "⇅" : e.card_name || (e.card !== undefined ? "🂠" + e.card : e.type));
   return el("details", { class: "moves" }, el("summary", {}, t("moves") + " (" + list.length + ")"),
     el("ol", {}, list.map((e) => el("li", {}, text(e)))));

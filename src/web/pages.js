@@ -1,6 +1,7 @@
 // The account pages: sign in / sign up / guest, my matches, a new match,
 // an invitation, and the settings.
 import { api, countdown, displayName, el, form, gameName, go, language, link, session, setLanguage, show, t } from "./core.js";
+export { computerPage } from "./computer.js";
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 
@@ -37,8 +38,11 @@ export function statusLine(m) {
   if (m.status !== "active") return el("span", {}, t(m.status));
   const mine = m.to_act.find((d) => m.my_seats.includes(d.seat));
   const duty = mine || m.to_act[0];
+  // A match against the computer has no deadline (issue #32).
+  const due = duty && duty.deadline_at;
   return el("span", {}, mine ? t("your_turn") : t("their_turn"),
-    duty ? el("span", { class: "deadline", "data-deadline": duty.deadline_at }, " · " + countdown(duty.deadline_at)) : null);
+    due ? el("span", { class: "deadline", "data-deadline": duty.deadline_at }, " · " + countdown(duty.deadline_at))
+      : duty ? el("span", { class: "muted" }, " · " + t("no_time_limit")) : null);
 }
 
 export async function matchesPage() {

@@ -18,6 +18,7 @@ const { chromium } = require("playwright-core");
 const L = require("./lib.cjs");
 const pushPeer = require("./pushpeer.cjs");
 const { fairPlayAndSessions } = require("./fairplay.cjs");
+const { playTheComputer } = require("./computer.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -290,6 +291,9 @@ async function accountPages(page, token) {
 
     await fairPlayAndSessions(browser, errors);
     console.log("fair play: a custom start shown before joining, an address confirmed by its link, signed out everywhere");
+
+    await playTheComputer(browser, errors);
+    console.log("the computer: chosen on its page, a reply by itself, labelled, untimed, a move taken back");
 
     for (const page of [alicePage, bobPage]) {
       const shift = await page.evaluate(() => window.__shift);

@@ -1,0 +1,49 @@
+// Issue #32 in the browser: "Play the computer" — a game, a level and a
+// side chosen on the page; a move by clicks and the computer's reply
+// arriving by itself; the computer labelled; no deadline shown; and the
+// takeback button undoing the move and the reply.
+"use strict";
+const L = require("./lib.cjs");
+
+const { BASE, api, assert } = L;
+
+async function playTheComputer(browser, errors) {
+  const erin = await api("POST", "/v1/accounts", null, { username: "erin", password: "a long password" });
+  const page = await L.player(browser, errors);
+  await L.signIn(page, erin);
+  await page.goto(BASE + "/computer");
+  await page.waitForSelector("select[name=level] option", { state: "attached" });
+  await page.selectOption("select[name=game]", "checkers");
+  await page.selectOption("select[name=level]", "easy");
+  await page.selectOption("select[name=seat]", "0");
+  assert.match(await page.textContent("select[name=level]"), /Easy \(900\)/);
+  await L.shots(page, "play-the-computer");
+  await page.click("button[type=submit]");
+  await page.waitForSelector(".match-head[data-seq]");
+  const id = page.url().split("/").pop();
+  assert.match(await page.textContent(".match-head"), /computer · easy/);
+  assert.match(await page.textContent(".match-head .status"), /No time limit/);
+  assert.equal(await page.$$eval(".match-head", (h) => h[0].textContent.includes("Deadline")), false, "no deadline");
+
+  // A move by clicks; the computer answers by itself (its job runs within
+  // a second and the page asks every 1.5 s).
+  const legal = await api("GET", `/v1/matches/${id}/legal-actions`, erin.access_token);
+  const start = legal.seq;
+  await L.act(page, "checkers", legal.actions[0]);
+  await page.waitForFunction((seq) => Number(document.querySelector(".match-head")?.dataset.seq) >= seq + 2, start,
+    { timeout: 20000 });
+  assert.match(await page.textContent(".match-head .status"), /Your turn/);
+  await L.shots(page, "computer-replied");
+
+  // Take back: the move and the reply are undone, the log keeps both.
+  await page.click("[data-action=take_back]");
+  await page.waitForFunction((seq) => Number(document.querySelector(".match-head")?.dataset.seq) >= seq + 3, start);
+  const after = await api("GET", `/v1/matches/${id}/legal-actions`, erin.access_token);
+  assert.deepEqual(after.actions, legal.actions, "the start again");
+  await page.click("details.moves summary");
+  assert.match(await page.textContent("details.moves"), /taken back/);
+  await L.shots(page, "computer-taken-back");
+  await page.context().close();
+}
+
+module.exports = { playTheComputer };

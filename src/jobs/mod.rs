@@ -47,7 +47,12 @@ pub async fn start(
             let mover = crate::computer::moves::Mover {
                 dice: w.dice.clone(),
             };
-            let workers: [&dyn crate::job_queue::Work; 1] = [&mover];
+            let fallback = crate::lobby::seek_fallback::Fallback {
+                dice: w.dice.clone(),
+                min_turn_seconds: w.config.min_turn_seconds,
+                public_url: w.config.public_url.clone(),
+            };
+            let workers: [&dyn crate::job_queue::Work; 2] = [&mover, &fallback];
             let threads = w.config.bot_threads;
             match one_off::run_due_on(&w.pool, &workers, w.clock.now(), threads) {
                 Ok(ran) if ran != Default::default() => log::info!("one-off work: {ran:?}"),

@@ -8,4 +8,5 @@ pub mod create;
 pub mod invites;
 pub mod rematch;
 pub mod seat;
+pub mod seek_fallback;
 pub mod seeks;

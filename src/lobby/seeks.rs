@@ -76,6 +76,11 @@ pub struct NewSeek {
     /// Only opponents rated within this range (inclusive); without it the
     /// window widens with the time the seek has waited.
     pub rating_range: Option<RatingRange>,
+    /// Play the computer if nobody is found within this many seconds
+    /// (issue #32; off unless given). The computer's level follows my
+    /// rating, and the match is unrated and untimed: an unrated seek only.
+    #[schema(minimum = 10, maximum = 86400)]
+    pub bot_after_seconds: Option<u32>,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
@@ -271,7 +276,7 @@ fn settle_pool(req: &NewSeek, min_turn_seconds: i64) -> Result<SeekRow, Error> {
 }
 
 /// The match a seek asks for: its settings, every seat taken by seekers.
-fn new_match(seek: &SeekRow) -> NewMatch {
+pub(super) fn new_match(seek: &SeekRow) -> NewMatch {
     // A seek holds a variant only for games with variants, a mode only for
     // games with modes (`settle_pool` took them from a checked config).
     NewMatch {
@@ -288,6 +293,40 @@ fn new_match(seek: &SeekRow) -> NewMatch {
     }
 }
 
+/// The kind of job that turns a waiting seek into a computer match.
+pub const FALLBACK_JOB: &str = "seek.computer";
+
+/// Refuse a fallback a seek cannot have: a computer match is unrated.
+pub fn check_fallback(req: &NewSeek, rated: bool) -> Result<(), Error> {
+    match req.bot_after_seconds {
+        Some(_) if rated => Err(Error::validation(
+            "a match against the computer is unrated: a rated seek cannot fall back to it",
+        )),
+        Some(s) if !(10..=86_400).contains(&s) => Err(Error::validation(
+            "bot_after_seconds must be between 10 and 86400",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Queue the fallback (`seek_fallback`) of the waiting `seek`, due `after` seconds from now.
+pub fn queue_fallback(
+    conn: &mut PgConnection,
+    seek: &SeekRow,
+    after: u32,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    crate::job_queue::enqueue(
+        conn,
+        FALLBACK_JOB,
+        &format!("{FALLBACK_JOB}:{}", seek.id),
+        serde_json::json!({"seek_id": seek.id}),
+        now + Duration::seconds(i64::from(after)),
+        now,
+    )?;
+    Ok(())
+}
+
 /// Post a seek: pair it now if the pool allows, else let it wait.
 pub fn post(
     conn: &mut PgConnection,
@@ -297,6 +336,7 @@ pub fn post(
 ) -> Result<SeekAnswer, Error> {
     let me_player = me(conn, ask.creator)?;
     let mut mine = settle_pool(&req, ask.min_turn_seconds)?;
+    check_fallback(&req, mine.rated)?;
     if mine.rated && me_player.guest {
         return Err(Error::validation(
             "guests play unrated: sign up to seek a rated match",
@@ -358,6 +398,9 @@ pub fn post(
         diesel::insert_into(seeks::table)
             .values(&mine)
             .execute(conn)?;
+        if let Some(after) = req.bot_after_seconds {
+            queue_fallback(conn, &mine, after, ask.now)?;
+        }
         return Ok(SeekAnswer {
             seek: view(&mine, me_player),
             started: None,

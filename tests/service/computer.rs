@@ -446,3 +446,92 @@ async fn a_computer_moves_exactly_once_when_an_instance_dies_mid_search() {
     other.stop().await;
     app.stop().await;
 }
+
+/// Run the due seek fallbacks at `now`, as the job runner does.
+async fn fallbacks_run(app: &TestApp, now: chrono::DateTime<chrono::Utc>) -> Ran {
+    app.blocking(move |s| {
+        let fallback = posthorn::lobby::seek_fallback::Fallback {
+            dice: s.dice.clone(),
+            min_turn_seconds: s.config.min_turn_seconds,
+            public_url: s.config.public_url.clone(),
+        };
+        run_due(&s.pool, &[&fallback], now).unwrap()
+    })
+    .await
+}
+
+#[actix_web::test]
+async fn a_seek_that_finds_nobody_plays_the_computer_after_its_wait() {
+    let app = TestApp::start_seeded(13).await;
+    let mina = app.register("mina").await;
+    let bob = app.register("bob").await;
+    let now = app.clock.now();
+    let rated = app
+        .post(
+            "/v1/seeks",
+            &mina,
+            json!({"game": "flipchess", "rated": true, "bot_after_seconds": 60}),
+        )
+        .await;
+    assert_eq!(
+        rated.status, 400,
+        "a rated seek cannot fall back: {}",
+        rated.body
+    );
+    let posted = app
+        .post(
+            "/v1/seeks",
+            &mina,
+            json!({"game": "flipchess", "bot_after_seconds": 60}),
+        )
+        .await;
+    assert_eq!(posted.status, 201, "{}", posted.body);
+    assert!(posted.body["match"].is_null(), "nobody yet");
+    // Not before its wait is over.
+    assert_eq!(
+        fallbacks_run(&app, now + Duration::seconds(59)).await,
+        Ran::default()
+    );
+    assert_eq!(
+        fallbacks_run(&app, now + Duration::seconds(61)).await.done,
+        1
+    );
+    let mine = app.get("/v1/matches", &mina).await.body;
+    let m = &mine["items"][0];
+    assert_eq!(m["game"], "flipchess");
+    assert_eq!(m["rated"], false);
+    // The level nearest a newcomer's rating (1500): hard (1600).
+    let levels: Vec<&Value> = (m["seats"].as_array().unwrap().iter())
+        .map(|s| &s["user"]["computer"])
+        .filter(|c| !c.is_null())
+        .collect();
+    assert_eq!(
+        levels,
+        [&json!("hard")],
+        "the opponent is plainly the computer"
+    );
+    // A seek a person takes in time never falls back.
+    let again = app
+        .post(
+            "/v1/seeks",
+            &mina,
+            json!({"game": "janggi", "bot_after_seconds": 30}),
+        )
+        .await
+        .body;
+    assert!(again["match"].is_null());
+    let taken = app.post("/v1/seeks", &bob, json!({"game": "janggi"})).await;
+    assert_eq!(taken.status, 201);
+    assert!(taken.body["match"].is_object(), "paired with mina");
+    assert_eq!(
+        fallbacks_run(&app, now + Duration::hours(1)).await.done,
+        1,
+        "nothing to do"
+    );
+    let items = app.get("/v1/matches", &mina).await.body["items"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(items, 2, "no computer match beside the paired one");
+    app.stop().await;
+}

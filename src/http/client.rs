@@ -25,6 +25,7 @@ const FILES: &[(&str, &str, &str, &str)] = &[
         include_str!("../web/social.js"),
     ),
     ("match.js", JS, "no-cache", include_str!("../web/match.js")),
+    ("seeks.js", JS, "no-cache", include_str!("../web/seeks.js")),
     (
         "computer.js",
         JS,
@@ -116,7 +117,7 @@ pub async fn home(req: HttpRequest) -> HttpResponse {
 }
 
 /// The pages the client draws itself: invitations, matches, and the rest.
-#[get("/{page:(invite|matches|new|computer|settings|leaderboards|users|friends|signin|verify-email)(/.*)?}")]
+#[get("/{page:(invite|matches|new|computer|seek|settings|leaderboards|users|friends|signin|verify-email)(/.*)?}")]
 pub async fn page(req: HttpRequest) -> HttpResponse {
     shell(&req)
 }

@@ -5,6 +5,7 @@ import { el, go, link, onNavigate, session, setLanguage, show, t, countdown, fai
 import { computerPage, invitePage, matchesPage, newMatchPage, settingsPage, signInPage, signOut, verifyEmailPage } from "./pages.js";
 import { friendsPage, leaderboardPage, profilePage } from "./social.js";
 import { leaveMatch, matchPage } from "./match.js";
+import { seekPage } from "./seeks.js";
 
 const nav = document.getElementById("nav");
 
@@ -14,6 +15,7 @@ function drawNav() {
     ? [
         link("/", t("matches")),
         link("/new", t("new_match")),
+        link("/seek", t("find_opponent")),
         link("/computer", t("play_computer")),
         link("/leaderboards", t("leaderboards")),
         user.guest ? null : link("/friends", t("friends")),
@@ -54,6 +56,7 @@ async function route() {
     if (match) return await matchPage(match);
     if (path === "/new") return await newMatchPage();
     if (path === "/computer") return await computerPage();
+    if (path === "/seek") return await seekPage();
     if (path === "/settings") return await settingsPage(drawNav);
     if (path === "/friends") return await friendsPage();
     const user = part(/^\/users\/([^/]+)$/);

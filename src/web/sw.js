@@ -1,7 +1,7 @@
 // Posthorn's service worker: the app shell offline, and turn notifications
 // by Web Push (the service's push payload: {type, match_id, title, body, url}).
 const SHELL = "posthorn-shell-v3";
-const FILES = ["/", "/app.js", "/core.js", "/pages.js", "/social.js", "/match.js", "/computer.js", "/flipchess.js", "/boards.js",
+const FILES = ["/", "/app.js", "/core.js", "/pages.js", "/social.js", "/match.js", "/computer.js", "/seeks.js", "/flipchess.js", "/boards.js",
   "/app.css", "/manifest.webmanifest", "/icon.svg"];
 
 self.addEventListener("install", (event) => {

@@ -1,7 +1,8 @@
 // Issue #32 in the browser: "Play the computer" — a game, a level and a
 // side chosen on the page; a move by clicks and the computer's reply
 // arriving by itself; the computer labelled; no deadline shown; and the
-// takeback button undoing the move and the reply.
+// takeback button undoing the move and the reply. Then a seek found from
+// the "Find an opponent" page.
 "use strict";
 const L = require("./lib.cjs");
 
@@ -43,6 +44,27 @@ async function playTheComputer(browser, errors) {
   await page.click("details.moves summary");
   assert.match(await page.textContent("details.moves"), /taken back/);
   await L.shots(page, "computer-taken-back");
+
+  // Find an opponent: Fay's seek (the computer after a minute if nobody
+  // comes) is taken by Erin from the list; Fay's page follows to the match.
+  const fay = await api("POST", "/v1/accounts", null, { username: "fay", password: "a long password" });
+  const fayPage = await L.player(browser, errors);
+  await L.signIn(fayPage, fay);
+  await fayPage.goto(BASE + "/seek");
+  await fayPage.waitForSelector("select[name=game] option", { state: "attached" });
+  await fayPage.selectOption("select[name=game]", "janggi");
+  await fayPage.selectOption("select[name=bot_after_seconds]", "60");
+  await fayPage.click("button[type=submit]");
+  await fayPage.waitForSelector(".seeks li button.secondary");
+  await L.shots(fayPage, "seek-waiting");
+  await page.goto(BASE + "/seek");
+  await page.waitForSelector(".seeks li button:not(.secondary)");
+  await page.click(".seeks li button:not(.secondary)");
+  await page.waitForSelector(".match-head[data-seq]");
+  assert.match(await page.textContent(".match-head"), /fay/);
+  await fayPage.waitForSelector("ul.matches li", { timeout: 15000 });
+  assert.match(await fayPage.textContent("ul.matches"), /janggi/);
+  await fayPage.context().close();
   await page.context().close();
 }
 

@@ -1,0 +1,68 @@
+// "Find an opponent": post a seek (a game, rated or not, hours per turn,
+// and — unrated only — the computer after a wait, issue #32), see the
+// seeks waiting, take one, or withdraw one's own. A paired seek leaves the
+// list and its match appears among my matches.
+import { api, displayName, el, fail, form, gameName, go, show, t } from "./core.js";
+
+let polling = null;
+
+export async function seekPage() {
+  clearInterval(polling);
+  const games = (await api("GET", "/v1/games")).data;
+  const choice = el("select", { name: "variant" });
+  const gameSelect = el("select", { name: "game", on: { change: fill } }, games.map((g) => el("option", { value: g.id }, g.name)));
+  const rated = el("input", { name: "rated", type: "checkbox", on: { change: () => { fallback.disabled = rated.checked; } } });
+  const fallback = el("select", { name: "bot_after_seconds" },
+    [["", t("never")], ["60", t("after_minute")], ["300", t("after_5_minutes")], ["3600", t("after_hour")]]
+      .map(([v, label]) => el("option", { value: v }, label)));
+  function fill() {
+    const game = games.find((g) => g.id === gameSelect.value);
+    const options = (game.variants && game.variants.length ? game.variants : game.modes) || [];
+    choice.replaceChildren(...options.map((o) => el("option", { value: o }, o)));
+    choice.disabled = options.length === 0;
+  }
+  fill();
+  const list = el("div", { class: "seeks" });
+  const draw = async () => {
+    const seeks = (await api("GET", "/v1/seeks")).data;
+    const me = JSON.parse(localStorage.getItem("user") || "{}").id;
+    list.replaceChildren(el("h3", {}, t("waiting_seeks")), seeks.length ? el("ul", {}, seeks.map((s) => el("li", { "data-seek": s.id },
+      el("strong", {}, gameName(s)), " — ", displayName({ user: s.user }), " (" + s.rating + ") · ",
+      t(s.rated ? "rated_match" : "unrated_match"), " ",
+      s.user.id === me
+        ? el("button", { type: "button", class: "secondary", on: { click: () => act("DELETE", "/v1/seeks/" + s.id) } }, t("withdraw"))
+        : el("button", { type: "button", on: { click: () => act("POST", "/v1/seeks/" + s.id + "/accept", true) } }, t("play"))))) : el("p", { class: "muted" }, t("no_one")));
+    return seeks.some((s) => s.user.id === me);
+  };
+  const act = async (method, path, opens) => {
+    try {
+      const reply = (await api(method, path)).data;
+      if (opens && reply && reply.id) return go("/matches/" + reply.id);
+      await draw();
+    } catch (error) { fail(error); }
+  };
+  show(form({}, async (data) => {
+    const game = games.find((g) => g.id === data.get("game"));
+    const body = { game: game.id, rated: data.get("rated") === "on", turn_hours: Number(data.get("turn_hours")) || 48 };
+    if (data.get("variant")) body[game.modes && game.modes.length ? "mode" : "variant"] = data.get("variant");
+    if (!body.rated && data.get("bot_after_seconds")) body.bot_after_seconds = Number(data.get("bot_after_seconds"));
+    const answer = (await api("POST", "/v1/seeks", body)).data;
+    if (answer.match) return go("/matches/" + answer.match.id);
+    await draw();
+    // Mine waits: once it leaves the list it was paired, with a person
+    // or the computer; its match is then among my matches.
+    clearInterval(polling);
+    polling = setInterval(async () => {
+      if (location.pathname !== "/seek") return clearInterval(polling);
+      try { if (!(await draw())) { clearInterval(polling); go("/"); } } catch (_) { /* try again */ }
+    }, 5000);
+  },
+  el("h2", {}, t("find_opponent")),
+  el("label", {}, t("game"), gameSelect),
+  el("label", {}, t("variant"), choice),
+  el("label", {}, t("turn_hours"), el("input", { name: "turn_hours", type: "number", min: "1", max: "336", value: "48" })),
+  el("label", { class: "check" }, rated, t("rated")),
+  el("label", {}, t("computer_fallback"), fallback),
+  el("button", { type: "submit" }, t("find_opponent"))), list);
+  await draw();
+}

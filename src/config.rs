@@ -34,6 +34,9 @@ pub struct Config {
     /// `POSTHORN_BOT_THREADS`: threads that think for computer opponents
     /// (issue #32); default half the cores, at least one.
     pub bot_threads: usize,
+    /// `POSTHORN_JOB_LEASE_SECONDS`: how long a claimed one-off job is held
+    /// before another instance may take it (a crashed worker's job).
+    pub job_lease_seconds: i64,
     /// `POSTHORN_SMTP_URL`: `smtp://host:port`, `…?tls=starttls`,
     /// `smtps://…`, credentials in the URL; unset: `.eml` files in the data
     /// folder.
@@ -80,6 +83,7 @@ impl Default for Config {
             bot_threads: std::thread::available_parallelism()
                 .map_or(1, |n| n.get() / 2)
                 .max(1),
+            job_lease_seconds: 60,
             smtp_url: None,
             mail_from: "Posthorn <posthorn@localhost>".into(),
             notify_max_attempts: 5,
@@ -159,6 +163,12 @@ impl Config {
                 d.bot_threads as u64,
             )?
             .max(1) as usize,
+            job_lease_seconds: number(
+                "POSTHORN_JOB_LEASE_SECONDS",
+                var("POSTHORN_JOB_LEASE_SECONDS"),
+                d.job_lease_seconds as u64,
+            )?
+            .max(1) as i64,
             smtp_url: var("POSTHORN_SMTP_URL"),
             mail_from: var("POSTHORN_MAIL_FROM").unwrap_or(d.mail_from),
             notify_max_attempts: number(

@@ -53,8 +53,11 @@ pub async fn start(
                 public_url: w.config.public_url.clone(),
             };
             let workers: [&dyn crate::job_queue::Work; 2] = [&mover, &fallback];
-            let threads = w.config.bot_threads;
-            match one_off::run_due_on(&w.pool, &workers, w.clock.now(), threads) {
+            let (threads, lease) = (
+                w.config.bot_threads,
+                chrono::Duration::seconds(w.config.job_lease_seconds),
+            );
+            match one_off::run_due_on(&w.pool, &workers, w.clock.now(), threads, lease) {
                 Ok(ran) if ran != Default::default() => log::info!("one-off work: {ran:?}"),
                 Ok(_) => {}
                 Err(e) => log::warn!("one-off work failed: {e}"),

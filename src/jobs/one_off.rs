@@ -10,7 +10,8 @@ use chrono::{DateTime, Duration, Utc};
 
 pub use crate::job_queue::Job;
 
-/// How long a claim holds a job before another instance may take it.
+/// How long a claim holds a job before another instance may take it
+/// (the default of `POSTHORN_JOB_LEASE_SECONDS`).
 pub const LEASE_SECONDS: i64 = 60;
 
 /// What a run of the runner did.
@@ -27,10 +28,11 @@ pub fn run_due_on(
     workers: &[&dyn Work],
     now: DateTime<Utc>,
     threads: usize,
+    lease: Duration,
 ) -> Result<Ran, Error> {
     let runs: Vec<Result<Ran, Error>> = std::thread::scope(|scope| {
         let runners: Vec<_> = (0..threads.max(1))
-            .map(|_| scope.spawn(|| run_due(pool, workers, now)))
+            .map(|_| scope.spawn(|| run_leased(pool, workers, now, lease)))
             .collect();
         runners
             .into_iter()
@@ -49,9 +51,19 @@ pub fn run_due_on(
     Ok(total)
 }
 
-/// Run due jobs until none is left (blocking; run it off the executor).
+/// Run due jobs until none is left (blocking; run it off the executor),
+/// each claimed for [`LEASE_SECONDS`].
 pub fn run_due(pool: &Pool, workers: &[&dyn Work], now: DateTime<Utc>) -> Result<Ran, Error> {
-    let lease = Duration::seconds(LEASE_SECONDS);
+    run_leased(pool, workers, now, Duration::seconds(LEASE_SECONDS))
+}
+
+/// [`run_due`] with claims held for `lease`.
+pub fn run_leased(
+    pool: &Pool,
+    workers: &[&dyn Work],
+    now: DateTime<Utc>,
+    lease: Duration,
+) -> Result<Ran, Error> {
     let mut ran = Ran::default();
     while let Some(job) = crate::db::transaction(pool, |c| job_queue::claim(c, now, lease))? {
         let worker = workers.iter().find(|w| w.kind() == job.kind);

@@ -7,7 +7,9 @@
 use crate::computer::player_id;
 use crate::error::Error;
 use posthorn_rules::engine::Level;
+use posthorn_rules::{MatchState, Seat};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -27,23 +29,25 @@ pub struct ComputerSeat {
 pub struct Computers {
     /// `(player, seat)` per computer.
     seats: Vec<(Uuid, Option<u8>)>,
-    /// The creator's chosen seat.
+    /// The creator's chosen seat, or side by order of play.
     mine: Option<u8>,
+    side: Option<u8>,
 }
 
 impl Computers {
-    /// The computers a match request names (with the creator's `seat`,
-    /// and whether it asks to be `rated` or `timed`), or none; refuses
-    /// what a match against the computer cannot be and a seat chosen
-    /// without one.
+    /// The computers a match request names (with the creator's `seat` or
+    /// `side`, and whether it asks to be `rated` or `timed`), or none;
+    /// refuses what a match against the computer cannot be and a seat or
+    /// side chosen without one.
     pub fn of(
         named: &[ComputerSeat],
         seat: Option<u8>,
+        side: Option<u8>,
         rated: Option<bool>,
         timed: bool,
     ) -> Result<Option<Computers>, Error> {
         if named.is_empty() {
-            if seat.is_some() {
+            if seat.is_some() || side.is_some() {
                 return Err(Error::validation(
                     "seat is chosen only against the computer; seats are drawn otherwise",
                 ));
@@ -67,7 +71,11 @@ impl Computers {
             })?;
             seats.push((player_id(level), c.seat));
         }
-        Ok(Some(Computers { seats, mine: seat }))
+        Ok(Some(Computers {
+            seats,
+            mine: seat,
+            side,
+        }))
     }
 
     /// The computer players, one per seat they hold.
@@ -82,13 +90,37 @@ impl Computers {
 
     /// `people` (already drawn at random) with the chosen seats honoured:
     /// the creator's and the computers' fixed seats first, everyone else
-    /// in the drawn order in the seats left.
+    /// in the drawn order in the seats left. `ranks` is each seat's side
+    /// by order of play in the dealt opening: a `side` names the seat
+    /// whose side plays in that order (0 first: checkers' Black, Janggi's
+    /// Cho, wherever the rules drew it), in games where every seat has a
+    /// side of its own.
     pub fn place(
         &self,
         people: Vec<Option<Uuid>>,
         creator: Uuid,
+        ranks: &[usize],
     ) -> Result<Vec<Option<Uuid>>, Error> {
-        let fixed: Vec<(u8, Uuid)> = (self.mine.map(|s| (s, creator)).into_iter())
+        let own_sides = ranks.iter().collect::<BTreeSet<_>>().len() == ranks.len();
+        let mine = match (self.mine, self.side) {
+            (Some(_), Some(_)) => {
+                return Err(Error::validation("choose a seat or a side, not both"));
+            }
+            (_, Some(_)) if !own_sides => {
+                return Err(Error::validation(
+                    "in this game sides are shared by teams: choose a seat instead",
+                ));
+            }
+            (_, Some(side)) => Some(
+                ranks
+                    .iter()
+                    .position(|r| *r == usize::from(side))
+                    .ok_or_else(|| Error::validation(format!("there is no side {side}")))?
+                    as u8,
+            ),
+            (seat, None) => seat,
+        };
+        let fixed: Vec<(u8, Uuid)> = (mine.map(|s| (s, creator)).into_iter())
             .chain(self.seats.iter().filter_map(|(p, s)| s.map(|s| (s, *p))))
             .collect();
         let n = people.len();
@@ -115,4 +147,14 @@ impl Computers {
             .map(|slot| slot.unwrap_or_else(|| rest.next().flatten()))
             .collect())
     }
+}
+
+/// Each seat's rank among the sides in play (0 = the game's first side).
+pub fn side_ranks(state: &MatchState, seats: usize) -> Vec<usize> {
+    let sides: Vec<usize> = (0..seats).map(|i| state.side(Seat(i as u8))).collect();
+    let order: BTreeSet<usize> = sides.iter().copied().collect();
+    sides
+        .iter()
+        .map(|side| order.iter().position(|s| s == side).unwrap_or(0))
+        .collect()
 }

@@ -48,10 +48,16 @@ pub struct NewMatch {
     /// leave `rated` and `turn_hours` out.
     #[schema(max_items = 3)]
     pub computers: Option<Vec<super::computers::ComputerSeat>>,
-    /// The creator's seat (0 moves first in most games: checkers' Black,
-    /// Janggi's Cho), only against the computer; seats are drawn otherwise.
+    /// The creator's seat, only against the computer (seats are drawn
+    /// otherwise): four-player chess's armies sit at fixed seats.
     #[schema(minimum = 0, maximum = 3)]
     pub seat: Option<u8>,
+    /// The creator's side by its order of play, only against the computer
+    /// and in games where each seat has a side of its own: 0 moves first
+    /// (checkers' Black, Janggi's Cho, whichever seat the rules draw it
+    /// to), 1 second. Not with `seat`.
+    #[schema(minimum = 0, maximum = 3)]
+    pub side: Option<u8>,
 }
 
 /// The game and its configuration (`{variant?, mode?, …options}`). `game`
@@ -206,6 +212,7 @@ pub fn create(
     let computers = super::computers::Computers::of(
         req.computers.as_deref().unwrap_or_default(),
         req.seat,
+        req.side,
         req.rated,
         req.turn_hours.is_some(),
     )?;
@@ -276,12 +283,14 @@ pub fn create(
     for i in (1..people.len()).rev() {
         people.swap(i, random.below(i as u64 + 1) as usize);
     }
-    if let Some(computers) = &computers {
-        people = computers.place(people, creator)?;
-    }
     // The configuration is judged now, so a refusal is the creator's; the
     // opening is dealt only once every seat is taken (`take_seat`).
     let opening = MatchState::setup(game, &config, people.len(), random)?;
+    if let Some(computers) = &computers {
+        let dealt = MatchState::replay(game, &opening).map_err(Error::internal)?;
+        let ranks = super::computers::side_ranks(&dealt, people.len());
+        people = computers.place(people, creator, &ranks)?;
+    }
     if let Some(arrange) = ask.arrange {
         let state = MatchState::replay(game, &opening).map_err(Error::internal)?;
         if let Some(arranged) = arrange(&state) {

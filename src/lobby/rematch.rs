@@ -6,7 +6,7 @@
 //! Cho and Han swap, four-player armies move on clockwise). The two
 //! matches are linked both ways (`rematch_of`, `rematch`).
 
-use super::computers::ComputerSeat;
+use super::computers::{side_ranks, ComputerSeat};
 use super::create::{self, Ask, NewMatch};
 use crate::error::Error;
 use crate::matches::{MatchStatus, MatchView, Table};
@@ -16,9 +16,8 @@ use crate::players::{self, Player};
 use crate::schema::{matches, rematch_offers};
 use diesel::prelude::*;
 use diesel::PgConnection;
-use posthorn_rules::{MatchState, Random, Seat};
+use posthorn_rules::{MatchState, Random};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -42,16 +41,6 @@ fn players(table: &Table) -> Vec<Uuid> {
         }
     }
     seen
-}
-
-/// Each seat's rank among the sides in play (0 = the game's first side).
-fn side_ranks(state: &MatchState, seats: usize) -> Vec<usize> {
-    let sides: Vec<usize> = (0..seats).map(|i| state.side(Seat(i as u8))).collect();
-    let order: BTreeSet<usize> = sides.iter().copied().collect();
-    sides
-        .iter()
-        .map(|side| order.iter().position(|s| s == side).unwrap_or(0))
-        .collect()
 }
 
 /// `user` asks for the rematch of `match_id` (as `ask.creator`).
@@ -195,6 +184,7 @@ fn start(
         rated: (!against_computer).then_some(row.rated),
         computers: against_computer.then_some(computers),
         seat: None,
+        side: None,
     };
     let created = create::create(conn, &rematch_ask, same, random)?;
     diesel::update(matches::table.find(row.id))

@@ -213,6 +213,7 @@ fn settle_pool(req: &NewSeek, min_turn_seconds: i64) -> Result<SeekRow, Error> {
         rated: req.rated,
         computers: None,
         seat: None,
+        side: None,
     };
     let (game, config) = create::game_config(&as_match)?;
     let range = posthorn_rules::MatchState::seat_range(game, &config)?;
@@ -290,6 +291,7 @@ pub(super) fn new_match(seek: &SeekRow) -> NewMatch {
         rated: Some(seek.rated),
         computers: None,
         seat: None,
+        side: None,
     }
 }
 

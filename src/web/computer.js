@@ -4,7 +4,8 @@
 // person may take back their move.
 import { api, el, form, go, language, show, t } from "./core.js";
 
-/// The sides a player may pick, by seat: named where the game names them.
+/// The sides a player may pick, by order of play: named where the game
+/// names them.
 const SIDES = { checkers: ["Black", "White"], janggi: ["Cho (초)", "Han (한)"] };
 
 export async function computerPage() {
@@ -39,7 +40,9 @@ export async function computerPage() {
     if (game.id === "janggi") body.options = { setups: { cho: data.get("setup_cho"), han: data.get("setup_han") } };
     // Everyone else at the table is the computer at the chosen level.
     body.computers = Array.from({ length: game.seats.max - 1 }, () => ({ level: data.get("level") }));
-    if (data.get("seat") !== "") body.seat = Number(data.get("seat"));
+    // Two-player games: the side by order of play (Janggi's Cho is
+    // whichever seat the rules draw); four-player chess: the army's seat.
+    if (data.get("seat") !== "") body[game.seats.max > 2 ? "seat" : "side"] = Number(data.get("seat"));
     const m = (await api("POST", "/v1/matches", body)).data;
     go("/matches/" + m.id);
   },

@@ -224,7 +224,7 @@ async fn a_person_takes_back_their_move_and_the_reply_and_the_log_keeps_both() {
         .post(
             "/v1/matches",
             &mina,
-            json!({"game": "checkers", "computers": [{"level": "easy"}], "seat": 0}),
+            json!({"game": "checkers", "computers": [{"level": "easy"}], "side": 0}),
         )
         .await;
     assert_eq!(created.status, 201, "{}", created.body);
@@ -357,7 +357,7 @@ async fn a_computer_match_is_never_rated_never_timed_and_never_on_a_board() {
         .post(
             "/v1/matches",
             &mina,
-            json!({"game": "checkers", "computers": [{"level": "easy"}], "seat": 1}),
+            json!({"game": "checkers", "computers": [{"level": "easy"}], "side": 1}),
         )
         .await
         .body;
@@ -401,7 +401,7 @@ async fn a_computer_moves_exactly_once_when_an_instance_dies_mid_search() {
         .post(
             "/v1/matches",
             &mina,
-            json!({"game": "checkers", "computers": [{"level": "hard"}], "seat": 1}),
+            json!({"game": "checkers", "computers": [{"level": "hard"}], "side": 1}),
         )
         .await
         .body;
@@ -533,5 +533,38 @@ async fn a_seek_that_finds_nobody_plays_the_computer_after_its_wait() {
         .unwrap()
         .len();
     assert_eq!(items, 2, "no computer match beside the paired one");
+    app.stop().await;
+}
+
+/// The person picks their side by its order of play: checkers' Black
+/// (seat 0) or White, Janggi's Cho or Han — whichever seat the rules draw
+/// Cho to (§J: the `started` event names Cho's seat).
+#[actix_web::test]
+async fn the_person_picks_the_side_that_moves_first_or_second() {
+    let app = TestApp::start_seeded(17).await;
+    let mina = app.register("mina").await;
+    for round in 0..4 {
+        for (game, side) in [
+            ("checkers", 0),
+            ("checkers", 1),
+            ("janggi", 0),
+            ("janggi", 1),
+        ] {
+            let m = app
+                .post(
+                    "/v1/matches",
+                    &mina,
+                    json!({"game": game, "computers": [{"level": "easy"}], "side": side}),
+                )
+                .await;
+            assert_eq!(m.status, 201, "{}", m.body);
+            assert_eq!(
+                my_turn(&m.body),
+                side == 0,
+                "{game}, round {round}: side {side} moves {}",
+                if side == 0 { "first" } else { "second" }
+            );
+        }
+    }
     app.stop().await;
 }

@@ -6,6 +6,8 @@
 //!   conventions a game module follows. Read it before writing a game.
 //! * one module per game: [`checkers`], [`flipchess`], [`janggi`], [`banqi`],
 //!   [`four_player_chess`].
+//! * [`grid`] — rectangular boards: square index ↔ file and rank,
+//!   algebraic names (`a1`), bounds and stepping, shared by the games.
 //! * [`listing`] — the legal actions of a position in a game's own
 //!   notation, none when the match is over there, and why (the `moves`
 //!   example).
@@ -21,6 +23,7 @@ pub mod dispatch;
 pub mod engine;
 pub mod flipchess;
 pub mod four_player_chess;
+pub mod grid;
 pub mod janggi;
 pub mod listing;
 

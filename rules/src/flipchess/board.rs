@@ -8,8 +8,12 @@
 //! Squares are numbered a1 = 0 … h8 = 63. Moves are written as in UCI:
 //! `e2e4`, `e7e8q`, castling as the king's move `e1g1`.
 
+use crate::grid::Grid;
 use crate::RuleError;
 use std::fmt;
+
+/// The 8×8 board's squares and names.
+const GRID: Grid = Grid::new(8, 8);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
@@ -143,15 +147,7 @@ pub struct Move {
 }
 
 pub fn square_name(sq: u8) -> String {
-    format!("{}{}", (b'a' + sq % 8) as char, sq / 8 + 1)
-}
-
-fn parse_square(s: &str) -> Option<u8> {
-    let b = s.as_bytes();
-    if b.len() != 2 || !(b'a'..=b'h').contains(&b[0]) || !(b'1'..=b'8').contains(&b[1]) {
-        return None;
-    }
-    Some((b[1] - b'1') * 8 + (b[0] - b'a'))
+    GRID.name(sq)
 }
 
 impl fmt::Display for Move {
@@ -173,8 +169,8 @@ impl Move {
                 "move {text:?}: write a move as e2e4, or e7e8q to promote"
             ))
         };
-        let from = t.get(0..2).and_then(parse_square).ok_or_else(bad)?;
-        let to = t.get(2..4).and_then(parse_square).ok_or_else(bad)?;
+        let from = t.get(0..2).and_then(|s| GRID.parse(s)).ok_or_else(bad)?;
+        let to = t.get(2..4).and_then(|s| GRID.parse(s)).ok_or_else(bad)?;
         let promotion = match t.get(4..) {
             Some("") | None => None,
             Some(p) if p.chars().count() == 1 => {
@@ -236,11 +232,6 @@ const KING: [(i8, i8); 8] = [
 ];
 const ROOK: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 const BISHOP: [(i8, i8); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
-
-fn offset(sq: u8, (df, dr): (i8, i8)) -> Option<u8> {
-    let (f, r) = ((sq % 8) as i8 + df, (sq / 8) as i8 + dr);
-    ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as u8)
-}
 
 impl Board {
     pub const START: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -315,7 +306,7 @@ impl Board {
 
     fn steps(&self, from: u8, deltas: &[(i8, i8)], out: &mut Vec<Move>) {
         for &d in deltas {
-            if let Some(to) = offset(from, d).filter(|&to| self.can_land(to)) {
+            if let Some(to) = GRID.offset(from, d).filter(|&to| self.can_land(to)) {
                 out.push(Move {
                     from,
                     to,
@@ -328,7 +319,7 @@ impl Board {
     fn slides(&self, from: u8, deltas: &[(i8, i8)], out: &mut Vec<Move>) {
         for &d in deltas {
             let mut at = from;
-            while let Some(to) = offset(at, d) {
+            while let Some(to) = GRID.offset(at, d) {
                 match self.squares[to as usize] {
                     None => out.push(Move {
                         from,
@@ -371,12 +362,16 @@ impl Board {
                 });
             }
         };
-        if let Some(one) = offset(from, (0, fwd)).filter(|&s| self.squares[s as usize].is_none()) {
+        if let Some(one) = GRID
+            .offset(from, (0, fwd))
+            .filter(|&s| self.squares[s as usize].is_none())
+        {
             push(one, out);
             let start_rank = (self.side.home_rank() as i8 + fwd) as u8;
             if from / 8 == start_rank {
-                if let Some(two) =
-                    offset(one, (0, fwd)).filter(|&s| self.squares[s as usize].is_none())
+                if let Some(two) = GRID
+                    .offset(one, (0, fwd))
+                    .filter(|&s| self.squares[s as usize].is_none())
                 {
                     push(two, out);
                 }
@@ -384,7 +379,7 @@ impl Board {
         }
         // Diagonal captures only; no en passant (§F3 Decision).
         for df in [-1, 1] {
-            if let Some(to) = offset(from, (df, fwd)) {
+            if let Some(to) = GRID.offset(from, (df, fwd)) {
                 if self.squares[to as usize].is_some_and(|p| p.side != self.side) {
                     push(to, out);
                 }

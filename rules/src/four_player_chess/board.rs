@@ -6,11 +6,14 @@
 //! Squares are `rank * 14 + file`, files `a`–`n` and ranks `1`–`14` from
 //! Red's side; the 3×3 corners do not exist.
 
+use crate::grid::Grid;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub const SIZE: i8 = 14;
 pub const SQUARES: usize = 196;
+/// The 14×14 square, corners included ([`exists`] removes them).
+const GRID: Grid = Grid::new(SIZE as u8, SIZE as u8);
 
 /// §Q1: the four armies, in clockwise turn order from Red.
 #[derive(
@@ -204,7 +207,7 @@ impl Piece {
 }
 
 pub fn coords(sq: u8) -> (i8, i8) {
-    ((sq % 14) as i8, (sq / 14) as i8)
+    GRID.coords(sq)
 }
 
 const fn at(f: i8, r: i8) -> u8 {
@@ -213,7 +216,7 @@ const fn at(f: i8, r: i8) -> u8 {
 
 /// §Q1: on the board and not in a removed corner.
 pub fn exists(f: i8, r: i8) -> bool {
-    let inside = (0..SIZE).contains(&f) && (0..SIZE).contains(&r);
+    let inside = GRID.contains(f, r);
     let edge = |x: i8| !(3..=10).contains(&x);
     inside && !(edge(f) && edge(r))
 }
@@ -224,8 +227,7 @@ pub(super) fn step(sq: u8, (df, dr): (i8, i8)) -> Option<u8> {
 }
 
 pub fn square_name(sq: u8) -> String {
-    let (f, r) = coords(sq);
-    format!("{}{}", (b'a' + f as u8) as char, r + 1)
+    GRID.name(sq)
 }
 
 pub fn parse_square(s: &str) -> Option<u8> {

@@ -1,7 +1,7 @@
 //! Check in Janggi (RULES.md §J4): whether a king is attacked.
 
 use super::board::{
-    offset, palace_of, palace_step, Kind, Piece, Position, Side, DIAGONAL, ORTHOGONAL,
+    palace_of, palace_step, Kind, Piece, Position, Side, DIAGONAL, GRID, ORTHOGONAL,
 };
 
 impl Position {
@@ -27,7 +27,7 @@ impl Position {
                 if diagonal {
                     palace_step(sq, dir)
                 } else {
-                    offset(sq, dir)
+                    GRID.offset(sq, dir)
                 }
             };
             let mut sq = target;
@@ -58,16 +58,16 @@ impl Position {
             for side in [1, -1] {
                 let (pf, pr) = (p.0 * side, p.1 * side);
                 // A horse at target - 2d - p, its leg at target - d - p.
-                let horse = offset(target, (-2 * d.0 - pf, -2 * d.1 - pr));
-                let leg = offset(target, (-d.0 - pf, -d.1 - pr));
+                let horse = GRID.offset(target, (-2 * d.0 - pf, -2 * d.1 - pr));
+                let leg = GRID.offset(target, (-d.0 - pf, -d.1 - pr));
                 if let (Some(h), Some(l)) = (horse, leg) {
                     if enemy(h, Kind::Horse) && self.piece(l).is_none() {
                         return true;
                     }
                 }
                 // An elephant at target - 3d - 2p, legs at -2d-2p and -d-p.
-                let elephant = offset(target, (-3 * d.0 - 2 * pf, -3 * d.1 - 2 * pr));
-                let leg1 = offset(target, (-2 * d.0 - 2 * pf, -2 * d.1 - 2 * pr));
+                let elephant = GRID.offset(target, (-3 * d.0 - 2 * pf, -3 * d.1 - 2 * pr));
+                let leg1 = GRID.offset(target, (-2 * d.0 - 2 * pf, -2 * d.1 - 2 * pr));
                 if let (Some(e), Some(l1), Some(l2)) = (elephant, leg1, leg) {
                     if enemy(e, Kind::Elephant)
                         && self.piece(l1).is_none()
@@ -84,7 +84,7 @@ impl Position {
         let soldier_from = [(0, back), (1, 0), (-1, 0)];
         if soldier_from
             .iter()
-            .filter_map(|d| offset(target, *d))
+            .filter_map(|d| GRID.offset(target, *d))
             .any(|sq| enemy(sq, Kind::Soldier))
         {
             return true;

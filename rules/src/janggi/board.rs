@@ -6,12 +6,15 @@
 //! Squares are `rank * 9 + file`; file 0 is `a` (Cho's left), rank 0 is
 //! `1` (Cho's back rank). Cho is upper case in a FEN, at the bottom.
 
+use crate::grid::Grid;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub const FILES: i8 = 9;
 pub const RANKS: i8 = 10;
 const SQUARES: usize = 90;
+/// The board's intersections and their names.
+pub(super) const GRID: Grid = Grid::new(FILES as u8, RANKS as u8);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -102,7 +105,7 @@ pub enum Move {
 }
 
 pub fn square_name(sq: u8) -> String {
-    format!("{}{}", (b'a' + sq % 9) as char, sq / 9 + 1)
+    GRID.name(sq)
 }
 
 fn parse_square(text: &str) -> Option<u8> {
@@ -140,25 +143,12 @@ impl Move {
     }
 }
 
-pub(super) fn at(file: i8, rank: i8) -> Option<u8> {
-    ((0..FILES).contains(&file) && (0..RANKS).contains(&rank)).then(|| (rank * 9 + file) as u8)
-}
-
-fn coords(sq: u8) -> (i8, i8) {
-    ((sq % 9) as i8, (sq / 9) as i8)
-}
-
-pub(super) fn offset(sq: u8, (df, dr): (i8, i8)) -> Option<u8> {
-    let (f, r) = coords(sq);
-    at(f + df, r + dr)
-}
-
 pub(super) const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 pub(super) const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 /// §J1: the palace whose ranks hold `sq`, if any (Cho's: ranks 1–3).
 pub(super) fn palace_of(sq: u8) -> Option<Side> {
-    let (f, r) = coords(sq);
+    let (f, r) = GRID.coords(sq);
     if !(3..=5).contains(&f) {
         return None;
     }
@@ -171,18 +161,18 @@ pub(super) fn palace_of(sq: u8) -> Option<Side> {
 
 /// The palace's centre or one of its corners: the points its diagonals join.
 fn on_palace_diagonal(sq: u8) -> bool {
-    let (f, r) = coords(sq);
+    let (f, r) = GRID.coords(sq);
     palace_of(sq).is_some() && (f - 4).abs() == (r % 7 - 1).abs()
 }
 
 fn is_palace_centre(sq: u8) -> bool {
-    matches!(coords(sq), (4, 1) | (4, 8))
+    matches!(GRID.coords(sq), (4, 1) | (4, 8))
 }
 
 /// One step along a palace diagonal line from `sq` in `dir`: the lines
 /// join each corner to the centre, so one end of the step is the centre.
 pub(super) fn palace_step(sq: u8, dir: (i8, i8)) -> Option<u8> {
-    let next = offset(sq, dir)?;
+    let next = GRID.offset(sq, dir)?;
     (on_palace_diagonal(sq)
         && on_palace_diagonal(next)
         && (is_palace_centre(sq) || is_palace_centre(next)))
@@ -242,7 +232,7 @@ impl Position {
         let (Some(cho), Some(han)) = (self.king(Side::Cho), self.king(Side::Han)) else {
             return false;
         };
-        let ((cf, cr), (hf, hr)) = (coords(cho), coords(han));
+        let ((cf, cr), (hf, hr)) = (GRID.coords(cho), GRID.coords(han));
         cf == hf
             && (cr.min(hr) + 1..cr.max(hr)).all(|r| self.cells[(r * 9 + cf) as usize].is_none())
     }
@@ -262,7 +252,9 @@ impl Position {
             match piece.kind {
                 Kind::King | Kind::Guard => {
                     for d in ORTHOGONAL {
-                        if let Some(to) = offset(from, d).filter(|&to| palace_of(to) == Some(us)) {
+                        if let Some(to) =
+                            GRID.offset(from, d).filter(|&to| palace_of(to) == Some(us))
+                        {
                             push(to);
                         }
                     }
@@ -275,7 +267,7 @@ impl Position {
                 Kind::Chariot | Kind::Cannon => {
                     let cannon = piece.kind == Kind::Cannon;
                     for d in ORTHOGONAL {
-                        self.slide(from, cannon, |sq| offset(sq, d), &mut push);
+                        self.slide(from, cannon, |sq| GRID.offset(sq, d), &mut push);
                     }
                     for d in DIAGONAL {
                         self.slide(from, cannon, |sq| palace_step(sq, d), &mut push);
@@ -284,7 +276,7 @@ impl Position {
                 Kind::Horse | Kind::Elephant => {
                     let legs = if piece.kind == Kind::Horse { 1 } else { 2 };
                     for d in ORTHOGONAL {
-                        let Some(first) = offset(from, d).filter(|&s| self.piece(s).is_none())
+                        let Some(first) = GRID.offset(from, d).filter(|&s| self.piece(s).is_none())
                         else {
                             continue;
                         };
@@ -293,10 +285,10 @@ impl Position {
                             let mut sq = Some(first);
                             for _ in 1..legs {
                                 sq = sq
-                                    .and_then(|s| offset(s, diag))
+                                    .and_then(|s| GRID.offset(s, diag))
                                     .filter(|&s| self.piece(s).is_none());
                             }
-                            if let Some(to) = sq.and_then(|s| offset(s, diag)) {
+                            if let Some(to) = sq.and_then(|s| GRID.offset(s, diag)) {
                                 push(to);
                             }
                         }
@@ -305,7 +297,7 @@ impl Position {
                 Kind::Soldier => {
                     let forward = us.forward();
                     for d in [(0, forward), (1, 0), (-1, 0)] {
-                        if let Some(to) = offset(from, d) {
+                        if let Some(to) = GRID.offset(from, d) {
                             push(to);
                         }
                     }

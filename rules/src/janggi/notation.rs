@@ -1,6 +1,6 @@
 //! Fairy-Stockfish's janggi FEN (RULES.md §J1).
 
-use super::board::{at, palace_of, Kind, Piece, Position, Side, FILES, RANKS};
+use super::board::{palace_of, Kind, Piece, Position, Side, FILES, GRID, RANKS};
 use crate::RuleError;
 
 impl Position {
@@ -82,7 +82,9 @@ impl Position {
                 } else {
                     Side::Han
                 };
-                let sq = at(file, rank).ok_or_else(|| bad("a rank is longer than 9"))?;
+                let sq = GRID
+                    .at(file, rank)
+                    .ok_or_else(|| bad("a rank is longer than 9"))?;
                 pos.cells[sq as usize] = Some(Piece { side, kind });
                 file += 1;
             }

@@ -5,7 +5,9 @@
 //!   shared types (seats, duties, outcomes, errors, randomness) and the
 //!   conventions a game module follows. Read it before writing a game.
 //! * one module per game: [`checkers`], [`flipchess`], [`janggi`], [`banqi`],
-//!   [`four_player_chess`].
+//!   [`four_player_chess`], each of the same shape (`mod.rs`, `state.rs`,
+//!   `turn.rs`, `board.rs`, and more files by concept; see "Layout" in
+//!   [`contract`]).
 //! * [`grid`] — rectangular boards: square index ↔ file and rank,
 //!   algebraic names (`a1`), bounds and stepping, shared by the games.
 //! * [`listing`] — the legal actions of a position in a game's own

@@ -41,33 +41,10 @@
 //!
 //! ## Conventions for a game module
 //!
-//! * **Layout**: every game has the same shape, and a new game copies it
-//!   (`four_player_chess` shows every part). In `rules/src/<game>/`:
-//!   - `mod.rs` — the module doc (with the game's Decisions where
-//!     RULES.md is silent), the `Config`, the `View` types, the rule
-//!     constants (`PLY_LIMIT`, …) and the `impl Game`, whose `apply` calls
-//!     `State::apply` and whose `act` calls `turn::act`. It re-exports
-//!     what the service and the tests name: `pub use state::{Action,
-//!     Event, State}` and the board's types.
-//!   - `state.rs` — `Action`, `Event`, `State` with its questions
-//!     (`on_move`, `seat_of`, …), and `State::apply`, the fold of one
-//!     event (it never draws randomness).
-//!   - `turn.rs` — `act`: validating an action by a seat into events,
-//!     each folded into a scratch copy of the state so that later
-//!     judgments see it, then the endings that follow.
-//!   - `board.rs` — geometry, pieces, moves, the position, move
-//!     generation and `perft`.
-//!   - more files by concept where `board.rs` would pass about 500 lines:
-//!     `notation.rs` (the position notation, reading a written move),
-//!     `attacks.rs` (check), `moves.rs` (move generation and the
-//!     start-of-turn judgments); and a game's own (checkers'
-//!     `draughts.rs`, `table.rs`; FlipChess' `cards.rs`). Where a family
-//!     has variants, the variant's rules are one small value read by
-//!     hooks in the board (checkers' `table.rs`), not a bag of flags.
-//!
-//!   No file passes about 500 lines. A rectangular board takes its square
-//!   numbering, algebraic names, bounds and stepping from
-//!   [`crate::grid::Grid`] rather than its own copy.
+//! * **Layout**: every game has the same shape, and a new game copies
+//!   it: see "One shape per game" in the [crate docs](crate) — `mod.rs`,
+//!   `state.rs`, `turn.rs`, `board.rs`, more files by concept, the shared
+//!   [`crate::grid::Grid`], no file past about 500 lines.
 //! * **Registration**: one line in the `games!` list in `lib.rs`, and
 //!   one line in `rules/tests/games.rs` for each variant or mode, which
 //!   runs the generic harness; a perft file `rules/tests/data/<game>.tsv`

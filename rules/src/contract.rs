@@ -41,14 +41,10 @@
 //!
 //! ## Conventions for a game module
 //!
-//! * **Layout**: `rules/src/<game>/` with `mod.rs` (the `impl Game`, the
-//!   `View`, the `Config`), `state.rs` (actions, events, state and the
-//!   fold), `turn.rs` (validating an action into events), `board.rs`
-//!   (geometry, pieces, move generation, the position notation and
-//!   `perft`), and `variant.rs` where a family has variants (a small rules
-//!   value read by hooks in `board.rs`, not a bag of flags). A small game
-//!   may keep several of these in `mod.rs`; none grows past a few hundred
-//!   lines.
+//! * **Layout**: every game has the same shape, and a new game copies
+//!   it: see "One shape per game" in the [crate docs](crate) — `mod.rs`,
+//!   `state.rs`, `turn.rs`, `board.rs`, more files by concept, the shared
+//!   [`crate::grid::Grid`], no file past about 500 lines.
 //! * **Registration**: one line in the `games!` list in `lib.rs`, and
 //!   one line in `rules/tests/games.rs` for each variant or mode, which
 //!   runs the generic harness; a perft file `rules/tests/data/<game>.tsv`

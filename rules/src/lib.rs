@@ -5,7 +5,9 @@
 //!   shared types (seats, duties, outcomes, errors, randomness) and the
 //!   conventions a game module follows. Read it before writing a game.
 //! * one module per game: [`checkers`], [`flipchess`], [`janggi`], [`banqi`],
-//!   [`four_player_chess`].
+//!   [`four_player_chess`], each of the same shape (below).
+//! * [`grid`] — rectangular boards: square index ↔ file and rank,
+//!   algebraic names (`a1`), bounds and stepping, shared by the games.
 //! * [`listing`] — the legal actions of a position in a game's own
 //!   notation, none when the match is over there, and why (the `moves`
 //!   example).
@@ -13,6 +15,38 @@
 //!   [`MatchState`], the closed enum the service talks to (JSON in and out,
 //!   through [`dispatch`]), so the service never names a game's types and a
 //!   new game costs one line here.
+//!
+//! ## One shape per game
+//!
+//! Every game has the same shape, and a new game copies it
+//! (`four_player_chess` shows every part). In `rules/src/<game>/`:
+//!
+//! * `mod.rs` — the module doc (with the game's Decisions where RULES.md
+//!   is silent), the `Config`, the `View` types, the rule constants
+//!   (`PLY_LIMIT`, …) and the `impl Game`, whose `apply` calls
+//!   `State::apply` and whose `act` calls `turn::act`. It re-exports what
+//!   the service and the tests name: `pub use state::{Action, Event,
+//!   State}` and the board's types.
+//! * `state.rs` — `Action`, `Event`, `State` with its questions
+//!   (`on_move`, `seat_of`, …), and `State::apply`, the fold of one event
+//!   (it never draws randomness).
+//! * `turn.rs` — `act`: validating an action by a seat into events, each
+//!   folded into a scratch copy of the state so that later judgments see
+//!   it, then the endings that follow.
+//! * `board.rs` — geometry, pieces, moves, the position, move generation
+//!   and `perft`.
+//! * more files by concept where `board.rs` would pass about 500 lines:
+//!   `notation.rs` (the position notation, reading a written move),
+//!   `attacks.rs` (check), `moves.rs` (move generation and the
+//!   start-of-turn judgments); and a game's own (checkers' `draughts.rs`
+//!   and `table.rs`, FlipChess' `cards.rs`). Where a family has variants,
+//!   the variant's rules are one small value read by hooks in the board
+//!   (checkers' `table.rs`), not a bag of flags.
+//!
+//! No file passes about 500 lines. A rectangular board takes its square
+//! numbering, algebraic names, bounds and stepping from [`grid::Grid`]
+//! rather than its own copy; registration, serde and test conventions are
+//! in [`contract`].
 
 pub mod banqi;
 pub mod checkers;
@@ -21,6 +55,7 @@ pub mod dispatch;
 pub mod engine;
 pub mod flipchess;
 pub mod four_player_chess;
+pub mod grid;
 pub mod janggi;
 pub mod listing;
 

@@ -3,6 +3,7 @@
 //! position notation. A position is the full state the server knows,
 //! face-down identities included; views never use it.
 
+use crate::grid::Grid;
 use crate::RuleError;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -10,6 +11,8 @@ use std::fmt;
 pub const FILES: u8 = 8;
 pub const RANKS: u8 = 4;
 pub const SQUARES: usize = 32;
+/// The board's squares and names.
+const GRID: Grid = Grid::new(FILES, RANKS);
 
 /// §B7: a quiet ply is one with no turn-up and no capture.
 pub const QUIET_PLY_LIMIT: u32 = 180;
@@ -149,16 +152,11 @@ pub enum Step {
 }
 
 pub fn square_name(sq: u8) -> String {
-    format!("{}{}", (b'a' + sq % FILES) as char, sq / FILES + 1)
+    GRID.name(sq)
 }
 
 pub fn parse_square(text: &str) -> Option<u8> {
-    let mut chars = text.chars();
-    let (file, rank) = (chars.next()?, chars.next()?);
-    if chars.next().is_some() || !('a'..='h').contains(&file) || !('1'..='4').contains(&rank) {
-        return None;
-    }
-    Some((rank as u8 - b'1') * FILES + (file as u8 - b'a'))
+    GRID.parse(text)
 }
 
 impl fmt::Display for Step {
@@ -184,12 +182,6 @@ impl Step {
 }
 
 const DIRECTIONS: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-
-fn offset(sq: u8, (df, dr): (i8, i8)) -> Option<u8> {
-    let (f, r) = ((sq % FILES) as i8 + df, (sq / FILES) as i8 + dr);
-    ((0..FILES as i8).contains(&f) && (0..RANKS as i8).contains(&r))
-        .then(|| r as u8 * FILES + f as u8)
-}
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -249,7 +241,7 @@ impl Position {
 
     fn piece_steps(&self, from: u8, piece: Piece, out: &mut Vec<Step>) {
         for dir in DIRECTIONS {
-            let Some(next) = offset(from, dir) else {
+            let Some(next) = GRID.offset(from, dir) else {
                 continue;
             };
             match self.cells[next as usize] {
@@ -272,7 +264,7 @@ impl Position {
     fn cannon_target(&self, from: u8, dir: (i8, i8), colour: Colour) -> Option<u8> {
         let mut sq = from;
         let mut screened = false;
-        while let Some(next) = offset(sq, dir) {
+        while let Some(next) = GRID.offset(sq, dir) {
             sq = next;
             match self.cells[sq as usize] {
                 Cell::Empty => {}

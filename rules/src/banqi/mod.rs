@@ -10,12 +10,16 @@
 //! "move": "a1-a2"}` (a capture is `"a1xa2"`), and `resign`.
 
 pub mod board;
+pub mod state;
+mod turn;
 
 pub use board::{perft, Cell, Colour, Kind, Piece, Position, Step, QUIET_PLY_LIMIT};
+pub use state::{Action, Event, State};
 
 use crate::{About, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use state::other;
 
 /// §B7: the same position with the same side to act this many times.
 pub const REPETITIONS_FOR_DRAW: usize = 3;
@@ -27,107 +31,6 @@ pub const REPETITIONS_FOR_DRAW: usize = 3;
 pub struct Config {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Action {
-    /// `{"type": "turn_up", "square": "a1"}`.
-    TurnUp {
-        square: String,
-    },
-    /// `{"type": "move", "move": "a1-a2"}`, or a capture `"a1xa2"`.
-    Move {
-        #[serde(rename = "move")]
-        notation: String,
-    },
-    Resign {},
-}
-
-/// The facts of a Banqi match.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// The seat drawn to act first and the layout: the whole position in
-    /// §B9 notation, which no viewer receives (`null` for everyone), and
-    /// the squares that start face down.
-    Started {
-        first: Seat,
-        #[serde(default)]
-        position: Option<String>,
-        face_down: Vec<String>,
-    },
-    /// A piece turned up: from now on everyone knows it.
-    TurnedUp {
-        seat: Seat,
-        square: String,
-        piece: Piece,
-    },
-    Moved {
-        seat: Seat,
-        #[serde(rename = "move")]
-        notation: String,
-        /// The face-up piece taken, if any.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        captured: Option<Piece>,
-    },
-    Resigned {
-        seat: Seat,
-    },
-    Abandoned {
-        seat: Seat,
-    },
-    Finished {
-        result: Outcome,
-    },
-}
-
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct State {
-    pub first: Seat,
-    /// Seat 0's colour, once the first turn-up fixed it (§B2).
-    pub seat0_colour: Option<Colour>,
-    pub position: Position,
-    pub plies: u32,
-    /// Positions since the last turn-up or capture, the current one last.
-    pub history: Vec<Position>,
-    pub captured: Vec<Piece>,
-    pub last_action: Option<String>,
-    pub outcome: Option<Outcome>,
-}
-
-impl State {
-    pub fn colour_of(&self, seat: Seat) -> Option<Colour> {
-        self.seat0_colour
-            .map(|c| if seat == Seat(0) { c } else { c.other() })
-    }
-
-    pub fn seat_of(&self, colour: Colour) -> Seat {
-        if self.seat0_colour == Some(colour) {
-            Seat(0)
-        } else {
-            Seat(1)
-        }
-    }
-
-    /// The seat to act: the first seat until colours are fixed.
-    pub fn on_move(&self) -> Seat {
-        match self.position.to_act {
-            Some(colour) if self.seat0_colour.is_some() => self.seat_of(colour),
-            _ => self.first,
-        }
-    }
-
-    /// §B7: the same pieces on the same squares (face-down ones
-    /// included) with the same side to act; the quiet count is not part
-    /// of it.
-    fn repetitions(&self) -> usize {
-        let now = &self.position;
-        self.history
-            .iter()
-            .filter(|p| p.cells == now.cells && p.to_act == now.to_act)
-            .count()
-    }
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
@@ -164,10 +67,6 @@ pub struct View {
 
 pub struct Banqi;
 
-fn other(seat: Seat) -> Seat {
-    Seat(1 - seat.0)
-}
-
 /// The start of §B1: the 32 pieces shuffled face down.
 pub fn shuffled(random: &mut dyn Random) -> Position {
     let mut pieces = Piece::set();
@@ -176,68 +75,6 @@ pub fn shuffled(random: &mut dyn Random) -> Position {
         pieces.swap(i, j);
     }
     Position::face_down(&pieces)
-}
-
-impl Banqi {
-    fn act_step(state: &State, seat: Seat, step: Step) -> Result<Vec<Event>, RuleError> {
-        if seat != state.on_move() {
-            return Err(RuleError::not_your_turn());
-        }
-        let pos = &state.position;
-        pos.check(step)?;
-        let event = match step {
-            Step::TurnUp(sq) => {
-                let Cell::Down(piece) = pos.cells[sq as usize] else {
-                    return Err(RuleError::illegal("that square is not face down"));
-                };
-                Event::TurnedUp {
-                    seat,
-                    square: board::square_name(sq),
-                    piece,
-                }
-            }
-            Step::Move(..) | Step::Capture(..) => Event::Moved {
-                seat,
-                notation: step.to_string(),
-                captured: match step {
-                    Step::Capture(_, to) => match pos.cells[to as usize] {
-                        Cell::Up(p) => Some(p),
-                        _ => None,
-                    },
-                    _ => None,
-                },
-            },
-        };
-        let mut after = state.clone();
-        Self::apply(&mut after, &event);
-        Ok(std::iter::once(event)
-            .chain(Self::judge(&after, seat))
-            .collect())
-    }
-
-    /// After `mover`'s action: a win (§B6), then the draws (§B7).
-    fn judge(after: &State, mover: Seat) -> Option<Event> {
-        let pos = &after.position;
-        let colour = pos.to_act?;
-        let result = if pos.pieces_of(colour) == 0 {
-            Outcome::win(vec![mover], "no_pieces")
-        } else if !pos.has_legal_step() {
-            Outcome::win(vec![mover], "no_legal_move")
-        } else if after.repetitions() >= REPETITIONS_FOR_DRAW {
-            Outcome::draw("threefold_repetition")
-        } else if pos.quiet >= QUIET_PLY_LIMIT {
-            Outcome::draw("no_progress")
-        } else {
-            return None;
-        };
-        Some(Event::Finished { result })
-    }
-
-    fn parse_square(text: &str) -> Result<u8, RuleError> {
-        board::parse_square(text).ok_or_else(|| {
-            RuleError::malformed(format!("{text:?} is not a square: files a–h, ranks 1–4"))
-        })
-    }
 }
 
 impl Game for Banqi {
@@ -323,103 +160,16 @@ impl Game for Banqi {
     }
 
     fn apply(state: &mut State, event: &Event) {
-        match event {
-            Event::Started {
-                first, position, ..
-            } => {
-                let position = position
-                    .as_deref()
-                    .and_then(|p| Position::from_notation(p).ok())
-                    .unwrap_or_default();
-                *state = State {
-                    first: *first,
-                    seat0_colour: position.to_act.map(|c| {
-                        if *first == Seat(0) {
-                            c
-                        } else {
-                            c.other()
-                        }
-                    }),
-                    position,
-                    history: vec![position],
-                    ..State::default()
-                };
-            }
-            Event::TurnedUp {
-                seat,
-                square,
-                piece,
-            } => {
-                if state.seat0_colour.is_none() {
-                    // §B2: the turner plays the colour it turned up.
-                    let colour = if *seat == Seat(0) {
-                        piece.colour
-                    } else {
-                        piece.colour.other()
-                    };
-                    state.seat0_colour = Some(colour);
-                }
-                if let Some(sq) = board::parse_square(square) {
-                    state.position = state.position.play(Step::TurnUp(sq));
-                }
-                state.history.clear();
-                state.history.push(state.position);
-                state.plies += 1;
-                state.last_action = Some(square.clone());
-            }
-            Event::Moved {
-                notation, captured, ..
-            } => {
-                if let Some(step) = Step::parse(notation) {
-                    state.position = state.position.play(step);
-                }
-                if let Some(piece) = captured {
-                    state.captured.push(*piece);
-                    state.history.clear();
-                }
-                state.history.push(state.position);
-                state.plies += 1;
-                state.last_action = Some(notation.clone());
-            }
-            Event::Resigned { .. } | Event::Abandoned { .. } => {}
-            Event::Finished { result } => state.outcome = Some(result.clone()),
-        }
+        state.apply(event);
     }
 
     fn act(
         state: &State,
         seat: Seat,
         action: &Action,
-        _env: &mut Env,
+        env: &mut Env,
     ) -> Result<Vec<Event>, RuleError> {
-        if state.outcome.is_some() {
-            return Err(RuleError::finished());
-        }
-        if seat.index() > 1 {
-            return Err(RuleError::illegal("there is no such seat in banqi"));
-        }
-        match action {
-            Action::TurnUp { square } => {
-                let sq = Self::parse_square(square)?;
-                Self::act_step(state, seat, Step::TurnUp(sq))
-            }
-            Action::Move { notation } => {
-                let step = Step::parse(notation)
-                    .filter(|s| !matches!(s, Step::TurnUp(_)))
-                    .ok_or_else(|| {
-                        RuleError::malformed(format!(
-                            "{notation:?} is not a move: write a1-a2, or a1xa2 for a capture"
-                        ))
-                    })?;
-                Self::act_step(state, seat, step)
-            }
-            Action::Resign {} => Ok(vec![
-                Event::Resigned { seat },
-                Event::Finished {
-                    result: Outcome::win(vec![other(seat)], "resigned"),
-                },
-            ]),
-        }
+        turn::act(state, seat, action, env)
     }
 
     fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {

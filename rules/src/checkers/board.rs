@@ -1,12 +1,11 @@
-//! The 8×8 checkers board as three 32-bit boards, move generation and PDN
-//! notation (RULES.md §C1).
+//! The 8×8 checkers board as three 32-bit boards, move generation and
+//! `perft` (RULES.md §C1); its PDN notation is in `notation.rs`.
 //!
 //! Bit `i` is PDN square `i + 1`. Row `r = i / 4` counts from Black's back
 //! row (squares 1–4) to White's (29–32); on even rows the dark squares are
 //! columns 1, 3, 5, 7, on odd rows 0, 2, 4, 6. Black moves toward higher
 //! squares, White toward lower ones.
 
-use crate::RuleError;
 use std::fmt;
 
 pub type Square = u8;
@@ -114,7 +113,7 @@ fn shift(bb: u32, dir: usize) -> u32 {
 }
 
 /// The most squares a capture path can visit: 12 jumps and the start.
-const MAX_PATH: usize = 13;
+pub(super) const MAX_PATH: usize = 13;
 
 /// One move. Quiet moves have a two-square path and no captures. Two
 /// captures with the same start, end and captured set are the same move
@@ -213,7 +212,7 @@ impl Position {
         }
     }
 
-    fn occupied(&self) -> u32 {
+    pub(super) fn occupied(&self) -> u32 {
         self.black | self.white
     }
 
@@ -399,151 +398,6 @@ impl Position {
     pub fn crowns(&self, mv: &Move) -> bool {
         self.moves_man(mv) && self.turn.crown_row() & (1 << mv.to()) != 0
     }
-
-    /// Find the legal move written as `text`. Any route of a capture is
-    /// accepted; `from x to` alone is accepted when only one move fits.
-    pub fn find_move(&self, text: &str) -> Result<Move, RuleError> {
-        let written = parse_move_text(text)?;
-        let mut legal = Vec::new();
-        self.legal_moves(&mut legal);
-        if legal.first().is_some_and(Move::is_capture) {
-            if !written.capture {
-                return Err(RuleError::illegal(
-                    "a capture is available, and capturing is mandatory (§C1)",
-                ));
-            }
-            let mut routes = Vec::new();
-            self.capture_routes(&mut routes);
-            if let Some(mv) = routes.iter().find(|m| m.path() == written.squares) {
-                return Ok(*mv);
-            }
-            let (from, to) = (written.squares[0], *written.squares.last().unwrap());
-            if written.squares.len() == 2 {
-                let fits: Vec<&Move> = legal
-                    .iter()
-                    .filter(|m| m.from() == from && m.to() == to)
-                    .collect();
-                match fits.as_slice() {
-                    [one] => return Ok(**one),
-                    [] => {}
-                    several => {
-                        let names: Vec<String> = several.iter().map(|m| m.to_string()).collect();
-                        return Err(RuleError::illegal(format!(
-                            "{text} is ambiguous: write the whole path, one of {}",
-                            names.join(", ")
-                        )));
-                    }
-                }
-            }
-            return Err(RuleError::illegal(format!(
-                "{text} is not a legal capture here; a capture must be completed (§C1)"
-            )));
-        }
-        if written.capture {
-            return Err(RuleError::illegal(format!(
-                "{text} is not a legal capture here: there is nothing to capture"
-            )));
-        }
-        legal
-            .iter()
-            .find(|m| m.path() == written.squares)
-            .copied()
-            .ok_or_else(|| RuleError::illegal(format!("{text} is not a legal move here")))
-    }
-
-    /// PDN FEN, White's list first: `B:W21,22,K30:B1,2,K5`.
-    pub fn to_fen(&self) -> String {
-        let list = |color: Color| {
-            let mut parts = Vec::new();
-            let mut bits = self.pieces(color);
-            while bits != 0 {
-                let sq = bits.trailing_zeros();
-                bits &= bits - 1;
-                let king = if self.kings & (1 << sq) != 0 { "K" } else { "" };
-                parts.push(format!("{king}{}", sq + 1));
-            }
-            format!("{}{}", color.letter(), parts.join(","))
-        };
-        format!(
-            "{}:{}:{}",
-            self.turn.letter(),
-            list(Color::White),
-            list(Color::Black)
-        )
-    }
-
-    /// Read PDN FEN: side to move, then the two piece lists in either order;
-    /// `K` marks a king, `a-b` a range of squares, a final `.` is allowed.
-    pub fn from_fen(text: &str) -> Result<Position, RuleError> {
-        let bad = |why: String| RuleError::malformed(format!("position {text:?}: {why}"));
-        let body = text.trim().trim_end_matches('.');
-        let parts: Vec<&str> = body.split(':').map(str::trim).collect();
-        if parts.len() != 3 {
-            return Err(bad(
-                "expected three fields separated by ':' (side to move, then White's and Black's pieces)".into(),
-            ));
-        }
-        let turn =
-            parse_color(parts[0]).ok_or_else(|| bad("side to move must be B or W".into()))?;
-        let mut pos = Position {
-            black: 0,
-            white: 0,
-            kings: 0,
-            turn,
-        };
-        let mut seen = [false; 2];
-        for list in &parts[1..] {
-            let mut chars = list.chars();
-            let color = chars
-                .next()
-                .and_then(|c| parse_color(&c.to_string()))
-                .ok_or_else(|| bad(format!("piece list {list:?} must start with W or B")))?;
-            if std::mem::replace(&mut seen[color as usize], true) {
-                return Err(bad(format!("two piece lists for {}", color.name())));
-            }
-            for item in chars
-                .as_str()
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-            {
-                let (king, squares) = match item.strip_prefix(['K', 'k']) {
-                    Some(rest) => (true, rest),
-                    None => (false, item),
-                };
-                let (lo, hi) = match squares.split_once('-') {
-                    Some((a, b)) => (
-                        parse_square(a).map_err(&bad)?,
-                        parse_square(b).map_err(&bad)?,
-                    ),
-                    None => {
-                        let s = parse_square(squares).map_err(&bad)?;
-                        (s, s)
-                    }
-                };
-                if lo > hi {
-                    return Err(bad(format!("range {item:?} runs backwards")));
-                }
-                for sq in lo..=hi {
-                    let bit = 1u32 << sq;
-                    if pos.occupied() & bit != 0 {
-                        return Err(bad(format!("square {} is listed twice", sq + 1)));
-                    }
-                    match color {
-                        Color::Black => pos.black |= bit,
-                        Color::White => pos.white |= bit,
-                    }
-                    if king {
-                        pos.kings |= bit;
-                    }
-                }
-            }
-        }
-        if !(seen[0] && seen[1]) {
-            return Err(bad("both a W and a B piece list are needed".into()));
-        }
-        Ok(pos)
-    }
 }
 
 /// Keep one capture per move identity among `out[start..]`.
@@ -556,55 +410,6 @@ fn dedupe_from(out: &mut Vec<Move>, start: usize) {
             i += 1;
         }
     }
-}
-
-fn parse_color(s: &str) -> Option<Color> {
-    match s {
-        "B" | "b" => Some(Color::Black),
-        "W" | "w" => Some(Color::White),
-        _ => None,
-    }
-}
-
-fn parse_square(s: &str) -> Result<Square, String> {
-    let n: u32 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("{s:?} is not a square number"))?;
-    if !(1..=32).contains(&n) {
-        return Err(format!("square {n} is off the board (squares are 1–32)"));
-    }
-    Ok((n - 1) as Square)
-}
-
-struct WrittenMove {
-    squares: Vec<Square>,
-    capture: bool,
-}
-
-fn parse_move_text(text: &str) -> Result<WrittenMove, RuleError> {
-    let t = text.trim();
-    let bad = |why: &str| RuleError::malformed(format!("move {text:?}: {why}"));
-    let capture = t.contains(['x', 'X', ':']);
-    if capture && t.contains('-') {
-        return Err(bad(
-            "use '-' for a plain move or 'x' between every square of a capture, not both",
-        ));
-    }
-    let squares = t
-        .split(['x', 'X', ':', '-'])
-        .map(|s| parse_square(s).map_err(|why| bad(&why)))
-        .collect::<Result<Vec<_>, _>>()?;
-    if squares.len() < 2 {
-        return Err(bad("write a move as 11-15, or a capture as 11x18x25"));
-    }
-    if !capture && squares.len() > 2 {
-        return Err(bad("a plain move goes from one square to the next: 11-15"));
-    }
-    if squares.len() > MAX_PATH {
-        return Err(bad("that path is longer than any capture can be"));
-    }
-    Ok(WrittenMove { squares, capture })
 }
 
 /// Count leaf nodes `depth` plies below `pos` (no draw rules: a pure check

@@ -2,14 +2,14 @@
 //! the variant's rules as one value ([`Rules`]) that the move generator
 //! reads in a few named places — which way men capture, short or flying
 //! kings (and Thai's landing), majority capture, what a man does on the
-//! last row mid-capture, and whether captured pieces leave at once.
+//! last row mid-capture, and whether captured pieces leave at once. Its
+//! PDN notation is in `notation.rs`.
 //!
 //! Squares are PDN numbers less one: row 0 is the top (Black's back row),
 //! square 0 is b8 (b10 on 10×10), on even rows the dark squares are the
 //! odd columns. White sits at the bottom and moves up.
 
 use super::board::Color;
-use crate::RuleError;
 use std::fmt;
 
 /// The most squares on a board (10×10).
@@ -160,7 +160,7 @@ impl Move {
     pub fn is_capture(&self) -> bool {
         self.captured != 0
     }
-    fn same_identity(&self, other: &Move) -> bool {
+    pub(super) fn same_identity(&self, other: &Move) -> bool {
         self.from() == other.from() && self.to() == other.to() && self.captured == other.captured
     }
 }
@@ -353,7 +353,7 @@ impl Position {
         }
     }
 
-    fn captures(&self, rules: &Rules, out: &mut Vec<Move>, all_routes: bool) {
+    pub(super) fn captures(&self, rules: &Rules, out: &mut Vec<Move>, all_routes: bool) {
         for from in 0..rules.squares() {
             let Some(piece) = self.cells[from].filter(|p| p.colour == self.turn) else {
                 continue;
@@ -423,127 +423,6 @@ impl Position {
         next.cells[mv.to()] = piece;
         next.turn = self.turn.other();
         next
-    }
-
-    /// The move `notation` names: a route (`26x17x10`, `21-17`) or, when
-    /// only one route fits, its ends (`26x10`).
-    pub fn find_move(&self, rules: &Rules, notation: &str) -> Result<Move, RuleError> {
-        let bad = || {
-            RuleError::malformed(format!(
-                "{notation:?} is not a move: write 21-17 or 26x17x10"
-            ))
-        };
-        let capture = notation.contains('x');
-        let squares: Vec<usize> = notation
-            .split(['x', '-'])
-            .map(|s| {
-                s.trim()
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|n| (1..=rules.squares()).contains(n))
-                    .map(|n| n - 1)
-            })
-            .collect::<Option<_>>()
-            .ok_or_else(bad)?;
-        if squares.len() < 2 {
-            return Err(bad());
-        }
-        let mut moves = Vec::new();
-        self.legal_moves(rules, &mut moves);
-        let route = |m: &Move| m.path().iter().map(|s| *s as usize).collect::<Vec<_>>();
-        let mut routes = Vec::new();
-        if capture {
-            self.captures(rules, &mut routes, true);
-        }
-        // Any route of a legal move names it; so do its ends alone when
-        // only one move has them.
-        let named = |m: &Move| {
-            (m.is_capture() == capture && route(m) == squares)
-                || routes
-                    .iter()
-                    .any(|r| r.same_identity(m) && route(r) == squares)
-        };
-        let by_ends = |m: &&Move| {
-            m.is_capture() == capture
-                && squares.len() == 2
-                && m.from() == squares[0]
-                && m.to() == squares[1]
-        };
-        if let Some(m) = moves.iter().find(|m| named(m)) {
-            return Ok(*m);
-        }
-        let found: Vec<&Move> = moves.iter().filter(by_ends).collect();
-        match found.as_slice() {
-            [one] => Ok(**one),
-            [] => Err(RuleError::illegal(format!(
-                "{notation} is not a legal move here"
-            ))),
-            _ => Err(RuleError::illegal(format!(
-                "{notation} fits several captures: give the whole route"
-            ))),
-        }
-    }
-
-    /// PDN FEN: `W:W21,22,K30:B1,2,K5`, ranges allowed (`W21-32`).
-    pub fn from_fen(rules: &Rules, fen: &str) -> Result<Position, RuleError> {
-        let bad = |why: &str| RuleError::malformed(format!("FEN {fen:?}: {why}"));
-        let mut pos = Position::empty(*rules);
-        let mut parts = fen.trim().trim_end_matches('.').split(':');
-        pos.turn = match parts.next().map(str::trim) {
-            Some("W") => Color::White,
-            Some("B") => Color::Black,
-            _ => return Err(bad("it starts with W or B, the side to move")),
-        };
-        for part in parts {
-            let part = part.trim();
-            let colour = match part.chars().next() {
-                Some('W') => Color::White,
-                Some('B') => Color::Black,
-                _ => return Err(bad("each list starts with W or B")),
-            };
-            for item in part[1..]
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-            {
-                let (king, item) = match item.strip_prefix('K') {
-                    Some(rest) => (true, rest),
-                    None => (false, item),
-                };
-                let (a, b) = item.split_once('-').unwrap_or((item, item));
-                let parse = |s: &str| {
-                    s.parse::<usize>()
-                        .ok()
-                        .filter(|n| (1..=rules.squares()).contains(n))
-                        .ok_or_else(|| bad(&format!("square {s} is not on the board")))
-                };
-                for n in parse(a)?..=parse(b)? {
-                    if pos.cells[n - 1].is_some() {
-                        return Err(bad(&format!("square {n} is given twice")));
-                    }
-                    pos.cells[n - 1] = Some(Piece { colour, king });
-                }
-            }
-        }
-        Ok(pos)
-    }
-
-    pub fn to_fen(&self, rules: &Rules) -> String {
-        let list = |colour: Color| {
-            (0..rules.squares())
-                .filter_map(|sq| {
-                    let p = self.cells[sq].filter(|p| p.colour == colour)?;
-                    Some(format!("{}{}", if p.king { "K" } else { "" }, sq + 1))
-                })
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        format!(
-            "{}:W{}:B{}",
-            self.turn.letter(),
-            list(Color::White),
-            list(Color::Black)
-        )
     }
 }
 

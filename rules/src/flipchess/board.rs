@@ -3,11 +3,17 @@
 //! any piece — no en passant, promotion by choice, and castling as a green
 //! move allowed through and out of attacked squares.
 //!
+//! The chess FEN and reading a written move are in `notation.rs`.
+//!
 //! Squares are numbered a1 = 0 … h8 = 63. Moves are written as in UCI:
 //! `e2e4`, `e7e8q`, castling as the king's move `e1g1`.
 
+use crate::grid::Grid;
 use crate::RuleError;
 use std::fmt;
+
+/// The 8×8 board's squares and names.
+const GRID: Grid = Grid::new(8, 8);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
@@ -29,7 +35,7 @@ impl Side {
             Side::Black => -1,
         }
     }
-    fn home_rank(self) -> u8 {
+    pub(super) fn home_rank(self) -> u8 {
         match self {
             Side::White => 0,
             Side::Black => 7,
@@ -48,7 +54,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn letter(self) -> char {
+    pub(super) fn letter(self) -> char {
         match self {
             Kind::Pawn => 'p',
             Kind::Knight => 'n',
@@ -59,7 +65,7 @@ impl Kind {
         }
     }
 
-    fn from_letter(c: char) -> Option<Kind> {
+    pub(super) fn from_letter(c: char) -> Option<Kind> {
         Some(match c.to_ascii_lowercase() {
             'p' => Kind::Pawn,
             'n' => Kind::Knight,
@@ -141,15 +147,7 @@ pub struct Move {
 }
 
 pub fn square_name(sq: u8) -> String {
-    format!("{}{}", (b'a' + sq % 8) as char, sq / 8 + 1)
-}
-
-fn parse_square(s: &str) -> Option<u8> {
-    let b = s.as_bytes();
-    if b.len() != 2 || !(b'a'..=b'h').contains(&b[0]) || !(b'1'..=b'8').contains(&b[1]) {
-        return None;
-    }
-    Some((b[1] - b'1') * 8 + (b[0] - b'a'))
+    GRID.name(sq)
 }
 
 impl fmt::Display for Move {
@@ -171,8 +169,8 @@ impl Move {
                 "move {text:?}: write a move as e2e4, or e7e8q to promote"
             ))
         };
-        let from = t.get(0..2).and_then(parse_square).ok_or_else(bad)?;
-        let to = t.get(2..4).and_then(parse_square).ok_or_else(bad)?;
+        let from = t.get(0..2).and_then(|s| GRID.parse(s)).ok_or_else(bad)?;
+        let to = t.get(2..4).and_then(|s| GRID.parse(s)).ok_or_else(bad)?;
         let promotion = match t.get(4..) {
             Some("") | None => None,
             Some(p) if p.chars().count() == 1 => {
@@ -196,7 +194,7 @@ impl Move {
 }
 
 /// Castling rights: king side and queen side, for White then Black.
-const CASTLE_ROOKS: [(Side, u8, u8, u8); 4] = [
+pub(super) const CASTLE_ROOKS: [(Side, u8, u8, u8); 4] = [
     // (side, rook square, king destination, rook destination)
     (Side::White, 7, 6, 5),
     (Side::White, 0, 2, 3),
@@ -234,11 +232,6 @@ const KING: [(i8, i8); 8] = [
 ];
 const ROOK: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 const BISHOP: [(i8, i8); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
-
-fn offset(sq: u8, (df, dr): (i8, i8)) -> Option<u8> {
-    let (f, r) = ((sq % 8) as i8 + df, (sq / 8) as i8 + dr);
-    ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as u8)
-}
 
 impl Board {
     pub const START: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -313,7 +306,7 @@ impl Board {
 
     fn steps(&self, from: u8, deltas: &[(i8, i8)], out: &mut Vec<Move>) {
         for &d in deltas {
-            if let Some(to) = offset(from, d).filter(|&to| self.can_land(to)) {
+            if let Some(to) = GRID.offset(from, d).filter(|&to| self.can_land(to)) {
                 out.push(Move {
                     from,
                     to,
@@ -326,7 +319,7 @@ impl Board {
     fn slides(&self, from: u8, deltas: &[(i8, i8)], out: &mut Vec<Move>) {
         for &d in deltas {
             let mut at = from;
-            while let Some(to) = offset(at, d) {
+            while let Some(to) = GRID.offset(at, d) {
                 match self.squares[to as usize] {
                     None => out.push(Move {
                         from,
@@ -369,12 +362,16 @@ impl Board {
                 });
             }
         };
-        if let Some(one) = offset(from, (0, fwd)).filter(|&s| self.squares[s as usize].is_none()) {
+        if let Some(one) = GRID
+            .offset(from, (0, fwd))
+            .filter(|&s| self.squares[s as usize].is_none())
+        {
             push(one, out);
             let start_rank = (self.side.home_rank() as i8 + fwd) as u8;
             if from / 8 == start_rank {
-                if let Some(two) =
-                    offset(one, (0, fwd)).filter(|&s| self.squares[s as usize].is_none())
+                if let Some(two) = GRID
+                    .offset(one, (0, fwd))
+                    .filter(|&s| self.squares[s as usize].is_none())
                 {
                     push(two, out);
                 }
@@ -382,7 +379,7 @@ impl Board {
         }
         // Diagonal captures only; no en passant (§F3 Decision).
         for df in [-1, 1] {
-            if let Some(to) = offset(from, (df, fwd)) {
+            if let Some(to) = GRID.offset(from, (df, fwd)) {
                 if self.squares[to as usize].is_some_and(|p| p.side != self.side) {
                     push(to, out);
                 }
@@ -445,139 +442,6 @@ impl Board {
             }
         }
         captured
-    }
-
-    /// Find the legal move written `text` among `group`'s moves.
-    pub fn find_move(&self, text: &str, group: Option<Group>) -> Result<Move, RuleError> {
-        let wanted = Move::parse(text)?;
-        let mut moves = Vec::new();
-        self.moves(group, &mut moves);
-        if let Some(mv) = moves.iter().find(|m| **m == wanted) {
-            return Ok(*mv);
-        }
-        let promotes = moves
-            .iter()
-            .any(|m| m.from == wanted.from && m.to == wanted.to && m.promotion.is_some());
-        if promotes && wanted.promotion.is_none() {
-            return Err(RuleError::illegal(format!(
-                "{text}: name the promotion, e.g. {text}q"
-            )));
-        }
-        Err(RuleError::illegal(format!(
-            "{text} is not a legal move for this card"
-        )))
-    }
-
-    /// Read a chess FEN (the en-passant field is ignored: §F3 has none).
-    pub fn from_fen(text: &str) -> Result<Board, RuleError> {
-        let bad = |why: &str| RuleError::malformed(format!("position {text:?}: {why}"));
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        if fields.len() < 2 {
-            return Err(bad("expected piece placement and side to move"));
-        }
-        let mut squares = [None; 64];
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != 8 {
-            return Err(bad("piece placement needs 8 ranks"));
-        }
-        for (i, rank) in ranks.iter().enumerate() {
-            let r = 7 - i as u8;
-            let mut f = 0u8;
-            for c in rank.chars() {
-                if let Some(n) = c.to_digit(10).filter(|n| (1..=8).contains(n)) {
-                    f += n as u8;
-                } else {
-                    let kind = Kind::from_letter(c).ok_or_else(|| bad("unknown piece letter"))?;
-                    if f >= 8 {
-                        return Err(bad("a rank holds more than 8 squares"));
-                    }
-                    let side = if c.is_ascii_uppercase() {
-                        Side::White
-                    } else {
-                        Side::Black
-                    };
-                    squares[(r * 8 + f) as usize] = Some(Piece { side, kind });
-                    f += 1;
-                }
-                if f > 8 {
-                    return Err(bad("a rank holds more than 8 squares"));
-                }
-            }
-            if f != 8 {
-                return Err(bad("a rank holds fewer than 8 squares"));
-            }
-        }
-        let side = match fields[1] {
-            "w" => Side::White,
-            "b" => Side::Black,
-            _ => return Err(bad("side to move must be w or b")),
-        };
-        let rights = fields.get(2).copied().unwrap_or("-");
-        let mut castling = [false; 4];
-        for (i, c) in ['K', 'Q', 'k', 'q'].iter().enumerate() {
-            let (s, rook, _, _) = CASTLE_ROOKS[i];
-            let in_place = squares[rook as usize]
-                == Some(Piece {
-                    side: s,
-                    kind: Kind::Rook,
-                })
-                && squares[(s.home_rank() * 8 + 4) as usize]
-                    == Some(Piece {
-                        side: s,
-                        kind: Kind::King,
-                    });
-            castling[i] = rights.contains(*c) && in_place;
-        }
-        Ok(Board {
-            squares,
-            side,
-            castling,
-        })
-    }
-
-    pub fn to_fen(&self) -> String {
-        let mut out = String::new();
-        for r in (0..8u8).rev() {
-            let mut empty = 0;
-            for f in 0..8u8 {
-                match self.squares[(r * 8 + f) as usize] {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            out.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        let c = p.kind.letter();
-                        out.push(if p.side == Side::White {
-                            c.to_ascii_uppercase()
-                        } else {
-                            c
-                        });
-                    }
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            if r > 0 {
-                out.push('/');
-            }
-        }
-        let rights: String = ['K', 'Q', 'k', 'q']
-            .iter()
-            .zip(self.castling)
-            .filter(|(_, on)| *on)
-            .map(|(c, _)| *c)
-            .collect();
-        let side = if self.side == Side::White { 'w' } else { 'b' };
-        format!(
-            "{out} {side} {} - 0 1",
-            if rights.is_empty() {
-                "-".into()
-            } else {
-                rights
-            }
-        )
     }
 }
 

@@ -3,12 +3,14 @@
 //! changes with every flip.
 //!
 //! * `board` — the §F3 board: groups, no check, castling, promotion.
+//! * `notation` — the chess FEN, and a move as written.
 //! * `cards` — the §F2 deck, §F3 move counts, §F4 matching.
 //! * `state` — actions, events, state and the fold.
 //! * `turn` — validation and the facts each action produces.
 
 pub mod board;
 pub mod cards;
+mod notation;
 pub mod state;
 mod turn;
 

@@ -1,16 +1,19 @@
 //! The four-player chess board (RULES.md §Q1–Q4, Q10–Q14): geometry, the
-//! armies, move generation, check, the start-of-turn judgments, the
-//! position notation of §Q12 and `perft` (§Q13).
+//! armies and pieces, moves, the position and `perft` (§Q13). Check is in
+//! `attacks.rs`; move generation and the start-of-turn judgments in
+//! `moves.rs`; the position notation of §Q12 in `notation.rs`.
 //!
 //! Squares are `rank * 14 + file`, files `a`–`n` and ranks `1`–`14` from
 //! Red's side; the 3×3 corners do not exist.
 
-use crate::RuleError;
+use crate::grid::Grid;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub const SIZE: i8 = 14;
 pub const SQUARES: usize = 196;
+/// The 14×14 square, corners included ([`exists`] removes them).
+const GRID: Grid = Grid::new(SIZE as u8, SIZE as u8);
 
 /// §Q1: the four armies, in clockwise turn order from Red.
 #[derive(
@@ -60,12 +63,12 @@ impl Army {
     }
 
     /// Where this army's pawns go (§Q3): toward the opposite side.
-    fn forward(self) -> (i8, i8) {
+    pub(super) fn forward(self) -> (i8, i8) {
         [(0, 1), (1, 0), (0, -1), (-1, 0)][self.index()]
     }
 
     /// The row of `sq` counted from this army's own back row (1-based).
-    fn row(self, sq: u8) -> i8 {
+    pub(super) fn row(self, sq: u8) -> i8 {
         let (f, r) = coords(sq);
         match self {
             Army::Red => r + 1,
@@ -77,7 +80,7 @@ impl Army {
 
     /// §Q2: the home squares of king, short-side rook and long-side rook.
     /// (Constants: `play` asks for them on every move.)
-    fn homes(self) -> (u8, u8, u8) {
+    pub(super) fn homes(self) -> (u8, u8, u8) {
         match self {
             // h1, k1, d1
             Army::Red => (at(7, 0), at(10, 0), at(3, 0)),
@@ -153,7 +156,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn letter(self) -> char {
+    pub(super) fn letter(self) -> char {
         ['K', 'Q', 'R', 'B', 'N', 'P'][self as usize]
     }
 }
@@ -174,7 +177,7 @@ impl Owner {
         Army::ALL.get(self as usize).copied()
     }
 
-    fn of(army: Army) -> Owner {
+    pub(super) fn of(army: Army) -> Owner {
         [Owner::Red, Owner::Green, Owner::Blue, Owner::Gray][army.index()]
     }
 }
@@ -204,7 +207,7 @@ impl Piece {
 }
 
 pub fn coords(sq: u8) -> (i8, i8) {
-    ((sq % 14) as i8, (sq / 14) as i8)
+    GRID.coords(sq)
 }
 
 const fn at(f: i8, r: i8) -> u8 {
@@ -213,19 +216,18 @@ const fn at(f: i8, r: i8) -> u8 {
 
 /// §Q1: on the board and not in a removed corner.
 pub fn exists(f: i8, r: i8) -> bool {
-    let inside = (0..SIZE).contains(&f) && (0..SIZE).contains(&r);
+    let inside = GRID.contains(f, r);
     let edge = |x: i8| !(3..=10).contains(&x);
     inside && !(edge(f) && edge(r))
 }
 
-fn step(sq: u8, (df, dr): (i8, i8)) -> Option<u8> {
+pub(super) fn step(sq: u8, (df, dr): (i8, i8)) -> Option<u8> {
     let (f, r) = coords(sq);
     exists(f + df, r + dr).then(|| at(f + df, r + dr))
 }
 
 pub fn square_name(sq: u8) -> String {
-    let (f, r) = coords(sq);
-    format!("{}{}", (b'a' + f as u8) as char, r + 1)
+    GRID.name(sq)
 }
 
 pub fn parse_square(s: &str) -> Option<u8> {
@@ -276,10 +278,10 @@ impl fmt::Display for Move {
     }
 }
 
-const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+pub(super) const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+pub(super) const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 /// The queen's lines and the king's steps.
-const ALL_DIRS: [(i8, i8); 8] = [
+pub(super) const ALL_DIRS: [(i8, i8); 8] = [
     (1, 0),
     (-1, 0),
     (0, 1),
@@ -289,7 +291,7 @@ const ALL_DIRS: [(i8, i8); 8] = [
     (-1, 1),
     (-1, -1),
 ];
-const KNIGHT_JUMPS: [(i8, i8); 8] = [
+pub(super) const KNIGHT_JUMPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),
@@ -387,579 +389,6 @@ impl Position {
                 other != army && !(self.mode == Mode::Teams && other.team() == army.team())
             }
         }
-    }
-
-    /// Whether a live piece of an army in `attackers` attacks `sq`.
-    fn attacked_by(&self, sq: u8, attackers: &[Army]) -> bool {
-        self.attacked_by_some(sq, attackers, |_| true)
-    }
-
-    /// [`Self::attacked_by`], counting only the pieces `counts` accepts.
-    fn attacked_by_some(&self, sq: u8, attackers: &[Army], counts: impl Fn(Piece) -> bool) -> bool {
-        let of = |p: Piece| {
-            p.owner
-                .army()
-                .filter(|a| attackers.contains(a) && counts(p))
-        };
-        for (dirs, slider) in [(ROOK_DIRS, Kind::Rook), (BISHOP_DIRS, Kind::Bishop)] {
-            for dir in dirs {
-                let mut cur = sq;
-                let mut distance = 0;
-                while let Some(next) = step(cur, dir) {
-                    cur = next;
-                    distance += 1;
-                    let Some(p) = self.piece(cur) else { continue };
-                    let hits = p.kind == Kind::Queen
-                        || p.kind == slider
-                        || (p.kind == Kind::King && distance == 1);
-                    if hits && of(p).is_some() {
-                        return true;
-                    }
-                    break;
-                }
-            }
-        }
-        for jump in KNIGHT_JUMPS {
-            if let Some(p) = step(sq, jump).and_then(|s| self.piece(s)) {
-                if p.kind == Kind::Knight && of(p).is_some() {
-                    return true;
-                }
-            }
-        }
-        for &army in attackers {
-            let (df, dr) = army.forward();
-            // A pawn attacks forward-diagonally: look back from `sq`.
-            for side in [-1, 1] {
-                let back = if df == 0 { (side, -dr) } else { (-df, side) };
-                if let Some(p) = step(sq, back).and_then(|s| self.piece(s)) {
-                    if p.kind == Kind::Pawn && of(p) == Some(army) {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
-    }
-
-    /// The live armies that may check `army` (§Q4, Q6).
-    pub fn enemies(&self, army: Army) -> Vec<Army> {
-        Army::ALL
-            .into_iter()
-            .filter(|a| self.live(*a) && self.hostile(army, Owner::of(*a)))
-            .collect()
-    }
-
-    /// §Q4: `army`'s king is attacked by a live enemy.
-    pub fn in_check(&self, army: Army) -> bool {
-        self.king(army)
-            .is_some_and(|k| self.attacked_by(k, &self.enemies(army)))
-    }
-
-    /// Whether `by`'s pieces attack `army`'s king (§Q8 checks, mates).
-    pub fn checks(&self, by: Army, army: Army) -> bool {
-        self.live(by) && self.king(army).is_some_and(|k| self.attacked_by(k, &[by]))
-    }
-
-    /// §Q8: whether every piece of `by` that checks `army` is a queen.
-    pub fn checks_only_with_queens(&self, by: Army, army: Army) -> bool {
-        self.king(army)
-            .is_some_and(|k| !self.attacked_by_some(k, &[by], |p| p.kind != Kind::Queen))
-    }
-
-    /// §Q6/Q7: the rows on which `army`'s pawn becomes a queen.
-    fn promotes(&self, army: Army, sq: u8) -> bool {
-        match self.mode {
-            Mode::Ffa | Mode::Points => army.row(sq) == 8,
-            Mode::Teams => {
-                let (f, r) = coords(sq);
-                let across = match army {
-                    Army::Red | Army::Blue => f,
-                    Army::Green | Army::Gray => r,
-                };
-                army.row(sq) == 11 || across == 0 || across == SIZE - 1
-            }
-        }
-    }
-
-    fn push_pawn(&self, army: Army, from: u8, to: u8, moves: &mut Vec<Move>) {
-        let promotion = self.promotes(army, to);
-        moves.push(Move {
-            from,
-            to,
-            promotion,
-        });
-    }
-
-    /// Moves by the rules of movement, before the own-king test.
-    fn pseudo_moves(&self, army: Army, moves: &mut Vec<Move>) {
-        let own = Owner::of(army);
-        let open = |sq: u8| match self.piece(sq) {
-            None => true,
-            Some(p) => self.hostile(army, p.owner),
-        };
-        for (from, piece) in self.pieces().filter(|(_, p)| p.owner == own) {
-            match piece.kind {
-                Kind::Pawn => {
-                    let fwd = army.forward();
-                    if let Some(one) = step(from, fwd).filter(|s| self.piece(*s).is_none()) {
-                        self.push_pawn(army, from, one, moves);
-                        let two = step(one, fwd).filter(|s| self.piece(*s).is_none());
-                        if let (2, Some(two)) = (army.row(from), two) {
-                            self.push_pawn(army, from, two, moves);
-                        }
-                    }
-                    for side in [-1, 1] {
-                        let diagonal = if fwd.0 == 0 {
-                            (side, fwd.1)
-                        } else {
-                            (fwd.0, side)
-                        };
-                        if let Some(to) = step(from, diagonal) {
-                            if self.piece(to).is_some() && open(to) {
-                                self.push_pawn(army, from, to, moves);
-                            }
-                        }
-                    }
-                }
-                Kind::Knight | Kind::King => {
-                    let jumps: &[(i8, i8)] = if piece.kind == Kind::Knight {
-                        &KNIGHT_JUMPS
-                    } else {
-                        &ALL_DIRS
-                    };
-                    for &jump in jumps {
-                        if let Some(to) = step(from, jump).filter(|s| open(*s)) {
-                            moves.push(Move {
-                                from,
-                                to,
-                                promotion: false,
-                            });
-                        }
-                    }
-                }
-                slider => {
-                    let dirs: &[(i8, i8)] = match slider {
-                        Kind::Rook => &ROOK_DIRS,
-                        Kind::Bishop => &BISHOP_DIRS,
-                        _ => &ALL_DIRS,
-                    };
-                    for &dir in dirs {
-                        let mut cur = from;
-                        while let Some(to) = step(cur, dir) {
-                            cur = to;
-                            if open(to) {
-                                moves.push(Move {
-                                    from,
-                                    to,
-                                    promotion: false,
-                                });
-                            }
-                            if self.piece(to).is_some() {
-                                break;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        self.castlings(army, moves);
-    }
-
-    /// §Q3/Q11: the king two squares toward a rook on its home square,
-    /// the squares between empty, not out of, through or into check (the
-    /// last by the own-king test).
-    fn castlings(&self, army: Army, moves: &mut Vec<Move>) {
-        let (king, short, long) = army.homes();
-        let rights = self.castling[army.index()];
-        let own = Owner::of(army);
-        if rights == 0
-            || self
-                .piece(king)
-                .is_none_or(|p| p.owner != own || p.kind != Kind::King)
-        {
-            return;
-        }
-        let enemies = self.enemies(army);
-        for (bit, rook) in [(SHORT, short), (LONG, long)] {
-            let is_rook = self
-                .piece(rook)
-                .is_some_and(|p| p.owner == own && p.kind == Kind::Rook && !p.promoted);
-            if rights & bit == 0 || !is_rook {
-                continue;
-            }
-            let (kf, kr) = coords(king);
-            let (rf, rr) = coords(rook);
-            let dir = ((rf - kf).signum(), (rr - kr).signum());
-            let mut between = Vec::new();
-            let mut cur = king;
-            while let Some(next) = step(cur, dir).filter(|s| *s != rook) {
-                between.push(next);
-                cur = next;
-            }
-            let passes = between[0];
-            if between.iter().any(|s| self.piece(*s).is_some())
-                || self.attacked_by(king, &enemies)
-                || self.attacked_by(passes, &enemies)
-            {
-                continue;
-            }
-            moves.push(Move {
-                from: king,
-                to: between[1],
-                promotion: false,
-            });
-        }
-    }
-
-    /// The piece moved (and the rook of a castling), rights updated, the
-    /// army to move unchanged. Returns what was captured.
-    pub fn play(&self, mv: Move) -> (Position, Option<Piece>) {
-        let mut next = self.clone();
-        let Some(mut piece) = next.cells[mv.from as usize].take() else {
-            return (next, None);
-        };
-        let captured = next.cells[mv.to as usize].take();
-        if let Some(army) = piece.owner.army() {
-            let (king, short, long) = army.homes();
-            if piece.kind == Kind::King && mv.from == king {
-                next.castling[army.index()] = 0;
-                let (ff, fr) = coords(mv.from);
-                let (tf, tr) = coords(mv.to);
-                if (tf - ff).abs() == 2 || (tr - fr).abs() == 2 {
-                    let dir = ((tf - ff).signum(), (tr - fr).signum());
-                    // The rooks stand on either side of the king's home.
-                    let (sf, sr) = coords(short);
-                    let toward_short = ((sf - ff).signum(), (sr - fr).signum());
-                    let rook = if dir == toward_short { short } else { long };
-                    let rook_piece = next.cells[rook as usize].take();
-                    next.cells[step(mv.from, dir).unwrap_or(rook) as usize] = rook_piece;
-                }
-            }
-            for (bit, rook) in [(SHORT, short), (LONG, long)] {
-                if mv.from == rook {
-                    next.castling[army.index()] &= !bit;
-                }
-            }
-            if mv.promotion && piece.kind == Kind::Pawn {
-                piece = Piece {
-                    kind: Kind::Queen,
-                    promoted: true,
-                    ..piece
-                };
-            }
-        }
-        // A rook taken on its home square takes its castling with it.
-        for army in Army::ALL {
-            let (_, short, long) = army.homes();
-            for (bit, rook) in [(SHORT, short), (LONG, long)] {
-                if mv.to == rook {
-                    next.castling[army.index()] &= !bit;
-                }
-            }
-        }
-        next.cells[mv.to as usize] = Some(piece);
-        (next, captured)
-    }
-
-    /// §Q4, Q14: whether `mv` (a move by the rules of movement) leaves the
-    /// mover's own king attacked. Judged in the position after the ply with
-    /// its eliminations applied: in `ffa`/`points` a king capture makes the
-    /// captured army's pieces dead at once (§Q14), and dead pieces attack
-    /// nothing, so a player in check may capture the king of the army giving
-    /// it. In `teams` a king capture eliminates nobody (that team loses,
-    /// §Q10), so the captured army's pieces still count as attackers.
-    fn leaves_own_king_attacked(&self, mv: Move) -> bool {
-        self.after_eliminations(mv).in_check(self.to_move)
-    }
-
-    /// [`Self::play`] with what the ply does at once (§Q10, Q14): in
-    /// `ffa`/`points` the army whose king it captures is eliminated, its
-    /// pieces dead. The army to move is unchanged.
-    pub fn after_eliminations(&self, mv: Move) -> Position {
-        let (mut after, captured) = self.play(mv);
-        if self.mode != Mode::Teams {
-            if let Some(victim) = captured
-                .filter(|p| p.kind == Kind::King)
-                .and_then(|p| p.owner.army())
-            {
-                after.eliminate(victim);
-            }
-        }
-        after
-    }
-
-    /// Every legal move of the army to move: its king not left attacked.
-    pub fn legal_moves(&self, moves: &mut Vec<Move>) {
-        let army = self.to_move;
-        let mut pseudo = Vec::new();
-        self.pseudo_moves(army, &mut pseudo);
-        moves.extend(
-            pseudo
-                .into_iter()
-                .filter(|m| !self.leaves_own_king_attacked(*m)),
-        );
-    }
-
-    pub fn has_legal_move(&self) -> bool {
-        let army = self.to_move;
-        let mut pseudo = Vec::new();
-        self.pseudo_moves(army, &mut pseudo);
-        pseudo
-            .into_iter()
-            .any(|m| !self.leaves_own_king_attacked(m))
-    }
-
-    pub fn is_legal(&self, mv: Move) -> bool {
-        let mut pseudo = Vec::new();
-        self.pseudo_moves(self.to_move, &mut pseudo);
-        pseudo.contains(&mv) && !self.leaves_own_king_attacked(mv)
-    }
-
-    /// §Q4: what the army to move finds at the start of its turn.
-    pub fn start_of_turn(&self) -> Start {
-        if self.has_legal_move() {
-            Start::Moves
-        } else if self.in_check(self.to_move) {
-            Start::Checkmated
-        } else {
-            Start::Stalemated
-        }
-    }
-
-    /// The turn passes clockwise to the next army in play.
-    pub fn pass_turn(&mut self) {
-        let mut army = self.to_move.next();
-        while self.out[army.index()] && army != self.to_move {
-            army = army.next();
-        }
-        self.to_move = army;
-    }
-
-    /// §Q7: the army leaves play; its pieces stay as dead pieces.
-    pub fn eliminate(&mut self, army: Army) {
-        self.out[army.index()] = true;
-        self.castling[army.index()] = 0;
-        for cell in self.cells.iter_mut().flatten() {
-            if cell.owner == Owner::of(army) {
-                cell.owner = Owner::Dead;
-            }
-        }
-        if self.to_move == army {
-            self.pass_turn();
-        }
-    }
-
-    /// The position after `mv` with the judgments before the next ply
-    /// applied (§Q13), or `None` when the match is then over.
-    pub fn successor(&self, mv: Move) -> Option<Position> {
-        let (mut next, captured) = self.play(mv);
-        if let Some(victim) = captured
-            .filter(|p| p.kind == Kind::King)
-            .and_then(|p| p.owner.army())
-        {
-            // §Q10: a king capture ends a teams match; in ffa/points it
-            // eliminates that army at once.
-            if self.mode == Mode::Teams {
-                return None;
-            }
-            next.eliminate(victim);
-            if next.live_armies().len() <= 1 {
-                return None;
-            }
-        }
-        next.pass_turn();
-        next.settle()
-    }
-
-    /// Apply the start-of-turn judgments (§Q4, Q6, Q7) until an army with
-    /// a move is to move; `None` when the match ends on the way.
-    pub fn settle(self) -> Option<Position> {
-        self.settle_or_end().ok()
-    }
-
-    /// [`Position::settle`], naming why the match ends when it does, as
-    /// its result would: `checkmate` or `stalemate`.
-    pub fn settle_or_end(mut self) -> Result<Position, &'static str> {
-        let mut skips = 0;
-        loop {
-            let live = self.live_armies().len();
-            match self.start_of_turn() {
-                Start::Moves => return Ok(self),
-                Start::Checkmated if self.mode == Mode::Teams => return Err("checkmate"),
-                Start::Stalemated if self.mode == Mode::Teams => {
-                    skips += 1;
-                    if skips >= live {
-                        return Err("stalemate");
-                    }
-                    self.pass_turn();
-                }
-                Start::Stalemated if live <= 2 => return Err("stalemate"),
-                Start::Checkmated | Start::Stalemated => {
-                    self.eliminate(self.to_move);
-                    // Only a mate gets here with two left: a stalemate
-                    // between two drew above.
-                    if live <= 2 {
-                        return Err("checkmate");
-                    }
-                }
-            }
-        }
-    }
-
-    /// §Q12 notation.
-    pub fn to_notation(&self) -> String {
-        let castle: Vec<String> = Army::ALL
-            .iter()
-            .map(|a| {
-                let bits = self.castling[a.index()];
-                let mut s = String::new();
-                if bits & SHORT != 0 {
-                    s.push('K');
-                }
-                if bits & LONG != 0 {
-                    s.push('Q');
-                }
-                if s.is_empty() {
-                    s.push('-');
-                }
-                format!("{a}:{s}")
-            })
-            .collect();
-        let out: Vec<&str> = Army::ALL
-            .iter()
-            .filter(|a| !self.live(**a))
-            .map(|a| a.name())
-            .collect();
-        let list = |owner: Owner| {
-            self.pieces()
-                .filter(|(_, p)| p.owner == owner)
-                .map(|(sq, p)| {
-                    let letter = if p.promoted { 'q' } else { p.kind.letter() };
-                    format!("{letter}{}", square_name(sq))
-                })
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        format!(
-            "to={}; mode={}; castle={}; out={}; red={}; green={}; blue={}; gray={}; dead={}",
-            self.to_move,
-            self.mode.name(),
-            castle.join(","),
-            out.join(","),
-            list(Owner::Red),
-            list(Owner::Green),
-            list(Owner::Blue),
-            list(Owner::Gray),
-            list(Owner::Dead),
-        )
-    }
-
-    pub fn from_notation(text: &str) -> Result<Position, RuleError> {
-        let bad = |what: &str| {
-            RuleError::malformed(format!(
-                "not a four-player chess position (RULES.md §Q12): {what}"
-            ))
-        };
-        let mut fields = std::collections::HashMap::new();
-        for field in text.split(';').map(str::trim).filter(|f| !f.is_empty()) {
-            let (key, value) = field
-                .split_once('=')
-                .ok_or_else(|| bad(&format!("{field:?} is not key=value")))?;
-            if fields.insert(key, value).is_some() {
-                return Err(bad(&format!("{key} is given twice")));
-            }
-        }
-        let field = |key: &str| {
-            fields
-                .get(key)
-                .copied()
-                .ok_or_else(|| bad(&format!("{key}= is missing")))
-        };
-        let to_move = Army::parse(field("to")?).ok_or_else(|| bad("to= names no army"))?;
-        let mode = match field("mode")? {
-            "teams" => Mode::Teams,
-            "ffa" => Mode::Ffa,
-            "points" => Mode::Points,
-            other => return Err(bad(&format!("mode {other:?}"))),
-        };
-        let mut pos = Position {
-            cells: [None; SQUARES],
-            to_move,
-            mode,
-            castling: [0; 4],
-            out: [false; 4],
-        };
-        for entry in field("castle")?.split(',').filter(|e| !e.is_empty()) {
-            let (army, rights) = entry
-                .split_once(':')
-                .ok_or_else(|| bad(&format!("castle entry {entry:?}")))?;
-            let army = Army::parse(army).ok_or_else(|| bad(&format!("army {army:?}")))?;
-            for c in rights.chars() {
-                pos.castling[army.index()] |= match c {
-                    'K' => SHORT,
-                    'Q' => LONG,
-                    '-' => 0,
-                    _ => return Err(bad(&format!("castling letter {c:?}"))),
-                };
-            }
-        }
-        for name in field("out")?.split(',').filter(|e| !e.is_empty()) {
-            let army = Army::parse(name).ok_or_else(|| bad(&format!("army {name:?}")))?;
-            pos.out[army.index()] = true;
-        }
-        let owners = [
-            ("red", Owner::Red),
-            ("green", Owner::Green),
-            ("blue", Owner::Blue),
-            ("gray", Owner::Gray),
-            ("dead", Owner::Dead),
-        ];
-        for (key, owner) in owners {
-            for entry in field(key)?.split(',').filter(|e| !e.is_empty()) {
-                let mut chars = entry.chars();
-                let letter = chars.next().unwrap_or(' ');
-                let (kind, promoted) = match letter {
-                    'K' => (Kind::King, false),
-                    'Q' => (Kind::Queen, false),
-                    'q' => (Kind::Queen, true),
-                    'R' => (Kind::Rook, false),
-                    'B' => (Kind::Bishop, false),
-                    'N' => (Kind::Knight, false),
-                    'P' => (Kind::Pawn, false),
-                    _ => return Err(bad(&format!("piece {entry:?}"))),
-                };
-                let sq = parse_square(chars.as_str())
-                    .ok_or_else(|| bad(&format!("square in {entry:?}")))?;
-                if pos.cells[sq as usize].is_some() {
-                    return Err(bad(&format!("two pieces on {}", square_name(sq))));
-                }
-                pos.cells[sq as usize] = Some(Piece {
-                    owner,
-                    kind,
-                    promoted,
-                });
-            }
-        }
-        for army in Army::ALL {
-            let kings = pos
-                .pieces()
-                .filter(|(_, p)| p.owner == Owner::of(army) && p.kind == Kind::King)
-                .count();
-            let has_pieces = pos.pieces().any(|(_, p)| p.owner == Owner::of(army));
-            if pos.live(army) && kings != 1 {
-                return Err(bad(&format!("{army} is in play with {kings} kings")));
-            }
-            if !pos.live(army) && has_pieces {
-                return Err(bad(&format!("{army} is out: list its pieces under dead=")));
-            }
-        }
-        if !pos.live(to_move) {
-            return Err(bad("the army to move is out"));
-        }
-        if pos.live_armies().len() < 2 {
-            return Err(bad("fewer than two armies in play"));
-        }
-        Ok(pos)
     }
 }
 

@@ -20,13 +20,17 @@
 //! - A player who resigns (or whose deadline passes) in `ffa`/`points`
 //!   is eliminated at once, on move or not.
 
+mod attacks;
 pub mod board;
+mod moves;
+mod notation;
+pub mod state;
+mod turn;
 
 pub use board::{perft, Army, Kind, Mode, Move, Owner, Piece, Position, Start};
+pub use state::{Action, ArmySeat, Captured, Event, State};
 
-use crate::{
-    About, Duty, DutyKind, Env, Game, Outcome, OutcomeKind, Random, RuleError, Seat, Viewer,
-};
+use crate::{About, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// §Q6: the match is drawn (ended) after this many plies.
@@ -37,17 +41,6 @@ pub const REPETITIONS_FOR_END: usize = 3;
 pub const MATE_POINTS: i32 = 20;
 pub const SELF_STALEMATE_POINTS: i32 = 20;
 pub const STALEMATED_OPPONENT_POINTS: i32 = 10;
-
-/// §Q8: checking two or three kings at once, with queens only or not.
-fn multi_check_points(kings: usize, only_queens: bool) -> i32 {
-    match (kings, only_queens) {
-        (2, true) => 1,
-        (2, false) => 5,
-        (3, true) => 5,
-        (3, false) => 20,
-        _ => 0,
-    }
-}
 
 /// Creation options: the mode, or a whole position (§Q12), whose `mode=`
 /// must then be the mode chosen.
@@ -60,439 +53,7 @@ pub struct Config {
     pub position: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Action {
-    /// `{"type": "move", "move": "h2h4"}`; promotion `h10h11q`.
-    Move {
-        #[serde(rename = "move")]
-        notation: String,
-    },
-    Resign {},
-}
-
-/// Which seat plays an army.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct ArmySeat {
-    pub army: Army,
-    pub seat: Seat,
-}
-
-/// A piece taken by a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct Captured {
-    pub owner: Owner,
-    pub kind: Kind,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub promoted: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// The mode, the armies drawn to each seat (absent armies unlisted)
-    /// and the start position (§Q12).
-    Started {
-        mode: Mode,
-        armies: Vec<ArmySeat>,
-        position: String,
-    },
-    Moved {
-        seat: Seat,
-        army: Army,
-        #[serde(rename = "move")]
-        notation: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        captured: Option<Captured>,
-    },
-    /// §Q6: a stalemated army's turn passes in `teams`.
-    Skipped {
-        army: Army,
-    },
-    /// §Q7/Q9/Q10: the army leaves play; its pieces stay, dead. `reason`:
-    /// `checkmate`, `stalemate`, `king_captured`, `resigned`, `abandoned`.
-    Eliminated {
-        army: Army,
-        reason: String,
-    },
-    /// §Q8 points: `capture`, `king_captured`, `checkmate`, `double_check`,
-    /// `triple_check`, `self_stalemate`, `stalemated_opponent`.
-    Scored {
-        army: Army,
-        points: i32,
-        reason: String,
-    },
-    Resigned {
-        seat: Seat,
-    },
-    Abandoned {
-        seat: Seat,
-    },
-    Finished {
-        result: Outcome,
-    },
-}
-
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct State {
-    pub position: Position,
-    /// Per army, the seat playing it (`None`: absent).
-    pub seats: [Option<Seat>; 4],
-    /// Per army, §Q8 points.
-    pub scores: [i32; 4],
-    pub plies: u32,
-    /// Consecutive §Q6 skips.
-    pub skips: usize,
-    /// Per army, the ply of its last move (§Q8: who delivered a mate).
-    pub last_moved: [u32; 4],
-    /// Per army, whether its own last move left it without a legal move
-    /// (§Q8 "stalemating yourself").
-    pub stuck_after_own_move: [bool; 4],
-    /// Fingerprints of the positions since the last irreversible change,
-    /// the current one last (§Q6 repetition; kept small for cheap clones).
-    pub history: Vec<u64>,
-    pub last_move: Option<String>,
-    pub outcome: Option<Outcome>,
-    /// The armies eliminated, in the order they went (placements).
-    pub out_order: Vec<Army>,
-}
-
-impl State {
-    pub fn mode(&self) -> Mode {
-        self.position.mode
-    }
-
-    pub fn seat_of(&self, army: Army) -> Option<Seat> {
-        self.seats[army.index()]
-    }
-
-    pub fn armies_of(&self, seat: Seat) -> Vec<Army> {
-        Army::ALL
-            .into_iter()
-            .filter(|a| self.seat_of(*a) == Some(seat))
-            .collect()
-    }
-
-    pub fn seat_count(&self) -> usize {
-        self.seats
-            .iter()
-            .flatten()
-            .map(|s| s.index() + 1)
-            .max()
-            .unwrap_or(0)
-    }
-
-    pub fn on_move(&self) -> Option<Seat> {
-        self.seat_of(self.position.to_move)
-    }
-
-    /// The seats playing `team` (§Q1), for a teams result.
-    fn team_seats(&self, team: usize) -> Vec<Seat> {
-        let mut seats: Vec<Seat> = Army::ALL
-            .into_iter()
-            .filter(|a| a.team() == team)
-            .filter_map(|a| self.seat_of(a))
-            .collect();
-        seats.sort();
-        seats.dedup();
-        seats
-    }
-
-    /// Per seat, the sum of its armies' points.
-    pub fn seat_scores(&self) -> Vec<f64> {
-        let mut scores = vec![0.0; self.seat_count()];
-        for army in Army::ALL {
-            if let Some(seat) = self.seat_of(army) {
-                scores[seat.index()] += self.scores[army.index()] as f64;
-            }
-        }
-        scores
-    }
-
-    /// §Q8: the most points wins; equal top scores draw.
-    fn on_points(&self, reason: &str) -> Outcome {
-        let scores = self.seat_scores();
-        let top = scores.iter().copied().fold(f64::MIN, f64::max);
-        let tops: Vec<Seat> = (0..scores.len())
-            .filter(|i| scores[*i] == top)
-            .map(|i| Seat(i as u8))
-            .collect();
-        let mut result = if tops.len() == 1 {
-            Outcome {
-                outcome: OutcomeKind::Points,
-                winners: tops,
-                reason: reason.to_owned(),
-                scores: None,
-            }
-        } else {
-            Outcome::draw(reason)
-        };
-        result.scores = Some(scores);
-        result
-    }
-
-    /// The end when one army is left (§Q7, Q8).
-    fn last_standing(&self, reason: &str) -> Outcome {
-        match self.mode() {
-            Mode::Points => self.on_points(reason),
-            _ => {
-                let winners = self
-                    .position
-                    .live_armies()
-                    .into_iter()
-                    .filter_map(|a| self.seat_of(a))
-                    .collect();
-                Outcome::win(winners, reason)
-            }
-        }
-    }
-
-    /// A draw, or in `points` the end on points.
-    fn drawn(&self, reason: &str) -> Outcome {
-        match self.mode() {
-            Mode::Points => self.on_points(reason),
-            _ => Outcome::draw(reason),
-        }
-    }
-
-    fn repetitions(&self) -> usize {
-        let now = fingerprint(&self.position);
-        self.history.iter().filter(|p| **p == now).count()
-    }
-}
-
-/// The events of one action, each folded into a copy of the state as it
-/// is written, so every judgment reads the state that fact made.
-struct Script {
-    state: State,
-    events: Vec<Event>,
-}
-
-impl Script {
-    fn push(&mut self, event: Event) {
-        FourPlayerChess::apply(&mut self.state, &event);
-        self.events.push(event);
-    }
-
-    fn over(&self) -> bool {
-        self.state.outcome.is_some()
-    }
-
-    fn finish(&mut self, result: Outcome) {
-        self.push(Event::Finished { result });
-    }
-
-    fn score(&mut self, army: Army, points: i32, reason: &str) {
-        if self.state.mode() == Mode::Points && points > 0 {
-            self.push(Event::Scored {
-                army,
-                points,
-                reason: reason.to_owned(),
-            });
-        }
-    }
-
-    /// §Q7/Q9/Q10: out of play; the last one left ends the match.
-    fn eliminate(&mut self, army: Army, reason: &str) {
-        self.push(Event::Eliminated {
-            army,
-            reason: reason.to_owned(),
-        });
-        if self.state.position.live_armies().len() <= 1 {
-            let result = self.state.last_standing(reason);
-            self.finish(result);
-        }
-    }
-
-    /// The team against `army`'s wins (§Q6, Q9, Q10).
-    fn team_loses(&mut self, army: Army, reason: &str) {
-        let winners = self.state.team_seats(1 - army.team());
-        self.finish(Outcome::win(winners, reason));
-    }
-
-    /// §Q4, Q6–Q8: the judgments at the start of each turn, until an army
-    /// with a legal move is to move or the match is over.
-    fn settle(&mut self) {
-        while !self.over() {
-            let pos = &self.state.position;
-            let (army, mode, live) = (pos.to_move, pos.mode, pos.live_armies());
-            match (pos.start_of_turn(), mode) {
-                (Start::Moves, _) => break,
-                (Start::Checkmated, Mode::Teams) => self.team_loses(army, "checkmate"),
-                (Start::Checkmated, _) => {
-                    // §Q8 Decision: the last mover among those checking.
-                    let mater = live
-                        .iter()
-                        .copied()
-                        .filter(|b| *b != army && pos.checks(*b, army))
-                        .max_by_key(|b| self.state.last_moved[b.index()]);
-                    if let Some(mater) = mater {
-                        self.score(mater, MATE_POINTS, "checkmate");
-                    }
-                    self.eliminate(army, "checkmate");
-                }
-                (Start::Stalemated, Mode::Teams) => {
-                    self.push(Event::Skipped { army });
-                    if self.state.skips >= live.len() {
-                        self.finish(Outcome::draw("stalemate"));
-                    }
-                }
-                (Start::Stalemated, _) => {
-                    if self.state.stuck_after_own_move[army.index()] {
-                        self.score(army, SELF_STALEMATE_POINTS, "self_stalemate");
-                    } else {
-                        for other in live.iter().copied().filter(|b| *b != army) {
-                            self.score(other, STALEMATED_OPPONENT_POINTS, "stalemated_opponent");
-                        }
-                    }
-                    if live.len() <= 2 {
-                        let result = self.state.drawn("stalemate");
-                        self.finish(result);
-                    } else {
-                        self.eliminate(army, "stalemate");
-                    }
-                }
-            }
-        }
-    }
-
-    /// §Q6: repetition and the ply limit, once the turn has settled.
-    fn judge_draws(&mut self) {
-        if self.over() {
-            return;
-        }
-        let reason = if self.state.repetitions() >= REPETITIONS_FOR_END {
-            "threefold_repetition"
-        } else if self.state.plies >= PLY_LIMIT {
-            "ply_limit"
-        } else {
-            return;
-        };
-        let result = self.state.drawn(reason);
-        self.finish(result);
-    }
-
-    /// §Q9: resignation or abandonment by `seat`.
-    fn give_up(&mut self, seat: Seat, reason: &str) {
-        let armies: Vec<Army> = self
-            .state
-            .armies_of(seat)
-            .into_iter()
-            .filter(|a| self.state.position.live(*a))
-            .collect();
-        if self.state.mode() == Mode::Teams {
-            self.team_loses(armies[0], reason);
-            return;
-        }
-        for army in armies {
-            if !self.over() {
-                self.eliminate(army, reason);
-            }
-        }
-        self.settle();
-    }
-}
-
 pub struct FourPlayerChess;
-
-impl FourPlayerChess {
-    fn act_move(state: &State, seat: Seat, mv: Move) -> Result<Vec<Event>, RuleError> {
-        let pos = &state.position;
-        let army = pos.to_move;
-        if state.seat_of(army) != Some(seat) {
-            return Err(RuleError::not_your_turn());
-        }
-        if !pos.is_legal(mv) {
-            return Err(RuleError::illegal(if pos.in_check(army) {
-                format!("{mv} does not answer the check on {army}'s king")
-            } else {
-                format!("{mv} is not a legal move for {army} here")
-            }));
-        }
-        let captured = pos.piece(mv.to);
-        let enemies = pos.enemies(army);
-        let checked_before: Vec<Army> = enemies
-            .iter()
-            .copied()
-            .filter(|e| pos.checks(army, *e))
-            .collect();
-        let mut script = Script {
-            state: state.clone(),
-            events: Vec::new(),
-        };
-        script.push(Event::Moved {
-            seat,
-            army,
-            notation: mv.to_string(),
-            captured: captured.map(|p| Captured {
-                owner: p.owner,
-                kind: p.kind,
-                promoted: p.promoted,
-            }),
-        });
-        let victim = captured
-            .filter(|p| p.kind == Kind::King)
-            .and_then(|p| p.owner.army());
-        // A king's capture scores as a mate (below), not as a capture.
-        if let (Some(p), None) = (captured, victim) {
-            script.score(army, p.value(), "capture");
-        }
-        // §Q8: two or three kings newly put in check at once.
-        let after = &script.state.position;
-        let checked: Vec<Army> = enemies
-            .iter()
-            .copied()
-            .filter(|e| Some(*e) != victim && !checked_before.contains(e) && after.checks(army, *e))
-            .collect();
-        let only_queens = checked
-            .iter()
-            .all(|e| after.checks_only_with_queens(army, *e));
-        let reason = if checked.len() == 3 {
-            "triple_check"
-        } else {
-            "double_check"
-        };
-        script.score(army, multi_check_points(checked.len(), only_queens), reason);
-        if let Some(victim) = victim {
-            // §Q10: a king capture counts as the mate of its army.
-            if state.mode() == Mode::Teams {
-                script.team_loses(victim, "king_captured");
-            } else {
-                script.score(army, MATE_POINTS, "king_captured");
-                script.eliminate(victim, "king_captured");
-            }
-        }
-        script.settle();
-        script.judge_draws();
-        Ok(script.events)
-    }
-
-    fn give_up(state: &State, seat: Seat, event: Event, reason: &str) -> Vec<Event> {
-        let mut script = Script {
-            state: state.clone(),
-            events: Vec::new(),
-        };
-        script.push(event);
-        script.give_up(seat, reason);
-        script.events
-    }
-
-    fn in_play(state: &State, seat: Seat) -> bool {
-        state
-            .armies_of(seat)
-            .iter()
-            .any(|a| state.position.live(*a))
-    }
-}
-
-/// A position's fingerprint for the repetition count: SipHash with fixed
-/// keys, so the same on every machine and every replay.
-fn fingerprint(position: &Position) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    position.hash(&mut hasher);
-    hasher.finish()
-}
 
 /// §Q5/Q14: the armies `players` play in `ffa`/`points`.
 fn armies_for(players: usize) -> Vec<Army> {
@@ -727,103 +288,20 @@ impl Game for FourPlayerChess {
     }
 
     fn apply(state: &mut State, event: &Event) {
-        match event {
-            Event::Started {
-                armies, position, ..
-            } => {
-                let position = Position::from_notation(position).unwrap_or_default();
-                let mut seats = [None; 4];
-                for a in armies {
-                    seats[a.army.index()] = Some(a.seat);
-                }
-                *state = State {
-                    history: vec![fingerprint(&position)],
-                    position,
-                    seats,
-                    ..State::default()
-                };
-            }
-            Event::Moved { army, notation, .. } => {
-                let Some(mv) = Move::parse(notation) else {
-                    return;
-                };
-                let pawn = state
-                    .position
-                    .piece(mv.from)
-                    .is_some_and(|p| p.kind == Kind::Pawn);
-                if state.mode() == Mode::Points {
-                    // Judged after the ply's own king capture, if any: the
-                    // captured army's pieces are dead then (§Q14).
-                    let mut own = state.position.after_eliminations(mv);
-                    own.to_move = *army;
-                    state.stuck_after_own_move[army.index()] = !own.has_legal_move();
-                }
-                let (mut next, captured) = state.position.play(mv);
-                next.pass_turn();
-                state.position = next;
-                state.plies += 1;
-                state.skips = 0;
-                state.last_moved[army.index()] = state.plies;
-                if pawn || captured.is_some() {
-                    state.history.clear();
-                }
-                state.history.push(fingerprint(&state.position));
-                state.last_move = Some(notation.clone());
-            }
-            Event::Skipped { .. } => {
-                state.position.pass_turn();
-                state.skips += 1;
-                state.history.push(fingerprint(&state.position));
-            }
-            Event::Eliminated { army, .. } => {
-                state.position.eliminate(*army);
-                state.out_order.push(*army);
-                state.history.clear();
-                state.history.push(fingerprint(&state.position));
-            }
-            Event::Scored { army, points, .. } => state.scores[army.index()] += points,
-            Event::Resigned { .. } | Event::Abandoned { .. } => {}
-            Event::Finished { result } => state.outcome = Some(result.clone()),
-        }
+        state.apply(event);
     }
 
     fn act(
         state: &State,
         seat: Seat,
         action: &Action,
-        _env: &mut Env,
+        env: &mut Env,
     ) -> Result<Vec<Event>, RuleError> {
-        if state.outcome.is_some() {
-            return Err(RuleError::finished());
-        }
-        if state.armies_of(seat).is_empty() {
-            return Err(RuleError::illegal("there is no such seat in this match"));
-        }
-        if !Self::in_play(state, seat) {
-            return Err(RuleError::illegal(
-                "you have been eliminated from this match",
-            ));
-        }
-        match action {
-            Action::Move { notation } => {
-                let mv = Move::parse(notation).ok_or_else(|| {
-                    RuleError::malformed(format!(
-                        "{notation:?} is not a move: write from and to, as h2h4 (h10h11q to promote)"
-                    ))
-                })?;
-                Self::act_move(state, seat, mv)
-            }
-            Action::Resign {} => Ok(Self::give_up(
-                state,
-                seat,
-                Event::Resigned { seat },
-                "resigned",
-            )),
-        }
+        turn::act(state, seat, action, env)
     }
 
     fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
-        if state.outcome.is_some() || !Self::in_play(state, seat) {
+        if state.outcome.is_some() || !turn::in_play(state, seat) {
             return Vec::new();
         }
         let mut actions = Vec::new();
@@ -910,7 +388,7 @@ impl Game for FourPlayerChess {
         {
             return Vec::new();
         }
-        Self::give_up(
+        turn::give_up(
             state,
             duty.seat,
             Event::Abandoned { seat: duty.seat },

@@ -1,17 +1,20 @@
 //! The Janggi board (RULES.md §J1, §J3, §J4): 9 files × 10 ranks of
 //! intersections, the two palaces with their diagonals, every piece's
-//! moves, check, bikjang, and Fairy-Stockfish's janggi FEN.
+//! moves, bikjang and `perft`. Check is in `attacks.rs`, Fairy-Stockfish's
+//! janggi FEN in `notation.rs`.
 //!
 //! Squares are `rank * 9 + file`; file 0 is `a` (Cho's left), rank 0 is
 //! `1` (Cho's back rank). Cho is upper case in a FEN, at the bottom.
 
-use crate::RuleError;
+use crate::grid::Grid;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub const FILES: i8 = 9;
 pub const RANKS: i8 = 10;
 const SQUARES: usize = 90;
+/// The board's intersections and their names.
+pub(super) const GRID: Grid = Grid::new(FILES as u8, RANKS as u8);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -31,7 +34,7 @@ impl Side {
     }
 
     /// The rank step a soldier of this side moves forward by.
-    fn forward(self) -> i8 {
+    pub(super) fn forward(self) -> i8 {
         match self {
             Side::Cho => 1,
             Side::Han => -1,
@@ -52,7 +55,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    const ALL: [Kind; 7] = [
+    pub(super) const ALL: [Kind; 7] = [
         Kind::King,
         Kind::Guard,
         Kind::Chariot,
@@ -102,7 +105,7 @@ pub enum Move {
 }
 
 pub fn square_name(sq: u8) -> String {
-    format!("{}{}", (b'a' + sq % 9) as char, sq / 9 + 1)
+    GRID.name(sq)
 }
 
 fn parse_square(text: &str) -> Option<u8> {
@@ -140,25 +143,12 @@ impl Move {
     }
 }
 
-fn at(file: i8, rank: i8) -> Option<u8> {
-    ((0..FILES).contains(&file) && (0..RANKS).contains(&rank)).then(|| (rank * 9 + file) as u8)
-}
-
-fn coords(sq: u8) -> (i8, i8) {
-    ((sq % 9) as i8, (sq / 9) as i8)
-}
-
-fn offset(sq: u8, (df, dr): (i8, i8)) -> Option<u8> {
-    let (f, r) = coords(sq);
-    at(f + df, r + dr)
-}
-
-const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+pub(super) const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+pub(super) const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 /// §J1: the palace whose ranks hold `sq`, if any (Cho's: ranks 1–3).
-fn palace_of(sq: u8) -> Option<Side> {
-    let (f, r) = coords(sq);
+pub(super) fn palace_of(sq: u8) -> Option<Side> {
+    let (f, r) = GRID.coords(sq);
     if !(3..=5).contains(&f) {
         return None;
     }
@@ -171,18 +161,18 @@ fn palace_of(sq: u8) -> Option<Side> {
 
 /// The palace's centre or one of its corners: the points its diagonals join.
 fn on_palace_diagonal(sq: u8) -> bool {
-    let (f, r) = coords(sq);
+    let (f, r) = GRID.coords(sq);
     palace_of(sq).is_some() && (f - 4).abs() == (r % 7 - 1).abs()
 }
 
 fn is_palace_centre(sq: u8) -> bool {
-    matches!(coords(sq), (4, 1) | (4, 8))
+    matches!(GRID.coords(sq), (4, 1) | (4, 8))
 }
 
 /// One step along a palace diagonal line from `sq` in `dir`: the lines
 /// join each corner to the centre, so one end of the step is the centre.
-fn palace_step(sq: u8, dir: (i8, i8)) -> Option<u8> {
-    let next = offset(sq, dir)?;
+pub(super) fn palace_step(sq: u8, dir: (i8, i8)) -> Option<u8> {
+    let next = GRID.offset(sq, dir)?;
     (on_palace_diagonal(sq)
         && on_palace_diagonal(next)
         && (is_palace_centre(sq) || is_palace_centre(next)))
@@ -191,7 +181,7 @@ fn palace_step(sq: u8, dir: (i8, i8)) -> Option<u8> {
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
-    cells: [Option<Piece>; SQUARES],
+    pub(super) cells: [Option<Piece>; SQUARES],
     pub turn: Side,
 }
 
@@ -220,7 +210,7 @@ impl Position {
         (0..SQUARES as u8).filter_map(|sq| self.piece(sq).map(|p| (sq, p)))
     }
 
-    fn king(&self, side: Side) -> Option<u8> {
+    pub(super) fn king(&self, side: Side) -> Option<u8> {
         self.pieces()
             .find(|(_, p)| p.side == side && p.kind == Kind::King)
             .map(|(sq, _)| sq)
@@ -242,99 +232,9 @@ impl Position {
         let (Some(cho), Some(han)) = (self.king(Side::Cho), self.king(Side::Han)) else {
             return false;
         };
-        let ((cf, cr), (hf, hr)) = (coords(cho), coords(han));
+        let ((cf, cr), (hf, hr)) = (GRID.coords(cho), GRID.coords(han));
         cf == hf
             && (cr.min(hr) + 1..cr.max(hr)).all(|r| self.cells[(r * 9 + cf) as usize].is_none())
-    }
-
-    /// §J4: whether `side`'s king is attacked.
-    pub fn in_check(&self, side: Side) -> bool {
-        self.king(side)
-            .is_some_and(|k| self.attacked(k, side.other()))
-    }
-
-    /// Whether a piece of `by` could capture on `target` (not a cannon:
-    /// only kings are asked about). Kings and guards never leave their
-    /// palace, so they never reach the other one: only the five others
-    /// are looked for, each by walking back from the target.
-    fn attacked(&self, target: u8, by: Side) -> bool {
-        let enemy = |sq: u8, kind: Kind| self.piece(sq) == Some(Piece { side: by, kind });
-        // Chariots and cannons, orthogonally and along palace diagonals.
-        let rays = ORTHOGONAL
-            .iter()
-            .map(|d| (*d, false))
-            .chain(DIAGONAL.iter().map(|d| (*d, true)));
-        for (dir, diagonal) in rays {
-            let step = |sq: u8| {
-                if diagonal {
-                    palace_step(sq, dir)
-                } else {
-                    offset(sq, dir)
-                }
-            };
-            let mut sq = target;
-            let mut screen = false;
-            while let Some(next) = step(sq) {
-                sq = next;
-                let Some(piece) = self.piece(sq) else {
-                    continue;
-                };
-                if !screen {
-                    if enemy(sq, Kind::Chariot) {
-                        return true;
-                    }
-                    if piece.kind == Kind::Cannon {
-                        break;
-                    }
-                    screen = true;
-                } else {
-                    if enemy(sq, Kind::Cannon) {
-                        return true;
-                    }
-                    break;
-                }
-            }
-        }
-        for d in ORTHOGONAL {
-            let p = (d.1, d.0); // perpendicular
-            for side in [1, -1] {
-                let (pf, pr) = (p.0 * side, p.1 * side);
-                // A horse at target - 2d - p, its leg at target - d - p.
-                let horse = offset(target, (-2 * d.0 - pf, -2 * d.1 - pr));
-                let leg = offset(target, (-d.0 - pf, -d.1 - pr));
-                if let (Some(h), Some(l)) = (horse, leg) {
-                    if enemy(h, Kind::Horse) && self.piece(l).is_none() {
-                        return true;
-                    }
-                }
-                // An elephant at target - 3d - 2p, legs at -2d-2p and -d-p.
-                let elephant = offset(target, (-3 * d.0 - 2 * pf, -3 * d.1 - 2 * pr));
-                let leg1 = offset(target, (-2 * d.0 - 2 * pf, -2 * d.1 - 2 * pr));
-                if let (Some(e), Some(l1), Some(l2)) = (elephant, leg1, leg) {
-                    if enemy(e, Kind::Elephant)
-                        && self.piece(l1).is_none()
-                        && self.piece(l2).is_none()
-                    {
-                        return true;
-                    }
-                }
-            }
-        }
-        // Soldiers: from behind (their forward) or beside, or down a
-        // palace diagonal forward.
-        let back = -by.forward();
-        let soldier_from = [(0, back), (1, 0), (-1, 0)];
-        if soldier_from
-            .iter()
-            .filter_map(|d| offset(target, *d))
-            .any(|sq| enemy(sq, Kind::Soldier))
-        {
-            return true;
-        }
-        [(1, back), (-1, back)]
-            .iter()
-            .filter_map(|d| palace_step(target, *d))
-            .any(|sq| enemy(sq, Kind::Soldier) && palace_of(sq) == Some(by.other()))
     }
 
     /// Pseudo-legal steps of the side to move (own king's safety unchecked).
@@ -352,7 +252,9 @@ impl Position {
             match piece.kind {
                 Kind::King | Kind::Guard => {
                     for d in ORTHOGONAL {
-                        if let Some(to) = offset(from, d).filter(|&to| palace_of(to) == Some(us)) {
+                        if let Some(to) =
+                            GRID.offset(from, d).filter(|&to| palace_of(to) == Some(us))
+                        {
                             push(to);
                         }
                     }
@@ -365,7 +267,7 @@ impl Position {
                 Kind::Chariot | Kind::Cannon => {
                     let cannon = piece.kind == Kind::Cannon;
                     for d in ORTHOGONAL {
-                        self.slide(from, cannon, |sq| offset(sq, d), &mut push);
+                        self.slide(from, cannon, |sq| GRID.offset(sq, d), &mut push);
                     }
                     for d in DIAGONAL {
                         self.slide(from, cannon, |sq| palace_step(sq, d), &mut push);
@@ -374,7 +276,7 @@ impl Position {
                 Kind::Horse | Kind::Elephant => {
                     let legs = if piece.kind == Kind::Horse { 1 } else { 2 };
                     for d in ORTHOGONAL {
-                        let Some(first) = offset(from, d).filter(|&s| self.piece(s).is_none())
+                        let Some(first) = GRID.offset(from, d).filter(|&s| self.piece(s).is_none())
                         else {
                             continue;
                         };
@@ -383,10 +285,10 @@ impl Position {
                             let mut sq = Some(first);
                             for _ in 1..legs {
                                 sq = sq
-                                    .and_then(|s| offset(s, diag))
+                                    .and_then(|s| GRID.offset(s, diag))
                                     .filter(|&s| self.piece(s).is_none());
                             }
-                            if let Some(to) = sq.and_then(|s| offset(s, diag)) {
+                            if let Some(to) = sq.and_then(|s| GRID.offset(s, diag)) {
                                 push(to);
                             }
                         }
@@ -395,7 +297,7 @@ impl Position {
                 Kind::Soldier => {
                     let forward = us.forward();
                     for d in [(0, forward), (1, 0), (-1, 0)] {
-                        if let Some(to) = offset(from, d) {
+                        if let Some(to) = GRID.offset(from, d) {
                             push(to);
                         }
                     }
@@ -514,111 +416,6 @@ impl Position {
                 steps.contains(&mv) && !self.play(mv).0.in_check(self.turn)
             }
         }
-    }
-
-    /// Fairy-Stockfish's janggi FEN: ranks 10 to 1, Cho upper case; `w`
-    /// is Cho to move. Castling and en passant fields are `-`, the
-    /// counters `0 1` (this game keeps its own).
-    pub fn to_fen(&self) -> String {
-        let mut ranks = Vec::new();
-        for rank in (0..RANKS).rev() {
-            let mut text = String::new();
-            let mut empty = 0;
-            for file in 0..FILES {
-                match self.cells[(rank * 9 + file) as usize] {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            text.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        let c = p.kind.letter();
-                        text.push(if p.side == Side::Cho {
-                            c
-                        } else {
-                            c.to_ascii_lowercase()
-                        });
-                    }
-                }
-            }
-            if empty > 0 {
-                text.push_str(&empty.to_string());
-            }
-            ranks.push(text);
-        }
-        let turn = if self.turn == Side::Cho { 'w' } else { 'b' };
-        format!("{} {turn} - - 0 1", ranks.join("/"))
-    }
-
-    /// Read a FEN; the board must hold one king per side in its palace.
-    pub fn from_fen(fen: &str) -> Result<Position, RuleError> {
-        let bad = |why: &str| RuleError::malformed(format!("janggi FEN {fen:?}: {why}"));
-        let mut fields = fen.split_whitespace();
-        let board = fields.next().ok_or_else(|| bad("empty"))?;
-        let mut pos = Position {
-            turn: match fields.next().unwrap_or("w") {
-                "w" => Side::Cho,
-                "b" => Side::Han,
-                _ => return Err(bad("the side to move is w (Cho) or b (Han)")),
-            },
-            ..Position::default()
-        };
-        let rows: Vec<&str> = board.split('/').collect();
-        if rows.len() != RANKS as usize {
-            return Err(bad("10 ranks are needed"));
-        }
-        for (i, row) in rows.iter().enumerate() {
-            let rank = RANKS - 1 - i as i8;
-            let mut file = 0i8;
-            let mut digits = String::new();
-            for c in row.chars().chain(std::iter::once('/')) {
-                if c.is_ascii_digit() {
-                    digits.push(c);
-                    continue;
-                }
-                if !digits.is_empty() {
-                    file += digits
-                        .parse::<i8>()
-                        .map_err(|_| bad("a bad run of empties"))?;
-                    digits.clear();
-                }
-                if c == '/' {
-                    break;
-                }
-                let kind = Kind::ALL
-                    .into_iter()
-                    .find(|k| k.letter() == c.to_ascii_uppercase())
-                    .ok_or_else(|| bad(&format!("unknown piece {c:?}")))?;
-                let side = if c.is_ascii_uppercase() {
-                    Side::Cho
-                } else {
-                    Side::Han
-                };
-                let sq = at(file, rank).ok_or_else(|| bad("a rank is longer than 9"))?;
-                pos.cells[sq as usize] = Some(Piece { side, kind });
-                file += 1;
-            }
-            if file != FILES {
-                return Err(bad("each rank has 9 files"));
-            }
-        }
-        for side in [Side::Cho, Side::Han] {
-            let kings: Vec<u8> = pos
-                .pieces()
-                .filter(|(_, p)| p.side == side && p.kind == Kind::King)
-                .map(|(sq, _)| sq)
-                .collect();
-            if kings.len() != 1 || palace_of(kings[0]) != Some(side) {
-                return Err(bad("each side has one king, in its own palace"));
-            }
-            let guards_out = pos.pieces().any(|(sq, p)| {
-                p.side == side && p.kind == Kind::Guard && palace_of(sq) != Some(side)
-            });
-            if guards_out {
-                return Err(bad("guards stay in their own palace"));
-            }
-        }
-        Ok(pos)
     }
 }
 

@@ -13,12 +13,18 @@
 //! - A position given in `options.position` must leave the match open: the
 //!   kings may not already face each other.
 
+mod attacks;
 pub mod board;
+mod notation;
+pub mod state;
+mod turn;
 
 pub use board::{perft, Kind, Move, Position, Side};
+pub use state::{Action, Event, State};
 
 use crate::{About, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
 use serde::{Deserialize, Serialize};
+use state::other;
 
 /// §J6: the match ends on points after this many plies, passes included.
 pub const PLY_LIMIT: u32 = 200;
@@ -105,115 +111,6 @@ pub struct Config {
     pub position: Option<String>,
 }
 
-/// One step a seat may take.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Action {
-    /// `{"type": "move", "move": "b1c3"}`.
-    Move {
-        #[serde(rename = "move")]
-        notation: String,
-    },
-    /// §J5, only when not in check.
-    Pass {},
-    Resign {},
-}
-
-/// The facts of a Janggi match.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// The seat drawn to play Cho, the setups and the start (FEN).
-    Started {
-        cho: Seat,
-        setups: Setups,
-        position: String,
-    },
-    Moved {
-        seat: Seat,
-        #[serde(rename = "move")]
-        notation: String,
-        /// The piece taken, if any.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        captured: Option<Kind>,
-    },
-    Passed {
-        seat: Seat,
-    },
-    Resigned {
-        seat: Seat,
-    },
-    Abandoned {
-        seat: Seat,
-    },
-    Finished {
-        result: Outcome,
-    },
-}
-
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct State {
-    pub cho: Seat,
-    pub setups: Setups,
-    pub position: Position,
-    /// Plies played, passes included (§J6).
-    pub plies: u32,
-    /// Whether the last ply was a pass (two in a row end the match).
-    pub passed: bool,
-    /// Positions since the last capture, the current one last (§J6).
-    pub history: Vec<Position>,
-    pub last_move: Option<String>,
-    pub outcome: Option<Outcome>,
-}
-
-impl State {
-    pub fn seat_of(&self, side: Side) -> Seat {
-        match side {
-            Side::Cho => self.cho,
-            Side::Han => Seat(1 - self.cho.0),
-        }
-    }
-
-    pub fn side_of(&self, seat: Seat) -> Side {
-        if seat == self.cho {
-            Side::Cho
-        } else {
-            Side::Han
-        }
-    }
-
-    pub fn on_move(&self) -> Seat {
-        self.seat_of(self.position.turn)
-    }
-
-    /// §J7: each seat's points now, in seat order.
-    pub fn scores(&self) -> Vec<f64> {
-        (0..2)
-            .map(|i| self.position.points(self.side_of(Seat(i))))
-            .collect()
-    }
-
-    fn repetitions(&self) -> usize {
-        self.history.iter().filter(|p| **p == self.position).count()
-    }
-
-    fn finish(&self, winner: Seat, reason: &str) -> Event {
-        let mut result = Outcome::win(vec![winner], reason);
-        result.scores = Some(self.scores());
-        Event::Finished { result }
-    }
-
-    /// §J6/§J7: the end on points; Han's komi rules out a tie.
-    fn finish_on_points(&self, reason: &str) -> Event {
-        let (cho, han) = (
-            self.position.points(Side::Cho),
-            self.position.points(Side::Han),
-        );
-        let winner = if cho > han { Side::Cho } else { Side::Han };
-        self.finish(self.seat_of(winner), reason)
-    }
-}
-
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct PieceView {
     /// `e2`.
@@ -249,58 +146,6 @@ pub struct View {
 }
 
 pub struct Janggi;
-
-fn other(seat: Seat) -> Seat {
-    Seat(1 - seat.0)
-}
-
-impl Janggi {
-    fn act_move(state: &State, seat: Seat, mv: Move) -> Result<Vec<Event>, RuleError> {
-        if seat != state.on_move() {
-            return Err(RuleError::not_your_turn());
-        }
-        let pos = &state.position;
-        if !pos.is_legal(mv) {
-            return Err(RuleError::illegal(match mv {
-                Move::Pass => "you may not pass while in check (RULES.md §J5)".to_owned(),
-                _ if pos.in_check(pos.turn) => format!("{mv} does not answer the check"),
-                _ => format!("{mv} is not a legal move here"),
-            }));
-        }
-        let event = match mv {
-            Move::Pass => Event::Passed { seat },
-            Move::Step { to, .. } => Event::Moved {
-                seat,
-                notation: mv.to_string(),
-                captured: pos.piece(to).map(|p| p.kind),
-            },
-        };
-        let mut after = state.clone();
-        Self::apply(&mut after, &event);
-        let end = Self::judge(state, &after, seat);
-        Ok(std::iter::once(event).chain(end).collect())
-    }
-
-    /// After `mover`'s ply: checkmate, then the endings on points (§J6).
-    fn judge(before: &State, after: &State, mover: Seat) -> Option<Event> {
-        let pos = &after.position;
-        if pos.in_check(pos.turn) && !pos.has_step() {
-            return Some(after.finish(mover, "checkmate"));
-        }
-        let reason = if pos.kings_face() {
-            "bikjang"
-        } else if before.passed && after.passed {
-            "double_pass"
-        } else if after.repetitions() >= REPETITIONS_FOR_END {
-            "threefold_repetition"
-        } else if after.plies >= PLY_LIMIT {
-            "ply_limit"
-        } else {
-            return None;
-        };
-        Some(after.finish_on_points(reason))
-    }
-}
 
 /// The Janggi seed's ranks by rating (5급 and below up to 1299, 1단 and
 /// above from 1500); the steps between and beyond are ours: each entry is
@@ -407,70 +252,16 @@ impl Game for Janggi {
     }
 
     fn apply(state: &mut State, event: &Event) {
-        match event {
-            Event::Started {
-                cho,
-                setups,
-                position,
-            } => {
-                let position = Position::from_fen(position).unwrap_or_default();
-                *state = State {
-                    cho: *cho,
-                    setups: *setups,
-                    position,
-                    history: vec![position],
-                    ..State::default()
-                };
-            }
-            Event::Moved { .. } | Event::Passed { .. } => {
-                let mv = match event {
-                    Event::Moved { notation, .. } => Move::parse(notation).unwrap_or(Move::Pass),
-                    _ => Move::Pass,
-                };
-                let (next, captured) = state.position.play(mv);
-                state.position = next;
-                state.plies += 1;
-                state.passed = mv == Move::Pass;
-                if captured.is_some() {
-                    state.history.clear();
-                }
-                state.history.push(next);
-                state.last_move = Some(mv.to_string());
-            }
-            Event::Resigned { .. } | Event::Abandoned { .. } => {}
-            Event::Finished { result } => state.outcome = Some(result.clone()),
-        }
+        state.apply(event);
     }
 
     fn act(
         state: &State,
         seat: Seat,
         action: &Action,
-        _env: &mut Env,
+        env: &mut Env,
     ) -> Result<Vec<Event>, RuleError> {
-        if state.outcome.is_some() {
-            return Err(RuleError::finished());
-        }
-        if seat.index() > 1 {
-            return Err(RuleError::illegal("there is no such seat in janggi"));
-        }
-        match action {
-            Action::Move { notation } => {
-                let mv = Move::parse(notation)
-                    .filter(|m| *m != Move::Pass)
-                    .ok_or_else(|| {
-                        RuleError::malformed(format!(
-                            "{notation:?} is not a move: write from and to, as b1c3"
-                        ))
-                    })?;
-                Self::act_move(state, seat, mv)
-            }
-            Action::Pass {} => Self::act_move(state, seat, Move::Pass),
-            Action::Resign {} => Ok(vec![
-                Event::Resigned { seat },
-                state.finish(other(seat), "resigned"),
-            ]),
-        }
+        turn::act(state, seat, action, env)
     }
 
     fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {

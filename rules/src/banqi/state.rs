@@ -1,0 +1,179 @@
+//! Banqi state (RULES.md §B): the actions, the events, the state and its
+//! fold over events.
+
+use super::board::{self, Colour, Piece, Position, Step};
+use crate::{Outcome, Seat};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    /// `{"type": "turn_up", "square": "a1"}`.
+    TurnUp {
+        square: String,
+    },
+    /// `{"type": "move", "move": "a1-a2"}`, or a capture `"a1xa2"`.
+    Move {
+        #[serde(rename = "move")]
+        notation: String,
+    },
+    Resign {},
+}
+
+/// The facts of a Banqi match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// The seat drawn to act first and the layout: the whole position in
+    /// §B9 notation, which no viewer receives (`null` for everyone), and
+    /// the squares that start face down.
+    Started {
+        first: Seat,
+        #[serde(default)]
+        position: Option<String>,
+        face_down: Vec<String>,
+    },
+    /// A piece turned up: from now on everyone knows it.
+    TurnedUp {
+        seat: Seat,
+        square: String,
+        piece: Piece,
+    },
+    Moved {
+        seat: Seat,
+        #[serde(rename = "move")]
+        notation: String,
+        /// The face-up piece taken, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        captured: Option<Piece>,
+    },
+    Resigned {
+        seat: Seat,
+    },
+    Abandoned {
+        seat: Seat,
+    },
+    Finished {
+        result: Outcome,
+    },
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct State {
+    pub first: Seat,
+    /// Seat 0's colour, once the first turn-up fixed it (§B2).
+    pub seat0_colour: Option<Colour>,
+    pub position: Position,
+    pub plies: u32,
+    /// Positions since the last turn-up or capture, the current one last.
+    pub history: Vec<Position>,
+    pub captured: Vec<Piece>,
+    pub last_action: Option<String>,
+    pub outcome: Option<Outcome>,
+}
+
+impl State {
+    pub fn colour_of(&self, seat: Seat) -> Option<Colour> {
+        self.seat0_colour
+            .map(|c| if seat == Seat(0) { c } else { c.other() })
+    }
+
+    pub fn seat_of(&self, colour: Colour) -> Seat {
+        if self.seat0_colour == Some(colour) {
+            Seat(0)
+        } else {
+            Seat(1)
+        }
+    }
+
+    /// The seat to act: the first seat until colours are fixed.
+    pub fn on_move(&self) -> Seat {
+        match self.position.to_act {
+            Some(colour) if self.seat0_colour.is_some() => self.seat_of(colour),
+            _ => self.first,
+        }
+    }
+
+    /// §B7: the same pieces on the same squares (face-down ones
+    /// included) with the same side to act; the quiet count is not part
+    /// of it.
+    pub(super) fn repetitions(&self) -> usize {
+        let now = &self.position;
+        self.history
+            .iter()
+            .filter(|p| p.cells == now.cells && p.to_act == now.to_act)
+            .count()
+    }
+}
+
+impl State {
+    /// Fold one event into the state.
+    pub fn apply(&mut self, event: &Event) {
+        let state = self;
+        match event {
+            Event::Started {
+                first, position, ..
+            } => {
+                let position = position
+                    .as_deref()
+                    .and_then(|p| Position::from_notation(p).ok())
+                    .unwrap_or_default();
+                *state = State {
+                    first: *first,
+                    seat0_colour: position.to_act.map(|c| {
+                        if *first == Seat(0) {
+                            c
+                        } else {
+                            c.other()
+                        }
+                    }),
+                    position,
+                    history: vec![position],
+                    ..State::default()
+                };
+            }
+            Event::TurnedUp {
+                seat,
+                square,
+                piece,
+            } => {
+                if state.seat0_colour.is_none() {
+                    // §B2: the turner plays the colour it turned up.
+                    let colour = if *seat == Seat(0) {
+                        piece.colour
+                    } else {
+                        piece.colour.other()
+                    };
+                    state.seat0_colour = Some(colour);
+                }
+                if let Some(sq) = board::parse_square(square) {
+                    state.position = state.position.play(Step::TurnUp(sq));
+                }
+                state.history.clear();
+                state.history.push(state.position);
+                state.plies += 1;
+                state.last_action = Some(square.clone());
+            }
+            Event::Moved {
+                notation, captured, ..
+            } => {
+                if let Some(step) = Step::parse(notation) {
+                    state.position = state.position.play(step);
+                }
+                if let Some(piece) = captured {
+                    state.captured.push(*piece);
+                    state.history.clear();
+                }
+                state.history.push(state.position);
+                state.plies += 1;
+                state.last_action = Some(notation.clone());
+            }
+            Event::Resigned { .. } | Event::Abandoned { .. } => {}
+            Event::Finished { result } => state.outcome = Some(result.clone()),
+        }
+    }
+}
+
+pub(super) fn other(seat: Seat) -> Seat {
+    Seat(1 - seat.0)
+}

@@ -1,5 +1,6 @@
 //! Creating a match and joining one by invitation.
 
+use super::computers::Computers;
 use crate::auth;
 use crate::enforced::{DEFAULT_TURN_HOURS, MAX_TURN_HOURS};
 use crate::error::Error;
@@ -209,7 +210,7 @@ pub fn create(
 ) -> Result<MatchView, Error> {
     let (creator, now) = (ask.creator, ask.now);
     let (game, config) = game_config(&req)?;
-    let computers = super::computers::Computers::of(
+    let computers = Computers::of(
         req.computers.as_deref().unwrap_or_default(),
         req.seat,
         req.side,
@@ -223,8 +224,88 @@ pub fn create(
     let range = MatchState::seat_range(game, &config)?;
     let rated = req.rated.unwrap_or(false);
     fair_start(game, &config, rated)?;
+    let (mut people, auto_accepted) = who_sits(conn, ask, &req, game, range, computers.as_ref())?;
+    let opening = draw_seats(&mut people, game, &config, ask, computers.as_ref(), random)?;
 
-    // Who sits down: the creator, the named opponents, and open seats.
+    let id = Uuid::new_v4();
+    let row = MatchRow {
+        id,
+        game: game.id().into(),
+        variant: chosen(&config, "variant", game.about().variants),
+        mode: chosen(&config, "mode", game.about().modes),
+        options: config,
+        status: MatchStatus::Waiting,
+        seq: 0,
+        rated,
+        turn_seconds,
+        created_by: creator,
+        created_at: now,
+        updated_at: now,
+        to_act: Value::Array(Vec::new()),
+        awaiting: Vec::new(),
+        notice_at: None,
+        deadline_at: None,
+        result: None,
+        rematch_of: ask.rematch_of,
+        rematch_id: None,
+    };
+    diesel::insert_into(matches::table)
+        .values(&row)
+        .execute(conn)?;
+    let seated_now = |u: &Uuid| {
+        *u == creator
+            || ask.seated.contains(u)
+            || auto_accepted.contains(u)
+            || computers.as_ref().is_some_and(|c| c.contains(u))
+    };
+    let (challenged, invites_made) = sit_down(conn, ask, id, &mut people, seated_now)?;
+    let mut table = Table {
+        row,
+        game,
+        seats: people,
+        players: Default::default(),
+        state: MatchState::empty(game),
+        held: None,
+    };
+    // Issue #30: nothing hidden is dealt, and no colour drawn, while a
+    // seat is open: a creator who could see their hand could cancel and
+    // create again until they liked it.
+    if table.seats.iter().all(Option::is_some) {
+        table.append(conn, NewEvent::from_rules(None, opening), now)?;
+    }
+    let invited = challenged
+        .iter()
+        .chain(&auto_accepted)
+        .map(|user| Notice {
+            user: *user,
+            seq: table.row.seq,
+            kind: Kind::Invitation,
+            payload: serde_json::json!({"game": table.row.game}),
+        })
+        .collect();
+    Enqueue::new(id, invited, now).execute(conn)?;
+    let mut view = table.view_for(conn, creator)?;
+    view.invite = invites_made.first().cloned();
+    if invites_made.len() > 1 {
+        view.invites = invites_made;
+    }
+    Ok(view)
+}
+
+/// Who sits down, in order: the creator, those already seated (a seek's
+/// or a rematch's players), the named opponents (each checked: a player,
+/// not blocked, not twice; a challenge counted unless they let friends'
+/// challenges start at once), the computers, and open seats; with the
+/// named who sit down at once. Refuses a table the game does not take.
+fn who_sits(
+    conn: &mut PgConnection,
+    ask: &Ask,
+    req: &NewMatch,
+    game: GameId,
+    range: std::ops::RangeInclusive<usize>,
+    computers: Option<&Computers>,
+) -> Result<(Vec<Option<Uuid>>, Vec<Uuid>), Error> {
+    let (creator, now) = (ask.creator, ask.now);
     let mut people: Vec<Option<Uuid>> = vec![Some(creator)];
     people.extend(ask.seated.iter().copied().map(Some));
     let named = req.opponents.as_deref().unwrap_or_default();
@@ -264,7 +345,7 @@ pub fn create(
     for (i, user) in named_ids.iter().enumerate() {
         crate::friends::ensure_apart(conn, *user, &named_ids[i + 1..])?;
     }
-    people.extend(computers.iter().flat_map(|c| c.players()).map(Some));
+    people.extend(computers.into_iter().flat_map(|c| c.players()).map(Some));
     let open = match req.open_seats {
         Some(n) => n as usize,
         None => range.start().saturating_sub(people.len()),
@@ -279,61 +360,55 @@ pub fn create(
             people.len()
         )));
     }
-    // Seats are drawn at random, so nobody always gets the first move.
+    Ok((people, auto_accepted))
+}
+
+/// Draw the seats at random (so nobody always gets the first move), then
+/// honour a seat or side chosen against the computer and a rematch's
+/// arrangement; the opening the seats are drawn for. The configuration
+/// is judged now, so a refusal is the creator's; the opening is dealt
+/// only once every seat is taken (`seat::take_seat`).
+fn draw_seats(
+    people: &mut Vec<Option<Uuid>>,
+    game: GameId,
+    config: &Value,
+    ask: &Ask,
+    computers: Option<&Computers>,
+    random: &mut dyn Random,
+) -> Result<Vec<Value>, Error> {
     for i in (1..people.len()).rev() {
         people.swap(i, random.below(i as u64 + 1) as usize);
     }
-    // The configuration is judged now, so a refusal is the creator's; the
-    // opening is dealt only once every seat is taken (`take_seat`).
-    let opening = MatchState::setup(game, &config, people.len(), random)?;
-    if let Some(computers) = &computers {
+    let opening = MatchState::setup(game, config, people.len(), random)?;
+    if let Some(computers) = computers {
         let dealt = MatchState::replay(game, &opening).map_err(Error::internal)?;
         let ranks = super::computers::side_ranks(&dealt, people.len());
-        people = computers.place(people, creator, &ranks)?;
+        *people = computers.place(std::mem::take(people), ask.creator, &ranks)?;
     }
     if let Some(arrange) = ask.arrange {
         let state = MatchState::replay(game, &opening).map_err(Error::internal)?;
         if let Some(arranged) = arrange(&state) {
-            people = arranged.into_iter().map(Some).collect();
+            *people = arranged.into_iter().map(Some).collect();
         }
     }
+    Ok(opening)
+}
 
-    let id = Uuid::new_v4();
-    let row = MatchRow {
-        id,
-        game: game.id().into(),
-        variant: chosen(&config, "variant", game.about().variants),
-        mode: chosen(&config, "mode", game.about().modes),
-        options: config,
-        status: MatchStatus::Waiting,
-        seq: 0,
-        rated,
-        turn_seconds,
-        created_by: creator,
-        created_at: now,
-        updated_at: now,
-        to_act: Value::Array(Vec::new()),
-        awaiting: Vec::new(),
-        notice_at: None,
-        deadline_at: None,
-        result: None,
-        rematch_of: ask.rematch_of,
-        rematch_id: None,
-    };
-    diesel::insert_into(matches::table)
-        .values(&row)
-        .execute(conn)?;
+/// Write the seats of match `id`: those `seated_now` sit down; the other
+/// named opponents are challenged, their seats empty until they accept
+/// (issue #20, `challenge.rs`); every other empty seat gets an
+/// invitation. The challenged, and the invitations made.
+fn sit_down(
+    conn: &mut PgConnection,
+    ask: &Ask,
+    id: Uuid,
+    people: &mut [Option<Uuid>],
+    seated_now: impl Fn(&Uuid) -> bool,
+) -> Result<(Vec<Uuid>, Vec<crate::matches::Invite>), Error> {
+    let now = ask.now;
     let mut invites_made = Vec::new();
-    // Named opponents are challenged: their seats stay empty until they
-    // accept (issue #20, `challenge.rs`); the other empty seats are open.
     let mut challenged = Vec::new();
     for (seat, person) in people.iter_mut().enumerate() {
-        let seated_now = |u: &Uuid| {
-            *u == creator
-                || ask.seated.contains(u)
-                || auto_accepted.contains(u)
-                || computers.as_ref().is_some_and(|c| c.contains(u))
-        };
         let opponent = person.filter(|u| !seated_now(u));
         if let Some(opponent) = opponent {
             super::challenge::create(conn, id, seat, opponent, now)?;
@@ -369,37 +444,7 @@ pub fn create(
             });
         }
     }
-    let mut table = Table {
-        row,
-        game,
-        seats: people,
-        players: Default::default(),
-        state: MatchState::empty(game),
-        held: None,
-    };
-    // Issue #30: nothing hidden is dealt, and no colour drawn, while a
-    // seat is open: a creator who could see their hand could cancel and
-    // create again until they liked it.
-    if table.seats.iter().all(Option::is_some) {
-        table.append(conn, NewEvent::from_rules(None, opening), now)?;
-    }
-    let invited = challenged
-        .iter()
-        .chain(&auto_accepted)
-        .map(|user| Notice {
-            user: *user,
-            seq: table.row.seq,
-            kind: Kind::Invitation,
-            payload: serde_json::json!({"game": table.row.game}),
-        })
-        .collect();
-    Enqueue::new(id, invited, now).execute(conn)?;
-    let mut view = table.view_for(conn, creator)?;
-    view.invite = invites_made.first().cloned();
-    if invites_made.len() > 1 {
-        view.invites = invites_made;
-    }
-    Ok(view)
+    Ok((challenged, invites_made))
 }
 
 /// Refuse what a player may not choose as an opening (issue #30): a

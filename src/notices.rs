@@ -1,6 +1,8 @@
-//! Match policy: what an append to a match's log tells its players. The
-//! notices go to the outbox in the same statement as the events
-//! (`notify::outbox`), which knows nothing of matches.
+//! The notices policy (issue #31: every notice goes through here): what
+//! an append to a match's log tells its players (the [`Tell`] reaction),
+//! and what the lobby tells them — invited, a rematch offered, a match
+//! cancelled. The notices go to the outbox in the same statement as the
+//! events (`notify::outbox`), which knows nothing of matches.
 
 use crate::error::Error;
 use crate::matches::duties::TimedDuty;
@@ -11,6 +13,7 @@ use crate::notify::Kind;
 use diesel::PgConnection;
 use posthorn_rules::{DutyKind, Seat};
 use serde_json::json;
+use uuid::Uuid;
 
 /// The notices reaction: every append is told to the players it
 /// concerns, in its transaction.
@@ -116,4 +119,34 @@ pub fn after_append(
         }
     }
     notices
+}
+
+/// The challenged (and those seated at once by their friend settings)
+/// hear of the match they were named for.
+pub fn invited(users: &[Uuid], table: &Table) -> Vec<Notice> {
+    let payload = json!({"game": table.row.game});
+    to_each(users, table.row.seq, Kind::Invitation, payload)
+}
+
+/// The players who have not asked yet hear that a rematch is offered.
+pub fn rematch_offered(users: &[Uuid], table: &Table) -> Vec<Notice> {
+    let payload = json!({"game": table.row.game, "rematch_of": table.row.id});
+    to_each(users, table.row.seq, Kind::Invitation, payload)
+}
+
+/// The players and the challenged hear that the match will not be played.
+pub fn cancelled(users: &[Uuid], table: &Table, reason: &str) -> Vec<Notice> {
+    let payload = json!({"game": table.row.game, "reason": reason});
+    to_each(users, table.row.seq, Kind::MatchCancelled, payload)
+}
+
+fn to_each(users: &[Uuid], seq: i32, kind: Kind, payload: serde_json::Value) -> Vec<Notice> {
+    (users.iter())
+        .map(|user| Notice {
+            user: *user,
+            seq,
+            kind,
+            payload: payload.clone(),
+        })
+        .collect()
 }

@@ -9,8 +9,7 @@
 
 use crate::error::Error;
 use crate::matches::{MatchStatus, NewEvent, ServiceEvent, Table};
-use crate::notify::outbox::{Enqueue, Notice};
-use crate::notify::Kind;
+use crate::notify::outbox::Enqueue;
 use crate::schema::{challenges, invites, matches};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -166,19 +165,12 @@ fn cancel(
         .to_body(),
     };
     table.append(conn, vec![cancelled], now)?;
-    let told: Vec<Notice> = table
-        .seats
-        .iter()
-        .flatten()
+    let told: Vec<Uuid> = (table.seats.iter().flatten())
         .chain(&challenged)
         .filter(|u| Some(**u) != actor)
-        .map(|user| Notice {
-            user: *user,
-            seq: table.row.seq,
-            kind: Kind::MatchCancelled,
-            payload: serde_json::json!({"game": table.row.game, "reason": reason}),
-        })
+        .copied()
         .collect();
+    let told = crate::notices::cancelled(&told, table, reason);
     Enqueue::new(id, told, now).execute(conn)?;
     Ok(())
 }

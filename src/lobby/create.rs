@@ -6,8 +6,7 @@ use crate::enforced::{DEFAULT_TURN_HOURS, MAX_TURN_HOURS};
 use crate::error::Error;
 use crate::idempotency::Keyed;
 use crate::matches::{MatchRow, MatchStatus, MatchView, NewEvent, Table};
-use crate::notify::outbox::{Enqueue, Notice};
-use crate::notify::Kind;
+use crate::notify::outbox::Enqueue;
 use crate::schema::{invites, match_seats, matches, users};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -273,16 +272,8 @@ pub fn create(
     if table.seats.iter().all(Option::is_some) {
         table.append(conn, NewEvent::from_rules(None, opening), now)?;
     }
-    let invited = challenged
-        .iter()
-        .chain(&auto_accepted)
-        .map(|user| Notice {
-            user: *user,
-            seq: table.row.seq,
-            kind: Kind::Invitation,
-            payload: serde_json::json!({"game": table.row.game}),
-        })
-        .collect();
+    let named: Vec<Uuid> = challenged.iter().chain(&auto_accepted).copied().collect();
+    let invited = crate::notices::invited(&named, &table);
     Enqueue::new(id, invited, now).execute(conn)?;
     let mut view = table.view_for(conn, creator)?;
     view.invite = invites_made.first().cloned();

@@ -10,8 +10,7 @@ use super::computers::{side_ranks, ComputerSeat};
 use super::create::{self, Ask, NewMatch};
 use crate::error::Error;
 use crate::matches::{MatchStatus, MatchView, Table};
-use crate::notify::outbox::{Enqueue, Notice};
-use crate::notify::Kind;
+use crate::notify::outbox::Enqueue;
 use crate::players::{self, Player};
 use crate::schema::{matches, rematch_offers};
 use diesel::prelude::*;
@@ -93,15 +92,7 @@ pub fn ask_for(
     let named = |ids: &[Uuid]| ids.iter().filter_map(|u| names.get(u).cloned()).collect();
     if !waiting.is_empty() {
         if new > 0 {
-            let told = waiting
-                .iter()
-                .map(|other| Notice {
-                    user: *other,
-                    seq: table.row.seq,
-                    kind: Kind::Invitation,
-                    payload: serde_json::json!({"game": table.row.game, "rematch_of": match_id}),
-                })
-                .collect();
+            let told = crate::notices::rematch_offered(&waiting, &table);
             Enqueue::new(match_id, told, ask.now).execute(conn)?;
         }
         return Ok(RematchState {

@@ -162,13 +162,13 @@ impl Config {
                 var("POSTHORN_BOT_THREADS"),
                 d.bot_threads as u64,
             )?
-            .max(1) as usize,
+            .clamp(1, 64) as usize,
             job_lease_seconds: number(
                 "POSTHORN_JOB_LEASE_SECONDS",
                 var("POSTHORN_JOB_LEASE_SECONDS"),
                 d.job_lease_seconds as u64,
             )?
-            .max(1) as i64,
+            .clamp(1, 86_400) as i64,
             smtp_url: var("POSTHORN_SMTP_URL"),
             mail_from: var("POSTHORN_MAIL_FROM").unwrap_or(d.mail_from),
             notify_max_attempts: number(

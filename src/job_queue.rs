@@ -70,9 +70,23 @@ pub fn claim(
     now: DateTime<Utc>,
     lease: Duration,
 ) -> Result<Option<Job>, Error> {
+    // A job whose last attempt's lease ran out (its worker died, or kept
+    // dying) is failed, not claimed for ever.
+    diesel::update(
+        jobs::table
+            .filter(jobs::done_at.is_null().and(jobs::failed_at.is_null()))
+            .filter(jobs::attempts.ge(MAX_ATTEMPTS))
+            .filter(jobs::leased_until.le(now)),
+    )
+    .set((
+        jobs::failed_at.eq(now),
+        jobs::last_error.eq("the lease of its last attempt ran out"),
+    ))
+    .execute(conn)?;
     let due = jobs::table
         .filter(jobs::done_at.is_null().and(jobs::failed_at.is_null()))
         .filter(jobs::run_at.le(now))
+        .filter(jobs::attempts.lt(MAX_ATTEMPTS))
         .filter(jobs::leased_until.is_null().or(jobs::leased_until.le(now)))
         .order(jobs::run_at)
         .select(jobs::id)

@@ -57,7 +57,7 @@ pub async fn start(
                 w.config.bot_threads,
                 chrono::Duration::seconds(w.config.job_lease_seconds),
             );
-            match one_off::run_due_on(&w.pool, &workers, w.clock.now(), threads, lease) {
+            match one_off::run_due_on(&w.pool, &workers, &|| w.clock.now(), threads, lease) {
                 Ok(ran) if ran != Default::default() => log::info!("one-off work: {ran:?}"),
                 Ok(_) => {}
                 Err(e) => log::warn!("one-off work failed: {e}"),

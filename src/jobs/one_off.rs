@@ -26,7 +26,7 @@ pub struct Ran {
 pub fn run_due_on(
     pool: &Pool,
     workers: &[&dyn Work],
-    now: DateTime<Utc>,
+    now: &(dyn Fn() -> DateTime<Utc> + Sync),
     threads: usize,
     lease: Duration,
 ) -> Result<Ran, Error> {
@@ -51,34 +51,40 @@ pub fn run_due_on(
     Ok(total)
 }
 
-/// Run due jobs until none is left (blocking; run it off the executor),
-/// each claimed for [`LEASE_SECONDS`].
+/// Run the jobs due at `now` until none is left (blocking; run it off the
+/// executor), each claimed for [`LEASE_SECONDS`].
 pub fn run_due(pool: &Pool, workers: &[&dyn Work], now: DateTime<Utc>) -> Result<Ran, Error> {
-    run_leased(pool, workers, now, Duration::seconds(LEASE_SECONDS))
+    run_leased(pool, workers, &|| now, Duration::seconds(LEASE_SECONDS))
 }
 
-/// [`run_due`] with claims held for `lease`.
+/// [`run_due`] with claims held for `lease`, reading the time at each
+/// step: a long search does not leave the next claim with a lease already
+/// run out, nor its events with a stale time.
 pub fn run_leased(
     pool: &Pool,
     workers: &[&dyn Work],
-    now: DateTime<Utc>,
+    now: &(dyn Fn() -> DateTime<Utc> + Sync),
     lease: Duration,
 ) -> Result<Ran, Error> {
     let mut ran = Ran::default();
-    while let Some(job) = crate::db::transaction(pool, |c| job_queue::claim(c, now, lease))? {
+    while let Some(job) = crate::db::transaction(pool, |c| job_queue::claim(c, now(), lease))? {
         let worker = workers.iter().find(|w| w.kind() == job.kind);
+        // A panicking worker is a failed attempt, not a lost job.
         let outcome = match worker {
-            Some(worker) => worker.run(pool, &job, now),
+            Some(worker) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                worker.run(pool, &job, now())
+            }))
+            .unwrap_or_else(|_| Err("the worker panicked".to_owned())),
             None => Err(format!("no worker for jobs of kind {}", job.kind)),
         };
         match outcome {
             Ok(()) => {
-                crate::db::transaction(pool, |c| job_queue::finish(c, &job, now))?;
+                crate::db::transaction(pool, |c| job_queue::finish(c, &job, now()))?;
                 ran.done += 1;
             }
             Err(why) => {
                 log::warn!("job {} ({}) failed: {why}", job.id, job.kind);
-                crate::db::transaction(pool, |c| job_queue::retry(c, &job, &why, now))?;
+                crate::db::transaction(pool, |c| job_queue::retry(c, &job, &why, now()))?;
                 ran.retried += 1;
             }
         }

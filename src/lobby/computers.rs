@@ -45,6 +45,7 @@ impl Computers {
         side: Option<u8>,
         rated: Option<bool>,
         timed: bool,
+        other_people: bool,
     ) -> Result<Option<Computers>, Error> {
         if named.is_empty() {
             if seat.is_some() || side.is_some() {
@@ -53,6 +54,13 @@ impl Computers {
                 ));
             }
             return Ok(None);
+        }
+        // One person and computers: an untimed match with takebacks is
+        // no place for another person's turns.
+        if other_people {
+            return Err(Error::validation(
+                "a match against the computer seats one person: leave opponents and open_seats out",
+            ));
         }
         if rated == Some(true) {
             return Err(Error::validation(

@@ -49,7 +49,8 @@ pub struct NewMatch {
     #[schema(max_items = 3)]
     pub computers: Option<Vec<super::computers::ComputerSeat>>,
     /// The creator's seat, only against the computer (seats are drawn
-    /// otherwise): four-player chess's armies sit at fixed seats.
+    /// otherwise). Which side or army plays from a seat is the rules'
+    /// draw; to pick a side by its order of play, use `side`.
     #[schema(minimum = 0, maximum = 3)]
     pub seat: Option<u8>,
     /// The creator's side by its order of play, only against the computer
@@ -215,6 +216,9 @@ pub fn create(
         req.side,
         req.rated,
         req.turn_hours.is_some(),
+        !ask.seated.is_empty()
+            || req.opponents.as_ref().is_some_and(|o| !o.is_empty())
+            || req.open_seats.is_some_and(|n| n > 0),
     )?;
     let turn_seconds = match computers {
         Some(_) => 0,
@@ -341,6 +345,13 @@ fn who_sits(
         Some(n) => n as usize,
         None => range.start().saturating_sub(people.len()),
     };
+    if computers.is_some() && open > 0 {
+        return Err(Error::validation(format!(
+            "{} takes at least {} players: name that many computers",
+            game.id(),
+            range.start()
+        )));
+    }
     people.extend(std::iter::repeat_n(None, open));
     if !range.contains(&people.len()) {
         return Err(Error::validation(format!(

@@ -12,7 +12,7 @@ use crate::schema::match_events;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
-use posthorn_rules::{MatchState, RuleError};
+use posthorn_rules::{MatchState, RuleError, Viewer};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -97,18 +97,33 @@ pub fn take_back(
         ));
     }
     let mine = table.seats_of(user);
-    let against_computer = table
-        .seats
-        .iter()
-        .flatten()
-        .any(|u| table.players.get(u).is_some_and(|p| p.computer.is_some()));
     if mine.is_empty() {
         return Err(Error::not_found("match"));
     }
-    if !against_computer {
+    // Only against the computer alone: nobody takes back another
+    // person's move.
+    let computer = |u: &Uuid| (table.players.get(u)).is_some_and(|p| p.computer.is_some());
+    let others: Vec<&Uuid> = table
+        .seats
+        .iter()
+        .flatten()
+        .filter(|u| **u != user)
+        .collect();
+    if others.is_empty() || !others.iter().all(|u| computer(u)) {
         return Err(RuleError::illegal("moves are taken back only against the computer").into());
     }
-    // The person's last own move that still stands.
+    // A takeback must not show what is hidden: a piece turned up, cards
+    // drawn, then undone, would be known and hidden again (Banqi,
+    // FlipChess). The rules say whether anything is hidden from the seat.
+    if !table.state.secrets(Viewer::Seat(mine[0])).is_empty() {
+        return Err(RuleError::illegal(
+            "moves are not taken back where pieces or cards are hidden: it would show them",
+        )
+        .into());
+    }
+    // The person's last turn that still stands: their last own move and
+    // the events of theirs just before it (one action stores several
+    // events; a turn may take several actions).
     let logged: Vec<(i32, bool, Option<i16>, Value)> = match_events::table
         .filter(match_events::match_id.eq(table.row.id))
         .order(match_events::seq)
@@ -120,18 +135,22 @@ pub fn take_back(
         ))
         .load(conn)?;
     let seat_at: HashMap<i32, Option<i16>> = logged.iter().map(|(q, _, s, _)| (*q, *s)).collect();
+    let is_mine = |q: &i32| {
+        let seat = seat_at.get(q).copied().flatten();
+        seat.is_some_and(|s| mine.iter().any(|m| i16::from(m.0) == s))
+    };
     let standing = standing(logged.into_iter().map(|(q, r, _, b)| (q, r, b)));
-    let last_own = standing
+    let last = standing
         .iter()
-        .rev()
-        .find(|(q, body)| {
-            let seat = seat_at.get(q).copied().flatten();
-            seat.is_some_and(|s| mine.iter().any(|m| i16::from(m.0) == s))
-                && MatchState::is_own_move(table.game, body).unwrap_or(false)
+        .rposition(|(q, body)| {
+            is_mine(q) && MatchState::is_own_move(table.game, body).unwrap_or(false)
         })
-        .map(|(q, _)| *q)
         .ok_or_else(|| RuleError::illegal("you have no move to take back"))?;
-    let to_seq = last_own - 1;
+    let mut first = last;
+    while first > 0 && is_mine(&standing[first - 1].0) {
+        first -= 1;
+    }
+    let to_seq = standing[first].0 - 1;
     let bodies: Vec<Value> = standing
         .into_iter()
         .filter(|(q, _)| *q <= to_seq)

@@ -23,10 +23,12 @@ export async function computerPage() {
     const offered = (bots.find((b) => b.game === game.id) || { bots: [] }).bots;
     level.replaceChildren(...offered.map((b) => el("option", { value: b.level, selected: b.level === "normal" ? true : null },
       (language() === "ko" ? b.name_ko : b.name_en) + " (" + b.rating + ")")));
-    const seats = game.seats.max;
+    // Two sides: pick one by order of play. Four-player chess draws its
+    // armies to the seats, so there the side is drawn too.
+    const sides = game.seats.max === 2 ? 2 : 0;
     const named = SIDES[game.id] || [];
     side.replaceChildren(el("option", { value: "" }, t("random_side")),
-      ...Array.from({ length: seats }, (_, i) => el("option", { value: String(i) },
+      ...Array.from({ length: sides }, (_, i) => el("option", { value: String(i) },
         (named[i] || t("seat") + " " + (i + 1)) + (i === 0 ? " — " + t("first_side") : ""))));
     const setup = (s) => el("label", {}, t("setup_" + s), el("select", { name: "setup_" + s },
       ["SMSM", "MSMS", "MSSM", "SMMS"].map((o) => el("option", { value: o }, o))));
@@ -40,9 +42,9 @@ export async function computerPage() {
     if (game.id === "janggi") body.options = { setups: { cho: data.get("setup_cho"), han: data.get("setup_han") } };
     // Everyone else at the table is the computer at the chosen level.
     body.computers = Array.from({ length: game.seats.max - 1 }, () => ({ level: data.get("level") }));
-    // Two-player games: the side by order of play (Janggi's Cho is
-    // whichever seat the rules draw); four-player chess: the army's seat.
-    if (data.get("seat") !== "") body[game.seats.max > 2 ? "seat" : "side"] = Number(data.get("seat"));
+    // The side by order of play (Janggi's Cho is whichever seat the
+    // rules draw).
+    if (data.get("seat") !== "") body.side = Number(data.get("seat"));
     const m = (await api("POST", "/v1/matches", body)).data;
     go("/matches/" + m.id);
   },

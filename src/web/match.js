@@ -79,9 +79,13 @@ function thinking(m) {
 
 /// Against the computer the person may take back their last move and the
 /// reply (issue #32); the service refuses when there is none.
+// Where pieces or cards are hidden the service refuses takebacks (they
+// would show them), so the button is not offered there.
+const HIDDEN = new Set(["banqi", "flipchess"]);
+
 function takebackBar(state) {
   const m = state.match;
-  if (m.status !== "active" || !m.my_seats.length || !againstComputer(m)) return null;
+  if (m.status !== "active" || !m.my_seats.length || !againstComputer(m) || HIDDEN.has(m.game)) return null;
   return el("div", { class: "actions" }, el("button", { type: "button", class: "secondary", "data-action": "take_back", on: { click: async () => {
     try {
       await api("POST", "/v1/matches/" + state.id + "/takeback", { seq: m.seq });
@@ -280,6 +284,12 @@ function moveList(state) {
   if (!list.length) return null;
   const text = (e) => e.move || (e.type === "taken_back" ? "↶ " + t("taken_back") : e.type === "turned_up" ? "↑" + e.square : e.type === "passed" ? t("a_pass")
     : e.type === "flipped" ? "⇅" : e.card_name || (e.card !== undefined ? "🂠" + e.card : e.type));
+  // A takeback undoes the plays after its `to_seq`: they stay listed,
+  // struck through, as the log keeps them.
+  const undone = new Set();
+  for (const e of list) {
+    if (e.type === "taken_back") for (const d of list) if (d.seq > e.to_seq && d.seq < e.seq) undone.add(d.seq);
+  }
   return el("details", { class: "moves" }, el("summary", {}, t("moves") + " (" + list.length + ")"),
-    el("ol", {}, list.map((e) => el("li", {}, text(e)))));
+    el("ol", {}, list.map((e) => el("li", undone.has(e.seq) ? { class: "undone" } : {}, text(e)))));
 }

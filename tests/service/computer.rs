@@ -296,6 +296,40 @@ async fn a_person_takes_back_their_move_and_the_reply_and_the_log_keeps_both() {
             retried: 0
         }
     );
+    // Where pieces or cards are hidden a takeback would show them.
+    for hidden in ["banqi", "flipchess"] {
+        let m = app
+            .post(
+                "/v1/matches",
+                &mina,
+                json!({"game": hidden, "computers": [{"level": "easy"}], "side": 0}),
+            )
+            .await
+            .body;
+        let hid = m["id"].as_str().unwrap().to_owned();
+        let legal = app
+            .get(&format!("/v1/matches/{hid}/legal-actions"), &mina)
+            .await
+            .body;
+        if let Some(first) = legal["actions"].as_array().and_then(|a| a.first()).cloned() {
+            app.post(
+                &format!("/v1/matches/{hid}/actions"),
+                &mina,
+                json!({"seq": legal["seq"], "action": first}),
+            )
+            .await;
+        }
+        let seq = view(&app, &mina, &hid).await["seq"].clone();
+        let refused = app
+            .post(
+                &format!("/v1/matches/{hid}/takeback"),
+                &mina,
+                json!({"seq": seq}),
+            )
+            .await;
+        assert_eq!(refused.status, 422, "{hidden}: {}", refused.body);
+        assert!(refused.body["detail"].as_str().unwrap().contains("hidden"));
+    }
     // Between people there is no takeback.
     let bob = app.register("bob").await;
     let people = app

@@ -199,3 +199,71 @@ async fn a_failing_job_is_retried_with_backoff_then_recorded_as_failed() {
     );
     app.stop().await;
 }
+
+/// A worker that panics.
+struct Panics;
+
+impl Work for Panics {
+    fn kind(&self) -> &'static str {
+        "test.panic"
+    }
+    fn run(&self, _: &Pool, _: &Job, _: chrono::DateTime<chrono::Utc>) -> Result<(), String> {
+        panic!("a bug in a worker");
+    }
+}
+
+/// A panic is a failed attempt (retried, then failed), and a job whose
+/// last attempt's lease ran out is failed, not claimed for ever.
+#[actix_web::test]
+async fn a_panicking_worker_fails_its_attempts_and_a_dead_last_attempt_fails_the_job() {
+    use diesel::prelude::*;
+    use posthorn::schema::jobs;
+    let app = TestApp::start().await;
+    let now = app.clock.now();
+    app.blocking(move |s| {
+        let mut c = s.pool.get().unwrap();
+        job_queue::enqueue(&mut c, "test.panic", "p", json!(null), now, now).unwrap();
+        job_queue::enqueue(&mut c, "test.record", "d", json!(null), now, now).unwrap();
+    })
+    .await;
+    let ran = app
+        .blocking(move |s| run_due(&s.pool, &[&Panics], now).unwrap())
+        .await;
+    assert_eq!(
+        ran.retried, 2,
+        "the panic is an attempt; the other has no worker here"
+    );
+    // The second job's later attempts are all claimed and never finished.
+    let lease = Duration::seconds(LEASE_SECONDS);
+    let mut at = now + Duration::hours(1);
+    for _ in 1..MAX_ATTEMPTS {
+        let claimed = app
+            .blocking(move |s| {
+                posthorn::db::transaction(&s.pool, |c| {
+                    let mut all = Vec::new();
+                    while let Some(job) = job_queue::claim(c, at, lease)? {
+                        all.push(job.id);
+                    }
+                    Ok(all)
+                })
+                .unwrap()
+            })
+            .await;
+        assert!(!claimed.is_empty());
+        at += Duration::hours(1);
+    }
+    let failed: Vec<(String, Option<String>)> = app
+        .blocking(move |s| {
+            let mut c = s.pool.get().unwrap();
+            job_queue::claim(&mut c, at, lease).unwrap();
+            jobs::table
+                .filter(jobs::failed_at.is_not_null())
+                .order(jobs::key)
+                .select((jobs::key, jobs::last_error))
+                .load(&mut c)
+                .unwrap()
+        })
+        .await;
+    assert_eq!(failed.len(), 2, "{failed:?}");
+    app.stop().await;
+}

@@ -50,8 +50,6 @@ const FILES: &[(&str, &str, &str, &str)] = &[
         "no-cache",
         include_str!("../web/app.css"),
     ),
-    // Served from the root so that it controls every page.
-    ("sw.js", JS, "no-cache", include_str!("../web/sw.js")),
     (
         "manifest.webmanifest",
         "application/manifest+json",
@@ -125,9 +123,37 @@ pub async fn page(req: HttpRequest) -> HttpResponse {
 /// The client's scripts, style, service worker, manifest and icon.
 #[get("/{file:[a-z]+\\.(js|css|webmanifest|svg)}")]
 pub async fn file(req: HttpRequest, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    if name.as_str() == "sw.js" {
+        return Ok(asset(&req, service_worker(), JS, "no-cache"));
+    }
     let (_, content_type, cache, body) = FILES
         .iter()
         .find(|(file, ..)| *file == name.as_str())
         .ok_or_else(|| ApiError::not_found("file"))?;
     Ok(asset(&req, body, content_type, cache))
+}
+
+/// The service worker (served from the root so that it controls every
+/// page), with what it keeps offline derived from [`FILES`], the one list
+/// of the client's files: the shell and every file, under a cache named
+/// by a hash of them all, so a release that changes any file replaces the
+/// offline copy (no hand-bumped version).
+fn service_worker() -> &'static str {
+    static BUILT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let source = include_str!("../web/sw.js");
+        let mut all = String::from(INDEX);
+        let mut paths = vec!["\"/\"".to_owned()];
+        for (name, _, _, body) in FILES {
+            all.push_str(body);
+            paths.push(format!("\"/{name}\""));
+        }
+        let version = etag(&all).trim_matches('"').to_owned();
+        source
+            .replace(
+                "posthorn-shell-VERSION",
+                &format!("posthorn-shell-{version}"),
+            )
+            .replace("\"FILES\"", &paths.join(", "))
+    })
 }

@@ -1,8 +1,10 @@
 // Posthorn's service worker: the app shell offline, and turn notifications
 // by Web Push (the service's push payload: {type, match_id, title, body, url}).
-const SHELL = "posthorn-shell-v3";
-const FILES = ["/", "/app.js", "/core.js", "/pages.js", "/social.js", "/match.js", "/computer.js", "/seeks.js", "/flipchess.js", "/boards.js",
-  "/app.css", "/manifest.webmanifest", "/icon.svg"];
+// The cache's name and the files it keeps are filled in by the service
+// from its one list of the client's files (src/http/client.rs): the name
+// carries a hash of them all.
+const SHELL = "posthorn-shell-VERSION";
+const FILES = ["FILES"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));

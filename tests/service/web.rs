@@ -13,6 +13,8 @@ async fn every_page_link_opens_the_shell_under_a_strict_csp() {
         "/invite/ABCDEF2345",
         "/matches/00000000-0000-0000-0000-000000000000",
         "/new",
+        "/computer",
+        "/seek",
         "/settings",
         "/leaderboards/checkers/american",
         "/users/alice",
@@ -22,6 +24,8 @@ async fn every_page_link_opens_the_shell_under_a_strict_csp() {
         "/pages.js",
         "/social.js",
         "/match.js",
+        "/computer.js",
+        "/seeks.js",
         "/flipchess.js",
         "/boards.js",
         "/app.css",
@@ -149,5 +153,41 @@ async fn a_past_position_is_drawn_for_the_caller_only() {
         .get(&format!("/v1/matches/{id}/positions/{}", seq + 1), &alice)
         .await;
     assert_eq!(beyond.status, 400);
+    app.stop().await;
+}
+
+/// Issue #31: the service worker keeps offline exactly the client's files
+/// the service serves (one list, in Rust), under a cache named by their
+/// hash: no hand-bumped version to forget.
+#[actix_web::test]
+async fn the_service_worker_keeps_every_client_file_under_a_hashed_name() {
+    let app = TestApp::start().await;
+    let sw = app.request("GET", "/sw.js", None, None, &[]).await;
+    let text = sw.body.as_str().unwrap().to_owned();
+    let name = text
+        .split("const SHELL = \"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap()
+        .to_owned();
+    assert!(
+        name.starts_with("posthorn-shell-") && name.len() == "posthorn-shell-".len() + 16,
+        "{name}"
+    );
+    let files = text
+        .split("const FILES = [")
+        .nth(1)
+        .unwrap()
+        .split(']')
+        .next()
+        .unwrap();
+    let listed: Vec<&str> = files.split(", ").map(|f| f.trim_matches('"')).collect();
+    assert!(
+        listed.contains(&"/") && listed.contains(&"/computer.js") && !listed.contains(&"/sw.js")
+    );
+    for path in &listed {
+        let reply = app.request("GET", path, None, None, &[]).await;
+        assert_eq!(reply.status, 200, "{path} is kept offline, so it is served");
+    }
     app.stop().await;
 }

@@ -26,12 +26,12 @@ impl Reaction for Tell {
         table: &mut Table,
         appended: &Appended,
     ) -> Result<Vec<Notice>, Error> {
-        Ok(after_append(
+        after_append(
             table,
             appended.duties_before,
             appended.was_finished,
             appended.stored,
-        ))
+        )
     }
 }
 
@@ -42,7 +42,7 @@ pub fn after_append(
     duties_before: &[TimedDuty],
     was_finished: bool,
     appended: &[EventRow],
-) -> Vec<Notice> {
+) -> Result<Vec<Notice>, Error> {
     let row = &table.row;
     let user_at = |seat: Seat| table.seats.get(seat.index()).copied().flatten();
     let mut notices = Vec::new();
@@ -55,7 +55,7 @@ pub fn after_append(
         })
     };
     if row.status == MatchStatus::Active {
-        for duty in table.duties() {
+        for duty in table.duties()? {
             let known = duties_before
                 .iter()
                 .any(|d| d.seat == duty.seat && d.kind == duty.kind);
@@ -118,7 +118,7 @@ pub fn after_append(
             | None => {}
         }
     }
-    notices
+    Ok(notices)
 }
 
 /// The challenged (and those seated at once by their friend settings)

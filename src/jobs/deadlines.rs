@@ -87,7 +87,7 @@ pub fn settle(
     resolve_expired(conn, table, now, random)?;
     // §T3/§T4: each passed deadline once; the rules say what it means.
     let passed: Vec<TimedDuty> = table
-        .duties()
+        .duties()?
         .into_iter()
         .filter(|d| d.deadline_at.is_some_and(|at| at <= now))
         .collect();
@@ -108,7 +108,7 @@ pub fn settle(
     }
     // §T2: the notice, once per duty; the seat has not lost.
     if table.row.status == MatchStatus::Active {
-        let mut duties = table.duties();
+        let mut duties = table.duties()?;
         let mut notices = Vec::new();
         for duty in duties
             .iter_mut()
@@ -131,7 +131,7 @@ pub fn settle(
         }
         if !notices.is_empty() {
             done.notices += notices.len();
-            table.row.to_act = serde_json::to_value(&duties).map_err(Error::internal)?;
+            table.set_duties(&duties)?;
             table.append(conn, notices, now)?;
         }
     }

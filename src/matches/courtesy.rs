@@ -51,7 +51,7 @@ pub fn beneficiary(
         return Ok(None);
     }
     let Some(to) = table
-        .duties()
+        .duties()?
         .iter()
         .find(|d| {
             d.kind == DutyKind::Turn
@@ -88,7 +88,7 @@ pub fn grant(
         };
         return Err(RuleError::illegal(why).into());
     };
-    let mut duties = table.duties();
+    let mut duties = table.duties()?;
     let extra = Duration::hours(GRANT_HOURS);
     let mut deadline = None;
     for duty in duties
@@ -103,7 +103,7 @@ pub fn grant(
         duty.noticed = duty.noticed && notice_at + extra <= now;
         deadline = Some(deadline_at + extra);
     }
-    table.row.to_act = serde_json::to_value(&duties).map_err(Error::internal)?;
+    table.set_duties(&duties)?;
     let event = NewEvent {
         seat: Some(granter),
         rules: false,

@@ -315,8 +315,30 @@ impl Table {
             .collect()
     }
 
-    pub fn duties(&self) -> Vec<TimedDuty> {
-        serde_json::from_value(self.row.to_act.clone()).unwrap_or_default()
+    /// The duties the match owes, with their times (`to_act`). A row
+    /// whose `to_act` cannot be read is an error, never "nobody owes".
+    pub fn duties(&self) -> Result<Vec<TimedDuty>, Error> {
+        serde_json::from_value(self.row.to_act.clone()).map_err(|e| {
+            Error::internal(format!("match {}: to_act is unreadable: {e}", self.row.id))
+        })
+    }
+
+    /// The one writer of the match's clock columns (issue #31): `to_act`
+    /// and, derived from it, who is awaited and the sweep's next notice and
+    /// deadline. Every change of a duty's times (a new duty, a grant, a
+    /// notice recorded) goes through here.
+    pub fn set_duties(&mut self, timed: &[TimedDuty]) -> Result<(), Error> {
+        let row = &mut self.row;
+        row.awaiting = timed
+            .iter()
+            .filter_map(|d| self.seats[d.seat.index()])
+            .collect();
+        row.awaiting.sort_unstable();
+        row.awaiting.dedup();
+        row.notice_at = duties::next_notice(timed);
+        row.deadline_at = duties::next_deadline(timed);
+        row.to_act = serde_json::to_value(timed).map_err(Error::internal)?;
+        Ok(())
     }
 
     /// Append events (folding the rules' ones), bring the match row up to
@@ -343,8 +365,8 @@ impl Table {
             });
         }
         let (duties_before, was_finished) =
-            (self.duties(), self.row.status == MatchStatus::Finished);
-        self.refresh_row(&duties_before, now);
+            (self.duties()?, self.row.status == MatchStatus::Finished);
+        self.refresh_row(&duties_before, now)?;
         // The reactions read the log as written plus what this
         // transaction holds back (issue #19: the rating update of a held
         // batch is shown the held events).
@@ -379,7 +401,7 @@ impl Table {
 
     /// Recompute the cached columns from the state; `previous` are the
     /// duties the row held before.
-    fn refresh_row(&mut self, previous: &[TimedDuty], now: DateTime<Utc>) {
+    fn refresh_row(&mut self, previous: &[TimedDuty], now: DateTime<Utc>) -> Result<(), Error> {
         let row = &mut self.row;
         row.updated_at = now;
         if let Some(outcome) = self.state.outcome() {
@@ -393,15 +415,7 @@ impl Table {
         } else {
             Vec::new()
         };
-        row.awaiting = timed
-            .iter()
-            .filter_map(|d| self.seats[d.seat.index()])
-            .collect();
-        row.awaiting.sort_unstable();
-        row.awaiting.dedup();
-        row.notice_at = duties::next_notice(&timed);
-        row.deadline_at = duties::next_deadline(&timed);
-        row.to_act = serde_json::to_value(&timed).unwrap_or_default();
+        self.set_duties(&timed)
     }
 
     /// Load the seated players not yet in `players`.
@@ -423,7 +437,7 @@ impl Table {
     /// How `user` sees this match.
     pub fn view_for(&mut self, conn: &mut PgConnection, user: Uuid) -> Result<MatchView, Error> {
         self.seat_players(conn)?;
-        let mut view = self.view_with(&self.players, user);
+        let mut view = self.view_with(&self.players, user)?;
         if self.row.status == MatchStatus::Waiting {
             view.challenges = challenged::pending(conn, self.row.id)?;
         }
@@ -436,9 +450,13 @@ impl Table {
             .map_or(Viewer::Spectator, |s| Viewer::Seat(*s))
     }
 
-    pub fn view_with(&self, players: &HashMap<Uuid, Player>, user: Uuid) -> MatchView {
+    pub fn view_with(
+        &self,
+        players: &HashMap<Uuid, Player>,
+        user: Uuid,
+    ) -> Result<MatchView, Error> {
         let r = &self.row;
-        MatchView {
+        Ok(MatchView {
             id: r.id,
             game: r.game.clone(),
             variant: r.variant.clone(),
@@ -455,7 +473,7 @@ impl Table {
                 })
                 .collect(),
             my_seats: self.seats_of(user).iter().map(|s| s.0).collect(),
-            to_act: self.duties(),
+            to_act: self.duties()?,
             view: self.state.view(self.viewer(user)),
             result: r.result.clone(),
             created_at: r.created_at,
@@ -465,7 +483,7 @@ impl Table {
             challenges: Vec::new(),
             rematch_of: r.rematch_of,
             rematch: r.rematch_id,
-        }
+        })
     }
 
     /// A stored event as `user` may see it.

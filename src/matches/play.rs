@@ -365,7 +365,9 @@ pub fn list(
         .collect();
     let players = crate::players::load(conn, everyone)?;
     Ok(MatchPage {
-        items: tables.iter().map(|t| t.view_with(&players, user)).collect(),
+        items: (tables.iter())
+            .map(|t| t.view_with(&players, user))
+            .collect::<Result<_, _>>()?,
         next_cursor: more.then(|| encode_cursor(offset + PAGE_SIZE)),
     })
 }

@@ -18,28 +18,84 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{Content, RefOr, Response};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-#[derive(OpenApi)]
-#[openapi(
-    info(title = "Posthorn", description = "Correspondence play: accounts, matches as event logs, and the games' rules."),
-    paths(
-        ops::healthz, ops::readyz, ops::metrics, ops::games, ops::problem_page,
-        accounts::register, accounts::login, accounts::refresh, accounts::logout, accounts::logout_everywhere, accounts::change_password, accounts::verify_email, accounts::guest, accounts::me, accounts::change_me, accounts::summary,
-        matches::create_match, matches::accept_invite, matches::preview_invite, matches::position_at, matches::list_matches, matches::view_match,
-        matches::legal_actions, matches::post_action, matches::event_feed,
-        matches::accept_challenge, matches::decline_challenge, matches::withdraw_match, matches::ask_rematch,
-        computer::list_bots, computer::take_back,
-        notify::get_settings, notify::put_settings, notify::unsubscribe, notify::unsubscribe_page,
-        notify::vapid_public_key, notify::subscribe, notify::unsubscribe_push,
-        friends::list_friends, friends::send_request, friends::accept_request, friends::decline_request,
-        friends::remove_friend, friends::list_blocks, friends::block, friends::unblock,
-        friends::get_challenge_settings, friends::put_challenge_settings,
-        ratings::leaderboard, ratings::user_profile, ratings::head_to_head,
-        seeks::post_seek, seeks::list_seeks, seeks::accept_seek, seeks::withdraw_seek,
-    ),
-    components(schemas(Problem)),
-    modifiers(&BearerAuth, &Problems)
-)]
-pub struct ApiDoc;
+/// The API's routes, each named once (issue #31): the OpenAPI document
+/// lists them and [`register`] mounts them, in this order. A new route is
+/// its handler (with its `#[utoipa::path]`) and one line here.
+macro_rules! api_routes {
+    ($($module:ident::$handler:ident),* $(,)?) => {
+        #[derive(OpenApi)]
+        #[openapi(
+            info(title = "Posthorn", description = "Correspondence play: accounts, matches as event logs, and the games' rules."),
+            paths($($module::$handler),*),
+            components(schemas(Problem)),
+            modifiers(&BearerAuth, &Problems)
+        )]
+        pub struct ApiDoc;
+
+        /// Mount every route of the document.
+        pub fn register(cfg: &mut actix_web::web::ServiceConfig) {
+            $(cfg.service($module::$handler);)*
+        }
+    };
+}
+
+api_routes!(
+    ops::healthz,
+    ops::readyz,
+    ops::metrics,
+    ops::games,
+    ops::problem_page,
+    accounts::register,
+    accounts::login,
+    accounts::refresh,
+    accounts::logout,
+    accounts::logout_everywhere,
+    accounts::change_password,
+    accounts::verify_email,
+    accounts::guest,
+    accounts::me,
+    accounts::change_me,
+    accounts::summary,
+    matches::create_match,
+    matches::accept_invite,
+    matches::preview_invite,
+    matches::position_at,
+    matches::list_matches,
+    matches::view_match,
+    matches::legal_actions,
+    matches::post_action,
+    matches::event_feed,
+    matches::accept_challenge,
+    matches::decline_challenge,
+    matches::withdraw_match,
+    matches::ask_rematch,
+    computer::list_bots,
+    computer::take_back,
+    notify::get_settings,
+    notify::put_settings,
+    notify::unsubscribe,
+    notify::unsubscribe_page,
+    notify::vapid_public_key,
+    notify::subscribe,
+    notify::unsubscribe_push,
+    friends::list_friends,
+    friends::send_request,
+    friends::accept_request,
+    friends::decline_request,
+    friends::remove_friend,
+    friends::list_blocks,
+    friends::block,
+    friends::unblock,
+    friends::get_challenge_settings,
+    friends::put_challenge_settings,
+    ratings::leaderboard,
+    ratings::user_profile,
+    ratings::head_to_head,
+    seeks::post_seek,
+    seeks::list_seeks,
+    seeks::accept_seek,
+    seeks::withdraw_seek,
+);
 
 /// An RFC 9457 problem document, as every failure is answered
 /// (`application/problem+json`). Some codes add members: `stale_seq`

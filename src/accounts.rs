@@ -1,4 +1,4 @@
-//! Accounts and sessions (API.md §Accounts): one use case per function,
+//! Accounts and sessions (docs/api.md §Accounts): one use case per function,
 //! each run inside one transaction.
 
 use crate::auth::{self, Keys};

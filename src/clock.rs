@@ -1,4 +1,4 @@
-//! Time is injected (DESIGN.md §3): production reads the system clock,
+//! Time is injected (docs/design.md §3): production reads the system clock,
 //! tests advance a manual one instead of sleeping.
 
 use chrono::{DateTime, Duration, SubsecRound, Utc};

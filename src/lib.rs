@@ -1,4 +1,4 @@
-//! Posthorn, the correspondence-play service (DESIGN.md §3).
+//! Posthorn, the correspondence-play service (docs/design.md §3).
 
 pub mod accounts;
 pub mod auth;

@@ -1,6 +1,6 @@
 //! The contract every Posthorn game fulfils, and the small types it shares.
 //!
-//! A match is a fold over an append-only list of events (`DESIGN.md` §2):
+//! A match is a fold over an append-only list of events (`docs/design.md` §2):
 //!
 //! ```text
 //! setup(config, random)             -> [Event]      opening facts, randomness recorded
@@ -68,10 +68,10 @@
 //!   them per viewer and [`Game::secrets`] states what each viewer may not
 //!   see, which the harness checks on every view and event of every
 //!   playout.
-//! * **Tests**: one test per rule clause, named after its `RULES.md`
+//! * **Tests**: one test per rule clause, named after its `docs/rules.md`
 //!   section (`c1_man_reaching_the_far_row_is_crowned`,
 //!   `f7_free_flip_…`); each `**Decision**` constant lives in one named
-//!   place with a `RULES.md §` comment.
+//!   place with a `docs/rules.md §` comment.
 //!
 //! ```
 //! use posthorn_rules::checkers::{Checkers, Config, Action};
@@ -174,7 +174,7 @@ pub enum OutcomeKind {
 }
 
 /// How a match ended. `reason` is a stable snake_case code (`no_legal_move`,
-/// `threefold_repetition`, `resigned`, `abandoned`, …; API.md).
+/// `threefold_repetition`, `resigned`, `abandoned`, …; docs/api.md).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Outcome {
     pub outcome: OutcomeKind,
@@ -220,7 +220,7 @@ pub enum RuleCode {
 }
 
 impl RuleCode {
-    /// The stable machine code (API.md §Errors).
+    /// The stable machine code (docs/api.md §Errors).
     pub fn as_str(self) -> &'static str {
         match self {
             RuleCode::ValidationFailed => "validation_failed",
@@ -326,7 +326,7 @@ pub struct Env<'a> {
     pub random: &'a mut dyn Random,
 }
 
-/// What a game says of itself: its catalogue line (API.md `GET /v1/games`)
+/// What a game says of itself: its catalogue line (docs/api.md `GET /v1/games`)
 /// and the bounds the rules harness holds it to.
 #[derive(Clone, Copy, Debug)]
 pub struct About {

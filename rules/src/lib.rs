@@ -1,5 +1,5 @@
 //! The rules of every Posthorn game: pure, deterministic, no I/O, no clock
-//! and no random source of its own (`DESIGN.md` §1–2).
+//! and no random source of its own (`docs/design.md` §1–2).
 //!
 //! * [`contract`] — the [`Game`] trait every game implements, with the
 //!   shared types (seats, duties, outcomes, errors, randomness) and the
@@ -21,7 +21,7 @@
 //! Every game has the same shape, and a new game copies it
 //! (`four_player_chess` shows every part). In `rules/src/<game>/`:
 //!
-//! * `mod.rs` — the module doc (with the game's Decisions where RULES.md
+//! * `mod.rs` — the module doc (with the game's Decisions where docs/rules.md
 //!   is silent), the `Config`, the `View` types, the rule constants
 //!   (`PLY_LIMIT`, …) and the `impl Game`, whose `apply` calls
 //!   `State::apply` and whose `act` calls `turn::act`. It re-exports what
@@ -72,7 +72,7 @@ pub use serde_json;
 /// `MatchState` (one variant per game, every contract call dispatched to
 /// [`dispatch`]). `games! { Checkers => checkers::Checkers, … }`; each line
 /// is a variant name and a type implementing [`Game`]. Still no trait
-/// objects (`DESIGN.md` §2). Tests may call it with a list of their own.
+/// objects (`docs/design.md` §2). Tests may call it with a list of their own.
 #[macro_export]
 macro_rules! games {
     ($($Id:ident => $G:ty),+ $(,)?) => {

@@ -1,5 +1,5 @@
 //! One API error type, one RFC 9457 problem document with a stable `code`
-//! (API.md §Errors). Use cases fail with [`crate::error::Error`]; the
+//! (docs/api.md §Errors). Use cases fail with [`crate::error::Error`]; the
 //! mapping to a status and a code is one exhaustive `match` here. Internal
 //! causes are logged once, here, and never sent.
 

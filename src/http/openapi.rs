@@ -1,6 +1,6 @@
 //! The OpenAPI document, and the routes it names for 405 answers.
 //!
-//! Every operation's failures are problem documents (API.md §Errors); the
+//! Every operation's failures are problem documents (docs/api.md §Errors); the
 //! handlers declare the failures of their own use case (409 `stale_seq`,
 //! 422 for an illegal move, …) and [`Problems`] adds those every route
 //! shares, so that a client generated from the document knows every status

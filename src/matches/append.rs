@@ -1,4 +1,4 @@
-//! The write half of an action (DESIGN.md §3) as one statement: the new
+//! The write half of an action (docs/design.md §3) as one statement: the new
 //! events, the match row brought up to date and the outbox rows they cause.
 //!
 //! Why one statement: each round trip costs both processes a wake-up and

@@ -1,4 +1,4 @@
-//! Matches as event logs (DESIGN.md §3). The `matches` row caches what
+//! Matches as event logs (docs/design.md §3). The `matches` row caches what
 //! queries need; the truth is `match_events`, folded through the rules
 //! crate. Every change goes through [`Table::append`] inside the caller's
 //! transaction, with the match row locked.
@@ -82,7 +82,7 @@ pub struct Invite {
     pub expires_at: DateTime<Utc>,
 }
 
-/// A match as one viewer may see it (API.md §Matches).
+/// A match as one viewer may see it (docs/api.md §Matches).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct MatchView {
     pub id: Uuid,

@@ -130,7 +130,7 @@ fn acting_seat(table: &Table, user: Uuid, named: Option<u8>) -> Result<Seat, Err
         .ok_or_else(|| Error::conflict("accept the challenge first: you have no seat yet"))
 }
 
-/// Post an action (DESIGN.md §3: one transaction, the match row locked).
+/// Post an action (docs/design.md §3: one transaction, the match row locked).
 pub fn act(
     conn: &mut PgConnection,
     match_id: Uuid,

@@ -1,5 +1,5 @@
 //! A process-wide cache of committed matches — folded state, seats and
-//! players — keyed by match and seq (DESIGN.md §3: "a cached snapshot may
+//! players — keyed by match and seq (docs/design.md §3: "a cached snapshot may
 //! shortcut the fold").
 //!
 //! Only committed states go in: those built from rows read from the

@@ -1,4 +1,4 @@
-//! Notifications (DESIGN.md §3): an outbox written in the same transaction
+//! Notifications (docs/design.md §3): an outbox written in the same transaction
 //! as the events that cause it, delivered by a worker (`deliver`).
 //!
 //! What is sent, each switchable per user and channel (all on by default):
@@ -50,7 +50,7 @@ pub enum Kind {
     DrawOffered,
     FlipDecision,
     /// A player of a match of three or more is out (four-player chess,
-    /// RULES.md §Q7/§Q9); the match goes on for the others.
+    /// docs/rules.md §Q7/§Q9); the match goes on for the others.
     PlayerEliminated,
     /// A match that had not started was cancelled: declined, expired or
     /// withdrawn (issue #20).

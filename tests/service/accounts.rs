@@ -1,4 +1,4 @@
-//! Accounts and sessions (API.md §Accounts, issue #3 point 4).
+//! Accounts and sessions (docs/api.md §Accounts, issue #3 point 4).
 
 use crate::support::TestApp;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;

@@ -1,4 +1,4 @@
-//! Matches over HTTP (API.md §Matches, issue #3 points 5–6).
+//! Matches over HTTP (docs/api.md §Matches, issue #3 points 5–6).
 
 use crate::support::TestApp;
 use chrono::Duration;

@@ -1,4 +1,4 @@
-//! Banqi, Chinese dark chess under Taiwan rules (RULES.md §B). The second
+//! Banqi, Chinese dark chess under Taiwan rules (docs/rules.md §B). The second
 //! hidden-information game: the server draws the layout of 32 face-down
 //! pieces (recorded in the `started` event, §H2, and blanked for every
 //! viewer) and no one learns a piece before it is turned up (§B8).

@@ -1,4 +1,4 @@
-//! FlipChess actions, events, state and the fold (RULES.md §F).
+//! FlipChess actions, events, state and the fold (docs/rules.md §F).
 
 use super::board::{Board, Move, Side};
 use super::cards::{Card, Colour, Face};

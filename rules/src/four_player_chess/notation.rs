@@ -1,4 +1,4 @@
-//! The four-player chess position notation (RULES.md §Q12).
+//! The four-player chess position notation (docs/rules.md §Q12).
 
 use super::board::{
     parse_square, square_name, Army, Kind, Mode, Owner, Piece, Position, LONG, SHORT, SQUARES,

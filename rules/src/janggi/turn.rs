@@ -1,4 +1,4 @@
-//! Acting in Janggi (RULES.md §J4–§J6): validating an action and the
+//! Acting in Janggi (docs/rules.md §J4–§J6): validating an action and the
 //! facts it produces, with the endings that follow a ply.
 
 use super::board::Move;

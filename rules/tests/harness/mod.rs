@@ -1,4 +1,4 @@
-//! The rules harness every game inherits (DESIGN.md §6): generic over
+//! The rules harness every game inherits (docs/design.md §6): generic over
 //! `G: Game`, so a game or variant plugs in with one line in `games.rs`.
 //!
 //! * [`playouts`] — seeded whole matches through the JSON contract the

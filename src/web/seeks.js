@@ -1,7 +1,7 @@
 // "Find an opponent": post a seek (a game, rated or not, hours per turn,
 // and — unrated only — the computer after a wait, issue #32), see the
-// seeks waiting, take one, or withdraw one's own. A paired seek leaves the
-// list and its match appears among my matches.
+// seeks waiting, take one, or withdraw one's own. When mine is paired the
+// page opens the match it started.
 import { api, displayName, el, fail, form, gameName, go, show, t } from "./core.js";
 
 let polling = null;
@@ -32,7 +32,6 @@ export async function seekPage() {
       s.user.id === me
         ? el("button", { type: "button", class: "secondary", on: { click: () => act("DELETE", "/v1/seeks/" + s.id) } }, t("withdraw"))
         : el("button", { type: "button", on: { click: () => act("POST", "/v1/seeks/" + s.id + "/accept", true) } }, t("play"))))) : el("p", { class: "muted" }, t("no_one")));
-    return seeks.some((s) => s.user.id === me);
   };
   const act = async (method, path, opens) => {
     try {
@@ -46,15 +45,22 @@ export async function seekPage() {
     const body = { game: game.id, rated: data.get("rated") === "on", turn_hours: Number(data.get("turn_hours")) || 48 };
     if (data.get("variant")) body[game.modes && game.modes.length ? "mode" : "variant"] = data.get("variant");
     if (!body.rated && data.get("bot_after_seconds")) body.bot_after_seconds = Number(data.get("bot_after_seconds"));
+    // The matches I have now: the one a pairing starts is the new one.
+    const mine = async () => (await api("GET", "/v1/matches")).data.items.map((m) => m.id);
+    const known = new Set(await mine());
     const answer = (await api("POST", "/v1/seeks", body)).data;
     if (answer.match) return go("/matches/" + answer.match.id);
     await draw();
-    // Mine waits: once it leaves the list it was paired, with a person
-    // or the computer; its match is then among my matches.
+    // Mine waits until a person or the computer takes it: then its match
+    // is among my matches, and the page opens it.
     clearInterval(polling);
     polling = setInterval(async () => {
       if (location.pathname !== "/seek") return clearInterval(polling);
-      try { if (!(await draw())) { clearInterval(polling); go("/"); } } catch (_) { /* try again */ }
+      try {
+        const started = (await mine()).find((id) => !known.has(id));
+        if (started) { clearInterval(polling); return go("/matches/" + started); }
+        await draw();
+      } catch (_) { /* try again */ }
     }, 5000);
   },
   el("h2", {}, t("find_opponent")),

@@ -46,7 +46,7 @@ async function playTheComputer(browser, errors) {
   await L.shots(page, "computer-taken-back");
 
   // Find an opponent: Fay's seek (the computer after a minute if nobody
-  // comes) is taken by Erin from the list; Fay's page follows to the match.
+  // comes) is taken by Erin from the list; Fay's page opens the match.
   const fay = await api("POST", "/v1/accounts", null, { username: "fay", password: "a long password" });
   const fayPage = await L.player(browser, errors);
   await L.signIn(fayPage, fay);
@@ -62,8 +62,9 @@ async function playTheComputer(browser, errors) {
   await page.click(".seeks li button:not(.secondary)");
   await page.waitForSelector(".match-head[data-seq]");
   assert.match(await page.textContent(".match-head"), /fay/);
-  await fayPage.waitForSelector("ul.matches li", { timeout: 15000 });
-  assert.match(await fayPage.textContent("ul.matches"), /janggi/);
+  await fayPage.waitForSelector(".match-head[data-seq]", { timeout: 15000 });
+  assert.match(await fayPage.textContent(".match-head"), /janggi/);
+  assert.match(await fayPage.textContent(".match-head"), /erin/);
   await fayPage.context().close();
   await page.context().close();
 }

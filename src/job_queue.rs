@@ -62,17 +62,11 @@ pub fn enqueue(
     Ok(added == 1)
 }
 
-/// Claim the job due longest, leasing it until `now + lease`: neither
-/// done nor failed, due, and not leased by a live worker. Commit the
-/// claim before working, so other instances see the lease.
-pub fn claim(
-    conn: &mut PgConnection,
-    now: DateTime<Utc>,
-    lease: Duration,
-) -> Result<Option<Job>, Error> {
-    // A job whose last attempt's lease ran out (its worker died, or kept
-    // dying) is failed, not claimed for ever.
-    diesel::update(
+/// Fail the jobs whose last attempt's lease ran out (their worker died,
+/// or kept dying), so that none is claimed for ever; once per run of the
+/// runner, not per claim.
+pub fn fail_exhausted(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
+    Ok(diesel::update(
         jobs::table
             .filter(jobs::done_at.is_null().and(jobs::failed_at.is_null()))
             .filter(jobs::attempts.ge(MAX_ATTEMPTS))
@@ -82,7 +76,17 @@ pub fn claim(
         jobs::failed_at.eq(now),
         jobs::last_error.eq("the lease of its last attempt ran out"),
     ))
-    .execute(conn)?;
+    .execute(conn)?)
+}
+
+/// Claim the job due longest, leasing it until `now + lease`: neither
+/// done nor failed, due, and not leased by a live worker. Commit the
+/// claim before working, so other instances see the lease.
+pub fn claim(
+    conn: &mut PgConnection,
+    now: DateTime<Utc>,
+    lease: Duration,
+) -> Result<Option<Job>, Error> {
     let due = jobs::table
         .filter(jobs::done_at.is_null().and(jobs::failed_at.is_null()))
         .filter(jobs::run_at.le(now))

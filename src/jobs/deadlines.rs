@@ -193,18 +193,7 @@ pub fn sweep(state: &AppState) -> Result<Swept, Error> {
     while planned(state, |c| crate::ratings::board::retire_inactive(c, now))? > 0 {}
     // Sweepers side by side, as instances would: while PostgreSQL writes
     // one's batch, the other folds its own (issue #21).
-    let outcomes: Vec<Result<Swept, Error>> = std::thread::scope(|scope| {
-        let sweepers: Vec<_> = (0..SWEEPERS)
-            .map(|_| scope.spawn(|| sweep_due(state, now)))
-            .collect();
-        sweepers
-            .into_iter()
-            .map(|s| {
-                s.join()
-                    .unwrap_or_else(|_| Err(Error::internal("a sweeper panicked")))
-            })
-            .collect()
-    });
+    let outcomes = super::threads::side_by_side(SWEEPERS, "a sweeper", || sweep_due(state, now));
     let mut total = Swept::default();
     for done in outcomes {
         total += done?;

@@ -8,6 +8,7 @@ pub mod deadlines;
 pub mod digest;
 pub mod one_off;
 pub mod outbox;
+pub mod threads;
 
 use crate::error::Error;
 use crate::state::AppState;

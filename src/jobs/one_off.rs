@@ -30,17 +30,9 @@ pub fn run_due_on(
     threads: usize,
     lease: Duration,
 ) -> Result<Ran, Error> {
-    let runs: Vec<Result<Ran, Error>> = std::thread::scope(|scope| {
-        let runners: Vec<_> = (0..threads.max(1))
-            .map(|_| scope.spawn(|| run_leased(pool, workers, now, lease)))
-            .collect();
-        runners
-            .into_iter()
-            .map(|r| {
-                r.join()
-                    .unwrap_or_else(|_| Err(Error::internal("a job runner panicked")))
-            })
-            .collect()
+    crate::db::transaction(pool, |c| job_queue::fail_exhausted(c, now()))?;
+    let runs = super::threads::side_by_side(threads, "a job runner", || {
+        run_leased(pool, workers, now, lease)
     });
     let mut total = Ran::default();
     for ran in runs {
@@ -54,6 +46,7 @@ pub fn run_due_on(
 /// Run the jobs due at `now` until none is left (blocking; run it off the
 /// executor), each claimed for [`LEASE_SECONDS`].
 pub fn run_due(pool: &Pool, workers: &[&dyn Work], now: DateTime<Utc>) -> Result<Ran, Error> {
+    crate::db::transaction(pool, |c| job_queue::fail_exhausted(c, now))?;
     run_leased(pool, workers, &|| now, Duration::seconds(LEASE_SECONDS))
 }
 

@@ -367,24 +367,23 @@ impl Table {
         let (duties_before, was_finished) =
             (self.duties()?, self.row.status == MatchStatus::Finished);
         self.refresh_row(&duties_before, now)?;
-        // The reactions read the log as written plus what this
-        // transaction holds back (issue #19: the rating update of a held
-        // batch is shown the held events).
-        let unwritten: Vec<EventRow> = (self.held.iter())
-            .flat_map(|h| h.events.iter().cloned())
-            .chain(stored.iter().cloned())
-            .collect();
+        // The held batch's events, lent to the reactions (not copied)
+        // while they hold the table.
+        let held = (self.held.as_mut())
+            .map(|h| std::mem::take(&mut h.events))
+            .unwrap_or_default();
         let appended = reactions::Appended {
             stored: &stored,
-            unwritten: &unwritten,
+            held: &held,
             duties_before: &duties_before,
             was_finished,
             now,
         };
-        let mut notices = Vec::new();
-        for reaction in reactions::installed()? {
-            notices.extend(reaction.react(conn, self, &appended)?);
+        let reacted = self.react(conn, &appended);
+        if let Some(batch) = self.held.as_mut() {
+            batch.events = held;
         }
+        let notices = reacted?;
         match self.held.as_mut() {
             Some(held) => {
                 held.events.extend(stored.iter().cloned());
@@ -397,6 +396,19 @@ impl Table {
         crate::metrics::EVENTS_APPENDED
             .fetch_add(stored.len() as u64, std::sync::atomic::Ordering::Relaxed);
         Ok(stored)
+    }
+
+    /// Every reaction to `appended`, in order; the notices they give.
+    fn react(
+        &mut self,
+        conn: &mut PgConnection,
+        appended: &reactions::Appended,
+    ) -> Result<Vec<crate::notify::outbox::Notice>, Error> {
+        let mut notices = Vec::new();
+        for reaction in reactions::installed()? {
+            notices.extend(reaction.react(conn, self, appended)?);
+        }
+        Ok(notices)
     }
 
     /// Recompute the cached columns from the state; `previous` are the

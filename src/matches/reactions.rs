@@ -17,14 +17,24 @@ use std::sync::OnceLock;
 pub struct Appended<'a> {
     /// The events this append stored.
     pub stored: &'a [EventRow],
-    /// The events of this match not yet written (a held batch) and then
-    /// `stored`: what a reader of the log must add to what it finds.
-    pub unwritten: &'a [EventRow],
+    /// The events of this match held back by this transaction's batch
+    /// (`held.rs`), written after it: see [`Appended::unwritten`].
+    pub held: &'a [EventRow],
     /// The duties the match owed before the append.
     pub duties_before: &'a [TimedDuty],
     /// Whether the match was already over before the append.
     pub was_finished: bool,
     pub now: DateTime<Utc>,
+}
+
+impl Appended<'_> {
+    /// The held events and then `stored`: what a reader of the log must
+    /// add to what it finds (issue #19: the rating update of a held batch
+    /// is shown the held events). Built only for the reaction that reads
+    /// the log.
+    pub fn unwritten(&self) -> Vec<EventRow> {
+        self.held.iter().chain(self.stored).cloned().collect()
+    }
 }
 
 /// Something that follows every append, in its transaction. It may write

@@ -52,7 +52,7 @@ impl Reaction for Rate {
     ) -> Result<Vec<Notice>, Error> {
         let ended = !appended.was_finished && table.row.status == MatchStatus::Finished;
         if ended && table.row.rated {
-            record(conn, table, appended.unwritten, appended.now)?;
+            record(conn, table, &appended.unwritten(), appended.now)?;
         }
         Ok(Vec::new())
     }

@@ -2,7 +2,7 @@
 // (with its rating, from GET /v1/bots) and a side; every other seat is
 // the computer. Such a match is unrated and has no time limit, and the
 // person may take back their move.
-import { api, el, form, go, language, show, t } from "./core.js";
+import { api, el, form, gameChoice, go, language, show, t } from "./core.js";
 
 /// The sides a player may pick, by order of play: named where the game
 /// names them.
@@ -10,16 +10,9 @@ const SIDES = { checkers: ["Black", "White"], janggi: ["Cho (초)", "Han (한)"]
 
 export async function computerPage() {
   const [games, bots] = await Promise.all([api("GET", "/v1/games"), api("GET", "/v1/bots")]).then((r) => r.map((x) => x.data));
-  const choice = el("select", { name: "variant" });
   const level = el("select", { name: "level" });
   const side = el("select", { name: "seat" });
-  const setups = el("div", { class: "setups" });
-  const gameSelect = el("select", { name: "game", on: { change: fill } }, games.map((g) => el("option", { value: g.id }, g.name)));
-  function fill() {
-    const game = games.find((g) => g.id === gameSelect.value);
-    const options = (game.variants && game.variants.length ? game.variants : game.modes) || [];
-    choice.replaceChildren(...options.map((o) => el("option", { value: o }, o)));
-    choice.disabled = options.length === 0;
+  const picker = gameChoice(games, { changed: (game) => {
     const offered = (bots.find((b) => b.game === game.id) || { bots: [] }).bots;
     level.replaceChildren(...offered.map((b) => el("option", { value: b.level, selected: b.level === "normal" ? true : null },
       (language() === "ko" ? b.name_ko : b.name_en) + " (" + b.rating + ")")));
@@ -30,16 +23,10 @@ export async function computerPage() {
     side.replaceChildren(el("option", { value: "" }, t("random_side")),
       ...Array.from({ length: sides }, (_, i) => el("option", { value: String(i) },
         (named[i] || t("seat") + " " + (i + 1)) + (i === 0 ? " — " + t("first_side") : ""))));
-    const setup = (s) => el("label", {}, t("setup_" + s), el("select", { name: "setup_" + s },
-      ["SMSM", "MSMS", "MSSM", "SMMS"].map((o) => el("option", { value: o }, o))));
-    setups.replaceChildren(...(game.id === "janggi" ? [setup("cho"), setup("han")] : []));
-  }
-  fill();
+  } });
   show(form({}, async (data) => {
-    const game = games.find((g) => g.id === data.get("game"));
-    const body = { game: game.id };
-    if (data.get("variant")) body[game.modes && game.modes.length ? "mode" : "variant"] = data.get("variant");
-    if (game.id === "janggi") body.options = { setups: { cho: data.get("setup_cho"), han: data.get("setup_han") } };
+    const game = picker.chosen();
+    const body = picker.body(data);
     // Everyone else at the table is the computer at the chosen level.
     body.computers = Array.from({ length: game.seats.max - 1 }, () => ({ level: data.get("level") }));
     // The side by order of play (Janggi's Cho is whichever seat the
@@ -49,11 +36,11 @@ export async function computerPage() {
     go("/matches/" + m.id);
   },
   el("h2", {}, t("play_computer")),
-  el("label", {}, t("game"), gameSelect),
-  el("label", {}, t("variant"), choice),
+  picker.game,
+  picker.variant,
   el("label", {}, t("level"), level),
   el("label", {}, t("side"), side),
-  setups,
+  picker.setups,
   el("p", { class: "muted" }, t("unrated_match") + " · " + t("no_time_limit")),
   el("button", { type: "submit" }, t("play_computer"))));
 }

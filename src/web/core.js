@@ -233,3 +233,40 @@ export function displayName(seat) {
 
 /// Whether a computer holds a seat of the match.
 export const againstComputer = (m) => m.seats.some((s) => s.user && s.user.computer);
+
+/// The game, its variant or mode and (`setups`) Janggi's setups (§J2,
+/// SMSM unless chosen), as every form that starts a match asks them:
+/// the form's fields, the chosen game, and its part of a request body.
+/// `changed(game)` runs whenever the game changes, and once at once.
+export function gameChoice(games, { setups = true, changed = () => {} } = {}) {
+  const variant = el("select", { name: "variant" });
+  const janggi = el("div", { class: "setups" });
+  const select = el("select", { name: "game", on: { change: fill } }, games.map((g) => el("option", { value: g.id }, g.name)));
+  const chosen = () => games.find((g) => g.id === select.value);
+  const hasModes = (game) => game.modes && game.modes.length;
+  function fill() {
+    const game = chosen();
+    const options = (hasModes(game) ? game.modes : game.variants) || [];
+    variant.replaceChildren(...options.map((o) => el("option", { value: o }, o)));
+    variant.disabled = options.length === 0;
+    const setup = (side) => el("label", {}, t("setup_" + side), el("select", { name: "setup_" + side },
+      ["SMSM", "MSMS", "MSSM", "SMMS"].map((o) => el("option", { value: o }, o))));
+    janggi.replaceChildren(...(setups && game.id === "janggi" ? [setup("cho"), setup("han")] : []));
+    changed(game);
+  }
+  fill();
+  return {
+    game: el("label", {}, t("game"), select),
+    variant: el("label", {}, t("variant"), variant),
+    setups: janggi,
+    chosen,
+    /// `{game, variant | mode, options?}` from the form's data.
+    body(data) {
+      const game = chosen();
+      const body = { game: game.id };
+      if (data.get("variant")) body[hasModes(game) ? "mode" : "variant"] = data.get("variant");
+      if (setups && game.id === "janggi") body.options = { setups: { cho: data.get("setup_cho"), han: data.get("setup_han") } };
+      return body;
+    },
+  };
+}

@@ -1,6 +1,6 @@
 // The account pages: sign in / sign up / guest, my matches, a new match,
 // an invitation, and the settings.
-import { api, countdown, displayName, el, form, gameName, go, language, link, session, setLanguage, show, t } from "./core.js";
+import { api, countdown, displayName, el, form, gameChoice, gameName, go, language, link, session, setLanguage, show, t } from "./core.js";
 export { computerPage } from "./computer.js";
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
@@ -57,25 +57,10 @@ export async function matchesPage() {
 
 export async function newMatchPage() {
   const games = (await api("GET", "/v1/games")).data;
-  const choice = el("select", { name: "variant" });
-  const setups = el("div", { class: "setups" });
-  const gameSelect = el("select", { name: "game", on: { change: fill } }, games.map((g) => el("option", { value: g.id }, g.name)));
-  function fill() {
-    const game = games.find((g) => g.id === gameSelect.value);
-    const options = (game.variants && game.variants.length ? game.variants : game.modes) || [];
-    choice.replaceChildren(...options.map((o) => el("option", { value: o }, o)));
-    choice.disabled = options.length === 0;
-    // §J2: each side's horse and elephant order, SMSM unless chosen.
-    const setup = (side) => el("label", {}, t("setup_" + side), el("select", { name: "setup_" + side },
-      ["SMSM", "MSMS", "MSSM", "SMMS"].map((s) => el("option", { value: s }, s))));
-    setups.replaceChildren(...(game.id === "janggi" ? [setup("cho"), setup("han")] : []));
-  }
-  fill();
+  const picker = gameChoice(games);
   show(form({}, async (data) => {
-    const game = games.find((g) => g.id === data.get("game"));
-    const body = { game: game.id, turn_hours: Number(data.get("turn_hours")) || 48, rated: data.get("rated") === "on" };
-    if (data.get("variant")) body[game.modes && game.modes.length ? "mode" : "variant"] = data.get("variant");
-    if (game.id === "janggi") body.options = { setups: { cho: data.get("setup_cho"), han: data.get("setup_han") } };
+    const game = picker.chosen();
+    const body = { ...picker.body(data), turn_hours: Number(data.get("turn_hours")) || 48, rated: data.get("rated") === "on" };
     const opponent = (data.get("opponent") || "").trim();
     if (opponent) body.opponents = opponent.split(/[ ,]+/);
     else body.open_seats = game.seats.min - 1;
@@ -87,9 +72,9 @@ export async function newMatchPage() {
       link("/matches/" + m.id, gameName(m))));
   },
   el("h2", {}, t("new_match")),
-  el("label", {}, t("game"), gameSelect),
-  el("label", {}, t("variant"), choice),
-  setups,
+  picker.game,
+  picker.variant,
+  picker.setups,
   el("label", {}, t("opponent"), el("input", { name: "opponent", autocomplete: "off", value: new URLSearchParams(location.search).get("opponent") || "" })),
   el("label", {}, t("turn_hours"), el("input", { name: "turn_hours", type: "number", min: "1", max: "336", value: "48" })),
   el("label", { class: "check" }, el("input", { name: "rated", type: "checkbox" }), t("rated")),

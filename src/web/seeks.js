@@ -2,26 +2,18 @@
 // and — unrated only — the computer after a wait, issue #32), see the
 // seeks waiting, take one, or withdraw one's own. When mine is paired the
 // page opens the match it started.
-import { api, displayName, el, fail, form, gameName, go, show, t } from "./core.js";
+import { api, displayName, el, fail, form, gameChoice, gameName, go, show, t } from "./core.js";
 
 let polling = null;
 
 export async function seekPage() {
   clearInterval(polling);
   const games = (await api("GET", "/v1/games")).data;
-  const choice = el("select", { name: "variant" });
-  const gameSelect = el("select", { name: "game", on: { change: fill } }, games.map((g) => el("option", { value: g.id }, g.name)));
+  const picker = gameChoice(games, { setups: false });
   const rated = el("input", { name: "rated", type: "checkbox", on: { change: () => { fallback.disabled = rated.checked; } } });
   const fallback = el("select", { name: "bot_after_seconds" },
     [["", t("never")], ["60", t("after_minute")], ["300", t("after_5_minutes")], ["3600", t("after_hour")]]
       .map(([v, label]) => el("option", { value: v }, label)));
-  function fill() {
-    const game = games.find((g) => g.id === gameSelect.value);
-    const options = (game.variants && game.variants.length ? game.variants : game.modes) || [];
-    choice.replaceChildren(...options.map((o) => el("option", { value: o }, o)));
-    choice.disabled = options.length === 0;
-  }
-  fill();
   const list = el("div", { class: "seeks" });
   const draw = async () => {
     const seeks = (await api("GET", "/v1/seeks")).data;
@@ -41,9 +33,7 @@ export async function seekPage() {
     } catch (error) { fail(error); }
   };
   show(form({}, async (data) => {
-    const game = games.find((g) => g.id === data.get("game"));
-    const body = { game: game.id, rated: data.get("rated") === "on", turn_hours: Number(data.get("turn_hours")) || 48 };
-    if (data.get("variant")) body[game.modes && game.modes.length ? "mode" : "variant"] = data.get("variant");
+    const body = { ...picker.body(data), rated: data.get("rated") === "on", turn_hours: Number(data.get("turn_hours")) || 48 };
     if (!body.rated && data.get("bot_after_seconds")) body.bot_after_seconds = Number(data.get("bot_after_seconds"));
     // The matches I have now: the one a pairing starts is the new one.
     const mine = async () => (await api("GET", "/v1/matches")).data.items.map((m) => m.id);
@@ -64,8 +54,8 @@ export async function seekPage() {
     }, 5000);
   },
   el("h2", {}, t("find_opponent")),
-  el("label", {}, t("game"), gameSelect),
-  el("label", {}, t("variant"), choice),
+  picker.game,
+  picker.variant,
   el("label", {}, t("turn_hours"), el("input", { name: "turn_hours", type: "number", min: "1", max: "336", value: "48" })),
   el("label", { class: "check" }, rated, t("rated")),
   el("label", {}, t("computer_fallback"), fallback),

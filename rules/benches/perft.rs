@@ -51,7 +51,7 @@ fn main() {
     variants();
 }
 
-/// docs/rules.md §C2: each variant's perft from its start on the draughts board
+/// docs/rules/checkers.md §C2: each variant's perft from its start on the draughts board
 /// (8×8 to depth 9, 10×10 to depth 8), against the published counts.
 fn variants() {
     use posthorn_rules::checkers::{Board, Variant};
@@ -84,7 +84,7 @@ fn variants() {
     );
 }
 
-/// docs/rules.md §J: perft 5 from SMSM against SMSM (passes counted), and one
+/// docs/rules/janggi.md §J: perft 5 from SMSM against SMSM (passes counted), and one
 /// move validated and judged (check, bikjang, repetition, points).
 fn janggi() {
     use posthorn_rules::janggi::{perft, start_position, Action, Config, Janggi, State};

@@ -3,11 +3,11 @@
 //! Prints one line per root move (`<move> <count>`), then `nodes <total>`,
 //! and the speed on standard error. Games: `checkers` or `checkers/<variant>`
 //! (PDN FEN positions; every §C2 variant),
-//! `flipchess` (chess FEN; single piece moves under docs/rules.md §F3, every
+//! `flipchess` (chess FEN; single piece moves under docs/rules/flipchess.md §F3, every
 //! group, no card) and `janggi` (Fairy-Stockfish janggi FEN; the default
 //! start is SMSM against SMSM; passes counted, a finished match is a leaf)
-//! `banqi` (docs/rules.md §B9 positions; the default is the layout shuffled
-//! with seed 0) and `four_player_chess` (docs/rules.md §Q12 positions, the mode
+//! `banqi` (docs/rules/banqi.md §B9 positions; the default is the layout shuffled
+//! with seed 0) and `four_player_chess` (docs/rules/four-player-chess.md §Q12 positions, the mode
 //! from its `mode=`; the default is the teams start, §Q13).
 
 use std::process::ExitCode;

@@ -68,10 +68,10 @@
 //!   them per viewer and [`Game::secrets`] states what each viewer may not
 //!   see, which the harness checks on every view and event of every
 //!   playout.
-//! * **Tests**: one test per rule clause, named after its `docs/rules.md`
+//! * **Tests**: one test per rule clause, named after its `docs/rules/`
 //!   section (`c1_man_reaching_the_far_row_is_crowned`,
 //!   `f7_free_flip_…`); each `**Decision**` constant lives in one named
-//!   place with a `docs/rules.md §` comment.
+//!   place with a `docs/rules/ §` comment.
 //!
 //! ```
 //! use posthorn_rules::checkers::{Checkers, Config, Action};

@@ -21,7 +21,7 @@
 //! Every game has the same shape, and a new game copies it
 //! (`four_player_chess` shows every part). In `rules/src/<game>/`:
 //!
-//! * `mod.rs` — the module doc (with the game's Decisions where docs/rules.md
+//! * `mod.rs` — the module doc (with the game's Decisions where docs/rules/
 //!   is silent), the `Config`, the `View` types, the rule constants
 //!   (`PLY_LIMIT`, …) and the `impl Game`, whose `apply` calls
 //!   `State::apply` and whose `act` calls `turn::act`. It re-exports what

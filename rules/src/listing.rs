@@ -14,7 +14,7 @@ pub const GAMES: &str =
     "checkers (or checkers/<variant>), flipchess, janggi, banqi, four_player_chess";
 
 /// Why the match is over in a position: the reason its result would name
-/// and the docs/rules.md clause that ends it.
+/// and the docs/rules/ clause that ends it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ending {
     pub reason: &'static str,

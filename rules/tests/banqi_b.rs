@@ -1,4 +1,4 @@
-//! Banqi, clause by clause (docs/rules.md §B). Positions in §B9 notation:
+//! Banqi, clause by clause (docs/rules/banqi.md §B). Positions in §B9 notation:
 //! ranks 4 to 1, red upper case, face down `?K`.
 
 use posthorn_rules::banqi::{

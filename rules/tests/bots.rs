@@ -1,4 +1,4 @@
-//! The computer opponents of checkers (docs/rules.md §C) and Janggi (§J), issue
+//! The computer opponents of checkers (docs/rules/checkers.md §C) and Janggi (§J), issue
 //! #32: every decision at every level is one of the seat's legal actions,
 //! seeded playouts of computer against computer end as the rules say, the
 //! same seed and view give the same action, and a won position is won.

@@ -1,4 +1,4 @@
-//! The computer opponents of four-player chess (docs/rules.md §Q), FlipChess
+//! The computer opponents of four-player chess (docs/rules/four-player-chess.md §Q), FlipChess
 //! (§F) and Banqi (§B) (issue #32).
 //!
 //! * No peeking (§H): `engine::decide` is handed a seat's own view only,

@@ -1,4 +1,4 @@
-//! American checkers, one test per clause of docs/rules.md §C1.
+//! American checkers, one test per clause of docs/rules/checkers.md §C1.
 
 use posthorn_rules::checkers::{perft, Action, Checkers, Config, Event, Position, State};
 use posthorn_rules::{Duty, DutyKind, Env, Game, OutcomeKind, RuleError, Seat, SplitMix64, Viewer};

@@ -1,4 +1,4 @@
-//! Checkers variants, rule by rule (docs/rules.md §C2), on PDN positions
+//! Checkers variants, rule by rule (docs/rules/checkers.md §C2), on PDN positions
 //! (8×8: 1 = b8 … 32 = g1, White at the bottom on 21–32).
 
 use posthorn_rules::checkers::{Board, Variant};

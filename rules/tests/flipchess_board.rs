@@ -1,4 +1,4 @@
-//! The FlipChess board (docs/rules.md §F3): perft of single piece moves, and the
+//! The FlipChess board (docs/rules/flipchess.md §F3): perft of single piece moves, and the
 //! rules that differ from chess.
 
 use posthorn_rules::flipchess::board::{Board, Group, Kind, Move, Side};

@@ -1,4 +1,4 @@
-//! FlipChess, one test per clause of docs/rules.md §F5–F9 (the board's §F3 and
+//! FlipChess, one test per clause of docs/rules/flipchess.md §F5–F9 (the board's §F3 and
 //! the cards' §F2–F4 are tested beside them).
 
 use posthorn_rules::flipchess::board::{Group, Side};

@@ -1,4 +1,4 @@
-//! Four-player chess, clause by clause (docs/rules.md §Q). Positions are §Q12
+//! Four-player chess, clause by clause (docs/rules/four-player-chess.md §Q). Positions are §Q12
 //! notation; `board` writes one from each army's pieces.
 
 use posthorn_rules::four_player_chess::{

@@ -1,4 +1,4 @@
-//! Janggi, clause by clause (docs/rules.md §J). Positions are Fairy-Stockfish
+//! Janggi, clause by clause (docs/rules/janggi.md §J). Positions are Fairy-Stockfish
 //! janggi FENs; `board` builds one from a few pieces (Cho upper case).
 
 use posthorn_rules::janggi::{

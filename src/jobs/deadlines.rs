@@ -1,4 +1,4 @@
-//! The deadline sweep (docs/rules.md §T): claims due matches with
+//! The deadline sweep (docs/rules/timing.md §T): claims due matches with
 //! `FOR UPDATE SKIP LOCKED` and applies what time has decided through the
 //! same `Table::append` as a player's action, so any number of instances
 //! can sweep one database and each notice and each deadline fires once.

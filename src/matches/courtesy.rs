@@ -41,7 +41,7 @@ fn grants_by(conn: &mut PgConnection, table: &Table, seat: Seat) -> Result<i64, 
 
 /// The seat `granter` may give time to now, if any. `granter` is still in
 /// the match: the callers check that a seat with nothing left to do
-/// (eliminated, docs/rules.md §Q7) grants nothing.
+/// (eliminated, docs/rules/four-player-chess.md §Q7) grants nothing.
 pub fn beneficiary(
     conn: &mut PgConnection,
     table: &Table,

@@ -1,4 +1,4 @@
-//! Correspondence deadlines of the duties a match owes (docs/rules.md §T).
+//! Correspondence deadlines of the duties a match owes (docs/rules/timing.md §T).
 //!
 //! Each duty the rules report keeps the time it began; its notice comes at
 //! half the match's turn time (§T1) and its deadline at the full turn time.

@@ -50,7 +50,7 @@ pub enum Kind {
     DrawOffered,
     FlipDecision,
     /// A player of a match of three or more is out (four-player chess,
-    /// docs/rules.md §Q7/§Q9); the match goes on for the others.
+    /// docs/rules/four-player-chess.md §Q7/§Q9); the match goes on for the others.
     PlayerEliminated,
     /// A match that had not started was cancelled: declined, expired or
     /// withdrawn (issue #20).

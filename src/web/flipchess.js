@@ -1,4 +1,4 @@
-// FlipChess's cards on the match page (docs/rules.md §F): the pile, the deck,
+// FlipChess's cards on the match page (docs/rules/flipchess.md §F): the pile, the deck,
 // the round, the phase, and the viewer's own hand as cards to tap. Only
 // the viewer's own hand is ever in their view (§H1); the opponent's is a
 // count.

@@ -1,6 +1,6 @@
 //! Banqi over HTTP (issue #15): two users play whole matches by random
 //! legal actions, and no response either of them receives ever shows a
-//! face-down piece (docs/rules.md §B8, §H1), judged against the server's own
+//! face-down piece (docs/rules/banqi.md §B8, §H1), judged against the server's own
 //! record of the layout in the database.
 
 use crate::support::TestApp;

@@ -1,4 +1,4 @@
-//! Checkers variants over HTTP (issue #17): each variant of docs/rules.md §C2 is
+//! Checkers variants over HTTP (issue #17): each variant of docs/rules/checkers.md §C2 is
 //! created by name and played to its end by random legal actions.
 
 use crate::support::TestApp;

@@ -1,4 +1,4 @@
-//! Correspondence deadlines (docs/rules.md §T, issue #5), with the manual clock
+//! Correspondence deadlines (docs/rules/timing.md §T, issue #5), with the manual clock
 //! and the sweep run directly.
 
 use crate::support::{start_time, TestApp};

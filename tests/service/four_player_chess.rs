@@ -1,4 +1,4 @@
-//! Four-player chess over HTTP (issue #16, docs/rules.md §Q): four users finish
+//! Four-player chess over HTTP (issue #16, docs/rules/four-player-chess.md §Q): four users finish
 //! whole matches by random legal actions, two users each run a whole team,
 //! and a player whose deadline passes in an ffa match is eliminated while
 //! the other three play on to the end.

@@ -1,5 +1,5 @@
 //! Janggi over HTTP (issue #14): two users play whole matches by random
-//! legal actions with chosen setups (docs/rules.md §J2), and a match ending by
+//! legal actions with chosen setups (docs/rules/janggi.md §J2), and a match ending by
 //! bikjang (§J6) reports both scores (§J7).
 
 use crate::support::TestApp;

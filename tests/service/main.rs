@@ -6,6 +6,7 @@ mod agnostic;
 mod banqi;
 mod challenges;
 mod checkers_variants;
+mod citations;
 mod computer;
 mod deadlines;
 mod errors;

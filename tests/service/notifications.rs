@@ -616,7 +616,7 @@ async fn janggi_turns_and_its_end_reach_the_players_by_email() {
     app.stop().await;
 }
 
-/// Issue #15, docs/rules.md §B8: a Banqi match's mail names no piece — the
+/// Issue #15, docs/rules/banqi.md §B8: a Banqi match's mail names no piece — the
 /// layout lies face down and stays out of every notification.
 #[actix_web::test]
 async fn banqi_notifications_name_no_piece() {

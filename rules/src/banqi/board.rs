@@ -1,4 +1,4 @@
-//! The Banqi board (docs/rules.md §B1, §B3–§B6, §B9, §B10): 4 ranks × 8 files
+//! The Banqi board (docs/rules/banqi.md §B1, §B3–§B6, §B9, §B10): 4 ranks × 8 files
 //! of squares, face-down and face-up pieces, the actions, and the
 //! position notation. A position is the full state the server knows,
 //! face-down identities included; views never use it.

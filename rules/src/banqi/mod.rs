@@ -1,4 +1,4 @@
-//! Banqi, Chinese dark chess under Taiwan rules (docs/rules.md §B). The second
+//! Banqi, Chinese dark chess under Taiwan rules (docs/rules/banqi.md §B). The second
 //! hidden-information game: the server draws the layout of 32 face-down
 //! pieces (recorded in the `started` event, §H2, and blanked for every
 //! viewer) and no one learns a piece before it is turned up (§B8).
@@ -86,7 +86,7 @@ impl Game for Banqi {
         seats: (2, 2),
         options: &[(
             "position",
-            "start from this position (RULES.md §B9, face-down pieces as ?K) instead of a shuffled layout",
+            "start from this position (rules §B9: face-down pieces as ?K) instead of a shuffled layout",
         )],
         // 32 turn-ups and 30 captures, each after at most 179 quiet plies,
         // and a resignation.

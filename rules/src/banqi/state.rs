@@ -1,4 +1,4 @@
-//! Banqi state (docs/rules.md §B): the actions, the events, the state and its
+//! Banqi state (docs/rules/banqi.md §B): the actions, the events, the state and its
 //! fold over events.
 
 use super::board::{self, Colour, Piece, Position, Step};

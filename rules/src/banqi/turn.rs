@@ -1,4 +1,4 @@
-//! Acting in Banqi (docs/rules.md §B3–§B7): validating an action and the facts
+//! Acting in Banqi (docs/rules/banqi.md §B3–§B7): validating an action and the facts
 //! it produces, with the endings that follow.
 
 use super::board::{self, Cell, Step, QUIET_PLY_LIMIT};

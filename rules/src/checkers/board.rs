@@ -1,5 +1,5 @@
 //! The 8×8 checkers board as three 32-bit boards, move generation and
-//! `perft` (docs/rules.md §C1); its PDN notation is in `notation.rs`.
+//! `perft` (docs/rules/checkers.md §C1); its PDN notation is in `notation.rs`.
 //!
 //! Bit `i` is PDN square `i + 1`. Row `r = i / 4` counts from Black's back
 //! row (squares 1–4) to White's (29–32); on even rows the dark squares are

@@ -1,4 +1,4 @@
-//! The draughts board for the §C2 variants (docs/rules.md): 8×8 and 10×10, with
+//! The draughts board for the §C2 variants (docs/rules/): 8×8 and 10×10, with
 //! the variant's rules as one value ([`Rules`]) that the move generator
 //! reads in a few named places — which way men capture, short or flying
 //! kings (and Thai's landing), majority capture, what a man does on the
@@ -48,7 +48,7 @@ pub enum MidCapturePromotion {
     ContinuesAsMan,
 }
 
-/// One variant's rules (docs/rules.md §C2).
+/// One variant's rules (docs/rules/checkers.md §C2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
     /// 8 or 10 squares a side.

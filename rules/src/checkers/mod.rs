@@ -1,4 +1,4 @@
-//! Checkers (docs/rules.md §C). Seat 0 plays Black and seat 1 White.
+//! Checkers (docs/rules/checkers.md §C). Seat 0 plays Black and seat 1 White.
 //!
 //! Every variant of §C2: American (§C1, the default) on its tuned 32-bit
 //! board (`board.rs`), the others on the draughts board (`draughts.rs`)

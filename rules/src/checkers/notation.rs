@@ -1,4 +1,4 @@
-//! PDN notation for both checkers boards (docs/rules.md §C1, §C2): a move as
+//! PDN notation for both checkers boards (docs/rules/checkers.md §C1, §C2): a move as
 //! written (`11-15`, `22x15x8`, or its ends alone when one route fits)
 //! and PDN FEN positions.
 

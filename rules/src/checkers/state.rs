@@ -1,4 +1,4 @@
-//! Checkers state (docs/rules.md §C): the actions, the events, the state and
+//! Checkers state (docs/rules/checkers.md §C): the actions, the events, the state and
 //! its fold over events.
 
 use super::{Board, Color, Step, Variant, NO_PROGRESS_PLIES};

@@ -1,5 +1,5 @@
 //! One face for both boards: American on its tuned 32-bit board (its speed,
-//! docs/rules.md §C1), every §C2 variant on the draughts board with its rules
+//! docs/rules/checkers.md §C1), every §C2 variant on the draughts board with its rules
 //! value. The game module sees only this.
 
 use super::board::{self, Color};

@@ -1,4 +1,4 @@
-//! Acting in checkers (docs/rules.md §C1): validating an action and the facts
+//! Acting in checkers (docs/rules/checkers.md §C1): validating an action and the facts
 //! it produces, with the endings and automatic draws that follow a move.
 
 use super::state::{other, win, Action, Event, State};

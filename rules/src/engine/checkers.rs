@@ -1,4 +1,4 @@
-//! The checkers engine (issue #32), every variant of docs/rules.md §C.
+//! The checkers engine (issue #32), every variant of docs/rules/checkers.md §C.
 //!
 //! The position is rebuilt from the seat's own view (the PDN FEN, the
 //! variant and the draw counters it shows); checkers hides nothing, so the

@@ -1,4 +1,4 @@
-//! The four-player chess engine (issue #32; docs/rules.md §Q).
+//! The four-player chess engine (issue #32; docs/rules/four-player-chess.md §Q).
 //!
 //! Nothing is hidden (§Q), so the view's §Q12 notation rebuilds the whole
 //! position and the engine searches it directly. The search's sides are

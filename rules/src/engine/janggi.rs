@@ -1,4 +1,4 @@
-//! The Janggi engine (issue #32), docs/rules.md §J.
+//! The Janggi engine (issue #32), docs/rules/janggi.md §J.
 //!
 //! The position is rebuilt from the seat's own view (the FEN, which seat
 //! plays Cho, whether the last ply was a pass, the plies left); Janggi

@@ -1,4 +1,4 @@
-//! The FlipChess board (docs/rules.md §F3): chess pieces moved one at a time by
+//! The FlipChess board (docs/rules/flipchess.md §F3): chess pieces moved one at a time by
 //! colour group, with no check and no checkmate — a king is captured like
 //! any piece — no en passant, promotion by choice, and castling as a green
 //! move allowed through and out of attacked squares.

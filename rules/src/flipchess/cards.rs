@@ -1,4 +1,4 @@
-//! The FlipChess cards (docs/rules.md §F2–F4): the 108-card deck, the moves a
+//! The FlipChess cards (docs/rules/flipchess.md §F2–F4): the 108-card deck, the moves a
 //! card grants, and which card may be played on which.
 //!
 //! A card is known by its id `0..108`, so a shuffle is a permutation of ids

@@ -1,4 +1,4 @@
-//! FlipChess (docs/rules.md §F): chess where a card decides which pieces move
+//! FlipChess (docs/rules/flipchess.md §F): chess where a card decides which pieces move
 //! and how often. Seats 0 and 1; who plays White is drawn at setup and
 //! changes with every flip.
 //!

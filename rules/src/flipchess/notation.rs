@@ -1,4 +1,4 @@
-//! FlipChess notation (docs/rules.md §F3): a move as written among a group's
+//! FlipChess notation (docs/rules/flipchess.md §F3): a move as written among a group's
 //! moves, and the chess FEN of a board.
 
 use super::board::{Board, Group, Kind, Move, Piece, Side, CASTLE_ROOKS};

@@ -1,4 +1,4 @@
-//! FlipChess actions, events, state and the fold (docs/rules.md §F).
+//! FlipChess actions, events, state and the fold (docs/rules/flipchess.md §F).
 
 use super::board::{Board, Move, Side};
 use super::cards::{Card, Colour, Face};

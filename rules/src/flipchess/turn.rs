@@ -1,4 +1,4 @@
-//! Validating FlipChess actions and producing their facts (docs/rules.md §F4–F9).
+//! Validating FlipChess actions and producing their facts (docs/rules/flipchess.md §F4–F9).
 //!
 //! Every fact goes through [`Emitter::emit`], which folds it into a scratch
 //! copy of the state at once, so each later decision sees the facts before

@@ -1,4 +1,4 @@
-//! Check in four-player chess (docs/rules.md §Q4, §Q6, §Q8): which squares an
+//! Check in four-player chess (docs/rules/four-player-chess.md §Q4, §Q6, §Q8): which squares an
 //! army attacks, and whose king is in check by whom.
 
 use super::board::{

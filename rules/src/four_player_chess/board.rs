@@ -1,4 +1,4 @@
-//! The four-player chess board (docs/rules.md §Q1–Q4, Q10–Q14): geometry, the
+//! The four-player chess board (docs/rules/four-player-chess.md §Q1–Q4, Q10–Q14): geometry, the
 //! armies and pieces, moves, the position and `perft` (§Q13). Check is in
 //! `attacks.rs`; move generation and the start-of-turn judgments in
 //! `moves.rs`; the position notation of §Q12 in `notation.rs`.

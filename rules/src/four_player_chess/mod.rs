@@ -1,4 +1,4 @@
-//! Four-player chess (docs/rules.md §Q): `teams`, `ffa` and `points`, with 2 to
+//! Four-player chess (docs/rules/four-player-chess.md §Q): `teams`, `ffa` and `points`, with 2 to
 //! 4 players. Each seat plays one army, or in `teams` with two players a
 //! whole team (two armies, moving in turn order). Which seat plays which
 //! army is drawn when the match starts and recorded in `started`.
@@ -6,7 +6,7 @@
 //! Moves are `from` + `to` (`h2h4`), a promotion ends in `q` (`h10h11q`),
 //! castling is the king's move (`h1j1`). Positions use §Q12's notation.
 //!
-//! Decisions of this module where docs/rules.md is silent (docs/decisions/games.md, "Four-player
+//! Decisions of this module where docs/rules/ is silent (docs/decisions/games.md, "Four-player
 //! chess"):
 //! - A seat running two armies in `teams` holds one seat, which owes every
 //!   turn of both; the request's `seat` is not needed for it.
@@ -99,7 +99,7 @@ pub struct PieceView {
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct View {
     pub mode: Mode,
-    /// The position in docs/rules.md §Q12 notation.
+    /// The position in docs/rules/four-player-chess.md §Q12 notation.
     pub position: String,
     pub pieces: Vec<PieceView>,
     /// Every army in turn order, with its seat, status and points.
@@ -121,7 +121,7 @@ impl Game for FourPlayerChess {
         seats: (2, 4),
         options: &[(
             "position",
-            "start from this RULES.md §Q12 position instead (its mode= must be the match's mode)",
+            "start from this position (rules §Q12) instead (its mode= must be the match's mode)",
         )],
         // §Q6: 1,000 plies, then up to three players giving up.
         action_cap: PLY_LIMIT as usize + 4,

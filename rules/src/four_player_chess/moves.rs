@@ -1,4 +1,4 @@
-//! Four-player chess moves (docs/rules.md §Q3, §Q4, §Q6, §Q7, §Q10, §Q11,
+//! Four-player chess moves (docs/rules/four-player-chess.md §Q3, §Q4, §Q6, §Q7, §Q10, §Q11,
 //! §Q13, §Q14): move generation, castling, playing a move, the own-king
 //! test, and the judgments at the start of a turn.
 

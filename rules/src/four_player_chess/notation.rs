@@ -1,4 +1,4 @@
-//! The four-player chess position notation (docs/rules.md §Q12).
+//! The four-player chess position notation (docs/rules/four-player-chess.md §Q12).
 
 use super::board::{
     parse_square, square_name, Army, Kind, Mode, Owner, Piece, Position, LONG, SHORT, SQUARES,
@@ -57,7 +57,7 @@ impl Position {
     pub fn from_notation(text: &str) -> Result<Position, RuleError> {
         let bad = |what: &str| {
             RuleError::malformed(format!(
-                "not a four-player chess position (RULES.md §Q12): {what}"
+                "not a four-player chess position (rules §Q12): {what}"
             ))
         };
         let mut fields = std::collections::HashMap::new();

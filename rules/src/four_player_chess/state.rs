@@ -1,4 +1,4 @@
-//! Four-player chess state (docs/rules.md §Q): the actions, the events, the
+//! Four-player chess state (docs/rules/four-player-chess.md §Q): the actions, the events, the
 //! state and its fold over events.
 
 use super::board::{Army, Kind, Mode, Move, Owner, Position};

@@ -1,4 +1,4 @@
-//! Acting in four-player chess (docs/rules.md §Q4–Q10): validating an action
+//! Acting in four-player chess (docs/rules/four-player-chess.md §Q4–Q10): validating an action
 //! and writing the facts it produces, with the judgments that follow.
 
 use super::board::{Army, Kind, Mode, Move, Start};

@@ -1,4 +1,4 @@
-//! Check in Janggi (docs/rules.md §J4): whether a king is attacked.
+//! Check in Janggi (docs/rules/janggi.md §J4): whether a king is attacked.
 
 use super::board::{
     palace_of, palace_step, Kind, Piece, Position, Side, DIAGONAL, GRID, ORTHOGONAL,

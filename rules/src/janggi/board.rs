@@ -1,4 +1,4 @@
-//! The Janggi board (docs/rules.md §J1, §J3, §J4): 9 files × 10 ranks of
+//! The Janggi board (docs/rules/janggi.md §J1, §J3, §J4): 9 files × 10 ranks of
 //! intersections, the two palaces with their diagonals, every piece's
 //! moves, bikjang and `perft`. Check is in `attacks.rs`, Fairy-Stockfish's
 //! janggi FEN in `notation.rs`.
@@ -78,7 +78,7 @@ impl Kind {
         }
     }
 
-    /// docs/rules.md §J7: the points a piece on the board is worth.
+    /// docs/rules/janggi.md §J7: the points a piece on the board is worth.
     pub fn points(self) -> f64 {
         match self {
             Kind::Chariot => 13.0,
@@ -216,7 +216,7 @@ impl Position {
             .map(|(sq, _)| sq)
     }
 
-    /// docs/rules.md §J7: the points of `side`'s pieces on the board, with
+    /// docs/rules/janggi.md §J7: the points of `side`'s pieces on the board, with
     /// Han's komi.
     pub fn points(&self, side: Side) -> f64 {
         let komi = if side == Side::Han { KOMI } else { 0.0 };
@@ -419,7 +419,7 @@ impl Position {
     }
 }
 
-/// docs/rules.md §J7: Han's komi (덤).
+/// docs/rules/janggi.md §J7: Han's komi (덤).
 pub const KOMI: f64 = 1.5;
 
 /// Count the move sequences of `depth` (§J5 passes included). A position

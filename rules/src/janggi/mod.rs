@@ -1,4 +1,4 @@
-//! Janggi (docs/rules.md §J). The seats are drawn to Cho and Han when the match
+//! Janggi (docs/rules/janggi.md §J). The seats are drawn to Cho and Han when the match
 //! starts (the `started` event records which seat plays Cho); Cho moves
 //! first. Notation and positions follow Fairy-Stockfish's janggi: files
 //! `a`–`i` from Cho's left, ranks `1`–`10` from Cho's back rank, a move is
@@ -7,7 +7,7 @@
 //! No draws (§J6): every ending names its rule and carries both players'
 //! points (§J7), in seat order.
 //!
-//! Decisions of this module where docs/rules.md is silent:
+//! Decisions of this module where docs/rules/ is silent:
 //! - A move that checkmates and also makes the kings face ends by
 //!   `checkmate`: the mated side could not have answered anyway.
 //! - A position given in `options.position` must leave the match open: the

@@ -1,4 +1,4 @@
-//! Fairy-Stockfish's janggi FEN (docs/rules.md §J1).
+//! Fairy-Stockfish's janggi FEN (docs/rules/janggi.md §J1).
 
 use super::board::{palace_of, Kind, Piece, Position, Side, FILES, GRID, RANKS};
 use crate::RuleError;

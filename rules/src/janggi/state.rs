@@ -1,4 +1,4 @@
-//! Janggi state (docs/rules.md §J): the actions, the events, the state and its
+//! Janggi state (docs/rules/janggi.md §J): the actions, the events, the state and its
 //! fold over events.
 
 use super::board::{Kind, Move, Position, Side};

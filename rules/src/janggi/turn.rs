@@ -1,4 +1,4 @@
-//! Acting in Janggi (docs/rules.md §J4–§J6): validating an action and the
+//! Acting in Janggi (docs/rules/janggi.md §J4–§J6): validating an action and the
 //! facts it produces, with the endings that follow a ply.
 
 use super::board::Move;
@@ -45,7 +45,7 @@ fn act_move(state: &State, seat: Seat, mv: Move) -> Result<Vec<Event>, RuleError
     let pos = &state.position;
     if !pos.is_legal(mv) {
         return Err(RuleError::illegal(match mv {
-            Move::Pass => "you may not pass while in check (RULES.md §J5)".to_owned(),
+            Move::Pass => "you may not pass while in check (rules §J5)".to_owned(),
             _ if pos.in_check(pos.turn) => format!("{mv} does not answer the check"),
             _ => format!("{mv} is not a legal move here"),
         }));

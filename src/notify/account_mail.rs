@@ -8,6 +8,7 @@
 
 use super::deliver::Mailer;
 use super::outbox::Row;
+use super::words::Locale;
 use super::{Channel, Courier};
 use crate::error::Error;
 use crate::schema::notifications;
@@ -95,37 +96,13 @@ struct HtmlBody<'a> {
 }
 
 /// `(subject, headline, detail, link label, footer)` in the reader's words.
-fn words(mail: AccountMail, korean: bool) -> [&'static str; 5] {
-    match (mail, korean) {
-        (AccountMail::VerifyEmail, false) => [
-            "Confirm your email address for Posthorn",
-            "Is this your address?",
-            "Open the link within 48 hours to receive your Posthorn reminders here. If you did not ask for this, ignore this mail: nothing will be sent to you.",
-            "Confirm this address",
-            "You get this mail because this address was entered on Posthorn.",
-        ],
-        (AccountMail::VerifyEmail, true) => [
-            "Posthorn 이메일 주소를 확인해 주세요",
-            "이 주소가 맞나요?",
-            "48시간 안에 링크를 열면 이 주소로 Posthorn 알림을 받아요. 요청한 적이 없다면 이 메일을 무시하세요. 더는 메일이 가지 않아요.",
-            "주소 확인하기",
-            "Posthorn에 이 주소가 입력되어 보내는 메일이에요.",
-        ],
-        (AccountMail::EmailInUse, false) => [
-            "Someone tried to use your email address on Posthorn",
-            "This address already belongs to a Posthorn account.",
-            "Someone entered it for another account. If it was you, sign in with this address instead (or reset the other account's address). If not, you need do nothing: the address stays yours.",
-            "",
-            "You get this mail because your address was entered on Posthorn.",
-        ],
-        (AccountMail::EmailInUse, true) => [
-            "누군가 Posthorn에서 내 이메일 주소를 입력했어요",
-            "이 주소는 이미 Posthorn 계정에 쓰이고 있어요.",
-            "다른 계정에 이 주소가 입력됐어요. 본인이라면 이 주소로 로그인하세요. 아니라면 아무것도 하지 않아도 돼요. 주소는 그대로 내 것이에요.",
-            "",
-            "Posthorn에 내 주소가 입력되어 보내는 메일이에요.",
-        ],
-    }
+fn words(mail: AccountMail, locale: Locale) -> [&'static str; 5] {
+    let key = match mail {
+        AccountMail::VerifyEmail => "verify_email",
+        AccountMail::EmailInUse => "email_in_use",
+    };
+    ["subject", "headline", "detail", "link_label", "footer"]
+        .map(|part| locale.word(&format!("{key}.{part}")))
 }
 
 /// The message for a claimed account mail; `name` and `korean` are its
@@ -135,13 +112,13 @@ pub(super) fn compose(
     mailer: &Mailer,
     mail: AccountMail,
     name: &str,
-    korean: bool,
+    locale: Locale,
     row: &Row,
 ) -> Result<Message, String> {
     let address = row.payload["address"]
         .as_str()
         .ok_or("an account mail without its address")?;
-    let [subject, headline, detail, link_label, footer] = words(mail, korean);
+    let [subject, headline, detail, link_label, footer] = words(mail, locale);
     let link = match mail {
         AccountMail::VerifyEmail => format!(
             "{}/verify-email#{}",
@@ -152,11 +129,7 @@ pub(super) fn compose(
         ),
         AccountMail::EmailInUse => String::new(),
     };
-    let greeting = if korean {
-        format!("{name}님, 안녕하세요.")
-    } else {
-        format!("Hi {name},")
-    };
+    let greeting = locale.say("mail.greeting", &[("name", name)]);
     let text = TextBody {
         greeting: &greeting,
         headline,
@@ -168,7 +141,7 @@ pub(super) fn compose(
     .render()
     .map_err(|e| e.to_string())?;
     let html = HtmlBody {
-        lang: if korean { "ko" } else { "en" },
+        lang: locale.tag(),
         subject,
         greeting: &greeting,
         headline,

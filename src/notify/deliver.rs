@@ -5,6 +5,7 @@
 
 use super::outbox::Row;
 use super::recipients::Recipient;
+use super::words::Locale;
 use super::Courier;
 use super::Kind;
 use crate::config::Config;
@@ -111,164 +112,60 @@ fn mail_time(time: &Value) -> String {
     whole_seconds.trim_end_matches('Z').to_owned()
 }
 
-/// The words of one notification, in English or Korean.
-pub(super) fn words(kind: Kind, korean: bool, payload: &Value) -> Words {
+/// The words of one notification in the reader's locale, from
+/// `templates/words/` (the payload fills the placeholders).
+pub(super) fn words(kind: Kind, locale: Locale, payload: &Value) -> Words {
+    if kind == Kind::Digest {
+        return digest_words(locale, payload);
+    }
     let game = game_name(payload["game"].as_str().unwrap_or_default());
     let deadline = mail_time(&payload["deadline_at"]) + " UTC";
-    let reason = payload["result"]["reason"]
-        .as_str()
-        .unwrap_or("finished")
-        .replace('_', " ");
-    let w = |subject: String, headline: &str, detail: String| Words {
-        subject,
-        headline: headline.to_owned(),
-        detail,
+    let name = kind.name();
+    let reason = match kind {
+        Kind::PlayerEliminated => payload["reason"].as_str().map_or_else(
+            || locale.word("player_eliminated.elimination").to_owned(),
+            |r| r.replace('_', " "),
+        ),
+        _ => payload["result"]["reason"]
+            .as_str()
+            .unwrap_or("finished")
+            .replace('_', " "),
     };
-    match (kind, korean) {
-        (Kind::YourTurn, false) => w(
-            format!("Your move in {game}"),
-            "It's your turn.",
-            format!("Make your move before {deadline}."),
-        ),
-        (Kind::YourTurn, true) => w(
-            format!("{game}: 내 차례예요"),
-            "내 차례예요.",
-            format!("{deadline}까지 두세요."),
-        ),
-        (Kind::TimeoutNotice, false) => w(
-            format!("Time is running out in {game}"),
-            "Your time is half gone.",
-            format!("Move before {deadline}, or the match is lost by abandonment."),
-        ),
-        (Kind::TimeoutNotice, true) => w(
-            format!("{game}: 시간이 얼마 남지 않았어요"),
-            "남은 시간이 절반이에요.",
-            format!("{deadline}까지 두지 않으면 기권패가 돼요."),
-        ),
-        (Kind::MatchFinished, false) => w(
-            format!("Your {game} match has ended"),
-            "The match is over.",
-            format!("It ended by {reason}."),
-        ),
-        (Kind::MatchFinished, true) => w(
-            format!("{game} 대국이 끝났어요"),
-            "대국이 끝났어요.",
-            format!("종료 사유: {reason}"),
-        ),
-        (Kind::Invitation, false) => w(
-            format!("You're invited to play {game}"),
-            "A friend wants to play.",
-            "Open the match to see it.".into(),
-        ),
-        (Kind::Invitation, true) => w(
-            format!("{game} 대국 초대가 왔어요"),
-            "친구가 대국을 신청했어요.",
-            "대국을 열어 확인하세요.".into(),
-        ),
-        (Kind::InvitationAccepted, false) => w(
-            format!("Your {game} invitation was accepted"),
-            "Your opponent is here.",
-            "The match has begun.".into(),
-        ),
-        (Kind::InvitationAccepted, true) => w(
-            format!("{game} 초대를 상대가 수락했어요"),
-            "상대가 들어왔어요.",
-            "대국이 시작됐어요.".into(),
-        ),
-        (Kind::DrawOffered, false) => w(
-            format!("Draw offered in {game}"),
-            "Your opponent offers a draw.",
-            format!("Answer before {deadline}."),
-        ),
-        (Kind::DrawOffered, true) => w(
-            format!("{game}: 무승부 제안이 왔어요"),
-            "상대가 무승부를 제안했어요.",
-            format!("{deadline}까지 답하세요."),
-        ),
-        (Kind::FlipDecision, false) => w(
-            format!("{game}: your king was taken"),
-            "Flip the board or concede.",
-            format!("Decide before {deadline}."),
-        ),
-        (Kind::PlayerEliminated, false) => w(
-            format!("A player is out of your {game} match"),
-            &format!("{} is out.", payload["army"].as_str().unwrap_or("A player")),
-            format!(
-                "Out by {}; play goes on for the others.",
-                payload["reason"]
-                    .as_str()
-                    .unwrap_or("elimination")
-                    .replace('_', " ")
-            ),
-        ),
-        (Kind::PlayerEliminated, true) => w(
-            format!("{game}: 탈락한 플레이어가 있어요"),
-            &format!(
-                "{} 진영이 탈락했어요.",
-                payload["army"].as_str().unwrap_or("한")
-            ),
-            format!(
-                "사유: {}. 남은 플레이어끼리 계속 둬요.",
-                payload["reason"]
-                    .as_str()
-                    .unwrap_or("탈락")
-                    .replace('_', " ")
-            ),
-        ),
-        (Kind::MatchCancelled, false) => w(
-            format!("Your {game} match was cancelled"),
-            "The match will not be played.",
-            match payload["reason"].as_str() {
-                Some("declined") => "A challenged player declined.".to_owned(),
-                Some("expired") => "A challenge went unanswered for 7 days.".to_owned(),
-                _ => "Its creator withdrew it.".to_owned(),
-            },
-        ),
-        (Kind::MatchCancelled, true) => w(
-            format!("{game} 대국이 취소됐어요"),
-            "대국이 열리지 않아요.",
-            match payload["reason"].as_str() {
-                Some("declined") => "도전받은 플레이어가 거절했어요.".to_owned(),
-                Some("expired") => "7일 동안 답이 없었어요.".to_owned(),
-                _ => "만든 사람이 취소했어요.".to_owned(),
-            },
-        ),
-        (Kind::Digest, _) => digest_words(korean, payload),
-        (Kind::FlipDecision, true) => w(
-            format!("{game}: 킹이 잡혔어요"),
-            "판 돌리기를 하거나 승복하세요.",
-            format!("{deadline}까지 고르세요."),
-        ),
+    let army = payload["army"]
+        .as_str()
+        .unwrap_or(locale.word("player_eliminated.someone"));
+    let values = [
+        ("game", game),
+        ("deadline", deadline.as_str()),
+        ("reason", reason.as_str()),
+        ("army", army),
+    ];
+    // A cancellation says why: declined, expired, or (otherwise) withdrawn.
+    let detail = match (kind, payload["reason"].as_str()) {
+        (Kind::MatchCancelled, Some(why @ ("declined" | "expired"))) => format!("{name}.{why}"),
+        _ => format!("{name}.detail"),
+    };
+    Words {
+        subject: locale.say(&format!("{name}.subject"), &values),
+        headline: locale.say(&format!("{name}.headline"), &values),
+        detail: locale.say(&detail, &values),
     }
 }
 
 /// The digest lists each awaiting match, nearest deadline first.
-fn digest_words(korean: bool, payload: &Value) -> Words {
+fn digest_words(locale: Locale, payload: &Value) -> Words {
     let items = payload["matches"].as_array().cloned().unwrap_or_default();
     let lines: Vec<String> = items
         .iter()
         .map(|m| {
             let game = game_name(m["game"].as_str().unwrap_or_default());
             let deadline = mail_time(&m["deadline_at"]);
-            if korean {
-                format!("{game} — {deadline} UTC까지")
-            } else {
-                format!("{game} — before {deadline} UTC")
-            }
+            locale.say("digest.detail", &[("game", game), ("deadline", &deadline)])
         })
         .collect();
-    let n = items.len();
     Words {
-        subject: if korean {
-            format!("오늘 둘 대국 {n}개")
-        } else {
-            format!("{n} matches await your move")
-        },
-        headline: if korean {
-            "내 차례인 대국이에요.".into()
-        } else {
-            "These matches await you:".into()
-        },
+        subject: locale.say("digest.subject", &[("n", &items.len().to_string())]),
+        headline: locale.word("digest.headline").to_owned(),
         detail: lines.join("\n"),
     }
 }
@@ -299,8 +196,8 @@ pub(super) fn compose(
     };
     let name = &to.name;
     let kind = Kind::parse(&row.kind).ok_or("unknown notification kind")?;
-    let korean = to.korean();
-    let words = words(kind, korean, &row.payload);
+    let locale = to.locale();
+    let words = words(kind, locale, &row.payload);
     let base = courier.public_url.trim_end_matches('/');
     let link = if kind == Kind::Digest {
         format!("{base}/matches")
@@ -311,21 +208,10 @@ pub(super) fn compose(
         "{base}/v1/unsubscribe?token={}",
         courier.keys.sign_unsubscribe(row.user_id, kind.name())
     );
-    let (greeting, link_label, footer, unsubscribe_label) = if korean {
-        (
-            format!("{name}님, 안녕하세요."),
-            "대국 열기",
-            "Posthorn 알림입니다.",
-            "이 알림 그만 받기",
-        )
-    } else {
-        (
-            format!("Hi {name},"),
-            "Open the match",
-            "You get this because of your Posthorn notification settings.",
-            "Stop these emails",
-        )
-    };
+    let greeting = locale.say("mail.greeting", &[("name", name)]);
+    let link_label = locale.word("mail.link_label");
+    let footer = locale.word("mail.footer");
+    let unsubscribe_label = locale.word("mail.unsubscribe");
     let text = TextBody {
         greeting: &greeting,
         headline: &words.headline,
@@ -339,7 +225,7 @@ pub(super) fn compose(
     .render()
     .map_err(|e| e.to_string())?;
     let html = HtmlBody {
-        lang: if korean { "ko" } else { "en" },
+        lang: locale.tag(),
         subject: &words.subject,
         greeting: &greeting,
         headline: &words.headline,

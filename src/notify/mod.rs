@@ -12,6 +12,7 @@ pub mod destination;
 pub mod outbox;
 pub mod push;
 mod recipients;
+pub mod words;
 pub mod worker;
 
 use crate::error::Error;

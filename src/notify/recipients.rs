@@ -22,8 +22,8 @@ pub(super) struct Recipient {
 }
 
 impl Recipient {
-    pub(super) fn korean(&self) -> bool {
-        self.locale.starts_with("ko")
+    pub(super) fn locale(&self) -> super::words::Locale {
+        super::words::Locale::of(&self.locale)
     }
 
     /// The end of the quiet hours, if `now` falls inside them (in the

@@ -84,7 +84,7 @@ fn prepare(courier: &Courier, to: &Recipients, row: &Row) -> Outgoing {
                 &courier.mailer,
                 mail,
                 &person.name,
-                person.korean(),
+                person.locale(),
                 row,
             )
             .map(|m| Outgoing::Mail(Box::new(m))),
@@ -105,7 +105,7 @@ fn prepare_push(courier: &Courier, to: &Recipients, row: &Row, id: Uuid) -> Resu
         return Err(PERMANENT.to_owned() + "the account was removed");
     };
     let kind = Kind::parse(&row.kind).ok_or("unknown notification kind")?;
-    let words = words(kind, person.korean(), &row.payload);
+    let words = words(kind, person.locale(), &row.payload);
     let url = format!(
         "{}/matches/{}",
         courier.public_url.trim_end_matches('/'),

@@ -1,0 +1,122 @@
+//! The words of every message, per key and locale, read from
+//! `templates/words/{en,ko}.txt` (issue #31: a new notification kind adds
+//! its words there, not in code). Both files hold the same keys with the
+//! same `{placeholders}`; the tests below check it, and that every kind
+//! has its subject, headline and detail.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Locale {
+    English,
+    Korean,
+}
+
+impl Locale {
+    /// The locale of an account's `locale` setting (`ko`, `ko-KR` → Korean).
+    pub fn of(locale: &str) -> Locale {
+        if locale.starts_with("ko") {
+            Locale::Korean
+        } else {
+            Locale::English
+        }
+    }
+
+    pub fn tag(self) -> &'static str {
+        match self {
+            Locale::English => "en",
+            Locale::Korean => "ko",
+        }
+    }
+
+    fn source(self) -> &'static str {
+        match self {
+            Locale::English => include_str!("../../templates/words/en.txt"),
+            Locale::Korean => include_str!("../../templates/words/ko.txt"),
+        }
+    }
+
+    fn book(self) -> &'static HashMap<&'static str, &'static str> {
+        static BOOKS: [OnceLock<HashMap<&str, &str>>; 2] = [OnceLock::new(), OnceLock::new()];
+        BOOKS[self as usize].get_or_init(|| parse(self.source()))
+    }
+
+    /// The words under `key`; an unknown key is shown as itself (the tests
+    /// keep every key the code asks for in both files).
+    pub fn word(self, key: &str) -> &'static str {
+        self.book().get(key).copied().unwrap_or_else(|| {
+            log::error!("no words for {key:?} in {}", self.tag());
+            ""
+        })
+    }
+
+    /// The words under `key` with each `{name}` replaced by its value.
+    pub fn say(self, key: &str, values: &[(&str, &str)]) -> String {
+        values
+            .iter()
+            .fold(self.word(key).to_owned(), |text, (name, value)| {
+                text.replace(&format!("{{{name}}}"), value)
+            })
+    }
+}
+
+/// `key = text` lines; blank lines and `#` comments are skipped.
+fn parse(source: &'static str) -> HashMap<&'static str, &'static str> {
+    source
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .filter_map(|line| line.split_once('='))
+        .map(|(key, text)| (key.trim(), text.trim()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notify::Kind;
+    use std::collections::BTreeSet;
+
+    const BOTH: [Locale; 2] = [Locale::English, Locale::Korean];
+
+    fn placeholders(text: &str) -> BTreeSet<&str> {
+        text.split('{')
+            .skip(1)
+            .filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
+            .collect()
+    }
+
+    #[test]
+    fn both_locales_hold_the_same_keys_with_the_same_placeholders() {
+        let [en, ko] = BOTH.map(Locale::book);
+        let keys = |book: &HashMap<&'static str, &'static str>| {
+            book.keys().copied().collect::<BTreeSet<&str>>()
+        };
+        assert_eq!(keys(en), keys(ko));
+        for (key, text) in en {
+            assert_eq!(placeholders(text), placeholders(ko[key]), "{key}");
+        }
+        assert!(en.len() > 40, "the file was read: {} keys", en.len());
+    }
+
+    #[test]
+    fn every_notification_kind_has_its_words_in_every_locale() {
+        for locale in BOTH {
+            for kind in Kind::ALL {
+                for part in ["subject", "headline", "detail"] {
+                    let key = format!("{}.{part}", kind.name());
+                    assert!(!locale.word(&key).is_empty(), "{key} in {locale:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn placeholders_are_filled_and_an_unknown_key_says_nothing() {
+        let said = Locale::Korean.say("your_turn.subject", &[("game", "장기")]);
+        assert_eq!(said, "장기: 내 차례예요");
+        assert_eq!(Locale::English.word("no.such.key"), "");
+        assert_eq!(Locale::of("ko-KR"), Locale::Korean);
+        assert_eq!(Locale::of("en"), Locale::English);
+    }
+}

@@ -5,6 +5,9 @@
 //! One transaction per batch: a crash between claim and commit changes
 //! nothing.
 
+use crate::clock::Clock;
+use crate::db::Pool;
+use crate::dice::Dice;
 use crate::error::Error;
 use crate::matches::duties::TimedDuty;
 use crate::matches::held::{Held, HeldWrites};
@@ -17,6 +20,7 @@ use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::PgConnection;
 use posthorn_rules::Random;
+use std::sync::Arc;
 
 /// Matches claimed per transaction: loaded together (`Table::load_claimed`).
 pub const BATCH: i64 = 500;
@@ -108,17 +112,17 @@ pub fn settle(
     }
     // §T2: the notice, once per duty; the seat has not lost.
     if table.row.status == MatchStatus::Active {
-        let mut duties = table.duties()?;
+        let duties = table.duties()?;
         let mut notices = Vec::new();
+        // Each notice event marks its duty noticed (`duties::derive`).
         for duty in duties
-            .iter_mut()
+            .iter()
             .filter(|d| !d.noticed && d.notice_at.is_some_and(|at| at <= now))
         {
             // A duty with a notice time has a deadline (`duties::schedule`).
             let Some(deadline_at) = duty.deadline_at else {
                 continue;
             };
-            duty.noticed = true;
             notices.push(NewEvent {
                 seat: Some(duty.seat),
                 rules: false,
@@ -131,7 +135,6 @@ pub fn settle(
         }
         if !notices.is_empty() {
             done.notices += notices.len();
-            table.set_duties(&duties)?;
             table.append(conn, notices, now)?;
         }
     }
@@ -172,25 +175,50 @@ pub fn sweep_batch(
 /// (expired idempotency keys and challenges, inactive ratings) run every
 /// few seconds, so they are planned for the bound they have.
 fn planned<T>(
-    state: &AppState,
+    pool: &Pool,
     work: impl FnOnce(&mut PgConnection) -> Result<T, Error>,
 ) -> Result<T, Error> {
-    crate::db::transaction(&state.pool, |c| {
+    crate::db::transaction(pool, |c| {
         c.batch_execute("SET LOCAL plan_cache_mode = force_custom_plan")?;
         work(c)
     })
 }
 
-/// Sweep until nothing is due (blocking; run it off the async executor).
-pub fn sweep(state: &AppState) -> Result<Swept, Error> {
+/// What the sweep needs of the service, and no more (issue #31): the
+/// database, the time, and chance for what a deadline decides (a
+/// FlipChess deal after a flip, §F7).
+#[derive(Clone)]
+pub struct Sweeper {
+    pub pool: Pool,
+    pub clock: Arc<dyn Clock>,
+    pub dice: Arc<dyn Dice>,
+}
+
+impl Sweeper {
+    pub fn of(state: &AppState) -> Sweeper {
+        Sweeper {
+            pool: state.pool.clone(),
+            clock: state.clock.clone(),
+            dice: state.dice.clone(),
+        }
+    }
+
+    /// Sweep until nothing is due (blocking; run it off the async executor).
+    pub fn sweep(&self) -> Result<Swept, Error> {
+        sweep(self)
+    }
+}
+
+fn sweep(state: &Sweeper) -> Result<Swept, Error> {
     let now = state.clock.now();
-    planned(state, |c| crate::idempotency::forget_expired(c, now))?;
-    planned(state, |c| crate::limits::forget_old(c, now))?;
+    let pool = &state.pool;
+    planned(pool, |c| crate::idempotency::forget_expired(c, now))?;
+    planned(pool, |c| crate::limits::forget_old(c, now))?;
     // Challenges unanswered for 7 days cancel their matches (issue #20);
     // each match is locked, so instances sweeping together cancel it once.
-    planned(state, |c| crate::lobby::challenge::expire(c, now))?;
+    planned(pool, |c| crate::lobby::challenge::expire(c, now))?;
     // Players with no rated match in 180 days leave the boards (issue #19).
-    while planned(state, |c| crate::ratings::board::retire_inactive(c, now))? > 0 {}
+    while planned(pool, |c| crate::ratings::board::retire_inactive(c, now))? > 0 {}
     // Sweepers side by side, as instances would: while PostgreSQL writes
     // one's batch, the other folds its own (issue #21).
     let outcomes = super::threads::side_by_side(SWEEPERS, "a sweeper", || sweep_due(state, now));
@@ -202,11 +230,11 @@ pub fn sweep(state: &AppState) -> Result<Swept, Error> {
 }
 
 /// Claim and settle batches until none is full.
-fn sweep_due(state: &AppState, now: DateTime<Utc>) -> Result<Swept, Error> {
-    let mut random = state.roller();
+fn sweep_due(state: &Sweeper, now: DateTime<Utc>) -> Result<Swept, Error> {
+    let mut random = crate::dice::Roller(state.dice.clone());
     let mut total = Swept::default();
     loop {
-        let done = planned(state, |c| sweep_batch(c, now, &mut random))?;
+        let done = planned(&state.pool, |c| sweep_batch(c, now, &mut random))?;
         total += done;
         if done.matches < BATCH as usize {
             return Ok(total);

@@ -28,15 +28,25 @@ pub async fn start(
 ) -> Result<tokio_cron_scheduler::JobScheduler, String> {
     use tokio_cron_scheduler::JobScheduler;
     let scheduler = JobScheduler::new().await.map_err(|e| e.to_string())?;
-    let (s, o, w, r) = (state.clone(), state.clone(), state.clone(), state);
+    // Each job's narrow context, taken from the state once (issue #31).
+    let sweeper = deadlines::Sweeper::of(&state);
+    let courier = state.courier();
+    let one_off = one_off::Runner::of(&state);
+    let sessions = EndedSessions {
+        pool: state.pool.clone(),
+        clock: state.clock.clone(),
+        revoked: state.revoked.clone(),
+        lifetime: state.config.access_token_seconds,
+    };
+    drop(state);
     let jobs = [
-        every(interval, "sweep", move || match deadlines::sweep(&s) {
+        every(interval, "sweep", move || match sweeper.sweep() {
             Ok(done) if done.matches > 0 => log::info!("sweep: {done:?}"),
             Ok(_) => {}
             Err(e) => log::warn!("sweep failed: {e}"),
         })?,
         every(interval, "outbox", move || {
-            match outbox::deliver_due(&o.courier()) {
+            match outbox::deliver_due(&courier) {
                 Ok(done) if done != Default::default() => log::info!("outbox: {done:?}"),
                 Ok(_) => {}
                 Err(e) => log::warn!("outbox delivery failed: {e}"),
@@ -44,32 +54,13 @@ pub async fn start(
         })?,
         // One-off work (`job_queue`), every second: a computer opponent's
         // reply should not wait for the sweep's interval (issue #32).
-        every(ONE_OFF_EVERY, "one-off work", move || {
-            let mover = crate::computer::moves::Mover {
-                dice: w.dice.clone(),
-            };
-            let fallback = crate::lobby::seek_fallback::Fallback {
-                dice: w.dice.clone(),
-                min_turn_seconds: w.config.min_turn_seconds,
-                public_url: w.config.public_url.clone(),
-            };
-            let workers: [&dyn crate::job_queue::Work; 2] = [&mover, &fallback];
-            let (threads, lease) = (
-                w.config.bot_threads,
-                chrono::Duration::seconds(w.config.job_lease_seconds),
-            );
-            match one_off::run_due_on(&w.pool, &workers, &|| w.clock.now(), threads, lease) {
-                Ok(ran) if ran != Default::default() => log::info!("one-off work: {ran:?}"),
-                Ok(_) => {}
-                Err(e) => log::warn!("one-off work failed: {e}"),
-            }
+        every(ONE_OFF_EVERY, "one-off work", move || match one_off.run() {
+            Ok(ran) if ran != Default::default() => log::info!("one-off work: {ran:?}"),
+            Ok(_) => {}
+            Err(e) => log::warn!("one-off work failed: {e}"),
         })?,
         every(crate::revoked::REFRESH_EVERY, "ended sessions", move || {
-            let read = r.pool.get().map_err(Error::from).and_then(|mut conn| {
-                let lifetime = r.config.access_token_seconds;
-                r.revoked.refresh(&mut conn, r.clock.now(), lifetime)
-            });
-            if let Err(e) = read {
+            if let Err(e) = sessions.read() {
                 log::warn!("reading ended sessions failed: {e}");
             }
         })?,
@@ -79,6 +70,22 @@ pub async fn start(
     }
     scheduler.start().await.map_err(|e| e.to_string())?;
     Ok(scheduler)
+}
+
+/// What reading the sessions other instances ended needs (issue #30).
+struct EndedSessions {
+    pool: crate::db::Pool,
+    clock: std::sync::Arc<dyn crate::clock::Clock>,
+    revoked: std::sync::Arc<crate::revoked::Revoked>,
+    lifetime: i64,
+}
+
+impl EndedSessions {
+    fn read(&self) -> Result<usize, Error> {
+        let mut conn = self.pool.get()?;
+        self.revoked
+            .refresh(&mut conn, self.clock.now(), self.lifetime)
+    }
 }
 
 /// A job running blocking `work` off the executor every `interval`,

@@ -14,6 +14,43 @@ pub use crate::job_queue::Job;
 /// (the default of `POSTHORN_JOB_LEASE_SECONDS`).
 pub const LEASE_SECONDS: i64 = 60;
 
+/// What the runner needs of the service (issue #31): the database, the
+/// time, the workers of each kind, its threads and its lease.
+pub struct Runner {
+    pub pool: Pool,
+    pub clock: std::sync::Arc<dyn crate::clock::Clock>,
+    pub mover: crate::computer::moves::Mover,
+    pub fallback: crate::lobby::seek_fallback::Fallback,
+    pub threads: usize,
+    pub lease: Duration,
+}
+
+impl Runner {
+    pub fn of(state: &crate::state::AppState) -> Runner {
+        Runner {
+            pool: state.pool.clone(),
+            clock: state.clock.clone(),
+            mover: crate::computer::moves::Mover {
+                dice: state.dice.clone(),
+            },
+            fallback: crate::lobby::seek_fallback::Fallback {
+                dice: state.dice.clone(),
+                min_turn_seconds: state.config.min_turn_seconds,
+                public_url: state.config.public_url.clone(),
+            },
+            threads: state.config.bot_threads,
+            lease: Duration::seconds(state.config.job_lease_seconds),
+        }
+    }
+
+    /// Run every due job on the runner's threads (blocking).
+    pub fn run(&self) -> Result<Ran, Error> {
+        let workers: [&dyn Work; 2] = [&self.mover, &self.fallback];
+        let now = || self.clock.now();
+        run_due_on(&self.pool, &workers, &now, self.threads, self.lease)
+    }
+}
+
 /// What a run of the runner did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Ran {

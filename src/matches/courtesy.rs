@@ -88,22 +88,16 @@ pub fn grant(
         };
         return Err(RuleError::illegal(why).into());
     };
-    let mut duties = table.duties()?;
-    let extra = Duration::hours(GRANT_HOURS);
-    let mut deadline = None;
-    for duty in duties
-        .iter_mut()
-        .filter(|d| d.seat == to && d.kind == DutyKind::Turn)
-    {
-        let (Some(notice_at), Some(deadline_at)) = (duty.notice_at, duty.deadline_at) else {
-            return Err(RuleError::illegal("this match has no deadlines to extend").into());
-        };
-        duty.notice_at = Some(notice_at + extra);
-        duty.deadline_at = Some(deadline_at + extra);
-        duty.noticed = duty.noticed && notice_at + extra <= now;
-        deadline = Some(deadline_at + extra);
-    }
-    table.set_duties(&duties)?;
+    // The event moves the clock (`duties::derive`); it names the deadline
+    // it leads to.
+    let turn = table.duties()?;
+    let turn = turn
+        .iter()
+        .find(|d| d.seat == to && d.kind == DutyKind::Turn);
+    let Some(deadline_at) = turn.and_then(|d| d.deadline_at) else {
+        return Err(RuleError::illegal("this match has no deadlines to extend").into());
+    };
+    let deadline = Some(deadline_at + Duration::hours(GRANT_HOURS));
     let event = NewEvent {
         seat: Some(granter),
         rules: false,

@@ -5,6 +5,11 @@
 //! A duty that continues from one state to the next (the same seat still
 //! owes the same kind of action, e.g. in the middle of a several-step turn,
 //! or while a draw offer waits) keeps its times; a new duty starts now.
+//!
+//! One function derives the clock (issue #31): [`derive`], from the time
+//! control, the duties the rules report and the service events that move
+//! the clock (a recorded notice, a grant of courtesy time). It runs on
+//! every append; `Table::set_duties` is the one writer of its result.
 
 use chrono::{DateTime, Duration, Utc};
 use posthorn_rules::{Duty, DutyKind, Seat};
@@ -37,6 +42,50 @@ pub struct TimedDuty {
 
 pub fn millis_to_time(ms: i64) -> DateTime<Utc> {
     DateTime::from_timestamp_millis(ms).unwrap_or_default()
+}
+
+/// A service event that moves the clock (its seat is the duty's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockEvent {
+    /// §T2: the timeout notice of `seat`'s duty of `kind` was recorded.
+    Noticed { seat: Seat, kind: DutyKind },
+    /// Courtesy time (issue #5): `seat`'s turn gets `hours` more; its
+    /// notice moves too, and is due again if it now lies ahead.
+    Granted { seat: Seat, hours: i64 },
+}
+
+/// The clock after an append: the duties the rules now report (`owed`),
+/// timed from `previous` and `turn_seconds` ([`schedule`]), then moved by
+/// the appended service events, in order. The one place a deadline is
+/// decided.
+pub fn derive(
+    previous: &[TimedDuty],
+    owed: &[Duty],
+    events: &[ClockEvent],
+    now: DateTime<Utc>,
+    turn_seconds: i64,
+) -> Vec<TimedDuty> {
+    let mut timed = schedule(previous, owed, now, turn_seconds);
+    for event in events {
+        match *event {
+            ClockEvent::Noticed { seat, kind } => timed
+                .iter_mut()
+                .filter(|d| d.seat == seat && d.kind == kind)
+                .for_each(|d| d.noticed = true),
+            ClockEvent::Granted { seat, hours } => {
+                let extra = Duration::hours(hours);
+                for duty in timed
+                    .iter_mut()
+                    .filter(|d| d.seat == seat && d.kind == DutyKind::Turn)
+                {
+                    duty.notice_at = duty.notice_at.map(|at| at + extra);
+                    duty.deadline_at = duty.deadline_at.map(|at| at + extra);
+                    duty.noticed = duty.noticed && duty.notice_at.is_some_and(|at| at <= now);
+                }
+            }
+        }
+    }
+    timed
 }
 
 /// The duties now owed, with times carried over from `previous`; a
@@ -122,5 +171,34 @@ mod tests {
         assert_eq!(next[0].since, at(0));
         assert_eq!(next[1].since, at(5));
         assert_eq!(next_deadline(&next), Some(at(48)));
+    }
+
+    #[test]
+    fn t2_a_recorded_notice_marks_its_duty_and_a_grant_moves_both_times() {
+        let turn = [Duty::new(Seat(0), DutyKind::Turn)];
+        let first = derive(&[], &turn, &[], at(0), 48 * 3600);
+        let noticed = ClockEvent::Noticed {
+            seat: Seat(0),
+            kind: DutyKind::Turn,
+        };
+        let after = derive(&first, &turn, &[noticed], at(30), 48 * 3600);
+        assert!(after[0].noticed);
+        assert_eq!(next_notice(&after), None);
+        // 24 hours more: the notice (now at 48 h) lies ahead again.
+        let granted = ClockEvent::Granted {
+            seat: Seat(0),
+            hours: 24,
+        };
+        let later = derive(&after, &turn, &[granted], at(31), 48 * 3600);
+        assert_eq!(
+            (later[0].notice_at, later[0].deadline_at, later[0].noticed),
+            (Some(at(48)), Some(at(72)), false)
+        );
+        // A grant to a seat that owes nothing moves nothing.
+        let other = ClockEvent::Granted {
+            seat: Seat(1),
+            hours: 24,
+        };
+        assert_eq!(derive(&first, &turn, &[other], at(1), 48 * 3600), first);
     }
 }

@@ -325,9 +325,10 @@ impl Table {
 
     /// The one writer of the match's clock columns (issue #31): `to_act`
     /// and, derived from it, who is awaited and the sweep's next notice and
-    /// deadline. Every change of a duty's times (a new duty, a grant, a
-    /// notice recorded) goes through here.
-    pub fn set_duties(&mut self, timed: &[TimedDuty]) -> Result<(), Error> {
+    /// deadline. Only the append calls it, with what [`duties::derive`]
+    /// makes of the appended events: a new duty, a grant, a notice
+    /// recorded are all events.
+    fn set_duties(&mut self, timed: &[TimedDuty]) -> Result<(), Error> {
         let row = &mut self.row;
         row.awaiting = timed
             .iter()
@@ -366,7 +367,7 @@ impl Table {
         }
         let (duties_before, was_finished) =
             (self.duties()?, self.row.status == MatchStatus::Finished);
-        self.refresh_row(&duties_before, now)?;
+        self.refresh_row(&duties_before, &stored, now)?;
         // The held batch's events, lent to the reactions (not copied)
         // while they hold the table.
         let held = (self.held.as_mut())
@@ -412,8 +413,13 @@ impl Table {
     }
 
     /// Recompute the cached columns from the state; `previous` are the
-    /// duties the row held before.
-    fn refresh_row(&mut self, previous: &[TimedDuty], now: DateTime<Utc>) -> Result<(), Error> {
+    /// duties the row held before `appended`.
+    fn refresh_row(
+        &mut self,
+        previous: &[TimedDuty],
+        appended: &[EventRow],
+        now: DateTime<Utc>,
+    ) -> Result<(), Error> {
         let row = &mut self.row;
         row.updated_at = now;
         if let Some(outcome) = self.state.outcome() {
@@ -423,7 +429,15 @@ impl Table {
             row.status = MatchStatus::Active;
         }
         let timed = if row.status == MatchStatus::Active {
-            duties::schedule(previous, &self.state.to_act(), now, row.turn_seconds as i64)
+            let clock: Vec<duties::ClockEvent> = (appended.iter())
+                .filter(|e| !e.rules)
+                .filter_map(|e| {
+                    let seat = e.seat.map(|s| Seat(s as u8));
+                    ServiceEvent::from_body(&e.body)?.clock(seat)
+                })
+                .collect();
+            let (owed, turn) = (self.state.to_act(), row.turn_seconds as i64);
+            duties::derive(previous, &owed, &clock, now, turn)
         } else {
             Vec::new()
         };

@@ -98,6 +98,21 @@ impl ServiceEvent {
         serde_json::to_value(self).expect("service events serialize")
     }
 
+    /// How this event, recorded for `seat`, moves the clock, if it does.
+    pub fn clock(&self, seat: Option<posthorn_rules::Seat>) -> Option<super::duties::ClockEvent> {
+        use super::duties::ClockEvent;
+        match *self {
+            ServiceEvent::TimeoutNotice { kind, .. } => {
+                seat.map(|seat| ClockEvent::Noticed { seat, kind })
+            }
+            ServiceEvent::TimeGranted { to_seat, hours, .. } => Some(ClockEvent::Granted {
+                seat: posthorn_rules::Seat(to_seat),
+                hours,
+            }),
+            _ => None,
+        }
+    }
+
     /// A stored body, if it is a service event this version knows.
     pub fn from_body(body: &serde_json::Value) -> Option<ServiceEvent> {
         ServiceEvent::deserialize(body).ok()

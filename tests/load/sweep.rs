@@ -80,12 +80,12 @@ fn main() {
         println!("setup: {active} active matches ({due} due + the original) in {:.1} s", started.elapsed().as_secs_f64());
 
         let t = Instant::now();
-        let idle = app.blocking(posthorn::jobs::deadlines::sweep).await.unwrap();
+        let idle = app.blocking(|s| posthorn::jobs::deadlines::Sweeper::of(s).sweep()).await.unwrap();
         println!("sweep with nothing due: {:.2} ms ({idle:?})", t.elapsed().as_secs_f64() * 1e3);
 
         app.clock.advance(Duration::hours(49));
         let t = Instant::now();
-        let done = app.blocking(posthorn::jobs::deadlines::sweep).await.unwrap();
+        let done = app.blocking(|s| posthorn::jobs::deadlines::Sweeper::of(s).sweep()).await.unwrap();
         let secs = t.elapsed().as_secs_f64();
         println!(
             "sweep of {} due matches ({} deadlines): {:.2} s, {:.3} ms per deadline, {:.0} deadlines/s",

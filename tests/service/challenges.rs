@@ -169,13 +169,13 @@ async fn an_unanswered_challenge_expires_after_a_week() {
         session.body["access_token"].as_str().unwrap().to_owned()
     };
     app.clock.advance(Duration::days(6));
-    app.blocking(posthorn::jobs::deadlines::sweep)
+    app.blocking(|s| posthorn::jobs::deadlines::Sweeper::of(s).sweep())
         .await
         .unwrap();
     let alice = signed_in().await;
     assert_eq!(app.get(&path(&m), &alice).await.body["status"], "waiting");
     app.clock.advance(Duration::days(1));
-    app.blocking(posthorn::jobs::deadlines::sweep)
+    app.blocking(|s| posthorn::jobs::deadlines::Sweeper::of(s).sweep())
         .await
         .unwrap();
     let alice = signed_in().await;

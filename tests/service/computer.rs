@@ -407,7 +407,7 @@ async fn a_computer_match_is_never_rated_never_timed_and_never_on_a_board() {
     // A hundred days later nothing has been swept: no notice, no loss.
     app.clock.advance(Duration::days(100));
     let swept = app
-        .blocking(|s| posthorn::jobs::deadlines::sweep(s).unwrap())
+        .blocking(|s| posthorn::jobs::deadlines::Sweeper::of(s).sweep().unwrap())
         .await;
     assert_eq!(swept.deadlines + swept.notices, 0);
     app.clock.advance(-Duration::days(100));

@@ -3,7 +3,7 @@
 
 use crate::support::{start_time, TestApp};
 use chrono::{DateTime, Duration, Utc};
-use posthorn::jobs::deadlines::{sweep, Swept};
+use posthorn::jobs::deadlines::{Sweeper, Swept};
 use serde_json::{json, Value};
 
 /// A service whose access tokens outlive the days these tests skip.
@@ -16,7 +16,7 @@ async fn start() -> TestApp {
 }
 
 async fn run_sweep(app: &TestApp) -> Swept {
-    app.blocking(sweep).await.unwrap()
+    app.blocking(|s| Sweeper::of(s).sweep()).await.unwrap()
 }
 
 fn time(v: &Value) -> DateTime<Utc> {
@@ -293,7 +293,7 @@ async fn three_instances_sweeping_one_database_record_each_deadline_once() {
         std::thread::scope(|s| {
             let handles: Vec<_> = instances
                 .iter()
-                .map(|st| s.spawn(move || sweep(st).unwrap()))
+                .map(|st| s.spawn(move || Sweeper::of(st).sweep().unwrap()))
                 .collect();
             handles
                 .into_iter()

@@ -140,7 +140,7 @@ async fn two_users_play_whole_flipchess_matches_and_never_see_each_others_cards(
                 windows += 1;
                 if windows % 2 == 0 {
                     let swept = app
-                        .blocking(posthorn::jobs::deadlines::sweep)
+                        .blocking(|s| posthorn::jobs::deadlines::Sweeper::of(s).sweep())
                         .await
                         .unwrap();
                     assert_eq!(swept.matches, 1, "the closed window makes the match due");

@@ -174,7 +174,7 @@ async fn q9_a_deadline_passed_in_ffa_eliminates_that_player_and_three_play_on() 
     let red = seat_on_move(&table.last);
     assert_eq!(table.last["view"]["army_to_move"], "red");
     app.clock.advance(Duration::hours(48));
-    app.blocking(posthorn::jobs::deadlines::sweep)
+    app.blocking(|s| posthorn::jobs::deadlines::Sweeper::of(s).sweep())
         .await
         .unwrap();
     table.last = app.get(&table.path, &table.tokens[0]).await.body;

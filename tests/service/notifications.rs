@@ -387,13 +387,13 @@ async fn the_timeout_notice_sends_a_reminder_and_the_end_reaches_both() {
     deliver(&app).await;
     let before = smtp.messages().len();
     app.clock.advance(Duration::hours(24));
-    app.blocking(posthorn::jobs::deadlines::sweep)
+    app.blocking(|s| posthorn::jobs::deadlines::Sweeper::of(s).sweep())
         .await
         .unwrap();
     assert_eq!(deliver(&app).await.sent, 1);
     assert!(subject(&smtp.messages()[before]).starts_with("Time is running out"));
     app.clock.advance(Duration::hours(24));
-    app.blocking(posthorn::jobs::deadlines::sweep)
+    app.blocking(|s| posthorn::jobs::deadlines::Sweeper::of(s).sweep())
         .await
         .unwrap();
     assert_eq!(deliver(&app).await.sent, 2, "the result, to both players");

@@ -383,8 +383,8 @@ async fn twenty_rated_matches_of_one_player_ending_at_once_all_count_once() {
         });
     let (answers, swept_a, swept_b) = futures_util::future::join3(
         futures_util::future::join_all(resigns),
-        app.blocking(posthorn::jobs::deadlines::sweep),
-        other.blocking(posthorn::jobs::deadlines::sweep),
+        app.blocking(|s| posthorn::jobs::deadlines::Sweeper::of(s).sweep()),
+        other.blocking(|s| posthorn::jobs::deadlines::Sweeper::of(s).sweep()),
     )
     .await;
     for answer in answers {
@@ -588,13 +588,13 @@ async fn players_idle_for_180_days_leave_the_board_in_the_sweep() {
     let before = app.get("/v1/leaderboards/flipchess", &viewer).await.body;
     assert!(on_board(&before) > 0);
     app.clock.advance(Duration::days(179));
-    app.blocking(posthorn::jobs::deadlines::sweep)
+    app.blocking(|s| posthorn::jobs::deadlines::Sweeper::of(s).sweep())
         .await
         .unwrap();
     let still = app.get("/v1/leaderboards/flipchess", &viewer).await.body;
     assert_eq!(on_board(&still), on_board(&before), "179 days: still there");
     app.clock.advance(Duration::days(2));
-    app.blocking(posthorn::jobs::deadlines::sweep)
+    app.blocking(|s| posthorn::jobs::deadlines::Sweeper::of(s).sweep())
         .await
         .unwrap();
     let after = app.get("/v1/leaderboards/flipchess", &viewer).await.body;

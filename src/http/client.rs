@@ -11,39 +11,37 @@ use actix_web::{get, web, HttpRequest, HttpResponse};
 
 const INDEX: &str = include_str!("../web/index.html");
 
+/// A script of the client, named once.
+macro_rules! script {
+    ($name:literal) => {
+        (
+            $name,
+            JS,
+            "no-cache",
+            include_str!(concat!("../web/", $name)),
+        )
+    };
+}
+
 /// Every file of the client but the shell: (name, content type, cache, body).
 /// Scripts and styles are revalidated on each load (`no-cache`) so that a
 /// new release is picked up at once; the service worker keeps them offline.
 const FILES: &[(&str, &str, &str, &str)] = &[
-    ("app.js", JS, "no-cache", include_str!("../web/app.js")),
-    ("core.js", JS, "no-cache", include_str!("../web/core.js")),
-    ("pages.js", JS, "no-cache", include_str!("../web/pages.js")),
-    (
-        "social.js",
-        JS,
-        "no-cache",
-        include_str!("../web/social.js"),
-    ),
-    ("match.js", JS, "no-cache", include_str!("../web/match.js")),
-    ("seeks.js", JS, "no-cache", include_str!("../web/seeks.js")),
-    (
-        "computer.js",
-        JS,
-        "no-cache",
-        include_str!("../web/computer.js"),
-    ),
-    (
-        "flipchess.js",
-        JS,
-        "no-cache",
-        include_str!("../web/flipchess.js"),
-    ),
-    (
-        "boards.js",
-        JS,
-        "no-cache",
-        include_str!("../web/boards.js"),
-    ),
+    script!("app.js"),
+    script!("core.js"),
+    script!("pages.js"),
+    script!("social.js"),
+    script!("match.js"),
+    script!("seeks.js"),
+    script!("computer.js"),
+    // The games: the registry, what their boards share, one module each.
+    script!("games.js"),
+    script!("boards.js"),
+    script!("checkers.js"),
+    script!("flipchess.js"),
+    script!("janggi.js"),
+    script!("banqi.js"),
+    script!("four_player_chess.js"),
     (
         "app.css",
         "text/css; charset=utf-8",
@@ -106,7 +104,19 @@ fn asset(req: &HttpRequest, body: &'static str, content_type: &str, cache: &str)
 }
 
 fn shell(req: &HttpRequest) -> HttpResponse {
-    asset(req, INDEX, "text/html; charset=utf-8", "no-cache")
+    asset(req, index(), "text/html; charset=utf-8", "no-cache")
+}
+
+/// The shell, preloading every script of [`FILES`] but the one it loads.
+fn index() -> &'static str {
+    static BUILT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let links: Vec<String> = (FILES.iter())
+            .filter(|(name, content_type, ..)| *content_type == JS && *name != "app.js")
+            .map(|(name, ..)| format!("<link rel=\"modulepreload\" href=\"/{name}\">"))
+            .collect();
+        INDEX.replace("<!-- MODULES -->", &links.join("\n"))
+    })
 }
 
 #[get("/")]
@@ -121,7 +131,7 @@ pub async fn page(req: HttpRequest) -> HttpResponse {
 }
 
 /// The client's scripts, style, service worker, manifest and icon.
-#[get("/{file:[a-z]+\\.(js|css|webmanifest|svg)}")]
+#[get("/{file:[a-z_]+\\.(js|css|webmanifest|svg)}")]
 pub async fn file(req: HttpRequest, name: web::Path<String>) -> Result<HttpResponse, ApiError> {
     if name.as_str() == "sw.js" {
         return Ok(asset(&req, service_worker(), JS, "no-cache"));
@@ -142,7 +152,7 @@ fn service_worker() -> &'static str {
     static BUILT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     BUILT.get_or_init(|| {
         let source = include_str!("../web/sw.js");
-        let mut all = String::from(INDEX);
+        let mut all = String::from(index());
         let mut paths = vec!["\"/\"".to_owned()];
         for (name, _, _, body) in FILES {
             all.push_str(body);

@@ -3,6 +3,40 @@
 // the viewer's own hand is ever in their view (§H1); the opponent's is a
 // count.
 import { el, t } from "./core.js";
+import { CHESS, CHESS_NAMES, grid, named } from "./boards.js";
+
+export { squaresOfMove as squaresOf } from "./boards.js";
+
+// Cards are drawn from a shuffled deck: a takeback would show them (§H1).
+export const takeback = false;
+
+// The board: a chess position, Black's side at the bottom for Black.
+export function layout(view, mySeat) {
+  const black = mySeat !== undefined && mySeat !== view.white;
+  const cells = grid(8, 8, black ? 2 : 0);
+  const pieces = {};
+  const rows = (view.position || "").split(" ")[0].split("/");
+  rows.forEach((row, i) => {
+    let file = 0;
+    for (const c of row) {
+      if (/\d/.test(c)) {
+        file += Number(c);
+        continue;
+      }
+      const white = c === c.toUpperCase();
+      const kind = c.toLowerCase();
+      pieces[named(file, 7 - i)] = {
+        glyph: CHESS[kind] || c,
+        cls: white ? "white" : "black",
+        label: (white ? "white " : "black ") + (CHESS_NAMES[kind] || c),
+      };
+      file += 1;
+    }
+  });
+  return { cols: 8, rows: 8, cells, pieces };
+}
+
+
 
 const SYMBOL = { skip: "⊘", flip: "⇅", draw2: "+2", wild: "★", "wild-draw4": "+4" };
 export const COLOURS = ["red", "yellow", "green", "blue"];
@@ -52,6 +86,11 @@ export function panel(view, mySeat, actions, choose) {
     }, cardFace(name));
   }));
   return el("div", { class: "flip" }, facts, el("h3", {}, t("hand")), hand);
+}
+
+/// The choice among several plays of one card: a Wild's colours (§F4).
+export function picker(choices, take) {
+  return choices.every((a) => a.type === "play") ? colourPicker(choices, take) : null;
 }
 
 /// The colour picker a Wild asks for (§F4).

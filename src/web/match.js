@@ -4,8 +4,7 @@
 // It reloads by the event feed (`events?after=`) and the match's ETag.
 import { againstComputer, api, displayName, el, fail, gameName, go, local, session, show, t } from "./core.js";
 import { startTerms, statusLine } from "./pages.js";
-import * as Boards from "./boards.js";
-import * as Flip from "./flipchess.js";
+import * as Games from "./games.js";
 
 let watching = null;
 let current = null;
@@ -65,7 +64,7 @@ function draw(state) {
       el("p", { class: "muted" }, t("dealt_at_start")), otherActions(state, actions));
   }
   show(header(m), challengeBar(state),
-    m.game === "flipchess" ? Flip.panel(view, mySeat(m), actions, choose) : null,
+    Games.game(m.game).panel(view, mySeat(m), actions, choose),
     state.choices ? picker(state) : null,
     state.pending ? confirmBar(state) : null,
     el("div", { class: "board-wrap" }, boardGrid(state, view, actions)),
@@ -80,12 +79,10 @@ function thinking(m) {
 /// Against the computer the person may take back their last move and the
 /// reply (issue #32); the service refuses when there is none.
 // Where pieces or cards are hidden the service refuses takebacks (they
-// would show them), so the button is not offered there.
-const HIDDEN = new Set(["banqi", "flipchess"]);
-
+// would show them), so the game's module says not to offer the button.
 function takebackBar(state) {
   const m = state.match;
-  if (m.status !== "active" || !m.my_seats.length || !againstComputer(m) || HIDDEN.has(m.game)) return null;
+  if (m.status !== "active" || !m.my_seats.length || !againstComputer(m) || !Games.game(m.game).takeback) return null;
   return el("div", { class: "actions" }, el("button", { type: "button", class: "secondary", "data-action": "take_back", on: { click: async () => {
     try {
       await api("POST", "/v1/matches/" + state.id + "/takeback", { seq: m.seq });
@@ -107,11 +104,12 @@ function header(m) {
 
 function boardGrid(state, view, actions) {
   const m = state.match;
-  const board = Boards.layout(m.game, view, mySeat(m));
-  const moves = actions.map((a) => ({ action: a, squares: Boards.squaresOf(m.game, a) })).filter((x) => x.squares);
+  const game = Games.game(m.game);
+  const board = game.layout(view, mySeat(m));
+  const moves = actions.map((a) => ({ action: a, squares: game.squaresOf(a) })).filter((x) => x.squares);
   const last = view.last_move || view.last_action;
   // A Banqi turn-up's last action is its one square.
-  const lastSquares = last ? Boards.squaresOf(m.game, { type: "move", move: last }) || { from: last, to: last } : null;
+  const lastSquares = last ? game.squaresOf({ type: "move", move: last }) || { from: last, to: last } : null;
   const targets = new Set(state.selected ? moves.filter((x) => x.squares.from === state.selected).map((x) => x.squares.to) : []);
   const starts = new Set(moves.map((x) => x.squares.from || x.squares.at));
   const grid = el("div", { class: "board " + m.game, role: "group", "aria-label": gameName(m) });
@@ -159,7 +157,8 @@ const PROMOTION = { q: "♛", r: "♜", b: "♝", n: "♞", k: "♚" };
 function picker(state) {
   const take = (a) => { state.choices = null; state.pending = a; draw(state); };
   const cancel = el("button", { type: "button", class: "secondary", on: { click: () => { state.choices = null; state.selected = null; draw(state); } } }, t("cancel"));
-  if (state.choices.every((a) => a.type === "play")) return el("div", { class: "card" }, Flip.colourPicker(state.choices, take), cancel);
+  const own = Games.game(state.match.game).picker(state.choices, take);
+  if (own) return el("div", { class: "card" }, own, cancel);
   return el("div", { class: "card picker", role: "group", "aria-label": t("promote") }, el("p", {}, t("promote")),
     state.choices.map((a) => {
       const piece = a.move.slice(-1).toLowerCase();
@@ -175,7 +174,7 @@ function confirmBar(state) {
 }
 
 function otherActions(state, actions) {
-  const rest = actions.filter((a) => !Boards.squaresOf(state.match.game, a) && a.type !== "resign" && a.type !== "play");
+  const rest = actions.filter((a) => !Games.game(state.match.game).squaresOf(a) && a.type !== "resign" && a.type !== "play");
   const resign = actions.some((a) => a.type === "resign");
   if (!rest.length && !resign) return null;
   return el("div", { class: "actions" }, el("h3", {}, t("other_actions")),

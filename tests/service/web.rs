@@ -28,6 +28,11 @@ async fn every_page_link_opens_the_shell_under_a_strict_csp() {
         "/seeks.js",
         "/flipchess.js",
         "/boards.js",
+        "/games.js",
+        "/checkers.js",
+        "/janggi.js",
+        "/banqi.js",
+        "/four_player_chess.js",
         "/app.css",
         "/sw.js",
         "/manifest.webmanifest",
@@ -188,6 +193,56 @@ async fn the_service_worker_keeps_every_client_file_under_a_hashed_name() {
     for path in &listed {
         let reply = app.request("GET", path, None, None, &[]).await;
         assert_eq!(reply.status, 200, "{path} is kept offline, so it is served");
+    }
+    app.stop().await;
+}
+
+/// Every module a served script imports is served, kept offline and
+/// preloaded by the shell: the
+/// one list of files in `client.rs` misses none of the game modules the
+/// registry (`games.js`) names (issue #31).
+#[actix_web::test]
+async fn every_module_a_script_imports_is_served_and_kept_offline() {
+    let app = TestApp::start().await;
+    let sw = app.request("GET", "/sw.js", None, None, &[]).await;
+    let offline = sw.body.as_str().unwrap().to_owned();
+    let shell = app.request("GET", "/", None, None, &[]).await;
+    let shell = shell.body.as_str().unwrap().to_owned();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut queue = vec!["app.js".to_owned()];
+    while let Some(name) = queue.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let reply = app
+            .request("GET", &format!("/{name}"), None, None, &[])
+            .await;
+        assert_eq!(reply.status, 200, "{name} is imported, so it is served");
+        assert!(
+            offline.contains(&format!("\"/{name}\"")),
+            "{name} kept offline"
+        );
+        let preload = format!("<link rel=\"modulepreload\" href=\"/{name}\">");
+        assert!(
+            name == "app.js" || shell.contains(&preload),
+            "{name} preloaded"
+        );
+        let text = reply.body.as_str().unwrap_or_default();
+        for import in text.split("from \"./").skip(1) {
+            queue.push(import.split('"').next().unwrap().to_owned());
+        }
+    }
+    for game in [
+        "checkers",
+        "flipchess",
+        "janggi",
+        "banqi",
+        "four_player_chess",
+    ] {
+        assert!(
+            seen.contains(&format!("{game}.js")),
+            "{game}'s module is reached"
+        );
     }
     app.stop().await;
 }

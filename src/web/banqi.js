@@ -1,0 +1,28 @@
+// Banqi (docs/rules/banqi.md §B): a 4 × 8 board of face-down and
+// turned-up pieces; a turn-up names its one square. Turning up reveals a
+// piece, so a takeback is never offered (§H1).
+import { grid, squaresOfMove } from "./boards.js";
+
+export const takeback = false;
+
+const BANQI = {
+  red: { general: "帥", advisor: "仕", elephant: "相", chariot: "俥", horse: "傌", cannon: "炮", soldier: "兵" },
+  black: { general: "將", advisor: "士", elephant: "象", chariot: "車", horse: "馬", cannon: "包", soldier: "卒" },
+};
+
+export function layout(view) {
+  const cells = grid(8, 4, 0);
+  const pieces = {};
+  for (const sq of view.face_down || []) {
+    pieces[sq] = { glyph: "◼", cls: "face-down", label: "face-down piece" };
+  }
+  for (const p of view.pieces || []) {
+    pieces[p.square] = { glyph: (BANQI[p.colour] || {})[p.kind] || "?", cls: p.colour, label: p.colour + " " + p.kind };
+  }
+  return { cols: 8, rows: 4, cells, pieces };
+}
+
+export function squaresOf(action) {
+  if (action.type === "turn_up") return { at: action.square };
+  return squaresOfMove(action);
+}

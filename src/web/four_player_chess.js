@@ -1,0 +1,22 @@
+// Four-player chess (docs/rules/four-player-chess.md §Q): the 14 × 14
+// board without its corners, turned so the viewer's army is at the bottom.
+import { CHESS, grid } from "./boards.js";
+
+export { squaresOfMove as squaresOf } from "./boards.js";
+
+const ARMIES = ["red", "green", "blue", "gray"];
+
+export function layout(view, mySeat) {
+  const mine = (view.armies || []).find((a) => a.seat === mySeat);
+  // Red sits at the bottom unturned; Green (west) a quarter turn, …
+  const turns = mine ? (4 - ARMIES.indexOf(mine.army)) % 4 : 0;
+  const edge = (x) => x < 3 || x > 10;
+  const cells = grid(14, 14, turns, (f, r) => !(edge(f) && edge(r)));
+  const pieces = {};
+  for (const p of view.pieces || []) {
+    const kind = p.kind === "knight" ? "n" : p.kind[0];
+    pieces[p.square] = { glyph: CHESS[kind], cls: p.owner, label: p.owner + " " + p.kind };
+  }
+  return { cols: 14, rows: 14, cells, pieces };
+}
+

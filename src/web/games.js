@@ -1,0 +1,29 @@
+// The registry of the games the client draws: one module per game, each
+// exporting `layout(view, mySeat)` → {cols, rows, cells, pieces} and
+// `squaresOf(action)` → {from, to} | {at} | null, and where it has them a
+// `panel(view, mySeat, actions, choose)` above the board, a
+// `picker(choices, take)` for several actions from one tap (null leaves
+// the choice to the match page's promotion picker), and
+// `takeback = false` (hidden information, §H1). A new game adds one
+// module and one line here.
+import * as checkers from "./checkers.js";
+import * as flipchess from "./flipchess.js";
+import * as janggi from "./janggi.js";
+import * as banqi from "./banqi.js";
+import * as four_player_chess from "./four_player_chess.js";
+
+const GAMES = { checkers, flipchess, janggi, banqi, four_player_chess };
+
+const NONE = { layout: () => ({ cols: 0, rows: 0, cells: [], pieces: {} }), squaresOf: () => null };
+
+/// The module of `id`, with the defaults of what it leaves out.
+export function game(id) {
+  const known = GAMES[id] || NONE;
+  return {
+    layout: known.layout,
+    squaresOf: known.squaresOf,
+    panel: known.panel || (() => null),
+    picker: known.picker || (() => null),
+    takeback: known.takeback !== false,
+  };
+}

@@ -69,6 +69,49 @@ pub fn record(
     if table.state.outcome().is_none() {
         return Ok(());
     }
+    if let Some((key, why)) = unrated(conn, table, appended)? {
+        annotate(table, key, json!(why));
+        return Ok(());
+    }
+    let perf = perf_of(&table.row);
+    let places = table.state.placements(table.seats.len());
+    let by_seat = lock_by_seat(conn, table, &perf)?;
+    let after = if is_weng_lin(&perf) {
+        weng_lin_update(table, &by_seat, &places)
+    } else {
+        glicko_update(&by_seat, &places)
+    };
+    let best = places.iter().min().copied().unwrap_or(1);
+    let all_tied = places.iter().all(|p| *p == best);
+    let mut counts: BTreeMap<i32, i32> = BTreeMap::new();
+    let mut changes = Vec::new();
+    for (seat, (before, after)) in by_seat.iter().zip(after).enumerate() {
+        let (win, draw) = (places[seat] == best && !all_tied, all_tied);
+        let rated = Rated {
+            seat,
+            match_id: table.row.id,
+            perf: &perf,
+            before,
+            after,
+            win,
+            draw,
+            now,
+        };
+        changes.push(rated.store(conn, &mut counts)?);
+    }
+    shift_counts(conn, &perf, &counts)?;
+    annotate(table, "ratings", Value::Array(changes));
+    Ok(())
+}
+
+/// Why a finished match is not rated, if it is not: a guest played, or a
+/// seat never made a move of its own (the rules say what is one:
+/// `Game::is_own_move`).
+fn unrated(
+    conn: &mut PgConnection,
+    table: &Table,
+    appended: &[EventRow],
+) -> Result<Option<(&'static str, &'static str)>, Error> {
     let seats: Vec<Uuid> = table.seats.iter().flatten().copied().collect();
     let guests: i64 = users::table
         .filter(users::id.eq_any(&seats))
@@ -76,12 +119,7 @@ pub fn record(
         .count()
         .get_result(conn)?;
     if guests > 0 {
-        annotate(
-            table,
-            "unrated",
-            json!("a guest played: guests are never rated"),
-        );
-        return Ok(());
+        return Ok(Some(("unrated", "a guest played: guests are never rated")));
     }
     let mut events: Vec<(Option<i16>, Value)> = match_events::table
         .filter(match_events::match_id.eq(table.row.id))
@@ -95,33 +133,33 @@ pub fn record(
             .filter(|e| e.rules)
             .map(|e| (e.seat, e.body.clone())),
     );
-    // A seat with no move of its own never played (the rules say what
-    // is a move: `Game::is_own_move`).
     let game = table.game;
     let moved = |seat: usize| {
         events.iter().any(|(s, body)| {
             *s == Some(seat as i16) && MatchState::is_own_move(game, body).unwrap_or(true)
         })
     };
-    if (0..table.seats.len()).any(|s| !moved(s)) {
-        annotate(
-            table,
-            "aborted",
-            json!("a player never moved: the match is not rated"),
-        );
-        return Ok(());
-    }
-    let perf = perf_of(&table.row);
-    let places = table.state.placements(table.seats.len());
-    let mut users_sorted = seats.clone();
+    Ok((0..table.seats.len())
+        .any(|s| !moved(s))
+        .then_some(("aborted", "a player never moved: the match is not rated")))
+}
+
+/// Every seated player's rating in `perf`, created at the start value if
+/// new and locked in user order (a fixed lock order), in seat order.
+fn lock_by_seat(
+    conn: &mut PgConnection,
+    table: &Table,
+    perf: &str,
+) -> Result<Vec<RatingRow>, Error> {
+    let mut users_sorted: Vec<Uuid> = table.seats.iter().flatten().copied().collect();
     users_sorted.sort();
     users_sorted.dedup();
     for user in &users_sorted {
-        let (rating, deviation, volatility) = start_of(&perf);
+        let (rating, deviation, volatility) = start_of(perf);
         diesel::insert_into(ratings::table)
             .values((
                 ratings::user_id.eq(user),
-                ratings::perf.eq(&perf),
+                ratings::perf.eq(perf),
                 ratings::rating.eq(rating),
                 ratings::deviation.eq(deviation),
                 ratings::volatility.eq(volatility),
@@ -130,29 +168,43 @@ pub fn record(
             .execute(conn)?;
     }
     let locked: Vec<RatingRow> = ratings::table
-        .filter(ratings::perf.eq(&perf))
+        .filter(ratings::perf.eq(perf))
         .filter(ratings::user_id.eq_any(&users_sorted))
         .order(ratings::user_id)
         .select(RatingRow::as_select())
         .for_update()
         .load(conn)?;
-    let by_seat: Vec<RatingRow> = table
+    Ok(table
         .seats
         .iter()
         .flatten()
         .filter_map(|u| locked.iter().find(|r| r.user_id == *u).cloned())
-        .collect();
-    let after = if is_weng_lin(&perf) {
-        weng_lin_update(table, &by_seat, &places)
-    } else {
-        glicko_update(&by_seat, &places)
-    };
-    let mut counts: BTreeMap<i32, i32> = BTreeMap::new();
-    let mut changes = Vec::new();
-    let best = places.iter().min().copied().unwrap_or(1);
-    let all_tied = places.iter().all(|p| *p == best);
-    for (seat, (before, (rating, deviation, volatility))) in by_seat.iter().zip(after).enumerate() {
-        let (win, draw) = (places[seat] == best && !all_tied, all_tied);
+        .collect())
+}
+
+/// One player's rated result, to be written.
+struct Rated<'a> {
+    seat: usize,
+    match_id: Uuid,
+    perf: &'a str,
+    before: &'a RatingRow,
+    /// Rating, deviation and volatility after the match.
+    after: (f64, f64, f64),
+    win: bool,
+    draw: bool,
+    now: DateTime<Utc>,
+}
+
+impl Rated<'_> {
+    /// Write the new rating and its record, the rating change, and the
+    /// move on the board (into `counts`); the change as the match shows it.
+    fn store(
+        &self,
+        conn: &mut PgConnection,
+        counts: &mut BTreeMap<i32, i32>,
+    ) -> Result<Value, Error> {
+        let (before, (rating, deviation, volatility)) = (self.before, self.after);
+        let (win, draw) = (self.win, self.draw);
         let board = (!provisional(deviation)).then(|| rating.round() as i32);
         if let Some(old) = before.board_rating {
             *counts.entry(old).or_default() -= 1;
@@ -160,7 +212,7 @@ pub fn record(
         if let Some(new) = board {
             *counts.entry(new).or_default() += 1;
         }
-        diesel::update(ratings::table.find((before.user_id, &perf)))
+        diesel::update(ratings::table.find((before.user_id, self.perf)))
             .set((
                 ratings::rating.eq(rating),
                 ratings::deviation.eq(deviation),
@@ -169,32 +221,29 @@ pub fn record(
                 ratings::wins.eq(before.wins + i32::from(win)),
                 ratings::draws.eq(before.draws + i32::from(draw)),
                 ratings::losses.eq(before.losses + i32::from(!win && !draw)),
-                ratings::last_rated_at.eq(now),
+                ratings::last_rated_at.eq(self.now),
                 ratings::board_rating.eq(board),
             ))
             .execute(conn)?;
         diesel::insert_into(rating_changes::table)
             .values((
-                rating_changes::match_id.eq(table.row.id),
+                rating_changes::match_id.eq(self.match_id),
                 rating_changes::user_id.eq(before.user_id),
-                rating_changes::perf.eq(&perf),
+                rating_changes::perf.eq(self.perf),
                 rating_changes::before.eq(before.rating),
                 rating_changes::after.eq(rating),
             ))
             .on_conflict_do_nothing()
             .execute(conn)?;
-        changes.push(json!({
-            "seat": seat,
-            "perf": perf,
+        Ok(json!({
+            "seat": self.seat,
+            "perf": self.perf,
             "before": before.rating.round(),
             "after": rating.round(),
             "change": (rating.round() - before.rating.round()),
             "provisional": provisional(deviation),
-        }));
+        }))
     }
-    shift_counts(conn, &perf, &counts)?;
-    annotate(table, "ratings", Value::Array(changes));
-    Ok(())
 }
 
 /// Move players between whole ratings on the board, in rating order (a

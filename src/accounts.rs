@@ -60,6 +60,51 @@ impl From<&UserRow> for User {
     }
 }
 
+/// Whether a player's opponents may ask them to take a move back (issue
+/// #34): never, in unrated matches only (the default), or always. Against
+/// the computer the person always may, without asking.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Takebacks {
+    Never,
+    #[default]
+    Unrated,
+    Always,
+}
+
+impl Takebacks {
+    pub fn name(self) -> &'static str {
+        match self {
+            Takebacks::Never => "never",
+            Takebacks::Unrated => "unrated",
+            Takebacks::Always => "always",
+        }
+    }
+
+    pub fn parse(name: &str) -> Takebacks {
+        serde_json::from_value(serde_json::Value::String(name.to_owned())).unwrap_or_default()
+    }
+
+    /// Whether a request may be put to a player with this setting in a
+    /// match that is `rated` or not.
+    pub fn allow(self, rated: bool) -> bool {
+        match self {
+            Takebacks::Never => false,
+            Takebacks::Unrated => !rated,
+            Takebacks::Always => true,
+        }
+    }
+
+    /// A user's setting.
+    pub fn of(conn: &mut PgConnection, user: Uuid) -> Result<Takebacks, Error> {
+        let name: String = users::table
+            .find(user)
+            .select(users::takebacks)
+            .first(conn)?;
+        Ok(Takebacks::parse(&name))
+    }
+}
+
 /// `GET /v1/me`: the user with the settings only they see.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Me {
@@ -70,6 +115,8 @@ pub struct Me {
     /// An address waiting for its owner to open the link sent to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email_pending: Option<String>,
+    /// Whether opponents may ask me to take a move back.
+    pub takebacks: Takebacks,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -536,6 +583,7 @@ pub struct MeChanges {
     #[serde(default, deserialize_with = "present")]
     #[schema(format = Email, nullable)]
     pub email: Option<Option<String>>,
+    pub takebacks: Option<Takebacks>,
 }
 
 /// Tells `"email": null` (remove it) from a missing field (keep it).
@@ -553,8 +601,13 @@ pub fn change_me(
     let locale = changes.locale.unwrap_or(current.user.locale);
     let time_zone = changes.time_zone.unwrap_or(current.user.time_zone);
     check_settings(&locale, &time_zone)?;
+    let takebacks = changes.takebacks.unwrap_or(current.takebacks);
     diesel::update(users::table.find(user_id))
-        .set((users::locale.eq(&locale), users::time_zone.eq(&time_zone)))
+        .set((
+            users::locale.eq(&locale),
+            users::time_zone.eq(&time_zone),
+            users::takebacks.eq(takebacks.name()),
+        ))
         .execute(conn)?;
     match changes.email {
         // A new address waits for its link (issue #30); the verified one
@@ -595,5 +648,6 @@ pub fn me(conn: &mut PgConnection, user_id: Uuid) -> Result<Me, Error> {
         user: User::from(&user),
         email: user.email,
         email_pending: user.email_pending,
+        takebacks: Takebacks::of(conn, user_id)?,
     })
 }

@@ -28,6 +28,7 @@ pub mod revoked;
 pub mod schema;
 pub mod state;
 pub mod summary;
+pub mod vacation;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -110,10 +110,67 @@ pub fn after_append(
                 let payload = json!({"game": row.game});
                 notice(row.created_by, event.seq, Kind::InvitationAccepted, payload);
             }
+            // Takebacks between people (issue #34): the opponent hears of
+            // the request, the asker of the answer.
+            Some(ServiceEvent::TakebackRequested { .. }) => {
+                let payload = json!({"game": row.game});
+                let others = (0..table.seats.len() as u8)
+                    .map(Seat)
+                    .filter(|s| Some(*s) != seat);
+                for user in others.filter_map(user_at) {
+                    notice(user, event.seq, Kind::TakebackRequested, payload.clone());
+                }
+            }
+            Some(ServiceEvent::TakebackDeclined) => {
+                let payload = json!({"game": row.game, "accepted": false});
+                let others = (0..table.seats.len() as u8)
+                    .map(Seat)
+                    .filter(|s| Some(*s) != seat);
+                for user in others.filter_map(user_at) {
+                    notice(user, event.seq, Kind::TakebackAnswered, payload.clone());
+                }
+            }
+            Some(ServiceEvent::TakenBack {
+                accepted_by: Some(_),
+                ..
+            }) => {
+                if let Some(user) = seat.and_then(user_at) {
+                    let payload = json!({"game": row.game, "accepted": true});
+                    notice(user, event.seq, Kind::TakebackAnswered, payload);
+                }
+            }
+            // Vacation (issue #34): the others hear once that a player went
+            // away (a duty paused later, by the sweep, tells nobody) and
+            // once that they are back.
+            Some(ServiceEvent::OnVacation { since, until }) if since == event.at => {
+                let payload = json!({"game": row.game, "until": until});
+                let others = (0..table.seats.len() as u8)
+                    .map(Seat)
+                    .filter(|s| Some(*s) != seat);
+                for user in others
+                    .filter_map(user_at)
+                    .filter(|u| Some(*u) != seat.and_then(user_at))
+                {
+                    notice(user, event.seq, Kind::OpponentOnVacation, payload.clone());
+                }
+            }
+            Some(ServiceEvent::BackFromVacation) => {
+                let payload = json!({"game": row.game});
+                let others = (0..table.seats.len() as u8)
+                    .map(Seat)
+                    .filter(|s| Some(*s) != seat);
+                for user in others
+                    .filter_map(user_at)
+                    .filter(|u| Some(*u) != seat.and_then(user_at))
+                {
+                    notice(user, event.seq, Kind::OpponentBack, payload.clone());
+                }
+            }
             Some(
                 ServiceEvent::TimeGranted { .. }
                 | ServiceEvent::Cancelled { .. }
-                | ServiceEvent::TakenBack { .. },
+                | ServiceEvent::TakenBack { .. }
+                | ServiceEvent::OnVacation { .. },
             )
             | None => {}
         }

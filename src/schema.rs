@@ -16,6 +16,13 @@ diesel::table! {
         email_pending -> Nullable<Text>,
         skeleton_cased -> Nullable<Text>,
         computer -> Nullable<Text>,
+        takebacks -> Text,
+        vacation_hours -> Int4,
+        vacation_hours_at -> Timestamptz,
+        vacation_since -> Nullable<Timestamptz>,
+        vacation_until -> Nullable<Timestamptz>,
+        vacation_paying_since -> Nullable<Timestamptz>,
+        auto_vacation -> Bool,
     }
 }
 

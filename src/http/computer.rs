@@ -1,5 +1,5 @@
-//! Computer opponents (issue #32): thin wrappers over `crate::computer`
-//! and `matches::takeback`.
+//! Computer opponents (issue #32) and takebacks (issues #32, #34): thin
+//! wrappers over `crate::computer` and `matches::takeback`.
 
 use crate::auth::Caller;
 use crate::computer::{self, GameBots};
@@ -21,8 +21,9 @@ pub async fn list_bots() -> HttpResponse {
 
 #[utoipa::path(post, path = "/v1/matches/{id}/takeback", tag = "matches",
     params(("id" = Uuid, Path)), request_body = TakebackRequest,
-    responses((status = 200, body = MatchView, description = "the match after the takeback: the caller's last move and what followed it are undone, and it is their turn again"),
-        (status = 404), (status = 409), (status = 422, description = "not a match against the computer, or no move of the caller's to take back")),
+    responses((status = 200, body = MatchView, description = "against the computer, the match after the takeback: the caller's last move and what followed it are undone, and it is their turn again; between two people, the match with the request waiting for the opponent (`takeback_asked_by`)"),
+        (status = 404), (status = 409, description = "a stale seq, a match not being played, or a request already waiting"),
+        (status = 422, description = "no move of the caller's to take back; the opponent has moved since; hidden pieces or cards; more than two seats; or the opponent's setting refuses requests in this match")),
     security(("bearer" = [])))]
 #[post("/v1/matches/{id}/takeback")]
 pub async fn take_back(
@@ -34,6 +35,54 @@ pub async fn take_back(
     let (id, now, req) = (id.into_inner(), state.clock.now(), body.into_inner());
     let (view, snapshot) = db::run(&state.pool, move |c| {
         takeback::request(c, id, caller.user_id, req, now)
+    })
+    .await?;
+    snapshot.remember();
+    Ok(HttpResponse::Ok().json(view))
+}
+
+#[utoipa::path(post, path = "/v1/matches/{id}/takeback/accept", tag = "matches",
+    params(("id" = Uuid, Path)), request_body = TakebackRequest,
+    responses((status = 200, body = MatchView, description = "the opponent's last move is taken back: it is their turn again"),
+        (status = 404), (status = 409, description = "a stale seq, or no takeback asked for"),
+        (status = 422, description = "the caller asked for it: their opponent answers")),
+    security(("bearer" = [])))]
+#[post("/v1/matches/{id}/takeback/accept")]
+pub async fn accept_takeback(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+    body: Body<TakebackRequest>,
+) -> Result<HttpResponse, ApiError> {
+    respond(state, caller, id.into_inner(), body.into_inner(), true).await
+}
+
+#[utoipa::path(post, path = "/v1/matches/{id}/takeback/decline", tag = "matches",
+    params(("id" = Uuid, Path)), request_body = TakebackRequest,
+    responses((status = 200, body = MatchView, description = "the request is declined: the move stands"),
+        (status = 404), (status = 409, description = "a stale seq, or no takeback asked for"),
+        (status = 422, description = "the caller asked for it: their opponent answers")),
+    security(("bearer" = [])))]
+#[post("/v1/matches/{id}/takeback/decline")]
+pub async fn decline_takeback(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+    body: Body<TakebackRequest>,
+) -> Result<HttpResponse, ApiError> {
+    respond(state, caller, id.into_inner(), body.into_inner(), false).await
+}
+
+async fn respond(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: Uuid,
+    req: TakebackRequest,
+    accept: bool,
+) -> Result<HttpResponse, ApiError> {
+    let now = state.clock.now();
+    let (view, snapshot) = db::run(&state.pool, move |c| {
+        takeback::respond(c, id, caller.user_id, req, accept, now)
     })
     .await?;
     snapshot.remember();

@@ -12,6 +12,7 @@ use crate::lobby::rematch::{self, RematchState};
 use crate::matches::play::{self, ActionAnswer, ActionRequest, EventFeed, LegalActions, MatchPage};
 use crate::matches::MatchView;
 use crate::state::AppState;
+use crate::vacation;
 use actix_web::http::header;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::Deserialize;
@@ -215,12 +216,21 @@ pub async fn post_action(
     let keyed = keyed(&req, &request)?;
     let (id, now) = (id.into_inner(), state.clock.now());
     let mut random = state.roller();
-    let (answer, snapshot) = db::run(&state.pool, move |c| {
-        play::act(c, id, caller.user_id, request, keyed, now, &mut random)
+    let user = caller.user_id;
+    let (answer, snapshot, away) = db::run(&state.pool, move |c| {
+        let (answer, snapshot) = play::act(c, id, user, request, keyed, now, &mut random)?;
+        Ok((answer, snapshot, vacation::is_away(c, user)?))
     })
     .await?;
     // Committed: the next action on this match can skip the fold.
     snapshot.remember();
+    // Acting in any match ends a vacation (issue #34), once the action
+    // stands; a failure here leaves it to the next action or the sweep.
+    if away {
+        if let Err(e) = db::run(&state.pool, move |c| vacation::end(c, user, now)).await {
+            log::warn!("ending {user}'s vacation after an action: {e}");
+        }
+    }
     state
         .metrics
         .actions_applied

@@ -18,6 +18,7 @@ pub mod openapi;
 pub mod ops;
 pub mod ratings;
 pub mod seeks;
+pub mod vacation;
 
 pub use openapi::ApiDoc;
 

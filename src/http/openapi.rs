@@ -8,7 +8,7 @@
 //! query is read, 404 where a path names something, and `default` (500,
 //! 503 when the database is busy).
 
-use super::{accounts, computer, friends, matches, notify, ops, ratings, seeks};
+use super::{accounts, computer, friends, matches, notify, ops, ratings, seeks, vacation};
 use actix_web::http::StatusCode;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -71,6 +71,12 @@ api_routes!(
     matches::ask_rematch,
     computer::list_bots,
     computer::take_back,
+    computer::accept_takeback,
+    computer::decline_takeback,
+    vacation::get_vacation,
+    vacation::start_vacation,
+    vacation::end_vacation,
+    vacation::auto_vacation,
     notify::get_settings,
     notify::put_settings,
     notify::unsubscribe,

@@ -19,7 +19,7 @@ use chrono::{DateTime, Utc};
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::PgConnection;
-use posthorn_rules::Random;
+use posthorn_rules::{Random, Seat};
 use std::sync::Arc;
 
 /// Matches claimed per transaction: loaded together (`Table::load_claimed`).
@@ -33,6 +33,8 @@ pub struct Swept {
     pub matches: usize,
     pub notices: usize,
     pub deadlines: usize,
+    /// Seats whose due duties paused: their player is away (issue #34).
+    pub paused: usize,
 }
 
 impl std::ops::AddAssign for Swept {
@@ -40,6 +42,7 @@ impl std::ops::AddAssign for Swept {
         self.matches += other.matches;
         self.notices += other.notices;
         self.deadlines += other.deadlines;
+        self.paused += other.paused;
     }
 }
 
@@ -89,11 +92,32 @@ pub fn settle(
         ..Swept::default()
     };
     resolve_expired(conn, table, now, random)?;
+    // A player on vacation (or saved by auto-vacation at a deadline) has
+    // their due duties paused instead (issue #34).
+    let due: Vec<(Seat, bool)> = (table.duties()?.iter())
+        .filter(|d| d.running())
+        .filter_map(|d| {
+            let passed = d.deadline_at.is_some_and(|at| at <= now);
+            let noticed = !d.noticed && d.notice_at.is_some_and(|at| at <= now);
+            (passed || noticed).then_some((d.seat, passed))
+        })
+        .collect();
+    let mut asked: Vec<Seat> = Vec::new();
+    for (seat, _) in &due {
+        if asked.contains(seat) || table.row.status != MatchStatus::Active {
+            continue;
+        }
+        asked.push(*seat);
+        let forfeit = due.iter().any(|(s, passed)| s == seat && *passed);
+        if crate::vacation::away(conn, table, *seat, forfeit, now)? {
+            done.paused += 1;
+        }
+    }
     // §T3/§T4: each passed deadline once; the rules say what it means.
     let passed: Vec<TimedDuty> = table
         .duties()?
         .into_iter()
-        .filter(|d| d.deadline_at.is_some_and(|at| at <= now))
+        .filter(|d| d.running() && d.deadline_at.is_some_and(|at| at <= now))
         .collect();
     for duty in passed {
         if table.row.status != MatchStatus::Active {
@@ -117,7 +141,7 @@ pub fn settle(
         // Each notice event marks its duty noticed (`duties::derive`).
         for duty in duties
             .iter()
-            .filter(|d| !d.noticed && d.notice_at.is_some_and(|at| at <= now))
+            .filter(|d| d.running() && !d.noticed && d.notice_at.is_some_and(|at| at <= now))
         {
             // A duty with a notice time has a deadline (`duties::schedule`).
             let Some(deadline_at) = duty.deadline_at else {
@@ -217,6 +241,9 @@ fn sweep(state: &Sweeper) -> Result<Swept, Error> {
     // Challenges unanswered for 7 days cancel their matches (issue #20);
     // each match is locked, so instances sweeping together cancel it once.
     planned(pool, |c| crate::lobby::challenge::expire(c, now))?;
+    // Vacations whose end date came or whose allowance is spent end
+    // (issue #34): their players' duties resume.
+    crate::vacation::end_due(pool, now)?;
     // Players with no rated match in 180 days leave the boards (issue #19).
     while planned(pool, |c| crate::ratings::board::retire_inactive(c, now))? > 0 {}
     // Sweepers side by side, as instances would: while PostgreSQL writes

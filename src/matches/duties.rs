@@ -38,7 +38,24 @@ pub struct TimedDuty {
     /// Whether the §T2 timeout notice for this duty has been recorded.
     #[serde(default)]
     pub noticed: bool,
+    /// Since when the duty is paused: its seat's player is on vacation
+    /// (issue #34). A paused duty's notice and deadline do not come; they
+    /// resume with the time that was left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paused_at: Option<DateTime<Utc>>,
 }
+
+impl TimedDuty {
+    /// Whether its notice or deadline may come (it is not paused).
+    pub fn running(&self) -> bool {
+        self.paused_at.is_none()
+    }
+}
+
+/// A paused duty resumes with at least this long before its deadline, so
+/// that a player back from vacation (or saved by it at the deadline) is
+/// not forfeited the moment they return (issue #34).
+pub const RESUME_AT_LEAST: Duration = Duration::hours(1);
 
 pub fn millis_to_time(ms: i64) -> DateTime<Utc> {
     DateTime::from_timestamp_millis(ms).unwrap_or_default()
@@ -52,6 +69,12 @@ pub enum ClockEvent {
     /// Courtesy time (issue #5): `seat`'s turn gets `hours` more; its
     /// notice moves too, and is due again if it now lies ahead.
     Granted { seat: Seat, hours: i64 },
+    /// `seat`'s player is on vacation since `since` (issue #34): its
+    /// duties stop, each from when it began if that is later.
+    Paused { seat: Seat, since: DateTime<Utc> },
+    /// `seat`'s player is back: its paused duties go on with the time
+    /// they had left (at least [`RESUME_AT_LEAST`]).
+    Resumed { seat: Seat },
 }
 
 /// The clock after an append: the duties the rules now report (`owed`),
@@ -81,6 +104,25 @@ pub fn derive(
                     duty.notice_at = duty.notice_at.map(|at| at + extra);
                     duty.deadline_at = duty.deadline_at.map(|at| at + extra);
                     duty.noticed = duty.noticed && duty.notice_at.is_some_and(|at| at <= now);
+                }
+            }
+            ClockEvent::Paused { seat, since } => {
+                for duty in timed.iter_mut().filter(|d| d.seat == seat && d.running()) {
+                    duty.paused_at = Some(since.max(duty.since));
+                }
+            }
+            ClockEvent::Resumed { seat } => {
+                for duty in timed.iter_mut().filter(|d| d.seat == seat) {
+                    let Some(paused_at) = duty.paused_at.take() else {
+                        continue;
+                    };
+                    let Some(deadline_at) = duty.deadline_at else {
+                        continue;
+                    };
+                    let left = (deadline_at - paused_at).max(RESUME_AT_LEAST);
+                    let shift = (now + left) - deadline_at;
+                    duty.deadline_at = Some(now + left);
+                    duty.notice_at = duty.notice_at.map(|at| at + shift);
                 }
             }
         }
@@ -117,6 +159,7 @@ pub fn schedule(
                     deadline_at: (turn_seconds > 0).then(|| now + Duration::seconds(turn_seconds)),
                     closes_at,
                     noticed: false,
+                    paused_at: None,
                 },
             }
         })
@@ -127,7 +170,7 @@ pub fn schedule(
 pub fn next_notice(duties: &[TimedDuty]) -> Option<DateTime<Utc>> {
     duties
         .iter()
-        .filter(|d| !d.noticed)
+        .filter(|d| !d.noticed && d.running())
         .filter_map(|d| d.notice_at)
         .min()
 }
@@ -136,7 +179,7 @@ pub fn next_notice(duties: &[TimedDuty]) -> Option<DateTime<Utc>> {
 pub fn next_deadline(duties: &[TimedDuty]) -> Option<DateTime<Utc>> {
     duties
         .iter()
-        .flat_map(|d| [d.deadline_at, d.closes_at])
+        .flat_map(|d| [d.deadline_at.filter(|_| d.running()), d.closes_at])
         .flatten()
         .min()
 }
@@ -200,5 +243,43 @@ mod tests {
             hours: 24,
         };
         assert_eq!(derive(&first, &turn, &[other], at(1), 48 * 3600), first);
+    }
+
+    #[test]
+    fn a_paused_duty_keeps_its_time_left_and_resumes_with_it() {
+        let turn = [Duty::new(Seat(0), DutyKind::Turn)];
+        let first = derive(&[], &turn, &[], at(0), 48 * 3600);
+        let paused = ClockEvent::Paused {
+            seat: Seat(0),
+            since: at(10),
+        };
+        let away = derive(&first, &turn, &[paused], at(10), 48 * 3600);
+        assert_eq!(away[0].paused_at, Some(at(10)));
+        assert_eq!((next_notice(&away), next_deadline(&away)), (None, None));
+        // A week later the player is back: 38 hours were left, 14 to the notice.
+        let back = ClockEvent::Resumed { seat: Seat(0) };
+        let resumed = derive(&away, &turn, &[back], at(178), 48 * 3600);
+        assert_eq!(resumed[0].paused_at, None);
+        assert_eq!(
+            (resumed[0].notice_at, resumed[0].deadline_at),
+            (Some(at(192)), Some(at(216)))
+        );
+        // Paused at its deadline (saved by auto-vacation), a duty resumes
+        // with an hour; a duty newly owed while away pauses from its start.
+        let at_deadline = ClockEvent::Paused {
+            seat: Seat(0),
+            since: at(48),
+        };
+        let saved = derive(&first, &turn, &[at_deadline], at(48), 48 * 3600);
+        let resumed = derive(&saved, &turn, &[back], at(100), 48 * 3600);
+        assert_eq!(resumed[0].deadline_at, Some(at(101)));
+        let early = ClockEvent::Paused {
+            seat: Seat(0),
+            since: at(-5),
+        };
+        assert_eq!(
+            derive(&first, &turn, &[early], at(3), 48 * 3600)[0].paused_at,
+            Some(at(0))
+        );
     }
 }

@@ -127,6 +127,11 @@ pub struct MatchView {
     /// This match's rematch, once started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<Uuid>,
+    /// The seat that asked its opponent to take back its last move, while
+    /// the request waits for an answer (issue #34; in the match's own
+    /// view, not in lists).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub takeback_asked_by: Option<u8>,
 }
 
 /// `{seq, at, seat?, type, …}`, redacted for its viewer.
@@ -467,6 +472,9 @@ impl Table {
         if self.row.status == MatchStatus::Waiting {
             view.challenges = challenged::pending(conn, self.row.id)?;
         }
+        if self.row.status == MatchStatus::Active {
+            view.takeback_asked_by = takeback::pending(conn, self)?.map(|(seat, _)| seat.0);
+        }
         Ok(view)
     }
 
@@ -509,6 +517,7 @@ impl Table {
             challenges: Vec::new(),
             rematch_of: r.rematch_of,
             rematch: r.rematch_id,
+            takeback_asked_by: None,
         })
     }
 

@@ -90,7 +90,29 @@ pub enum ServiceEvent {
     /// on the game stands as it did after event `to_seq`; the events
     /// between stay in the log, so the history stays true
     /// (`matches::takeback`).
-    TakenBack { to_seq: i32 },
+    /// With `accepted_by`, the seat that agreed to a takeback between
+    /// people (issue #34); the event's seat is the one whose move it was.
+    TakenBack {
+        to_seq: i32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        accepted_by: Option<u8>,
+    },
+    /// The event's seat asks its opponent to take back its last move,
+    /// returning the game to `to_seq` (issue #34).
+    TakebackRequested { to_seq: i32 },
+    /// The event's seat declined the takeback its opponent asked for.
+    TakebackDeclined,
+    /// The event's seat's player is on vacation since `since` (issue #34),
+    /// until `until` if they said: the seat's duties pause.
+    OnVacation {
+        #[schemars(with = "String")]
+        since: DateTime<Utc>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "Option<String>")]
+        until: Option<DateTime<Utc>>,
+    },
+    /// The event's seat's player is back: its duties go on.
+    BackFromVacation,
 }
 
 impl ServiceEvent {
@@ -109,6 +131,10 @@ impl ServiceEvent {
                 seat: posthorn_rules::Seat(to_seat),
                 hours,
             }),
+            ServiceEvent::OnVacation { since, .. } => {
+                seat.map(|seat| ClockEvent::Paused { seat, since })
+            }
+            ServiceEvent::BackFromVacation => seat.map(|seat| ClockEvent::Resumed { seat }),
             _ => None,
         }
     }

@@ -1,5 +1,9 @@
-//! Takebacks (issue #32): in a match against the computer the person may
-//! take back their last move, and the computer's reply, at any time. The
+//! Takebacks. In a match against the computer the person may take back
+//! their last move, and the computer's reply, at any time (issue #32).
+//! Between two people a player may ask to take back their own last move
+//! before the opponent answers it with a move of theirs; the opponent
+//! accepts or declines (issue #34), if their setting lets them be asked
+//! in this match (`accounts::Takebacks`: never / unrated / always). The
 //! log stays append-only and true: a `taken_back {to_seq}` service event
 //! says that from there on the game stands as it did after `to_seq`.
 //! Every fold of a match reads its rules' events and its takebacks
@@ -7,12 +11,13 @@
 
 use super::snapshots::Snapshot;
 use super::{MatchStatus, MatchView, NewEvent, ServiceEvent, Table};
+use crate::accounts::Takebacks;
 use crate::error::Error;
 use crate::schema::match_events;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
-use posthorn_rules::{MatchState, RuleError, Viewer};
+use posthorn_rules::{MatchState, RuleError, Seat, Viewer};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -29,7 +34,8 @@ pub fn standing(events: impl IntoIterator<Item = Logged>) -> Vec<(i32, Value)> {
     for (seq, rules, body) in events {
         if rules {
             kept.push((seq, body));
-        } else if let Some(ServiceEvent::TakenBack { to_seq }) = ServiceEvent::from_body(&body) {
+        } else if let Some(ServiceEvent::TakenBack { to_seq, .. }) = ServiceEvent::from_body(&body)
+        {
             kept.retain(|(s, _)| *s <= to_seq);
         }
     }
@@ -77,17 +83,44 @@ pub fn folded(
         .collect())
 }
 
-/// Take back `user`'s last move and whatever followed it (the computer's
-/// reply): the game returns to where it stood before that move, and it is
-/// `user`'s turn again. Only in a match against the computer, while it is
-/// being played, with the match's current `seq`.
+/// What a takeback request did: the move is taken back (against the
+/// computer), or the opponent is asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Taken {
+    Back,
+    Asked,
+}
+
+/// `user` takes back their last move: at once against the computer (with
+/// whatever followed it), or by asking their opponent between people.
 pub fn take_back(
     conn: &mut PgConnection,
     table: &mut Table,
     user: Uuid,
     seq: i32,
     now: DateTime<Utc>,
-) -> Result<(), Error> {
+) -> Result<Taken, Error> {
+    let mine = checked(table, user, seq)?;
+    let computer = |u: &Uuid| (table.players.get(u)).is_some_and(|p| p.computer.is_some());
+    let others: Vec<Uuid> = (table.seats.iter().flatten())
+        .filter(|u| **u != user)
+        .copied()
+        .collect();
+    if !others.is_empty() && others.iter().all(computer) {
+        let to_seq = last_turn(conn, table, &mine)?.to_seq;
+        undo(conn, table, to_seq, mine[0], None, now)?;
+        return Ok(Taken::Back);
+    }
+    ask(conn, table, &mine, &others, now)?;
+    Ok(Taken::Asked)
+}
+
+/// The caller's seats, once the request may be heard at all: the current
+/// seq, a match being played, a seat in it, and nothing hidden that an
+/// undo would show again (a piece turned up or cards drawn, then undone,
+/// would be known and hidden again: Banqi, FlipChess; the rules say
+/// whether anything is hidden from the seat, §H1).
+fn checked(table: &Table, user: Uuid, seq: i32) -> Result<Vec<Seat>, Error> {
     if seq != table.row.seq {
         return Err(Error::stale_seq(table.row.seq));
     }
@@ -100,30 +133,126 @@ pub fn take_back(
     if mine.is_empty() {
         return Err(Error::not_found("match"));
     }
-    // Only against the computer alone: nobody takes back another
-    // person's move.
-    let computer = |u: &Uuid| (table.players.get(u)).is_some_and(|p| p.computer.is_some());
-    let others: Vec<&Uuid> = table
-        .seats
-        .iter()
-        .flatten()
-        .filter(|u| **u != user)
-        .collect();
-    if others.is_empty() || !others.iter().all(|u| computer(u)) {
-        return Err(RuleError::illegal("moves are taken back only against the computer").into());
-    }
-    // A takeback must not show what is hidden: a piece turned up, cards
-    // drawn, then undone, would be known and hidden again (Banqi,
-    // FlipChess). The rules say whether anything is hidden from the seat.
     if !table.state.secrets(Viewer::Seat(mine[0])).is_empty() {
         return Err(RuleError::illegal(
             "moves are not taken back where pieces or cards are hidden: it would show them",
         )
         .into());
     }
-    // The person's last turn that still stands: their last own move and
-    // the events of theirs just before it (one action stores several
-    // events; a turn may take several actions).
+    Ok(mine)
+}
+
+/// Ask the one opponent to take back `mine`'s last move: only in a game
+/// for two (not in four-player chess, even with two people: other armies
+/// move between one's own; the rules' `About::seats` says),
+/// only while that move is the last one played, once at a time, and only
+/// if the opponent's setting lets them be asked in this match.
+fn ask(
+    conn: &mut PgConnection,
+    table: &mut Table,
+    mine: &[Seat],
+    others: &[Uuid],
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    let two_player_game = table.game.about().seats.1 == 2;
+    if !two_player_game || table.seats.len() != 2 || others.len() != 1 {
+        return Err(
+            RuleError::illegal("takebacks are asked for only in two-player matches").into(),
+        );
+    }
+    let turn = last_turn(conn, table, mine)?;
+    if !turn.last_played {
+        return Err(RuleError::illegal(
+            "your opponent has moved since: only your last move, before their answer, can be taken back",
+        )
+        .into());
+    }
+    if pending(conn, table)?.is_some() {
+        return Err(Error::conflict("a takeback is already asked for"));
+    }
+    if !Takebacks::of(conn, others[0])?.allow(table.row.rated) {
+        return Err(RuleError::illegal(
+            "your opponent does not take takeback requests in this match (their setting)",
+        )
+        .into());
+    }
+    let event = NewEvent {
+        seat: Some(mine[0]),
+        rules: false,
+        body: ServiceEvent::TakebackRequested {
+            to_seq: turn.to_seq,
+        }
+        .to_body(),
+    };
+    table.append(conn, vec![event], now)?;
+    Ok(())
+}
+
+/// The takeback asked for and not yet answered, if any: `(seat that
+/// asked, to_seq)`. A move played after the request answers it (no).
+pub fn pending(conn: &mut PgConnection, table: &Table) -> Result<Option<(Seat, i32)>, Error> {
+    let latest: Option<(Option<i16>, Value)> = match_events::table
+        .filter(match_events::match_id.eq(table.row.id))
+        .filter(
+            match_events::rules
+                .eq(true)
+                .or(diesel::dsl::sql::<diesel::sql_types::Bool>(
+                    "body->>'type' IN ('takeback_requested', 'takeback_declined', 'taken_back')",
+                )),
+        )
+        .order(match_events::seq.desc())
+        .select((match_events::seat, match_events::body))
+        .first(conn)
+        .optional()?;
+    Ok(match latest {
+        Some((Some(seat), body)) => match ServiceEvent::from_body(&body) {
+            Some(ServiceEvent::TakebackRequested { to_seq }) => Some((Seat(seat as u8), to_seq)),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// `user` answers the takeback their opponent asked for: yes takes the
+/// move back, no leaves it standing.
+pub fn answer(
+    conn: &mut PgConnection,
+    table: &mut Table,
+    user: Uuid,
+    seq: i32,
+    accept: bool,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    let mine = checked(table, user, seq)?;
+    let Some((asker, to_seq)) = pending(conn, table)? else {
+        return Err(Error::conflict("no takeback is asked for in this match"));
+    };
+    if mine.contains(&asker) {
+        return Err(RuleError::illegal("your opponent answers your takeback request").into());
+    }
+    if accept {
+        return undo(conn, table, to_seq, asker, Some(mine[0]), now);
+    }
+    let event = NewEvent {
+        seat: Some(mine[0]),
+        rules: false,
+        body: ServiceEvent::TakebackDeclined.to_body(),
+    };
+    table.append(conn, vec![event], now)?;
+    Ok(())
+}
+
+/// The last turn of `mine` that still stands: the seq it returns to, and
+/// whether it is the last thing played in the match.
+struct LastTurn {
+    to_seq: i32,
+    last_played: bool,
+}
+
+/// The person's last turn that still stands: their last own move and the
+/// events of theirs just before it (one action stores several events; a
+/// turn may take several actions).
+fn last_turn(conn: &mut PgConnection, table: &Table, mine: &[Seat]) -> Result<LastTurn, Error> {
     let logged: Vec<(i32, bool, Option<i16>, Value)> = match_events::table
         .filter(match_events::match_id.eq(table.row.id))
         .order(match_events::seq)
@@ -150,17 +279,40 @@ pub fn take_back(
     while first > 0 && is_mine(&standing[first - 1].0) {
         first -= 1;
     }
-    let to_seq = standing[first].0 - 1;
-    let bodies: Vec<Value> = standing
-        .into_iter()
-        .filter(|(q, _)| *q <= to_seq)
-        .map(|(_, body)| body)
-        .collect();
+    let last_played = standing[last + 1..].iter().all(|(q, _)| is_mine(q));
+    Ok(LastTurn {
+        to_seq: standing[first].0 - 1,
+        last_played,
+    })
+}
+
+/// Return the game to where it stood after `to_seq`: the rules' events
+/// standing then are folded again, and a `taken_back` event records it for
+/// `seat` (whose move it was), agreed by `accepted_by` between people.
+fn undo(
+    conn: &mut PgConnection,
+    table: &mut Table,
+    to_seq: i32,
+    seat: Seat,
+    accepted_by: Option<Seat>,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    let logged: Vec<(i32, bool, Value)> = match_events::table
+        .filter(match_events::match_id.eq(table.row.id))
+        .filter(match_events::seq.le(to_seq))
+        .order(match_events::seq)
+        .select((match_events::seq, match_events::rules, match_events::body))
+        .load(conn)?;
+    let bodies = effective(logged);
     table.state = MatchState::replay(table.game, &bodies).map_err(Error::internal)?;
     let event = NewEvent {
-        seat: mine.first().copied(),
+        seat: Some(seat),
         rules: false,
-        body: ServiceEvent::TakenBack { to_seq }.to_body(),
+        body: ServiceEvent::TakenBack {
+            to_seq,
+            accepted_by: accepted_by.map(|s| s.0),
+        }
+        .to_body(),
     };
     table.append(conn, vec![event], now)?;
     Ok(())
@@ -187,6 +339,22 @@ pub fn request(
 ) -> Result<(MatchView, Snapshot), Error> {
     let mut table = Table::load_mine(conn, id, user, true)?;
     take_back(conn, &mut table, user, req.seq, now)?;
+    let view = table.view_for(conn, user)?;
+    Ok((view, table.snapshot()))
+}
+
+/// `user` accepts (`accept`) or declines the takeback asked of them in
+/// match `id` (see [`answer`]).
+pub fn respond(
+    conn: &mut PgConnection,
+    id: Uuid,
+    user: Uuid,
+    req: TakebackRequest,
+    accept: bool,
+    now: DateTime<Utc>,
+) -> Result<(MatchView, Snapshot), Error> {
+    let mut table = Table::load_mine(conn, id, user, true)?;
+    answer(conn, &mut table, user, req.seq, accept, now)?;
     let view = table.view_for(conn, user)?;
     Ok((view, table.snapshot()))
 }

@@ -134,15 +134,22 @@ pub(super) fn words(kind: Kind, locale: Locale, payload: &Value) -> Words {
     let army = payload["army"]
         .as_str()
         .unwrap_or(locale.word("player_eliminated.someone"));
+    // "until …", when the vacation has an end date.
+    let until = payload["until"].as_str().map_or(String::new(), |_| {
+        let time = mail_time(&payload["until"]);
+        locale.say("opponent_on_vacation.until", &[("time", &time)])
+    });
     let values = [
         ("game", game),
         ("deadline", deadline.as_str()),
         ("reason", reason.as_str()),
         ("army", army),
+        ("until", until.as_str()),
     ];
     // A cancellation says why: declined, expired, or (otherwise) withdrawn.
     let detail = match (kind, payload["reason"].as_str()) {
         (Kind::MatchCancelled, Some(why @ ("declined" | "expired"))) => format!("{name}.{why}"),
+        (Kind::TakebackAnswered, _) if payload["accepted"] == false => format!("{name}.declined"),
         _ => format!("{name}.detail"),
     };
     Words {

@@ -56,12 +56,20 @@ pub enum Kind {
     /// A match that had not started was cancelled: declined, expired or
     /// withdrawn (issue #20).
     MatchCancelled,
+    /// The opponent asks to take back their last move (issue #34).
+    TakebackRequested,
+    /// The opponent accepted or declined my takeback request.
+    TakebackAnswered,
+    /// An opponent went on vacation: their duties pause (issue #34).
+    OpponentOnVacation,
+    /// An opponent is back from vacation.
+    OpponentBack,
     /// The daily email listing the matches awaiting the user.
     Digest,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 14] = [
         Kind::YourTurn,
         Kind::TimeoutNotice,
         Kind::MatchFinished,
@@ -71,6 +79,10 @@ impl Kind {
         Kind::FlipDecision,
         Kind::PlayerEliminated,
         Kind::MatchCancelled,
+        Kind::TakebackRequested,
+        Kind::TakebackAnswered,
+        Kind::OpponentOnVacation,
+        Kind::OpponentBack,
         Kind::Digest,
     ];
 
@@ -85,6 +97,10 @@ impl Kind {
             Kind::FlipDecision => "flip_decision",
             Kind::PlayerEliminated => "player_eliminated",
             Kind::MatchCancelled => "match_cancelled",
+            Kind::TakebackRequested => "takeback_requested",
+            Kind::TakebackAnswered => "takeback_answered",
+            Kind::OpponentOnVacation => "opponent_on_vacation",
+            Kind::OpponentBack => "opponent_back",
             Kind::Digest => "digest",
         }
     }
@@ -166,6 +182,14 @@ pub struct Switches {
     pub player_eliminated: bool,
     #[serde(default = "on")]
     pub match_cancelled: bool,
+    #[serde(default = "on")]
+    pub takeback_requested: bool,
+    #[serde(default = "on")]
+    pub takeback_answered: bool,
+    #[serde(default = "on")]
+    pub opponent_on_vacation: bool,
+    #[serde(default = "on")]
+    pub opponent_back: bool,
 }
 
 impl Default for Switches {
@@ -186,6 +210,10 @@ impl Switches {
             Kind::FlipDecision => &mut self.flip_decision,
             Kind::PlayerEliminated => &mut self.player_eliminated,
             Kind::MatchCancelled => &mut self.match_cancelled,
+            Kind::TakebackRequested => &mut self.takeback_requested,
+            Kind::TakebackAnswered => &mut self.takeback_answered,
+            Kind::OpponentOnVacation => &mut self.opponent_on_vacation,
+            Kind::OpponentBack => &mut self.opponent_back,
             Kind::Digest => return,
         };
         *slot = value;

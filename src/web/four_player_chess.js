@@ -4,6 +4,10 @@ import { CHESS, grid } from "./boards.js";
 
 export { squaresOfMove as squaresOf } from "./boards.js";
 
+// Between people no takeback is asked for: other armies move between
+// one's own (issue #34). Against the computer one still may.
+export const askTakeback = false;
+
 const ARMIES = ["red", "green", "blue", "gray"];
 
 export function layout(view, mySeat) {

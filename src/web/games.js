@@ -4,7 +4,8 @@
 // `panel(view, mySeat, actions, choose)` above the board, a
 // `picker(choices, take)` for several actions from one tap (null leaves
 // the choice to the match page's promotion picker), and
-// `takeback = false` (hidden information, §H1). A new game adds one
+// `takeback = false` (hidden information, §H1) or `askTakeback = false`
+// (no takeback asked of another person). A new game adds one
 // module and one line here.
 import * as checkers from "./checkers.js";
 import * as flipchess from "./flipchess.js";
@@ -25,5 +26,6 @@ export function game(id) {
     panel: known.panel || (() => null),
     picker: known.picker || (() => null),
     takeback: known.takeback !== false,
+    askTakeback: known.askTakeback !== false,
   };
 }

@@ -77,18 +77,34 @@ function thinking(m) {
 }
 
 /// Against the computer the person may take back their last move and the
-/// reply (issue #32); the service refuses when there is none.
+/// reply (issue #32); between two people they ask, and the opponent
+/// accepts or declines (issue #34). The service refuses what the rules
+/// or the opponent's setting do not allow, with the reason.
 // Where pieces or cards are hidden the service refuses takebacks (they
 // would show them), so the game's module says not to offer the button.
 function takebackBar(state) {
   const m = state.match;
-  if (m.status !== "active" || !m.my_seats.length || !againstComputer(m) || !Games.game(m.game).takeback) return null;
-  return el("div", { class: "actions" }, el("button", { type: "button", class: "secondary", "data-action": "take_back", on: { click: async () => {
+  if (m.status !== "active" || !m.my_seats.length || !Games.game(m.game).takeback) return null;
+  const send = (what) => async () => {
     try {
-      await api("POST", "/v1/matches/" + state.id + "/takeback", { seq: m.seq });
+      await api("POST", "/v1/matches/" + state.id + "/takeback" + what, { seq: m.seq });
     } catch (error) { if (error.status !== 409) return fail(error); }
     await state.reload();
-  } } }, t("take_back")));
+  };
+  const button = (what, label, cls) => el("button", { type: "button", class: cls, "data-action": "take_back" + what.replace("/", "_"), on: { click: send(what) } }, t(label));
+  // Against the computer: at once (issue #32).
+  if (againstComputer(m)) return el("div", { class: "actions" }, button("", "take_back", "secondary"));
+  // Between two people: asked and answered (issue #34).
+  if (m.seats.length !== 2 || !Games.game(m.game).askTakeback) return null;
+  const asker = m.takeback_asked_by;
+  if (asker !== undefined && asker !== null) {
+    if (m.my_seats.includes(asker)) return el("p", { class: "muted banner", role: "status" }, t("takeback_asked"));
+    return el("div", { class: "banner", role: "group", "aria-label": t("takeback_offer") }, el("p", {}, t("takeback_offer")),
+      button("/accept", "accept", ""), button("/decline", "decline", "secondary"));
+  }
+  // My last move stands unanswered while the other seat is to act.
+  const theirs = m.to_act.length && m.to_act.every((d) => !m.my_seats.includes(d.seat));
+  return theirs && m.seq > 0 ? el("div", { class: "actions" }, button("", "ask_take_back", "secondary")) : null;
 }
 
 function header(m) {

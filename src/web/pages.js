@@ -135,7 +135,7 @@ export async function settingsPage(redraw) {
   const quiet = settings.quiet_hours || {};
   const saved = el("p", { class: "muted", role: "status" });
   const account = form({}, async (data) => {
-    const changes = { locale: data.get("language"), time_zone: data.get("time_zone") };
+    const changes = { locale: data.get("language"), time_zone: data.get("time_zone"), takebacks: data.get("takebacks") };
     if (!me.guest) changes.email = data.get("email") || null;
     const updated = (await api("PATCH", "/v1/me", changes)).data;
     session.remember(updated);
@@ -149,6 +149,9 @@ export async function settingsPage(redraw) {
     el("option", { value: "en", selected: language() === "en" }, "English"),
     el("option", { value: "ko", selected: language() === "ko" }, "한국어"))),
   el("label", {}, t("time_zone"), el("select", { name: "time_zone" }, zones.map((z) => el("option", { value: z, selected: z === me.time_zone }, z)))),
+  // Whether opponents may ask me to take a move back (issue #34).
+  el("label", {}, t("takebacks"), el("select", { name: "takebacks" },
+    ["never", "unrated", "always"].map((v) => el("option", { value: v, selected: v === me.takebacks }, t("takebacks_" + v))))),
   el("button", { type: "submit" }, t("save")));
   const notices = form({}, async (data) => {
     for (const channel of ["email", "push"]) for (const k of kinds) settings[channel][k] = data.get(channel + "." + k) === "on";

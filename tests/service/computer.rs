@@ -330,7 +330,8 @@ async fn a_person_takes_back_their_move_and_the_reply_and_the_log_keeps_both() {
         assert_eq!(refused.status, 422, "{hidden}: {}", refused.body);
         assert!(refused.body["detail"].as_str().unwrap().contains("hidden"));
     }
-    // Between people there is no takeback.
+    // Between people, a player with no move of their own has nothing to
+    // take back (takebacks by consent: tests/service/takebacks.rs).
     let bob = app.register("bob").await;
     let people = app
         .post(

@@ -31,7 +31,7 @@ const FLOORS: [&[&str]; 8] = [
     &["players", "notify"],
     &["friends", "accounts"],
     &["matches"],
-    &["ratings", "notices", "summary", "computer"],
+    &["ratings", "notices", "summary", "computer", "vacation"],
     &["lobby"],
     &["state"],
     &["jobs", "http"],

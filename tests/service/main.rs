@@ -31,4 +31,6 @@ mod seeks;
 mod sessions;
 mod smtp;
 mod support;
+mod takebacks;
+mod vacation;
 mod web;

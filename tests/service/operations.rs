@@ -210,6 +210,12 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("post", "/v1/email-verifications"),
         ("get", "/v1/bots"),
         ("post", "/v1/matches/{id}/takeback"),
+        ("post", "/v1/matches/{id}/takeback/accept"),
+        ("post", "/v1/matches/{id}/takeback/decline"),
+        ("get", "/v1/me/vacation"),
+        ("post", "/v1/me/vacation"),
+        ("delete", "/v1/me/vacation"),
+        ("put", "/v1/me/vacation/auto"),
     ];
     let paths = doc["paths"].as_object().unwrap();
     for (method, path) in routes {
@@ -222,7 +228,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        47,
+        51,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

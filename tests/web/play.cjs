@@ -19,6 +19,7 @@ const L = require("./lib.cjs");
 const pushPeer = require("./pushpeer.cjs");
 const { fairPlayAndSessions } = require("./fairplay.cjs");
 const { playTheComputer } = require("./computer.cjs");
+const { takebackByConsent } = require("./takebacks.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -294,6 +295,9 @@ async function accountPages(page, token) {
 
     await playTheComputer(browser, errors);
     console.log("the computer: chosen on its page, a reply by itself, labelled, untimed, a move taken back");
+
+    await takebackByConsent(browser, errors);
+    console.log("takebacks between people: asked, accepted from the banner, the setting saved");
 
     for (const page of [alicePage, bobPage]) {
       const shift = await page.evaluate(() => window.__shift);

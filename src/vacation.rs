@@ -1,0 +1,337 @@
+//! Vacation (issue #34): a registered player may go away without losing
+//! their matches on the 48-hour rule. While they are away every duty of
+//! theirs pauses, in every match (in four-player chess only their own
+//! seat's); it resumes with the time it had left.
+//!
+//! The rules, written down in docs/decisions/matches-and-deadlines.md:
+//! - **Allowance**: 30 days (720 hours), which a new account starts with;
+//!   it accrues by 2 hours a day (about 30 days a year) up to that cap.
+//! - **Spent by the started hour**, from the first duty of theirs that
+//!   pauses to the end of the vacation (a vacation while nobody waits for
+//!   them costs nothing until somebody does).
+//! - It ends when they say so (`DELETE /v1/me/vacation`), when they act
+//!   in any match, at the end date they gave, or when the allowance is
+//!   spent; then their duties resume (with at least an hour,
+//!   `duties::RESUME_AT_LEAST`).
+//! - **Auto-vacation** (`auto_vacation`): a deadline that would forfeit
+//!   the match starts a vacation instead, while any allowance is left.
+//! - Guests have none.
+//!
+//! Pausing is a service event in each match (`on_vacation`, then
+//! `back_from_vacation`), which the clock folds (`duties::derive`). A duty
+//! newly owed while its player is away pauses when its notice would come:
+//! the sweep asks [`away`] before it sends a notice or forfeits a match.
+
+use crate::error::Error;
+use crate::matches::{MatchStatus, NewEvent, ServiceEvent, Table};
+use crate::schema::{match_seats, matches, users};
+use chrono::{DateTime, Duration, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use posthorn_rules::Seat;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// The most allowance a player holds, and what a new account starts with.
+pub const CAP_HOURS: i32 = 30 * 24;
+/// One hour of allowance accrues every this long (2 hours a day).
+pub const ACCRUES_EVERY: Duration = Duration::hours(12);
+
+/// `GET /v1/me/vacation`: where a player's vacation stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Vacation {
+    /// Hours of allowance left now (spent by the started hour).
+    pub hours_left: i32,
+    /// Since when the player is away, if they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<DateTime<Utc>>,
+    /// The end date they gave, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<DateTime<Utc>>,
+    /// Whether a deadline that would forfeit a match starts a vacation.
+    pub auto: bool,
+}
+
+/// `POST /v1/me/vacation`.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VacationRequest {
+    /// When it ends by itself (in the future); without it, it lasts until
+    /// the player is back or the allowance is spent.
+    pub until: Option<DateTime<Utc>>,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable)]
+#[diesel(table_name = users)]
+struct Away {
+    id: Uuid,
+    guest: bool,
+    vacation_hours: i32,
+    vacation_hours_at: DateTime<Utc>,
+    vacation_since: Option<DateTime<Utc>>,
+    vacation_until: Option<DateTime<Utc>>,
+    vacation_paying_since: Option<DateTime<Utc>>,
+    auto_vacation: bool,
+}
+
+impl Away {
+    /// The allowance at `now`, before what the running vacation spends.
+    fn accrued(&self, now: DateTime<Utc>) -> i32 {
+        let grown = (now - self.vacation_hours_at).num_seconds() / ACCRUES_EVERY.num_seconds();
+        (self.vacation_hours as i64 + grown.max(0)).min(CAP_HOURS as i64) as i32
+    }
+
+    /// What the running vacation has spent by `now`: every started hour
+    /// since its first paused duty.
+    fn spent(&self, now: DateTime<Utc>) -> i32 {
+        self.vacation_paying_since.map_or(0, |from| {
+            let seconds = (now - from).num_seconds().max(0);
+            ((seconds + 3599) / 3600) as i32
+        })
+    }
+
+    fn view(&self, now: DateTime<Utc>) -> Vacation {
+        Vacation {
+            hours_left: (self.accrued(now) - self.spent(now)).max(0),
+            since: self.vacation_since,
+            until: self.vacation_until,
+            auto: self.auto_vacation,
+        }
+    }
+
+    /// When the allowance runs out, for a vacation that is spending it.
+    fn runs_out(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        let from = self.vacation_paying_since?;
+        Some(from + Duration::hours(self.accrued(now) as i64))
+    }
+}
+
+fn load(conn: &mut PgConnection, user: Uuid, lock: bool) -> Result<Away, Error> {
+    let query = users::table.find(user).select(Away::as_select());
+    let found = if lock {
+        query.for_update().first(conn).optional()?
+    } else {
+        query.first(conn).optional()?
+    };
+    found.ok_or_else(|| Error::unauthorized("this account no longer exists"))
+}
+
+/// Whether `user` is on vacation (an unlocked read, for the action path).
+pub fn is_away(conn: &mut PgConnection, user: Uuid) -> Result<bool, Error> {
+    let since: Option<Option<DateTime<Utc>>> = users::table
+        .find(user)
+        .select(users::vacation_since)
+        .first(conn)
+        .optional()?;
+    Ok(since.flatten().is_some())
+}
+
+pub fn status(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<Vacation, Error> {
+    Ok(load(conn, user, false)?.view(now))
+}
+
+/// Switch auto-vacation on or off.
+pub fn set_auto(
+    conn: &mut PgConnection,
+    user: Uuid,
+    on: bool,
+    now: DateTime<Utc>,
+) -> Result<Vacation, Error> {
+    let away = load(conn, user, true)?;
+    if away.guest {
+        return Err(Error::forbidden("guests have no vacation"));
+    }
+    diesel::update(users::table.find(user))
+        .set(users::auto_vacation.eq(on))
+        .execute(conn)?;
+    status(conn, user, now)
+}
+
+/// `user` goes on vacation now: every duty of theirs pauses, and their
+/// opponents hear of it once (an `on_vacation` event in each match).
+pub fn start(
+    conn: &mut PgConnection,
+    user: Uuid,
+    until: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> Result<Vacation, Error> {
+    let away = load(conn, user, true)?;
+    if away.guest {
+        return Err(Error::forbidden("guests have no vacation"));
+    }
+    if away.vacation_since.is_some() {
+        return Err(Error::conflict("you are on vacation already"));
+    }
+    if away.accrued(now) < 1 {
+        return Err(Error::conflict("no vacation allowance is left"));
+    }
+    if until.is_some_and(|u| u <= now) {
+        return Err(Error::validation("until must be in the future"));
+    }
+    let paused = pause_everywhere(conn, user, now, until, now)?;
+    diesel::update(users::table.find(user))
+        .set((
+            users::vacation_hours.eq(away.accrued(now)),
+            users::vacation_hours_at.eq(now),
+            users::vacation_since.eq(Some(now)),
+            users::vacation_until.eq(until),
+            users::vacation_paying_since.eq(paused.then_some(now)),
+        ))
+        .execute(conn)?;
+    status(conn, user, now)
+}
+
+/// `user` is back (or their vacation ran out): the allowance is charged
+/// and every paused duty of theirs resumes. Nothing to do if they are not
+/// away.
+pub fn end(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<Vacation, Error> {
+    let away = load(conn, user, true)?;
+    if away.vacation_since.is_none() {
+        return Ok(away.view(now));
+    }
+    let left = (away.accrued(now) - away.spent(now)).max(0);
+    for mut table in tables_of(conn, user)? {
+        let events = (table.seats_of(user).into_iter())
+            .map(|seat| vacation_event(seat, ServiceEvent::BackFromVacation))
+            .collect();
+        table.append(conn, events, now)?;
+    }
+    diesel::update(users::table.find(user))
+        .set((
+            users::vacation_hours.eq(left),
+            users::vacation_hours_at.eq(now),
+            users::vacation_since.eq(None::<DateTime<Utc>>),
+            users::vacation_until.eq(None::<DateTime<Utc>>),
+            users::vacation_paying_since.eq(None::<DateTime<Utc>>),
+        ))
+        .execute(conn)?;
+    status(conn, user, now)
+}
+
+/// End the vacations whose end date has come or whose allowance is
+/// spent, each in its own transaction (the sweep's housekeeping). Rows
+/// another instance is ending are skipped.
+pub fn end_due(pool: &crate::db::Pool, now: DateTime<Utc>) -> Result<usize, Error> {
+    let away: Vec<Away> = crate::db::transaction(pool, |c| {
+        Ok(users::table
+            .filter(users::vacation_since.is_not_null())
+            .select(Away::as_select())
+            .load(c)?)
+    })?;
+    let mut ended = 0;
+    for one in away {
+        let due = one.vacation_until.is_some_and(|u| u <= now)
+            || one.runs_out(now).is_some_and(|at| at <= now);
+        if !due {
+            continue;
+        }
+        let done = crate::db::transaction(pool, |c| {
+            // Claimed once: another sweeper holding the row skips it.
+            let mine = users::table
+                .find(one.id)
+                .filter(users::vacation_since.is_not_null())
+                .select(users::id)
+                .for_update()
+                .skip_locked()
+                .first::<Uuid>(c)
+                .optional()?;
+            match mine {
+                Some(user) => end(c, user, now).map(|_| true),
+                None => Ok(false),
+            }
+        })?;
+        ended += usize::from(done);
+    }
+    Ok(ended)
+}
+
+/// Called by the sweep before a notice or a deadline of `seat` in the
+/// locked `table`: whether the seat's player is away, in which case its
+/// duties are paused instead (an `on_vacation` event from when they went
+/// away). A deadline that would forfeit the match (`forfeit`) starts a
+/// vacation for a player with auto-vacation on and allowance left.
+pub fn away(
+    conn: &mut PgConnection,
+    table: &mut Table,
+    seat: Seat,
+    forfeit: bool,
+    now: DateTime<Utc>,
+) -> Result<bool, Error> {
+    let Some(user) = table.seats.get(seat.index()).copied().flatten() else {
+        return Ok(false);
+    };
+    let away = load(conn, user, true)?;
+    let since = match away.vacation_since {
+        Some(since) => since,
+        None if forfeit && away.auto_vacation && !away.guest && away.accrued(now) >= 1 => {
+            diesel::update(users::table.find(user))
+                .set((
+                    users::vacation_hours.eq(away.accrued(now)),
+                    users::vacation_hours_at.eq(now),
+                    users::vacation_since.eq(Some(now)),
+                ))
+                .execute(conn)?;
+            now
+        }
+        None => return Ok(false),
+    };
+    let until = away.vacation_until;
+    let event = vacation_event(seat, ServiceEvent::OnVacation { since, until });
+    table.append(conn, vec![event], now)?;
+    // The allowance is spent from the first duty that pauses.
+    diesel::update(users::table.find(user))
+        .filter(users::vacation_paying_since.is_null())
+        .set(users::vacation_paying_since.eq(Some(now)))
+        .execute(conn)?;
+    Ok(true)
+}
+
+/// Pause `user`'s seats in every match they play; whether any duty of
+/// theirs paused.
+fn pause_everywhere(
+    conn: &mut PgConnection,
+    user: Uuid,
+    since: DateTime<Utc>,
+    until: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> Result<bool, Error> {
+    let mut paused = false;
+    for mut table in tables_of(conn, user)? {
+        let seats = table.seats_of(user);
+        paused |= (table.duties()?.iter()).any(|d| seats.contains(&d.seat));
+        let events = (seats.into_iter())
+            .map(|seat| vacation_event(seat, ServiceEvent::OnVacation { since, until }))
+            .collect();
+        table.append(conn, events, now)?;
+    }
+    Ok(paused)
+}
+
+/// The matches `user` plays in, locked in id order (every vacation start
+/// and end locks in this order, so two never wait on each other).
+fn tables_of(conn: &mut PgConnection, user: Uuid) -> Result<Vec<Table>, Error> {
+    let ids: Vec<Uuid> = matches::table
+        .inner_join(match_seats::table)
+        .filter(match_seats::user_id.eq(user))
+        .filter(matches::status.eq(MatchStatus::Active))
+        .select(matches::id)
+        .distinct()
+        .order(matches::id)
+        .load(conn)?;
+    let mut tables = Vec::with_capacity(ids.len());
+    for id in ids {
+        if let Some(table) = Table::load(conn, id, true)? {
+            tables.push(table);
+        }
+    }
+    Ok(tables)
+}
+
+fn vacation_event(seat: Seat, event: ServiceEvent) -> NewEvent {
+    NewEvent {
+        seat: Some(seat),
+        rules: false,
+        body: event.to_body(),
+    }
+}

@@ -1,0 +1,53 @@
+// Issue #34 in the browser: a takeback asked for between two people and
+// accepted by the opponent from the banner on their board; the setting
+// that decides whether one may be asked, on the settings page.
+"use strict";
+const L = require("./lib.cjs");
+
+const { BASE, api, assert } = L;
+
+async function takebackByConsent(browser, errors) {
+  const ivy = await api("POST", "/v1/accounts", null, { username: "ivy", password: "a long password" });
+  const jun = await api("POST", "/v1/accounts", null, { username: "jun", password: "a long password" });
+  const m = await api("POST", "/v1/matches", ivy.access_token, { game: "checkers", opponents: ["jun"], rated: false });
+  await api("POST", `/v1/matches/${m.id}/accept`, jun.access_token);
+  const legalOf = (s) => api("GET", `/v1/matches/${m.id}/legal-actions`, s.access_token);
+  const [first, second] = (await legalOf(ivy)).actions.some((a) => a.type === "move") ? [ivy, jun] : [jun, ivy];
+  const start = await legalOf(first);
+  const move = start.actions.find((a) => a.type === "move");
+  await api("POST", `/v1/matches/${m.id}/actions`, first.access_token, { seq: start.seq, action: move });
+
+  const asker = await L.player(browser, errors);
+  await L.signIn(asker, first);
+  await L.openMatch(asker, m.id);
+  await asker.click("[data-action=take_back]");
+  await asker.waitForSelector(".banner[role=status]");
+  const answerer = await L.player(browser, errors);
+  await L.signIn(answerer, second);
+  await L.openMatch(answerer, m.id);
+  await answerer.waitForSelector("[data-action=take_back_accept]");
+  await L.shots(answerer, "takeback-asked");
+  const seq = await L.shownSeq(answerer);
+  await answerer.click("[data-action=take_back_accept]");
+  await answerer.waitForFunction((s) => Number(document.querySelector(".match-head")?.dataset.seq) > s, seq);
+  const after = await legalOf(first);
+  assert.deepEqual(after.actions, start.actions, "the asker's move is taken back");
+  // The asker's board follows by itself (the event feed).
+  await asker.waitForFunction(() => !document.querySelector(".banner"), null, { timeout: 15000 });
+
+  // The setting: never / in unrated matches (the default) / always.
+  await answerer.goto(BASE + "/settings");
+  await answerer.waitForSelector("select[name=takebacks]");
+  assert.equal(await answerer.inputValue("select[name=takebacks]"), "unrated");
+  await answerer.selectOption("select[name=takebacks]", "always");
+  await answerer.click("form button[type=submit]");
+  for (let i = 0; i < 50; i++) {
+    if ((await api("GET", "/v1/me", second.access_token)).takebacks === "always") break;
+    await answerer.waitForTimeout(100);
+  }
+  assert.equal((await api("GET", "/v1/me", second.access_token)).takebacks, "always");
+  await asker.context().close();
+  await answerer.context().close();
+}
+
+module.exports = { takebackByConsent };

@@ -34,6 +34,7 @@ const FILES: &[(&str, &str, &str, &str)] = &[
     script!("match.js"),
     script!("seeks.js"),
     script!("computer.js"),
+    script!("vacation.js"),
     // The games: the registry, what their boards share, one module each.
     script!("games.js"),
     script!("boards.js"),

@@ -1,5 +1,6 @@
 // The account pages: sign in / sign up / guest, my matches, a new match,
 // an invitation, and the settings.
+import { vacationCard } from "./vacation.js";
 import { api, countdown, displayName, el, form, gameChoice, gameName, go, language, link, session, setLanguage, show, t } from "./core.js";
 export { computerPage } from "./computer.js";
 
@@ -170,7 +171,8 @@ export async function settingsPage(redraw) {
   const push = "PushManager" in window
     ? el("button", { type: "button", class: "secondary", on: { click: () => subscribePush().then(() => { saved.textContent = t("saved"); }, (e) => { saved.textContent = t("error") + ": " + e.message; }) } }, t("push_on"))
     : null;
-  show(el("h2", {}, t("settings")), saved, account, notices, push, me.guest ? null : sessionsCard(saved));
+  const away = me.guest ? null : await vacationCard(saved);
+  show(el("h2", {}, t("settings")), saved, account, notices, push, away, me.guest ? null : sessionsCard(saved));
 }
 
 /// The password and the account's sessions (issue #30): a new password

@@ -25,6 +25,7 @@ async fn every_page_link_opens_the_shell_under_a_strict_csp() {
         "/social.js",
         "/match.js",
         "/computer.js",
+        "/vacation.js",
         "/seeks.js",
         "/flipchess.js",
         "/boards.js",

@@ -297,7 +297,7 @@ async function accountPages(page, token) {
     console.log("the computer: chosen on its page, a reply by itself, labelled, untimed, a move taken back");
 
     await takebackByConsent(browser, errors);
-    console.log("takebacks between people: asked, accepted from the banner, the setting saved");
+    console.log("takebacks between people: asked, accepted from the banner, the setting saved; a vacation started and ended");
 
     for (const page of [alicePage, bobPage]) {
       const shift = await page.evaluate(() => window.__shift);

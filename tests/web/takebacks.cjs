@@ -1,6 +1,7 @@
 // Issue #34 in the browser: a takeback asked for between two people and
 // accepted by the opponent from the banner on their board; the setting
-// that decides whether one may be asked, on the settings page.
+// that decides whether one may be asked, and a vacation started and
+// ended, on the settings page.
 "use strict";
 const L = require("./lib.cjs");
 
@@ -46,6 +47,17 @@ async function takebackByConsent(browser, errors) {
     await answerer.waitForTimeout(100);
   }
   assert.equal((await api("GET", "/v1/me", second.access_token)).takebacks, "always");
+
+  // Vacation: away from the settings page, the opponent's board says so
+  // (it is their turn now), and back again.
+  await answerer.click("[data-action=start_vacation]");
+  await answerer.waitForSelector("[data-vacation=away]");
+  await L.shots(answerer, "on-vacation");
+  assert.ok((await api("GET", "/v1/me/vacation", second.access_token)).since, "away");
+  await L.openMatch(asker, m.id);
+  await answerer.click("[data-action=end_vacation]");
+  await answerer.waitForSelector("[data-vacation=here]");
+  assert.equal((await api("GET", "/v1/me/vacation", second.access_token)).since, undefined);
   await asker.context().close();
   await answerer.context().close();
 }

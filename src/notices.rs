@@ -77,6 +77,19 @@ pub fn after_append(
             }
         }
     }
+    // A stored conditional reply (issue #34), once its turn is played:
+    // its player hears that it was played for them.
+    if let Some(seat) = table.on_behalf {
+        let done = !table.duties()?.iter().any(|d| d.seat == seat);
+        if let (true, Some(user)) = (done, user_at(seat)) {
+            notice(
+                user,
+                row.seq,
+                Kind::ConditionalPlayed,
+                json!({"game": row.game}),
+            );
+        }
+    }
     if row.status == MatchStatus::Finished && !was_finished {
         let payload = json!({"game": row.game, "result": row.result});
         for user in table.seats.iter().flatten() {

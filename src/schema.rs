@@ -27,6 +27,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    conditional_lines (match_id, user_id) {
+        match_id -> Uuid,
+        user_id -> Uuid,
+        lines -> Jsonb,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     refresh_tokens (token_hash) {
         token_hash -> Bytea,
         user_id -> Uuid,

@@ -6,6 +6,7 @@ pub mod body;
 pub mod caller;
 pub mod client;
 pub mod computer;
+pub mod conditional;
 pub mod edge;
 pub mod error;
 pub mod friends;

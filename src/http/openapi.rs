@@ -8,7 +8,9 @@
 //! query is read, 404 where a path names something, and `default` (500,
 //! 503 when the database is busy).
 
-use super::{accounts, computer, friends, matches, notify, ops, ratings, seeks, vacation};
+use super::{
+    accounts, computer, conditional, friends, matches, notify, ops, ratings, seeks, vacation,
+};
 use actix_web::http::StatusCode;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -77,6 +79,10 @@ api_routes!(
     vacation::start_vacation,
     vacation::end_vacation,
     vacation::auto_vacation,
+    conditional::get_lines,
+    conditional::put_lines,
+    conditional::delete_lines,
+    conditional::plan,
     notify::get_settings,
     notify::put_settings,
     notify::unsubscribe,

@@ -269,6 +269,7 @@ pub fn create(
         players: Default::default(),
         state: MatchState::empty(game),
         held: None,
+        on_behalf: None,
     };
     // Issue #30: nothing hidden is dealt, and no colour drawn, while a
     // seat is open: a creator who could see their hand could cancel and

@@ -5,6 +5,7 @@
 
 pub mod append;
 pub mod challenged;
+pub mod conditional;
 pub mod courtesy;
 pub mod duties;
 pub mod held;
@@ -152,6 +153,9 @@ pub struct Table {
     /// Appends not yet written: the sweep holds them to write a whole
     /// batch in one statement ([`held`]); `None` writes each at once.
     pub held: Option<held::Held>,
+    /// The seat whose stored conditional line is being played, while its
+    /// reply is appended (issue #34): the notices tell its player.
+    pub on_behalf: Option<Seat>,
 }
 
 /// A new event about to be appended.
@@ -198,6 +202,7 @@ impl Table {
                 players: snap.players,
                 state: snap.state,
                 held: None,
+                on_behalf: None,
             }));
         }
         let seat_rows: Vec<SeatRow> = match_seats::table
@@ -232,6 +237,7 @@ impl Table {
                     players: snap.players,
                     state: snap.state,
                     held: None,
+                    on_behalf: None,
                 }),
                 None => unknown.push(row),
             }
@@ -280,6 +286,7 @@ impl Table {
             players,
             state,
             held: None,
+            on_behalf: None,
         };
         // Read from committed rows: safe to remember now.
         table.snapshot().remember();

@@ -2,7 +2,7 @@
 //! feed and the list of my matches.
 
 use super::snapshots::Snapshot;
-use super::{courtesy, EventRow, EventView, MatchView, NewEvent, Table};
+use super::{conditional, courtesy, EventRow, EventView, MatchView, NewEvent, Table};
 use crate::error::Error;
 use crate::idempotency::{self, Keyed};
 use crate::matches::MatchStatus;
@@ -168,6 +168,9 @@ pub fn act(
         let events = table.state.act(seat, &action, &mut env)?;
         let new_events = NewEvent::from_rules(Some(seat), events);
         appended.extend(table.append(conn, new_events, now)?);
+        // The opponent's stored reply, if a line of theirs matches: in
+        // this transaction, in this answer (issue #34).
+        appended.extend(conditional::answer(conn, &mut table, seat, now, random)?);
     }
     let answer = ActionAnswer {
         game: table.game.id().to_owned(),

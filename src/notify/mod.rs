@@ -64,12 +64,14 @@ pub enum Kind {
     OpponentOnVacation,
     /// An opponent is back from vacation.
     OpponentBack,
+    /// A stored conditional reply of mine was played (issue #34).
+    ConditionalPlayed,
     /// The daily email listing the matches awaiting the user.
     Digest,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 15] = [
         Kind::YourTurn,
         Kind::TimeoutNotice,
         Kind::MatchFinished,
@@ -83,6 +85,7 @@ impl Kind {
         Kind::TakebackAnswered,
         Kind::OpponentOnVacation,
         Kind::OpponentBack,
+        Kind::ConditionalPlayed,
         Kind::Digest,
     ];
 
@@ -101,6 +104,7 @@ impl Kind {
             Kind::TakebackAnswered => "takeback_answered",
             Kind::OpponentOnVacation => "opponent_on_vacation",
             Kind::OpponentBack => "opponent_back",
+            Kind::ConditionalPlayed => "conditional_played",
             Kind::Digest => "digest",
         }
     }
@@ -190,6 +194,8 @@ pub struct Switches {
     pub opponent_on_vacation: bool,
     #[serde(default = "on")]
     pub opponent_back: bool,
+    #[serde(default = "on")]
+    pub conditional_played: bool,
 }
 
 impl Default for Switches {
@@ -214,6 +220,7 @@ impl Switches {
             Kind::TakebackAnswered => &mut self.takeback_answered,
             Kind::OpponentOnVacation => &mut self.opponent_on_vacation,
             Kind::OpponentBack => &mut self.opponent_back,
+            Kind::ConditionalPlayed => &mut self.conditional_played,
             Kind::Digest => return,
         };
         *slot = value;

@@ -8,6 +8,7 @@ mod challenges;
 mod checkers_variants;
 mod citations;
 mod computer;
+mod conditional;
 mod deadlines;
 mod errors;
 mod fair_play;

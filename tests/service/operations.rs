@@ -216,6 +216,10 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("post", "/v1/me/vacation"),
         ("delete", "/v1/me/vacation"),
         ("put", "/v1/me/vacation/auto"),
+        ("get", "/v1/matches/{id}/conditional-moves"),
+        ("put", "/v1/matches/{id}/conditional-moves"),
+        ("delete", "/v1/matches/{id}/conditional-moves"),
+        ("get", "/v1/matches/{id}/conditional-moves/options"),
     ];
     let paths = doc["paths"].as_object().unwrap();
     for (method, path) in routes {
@@ -228,7 +232,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        51,
+        53,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

@@ -1,0 +1,1 @@
+DROP TABLE conditional_lines;

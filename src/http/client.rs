@@ -35,6 +35,7 @@ const FILES: &[(&str, &str, &str, &str)] = &[
     script!("seeks.js"),
     script!("computer.js"),
     script!("vacation.js"),
+    script!("conditional.js"),
     // The games: the registry, what their boards share, one module each.
     script!("games.js"),
     script!("boards.js"),

@@ -27,5 +27,7 @@ export function game(id) {
     picker: known.picker || (() => null),
     takeback: known.takeback !== false,
     askTakeback: known.askTakeback !== false,
+    // Lines planned on a board, where nothing is hidden (as takebacks).
+    plan: known.takeback !== false && known.askTakeback !== false,
   };
 }

@@ -5,6 +5,7 @@
 import { againstComputer, api, displayName, el, fail, gameName, go, local, session, show, t } from "./core.js";
 import { startTerms, statusLine } from "./pages.js";
 import * as Games from "./games.js";
+import { conditionalPanel } from "./conditional.js";
 
 let watching = null;
 let current = null;
@@ -68,7 +69,20 @@ function draw(state) {
     state.choices ? picker(state) : null,
     state.pending ? confirmBar(state) : null,
     el("div", { class: "board-wrap" }, boardGrid(state, view, actions)),
-    replayBar(state), takebackBar(state), otherActions(state, actions), finishedBar(state), moveList(state));
+    replayBar(state), takebackBar(state), linesSlot(state), otherActions(state, actions), finishedBar(state), moveList(state));
+}
+
+/// My conditional moves (issue #34), built once per seq of the match: a
+/// redraw for a tap on the board keeps the panel as it is.
+function linesSlot(state) {
+  const m = state.match;
+  if (state.linesSeq !== m.seq) {
+    state.linesSeq = m.seq;
+    state.linesSlot = el("div", { class: "lines-slot" });
+    const slot = state.linesSlot;
+    conditionalPanel(m).then((panel) => { if (panel) slot.replaceChildren(panel); }, () => {});
+  }
+  return state.linesSlot;
 }
 
 /// Whether a computer owes the next play (its reply is on its way).
@@ -82,6 +96,9 @@ function thinking(m) {
 /// or the opponent's setting do not allow, with the reason.
 // Where pieces or cards are hidden the service refuses takebacks (they
 // would show them), so the game's module says not to offer the button.
+const SERVICE_EVENTS = new Set(["player_joined", "cancelled", "timeout_notice", "time_granted", "taken_back",
+  "takeback_requested", "takeback_declined", "on_vacation", "back_from_vacation"]);
+
 function takebackBar(state) {
   const m = state.match;
   if (m.status !== "active" || !m.my_seats.length || !Games.game(m.game).takeback) return null;
@@ -102,9 +119,11 @@ function takebackBar(state) {
     return el("div", { class: "banner", role: "group", "aria-label": t("takeback_offer") }, el("p", {}, t("takeback_offer")),
       button("/accept", "accept", ""), button("/decline", "decline", "secondary"));
   }
-  // My last move stands unanswered while the other seat is to act.
-  const theirs = m.to_act.length && m.to_act.every((d) => !m.my_seats.includes(d.seat));
-  return theirs && m.seq > 0 ? el("div", { class: "actions" }, button("", "ask_take_back", "secondary")) : null;
+  // My last move stands unanswered: the last of the game's own events
+  // (not the service's: notices, grants, takebacks, vacations) is mine.
+  const last = [...state.events].reverse().find((e) => !SERVICE_EVENTS.has(e.type));
+  const mineLast = last && m.my_seats.includes(last.seat) && m.to_act.every((d) => !m.my_seats.includes(d.seat));
+  return mineLast ? el("div", { class: "actions" }, button("", "ask_take_back", "secondary")) : null;
 }
 
 function header(m) {

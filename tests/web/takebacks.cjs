@@ -1,7 +1,8 @@
 // Issue #34 in the browser: a takeback asked for between two people and
 // accepted by the opponent from the banner on their board; the setting
 // that decides whether one may be asked, and a vacation started and
-// ended, on the settings page.
+// ended, on the settings page; a conditional move planned on the board
+// and played in the same answer as the opponent's move.
 "use strict";
 const L = require("./lib.cjs");
 
@@ -58,6 +59,24 @@ async function takebackByConsent(browser, errors) {
   await answerer.click("[data-action=end_vacation]");
   await answerer.waitForSelector("[data-vacation=here]");
   assert.equal((await api("GET", "/v1/me/vacation", second.access_token)).since, undefined);
+
+  // A conditional move planned on the board while it is the opponent's
+  // turn, then played for its owner in the same answer as their move.
+  await L.openMatch(answerer, m.id);
+  await answerer.click("[data-action=plan_line]");
+  await answerer.waitForSelector("select[name=if_they] option[value='0']", { state: "attached" });
+  await answerer.selectOption("select[name=if_they]", "0");
+  await answerer.waitForSelector("select[name=i_reply] option[value='0']", { state: "attached" });
+  await answerer.selectOption("select[name=i_reply]", "0");
+  await answerer.waitForSelector("[data-action=save_line]");
+  await L.shots(answerer, "conditional-planned");
+  await answerer.click("[data-action=save_line]");
+  await answerer.waitForSelector(".conditional .lines li");
+  const now = await legalOf(first);
+  const theirs = now.actions.filter((a) => a.type === "move")[0];
+  const answer = await api("POST", `/v1/matches/${m.id}/actions`, first.access_token, { seq: now.seq, action: theirs });
+  const seats = new Set(answer.events.map((e) => e.seat));
+  assert.equal(seats.size, 2, "the stored reply came in the same answer");
   await asker.context().close();
   await answerer.context().close();
 }

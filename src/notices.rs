@@ -112,71 +112,64 @@ pub fn after_append(
     }
     for event in appended.iter().filter(|e| !e.rules) {
         let seat = event.seat.map(|s| Seat(s as u8));
+        // The players of the other seats (not the event's seat's player).
+        let own = seat.and_then(user_at);
+        let others: Vec<Uuid> = (0..table.seats.len() as u8)
+            .map(Seat)
+            .filter(|s| Some(*s) != seat)
+            .filter_map(user_at)
+            .filter(|u| Some(*u) != own)
+            .collect();
+        let (seq, game) = (event.seq, &row.game);
         match ServiceEvent::from_body(&event.body) {
             Some(ServiceEvent::TimeoutNotice { deadline_at, .. }) => {
-                if let Some(user) = seat.and_then(user_at) {
-                    let payload = json!({"game": row.game, "deadline_at": deadline_at});
-                    notice(user, event.seq, Kind::TimeoutNotice, payload);
+                if let Some(user) = own {
+                    let payload = json!({"game": game, "deadline_at": deadline_at});
+                    notice(user, seq, Kind::TimeoutNotice, payload);
                 }
             }
             Some(ServiceEvent::PlayerJoined) => {
-                let payload = json!({"game": row.game});
-                notice(row.created_by, event.seq, Kind::InvitationAccepted, payload);
+                notice(
+                    row.created_by,
+                    seq,
+                    Kind::InvitationAccepted,
+                    json!({"game": game}),
+                );
             }
             // Takebacks between people (issue #34): the opponent hears of
             // the request, the asker of the answer.
             Some(ServiceEvent::TakebackRequested { .. }) => {
-                let payload = json!({"game": row.game});
-                let others = (0..table.seats.len() as u8)
-                    .map(Seat)
-                    .filter(|s| Some(*s) != seat);
-                for user in others.filter_map(user_at) {
-                    notice(user, event.seq, Kind::TakebackRequested, payload.clone());
+                for user in others {
+                    notice(user, seq, Kind::TakebackRequested, json!({"game": game}));
                 }
             }
             Some(ServiceEvent::TakebackDeclined) => {
-                let payload = json!({"game": row.game, "accepted": false});
-                let others = (0..table.seats.len() as u8)
-                    .map(Seat)
-                    .filter(|s| Some(*s) != seat);
-                for user in others.filter_map(user_at) {
-                    notice(user, event.seq, Kind::TakebackAnswered, payload.clone());
+                let payload = json!({"game": game, "accepted": false});
+                for user in others {
+                    notice(user, seq, Kind::TakebackAnswered, payload.clone());
                 }
             }
             Some(ServiceEvent::TakenBack {
                 accepted_by: Some(_),
                 ..
             }) => {
-                if let Some(user) = seat.and_then(user_at) {
-                    let payload = json!({"game": row.game, "accepted": true});
-                    notice(user, event.seq, Kind::TakebackAnswered, payload);
+                if let Some(user) = own {
+                    let payload = json!({"game": game, "accepted": true});
+                    notice(user, seq, Kind::TakebackAnswered, payload);
                 }
             }
             // Vacation (issue #34): the others hear once that a player went
             // away (a duty paused later, by the sweep, tells nobody) and
             // once that they are back.
             Some(ServiceEvent::OnVacation { since, until }) if since == event.at => {
-                let payload = json!({"game": row.game, "until": until});
-                let others = (0..table.seats.len() as u8)
-                    .map(Seat)
-                    .filter(|s| Some(*s) != seat);
-                for user in others
-                    .filter_map(user_at)
-                    .filter(|u| Some(*u) != seat.and_then(user_at))
-                {
-                    notice(user, event.seq, Kind::OpponentOnVacation, payload.clone());
+                let payload = json!({"game": game, "until": until});
+                for user in others {
+                    notice(user, seq, Kind::OpponentOnVacation, payload.clone());
                 }
             }
             Some(ServiceEvent::BackFromVacation) => {
-                let payload = json!({"game": row.game});
-                let others = (0..table.seats.len() as u8)
-                    .map(Seat)
-                    .filter(|s| Some(*s) != seat);
-                for user in others
-                    .filter_map(user_at)
-                    .filter(|u| Some(*u) != seat.and_then(user_at))
-                {
-                    notice(user, event.seq, Kind::OpponentBack, payload.clone());
+                for user in others {
+                    notice(user, seq, Kind::OpponentBack, json!({"game": game}));
                 }
             }
             Some(

@@ -43,6 +43,10 @@ pub struct TimedDuty {
     /// resume with the time that was left.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paused_at: Option<DateTime<Utc>>,
+    /// The end date its player gave their vacation, if any: opponents see
+    /// "on vacation until …".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub away_until: Option<DateTime<Utc>>,
 }
 
 impl TimedDuty {
@@ -71,7 +75,11 @@ pub enum ClockEvent {
     Granted { seat: Seat, hours: i64 },
     /// `seat`'s player is on vacation since `since` (issue #34): its
     /// duties stop, each from when it began if that is later.
-    Paused { seat: Seat, since: DateTime<Utc> },
+    Paused {
+        seat: Seat,
+        since: DateTime<Utc>,
+        until: Option<DateTime<Utc>>,
+    },
     /// `seat`'s player is back: its paused duties go on with the time
     /// they had left (at least [`RESUME_AT_LEAST`]).
     Resumed { seat: Seat },
@@ -106,9 +114,10 @@ pub fn derive(
                     duty.noticed = duty.noticed && duty.notice_at.is_some_and(|at| at <= now);
                 }
             }
-            ClockEvent::Paused { seat, since } => {
+            ClockEvent::Paused { seat, since, until } => {
                 for duty in timed.iter_mut().filter(|d| d.seat == seat && d.running()) {
                     duty.paused_at = Some(since.max(duty.since));
+                    duty.away_until = until;
                 }
             }
             ClockEvent::Resumed { seat } => {
@@ -116,6 +125,7 @@ pub fn derive(
                     let Some(paused_at) = duty.paused_at.take() else {
                         continue;
                     };
+                    duty.away_until = None;
                     let Some(deadline_at) = duty.deadline_at else {
                         continue;
                     };
@@ -160,6 +170,7 @@ pub fn schedule(
                     closes_at,
                     noticed: false,
                     paused_at: None,
+                    away_until: None,
                 },
             }
         })
@@ -252,9 +263,13 @@ mod tests {
         let paused = ClockEvent::Paused {
             seat: Seat(0),
             since: at(10),
+            until: Some(at(200)),
         };
         let away = derive(&first, &turn, &[paused], at(10), 48 * 3600);
-        assert_eq!(away[0].paused_at, Some(at(10)));
+        assert_eq!(
+            (away[0].paused_at, away[0].away_until),
+            (Some(at(10)), Some(at(200)))
+        );
         assert_eq!((next_notice(&away), next_deadline(&away)), (None, None));
         // A week later the player is back: 38 hours were left, 14 to the notice.
         let back = ClockEvent::Resumed { seat: Seat(0) };
@@ -269,6 +284,7 @@ mod tests {
         let at_deadline = ClockEvent::Paused {
             seat: Seat(0),
             since: at(48),
+            until: None,
         };
         let saved = derive(&first, &turn, &[at_deadline], at(48), 48 * 3600);
         let resumed = derive(&saved, &turn, &[back], at(100), 48 * 3600);
@@ -276,6 +292,7 @@ mod tests {
         let early = ClockEvent::Paused {
             seat: Seat(0),
             since: at(-5),
+            until: None,
         };
         assert_eq!(
             derive(&first, &turn, &[early], at(3), 48 * 3600)[0].paused_at,

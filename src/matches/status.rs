@@ -131,8 +131,8 @@ impl ServiceEvent {
                 seat: posthorn_rules::Seat(to_seat),
                 hours,
             }),
-            ServiceEvent::OnVacation { since, .. } => {
-                seat.map(|seat| ClockEvent::Paused { seat, since })
+            ServiceEvent::OnVacation { since, until } => {
+                seat.map(|seat| ClockEvent::Paused { seat, since, until })
             }
             ServiceEvent::BackFromVacation => seat.map(|seat| ClockEvent::Resumed { seat }),
             _ => None,

@@ -132,7 +132,7 @@ function header(m) {
     el("h2", {}, gameName(m)),
     el("p", {}, m.seats.map((s) => displayName(s) + (m.my_seats.includes(s.seat) ? " (" + t("you") + ")" : "")).join(" · ")),
     el("p", { class: "status" }, statusLine(m)),
-    duty && duty.paused_at ? el("p", { class: "muted", "data-paused": true }, displayName(m.seats[duty.seat] || {}) + " · " + t("on_vacation")) : null,
+    duty && duty.paused_at ? el("p", { class: "muted", "data-paused": true }, displayName(m.seats[duty.seat] || {}) + " · " + t("on_vacation") + (duty.away_until ? " " + t("until") + " " + local(duty.away_until) : "")) : null,
     duty && duty.deadline_at && !duty.paused_at ? el("p", { class: "muted" }, t("deadline") + ": " + local(duty.deadline_at)) : null,
     thinking(m) ? el("p", { class: "muted", role: "status" }, t("computer_thinking")) : null,
     m.result ? el("p", { class: "result" }, t("result") + ": " + describeResult(m)) : null);

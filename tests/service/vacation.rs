@@ -105,7 +105,10 @@ async fn a_player_away_loses_nothing_and_their_duties_resume_with_the_time_left(
     let theirs = match_where_first(&app, &bob, &alice, "alice").await;
     let before = view(&app, &alice, &mine).await["to_act"][0].clone();
     app.clock.advance(Duration::hours(10));
-    let away = app.post("/v1/me/vacation", &alice, json!({})).await;
+    let until = (now(&app) + Duration::days(14)).to_rfc3339();
+    let away = app
+        .post("/v1/me/vacation", &alice, json!({ "until": until }))
+        .await;
     assert_eq!(away.status, 200, "{}", away.body);
     assert_eq!(away.body["hours_left"], 720);
     assert!(away.body["since"].is_string());
@@ -118,6 +121,10 @@ async fn a_player_away_loses_nothing_and_their_duties_resume_with_the_time_left(
     assert_eq!(notices_of(&app, &theirs, "opponent_on_vacation").await, 1);
     let paused = view(&app, &bob, &mine).await["to_act"][0].clone();
     assert!(paused["paused_at"].is_string(), "{paused}");
+    assert!(
+        paused["away_until"].is_string(),
+        "on vacation until …: {paused}"
+    );
     // A week passes: no notice, no deadline; Bob's move in the other match
     // gives Alice a new duty, which pauses when its notice would come.
     let mv = first_move(&app, &bob, &theirs).await.unwrap();

@@ -7,6 +7,12 @@ use std::path::PathBuf;
 pub struct Config {
     /// `DATABASE_URL`; unset: start a private PostgreSQL in `data_dir`.
     pub database_url: Option<String>,
+    /// `POSTHORN_READ_DATABASE_URL`: a replica for the read-heavy paths
+    /// (issue #36); unset: every read goes to the primary.
+    pub read_database_url: Option<String>,
+    /// `POSTHORN_REPLICA_MAX_LAG_SECONDS`, default 10: a replica lagging
+    /// more is passed over for the primary.
+    pub replica_max_lag_seconds: f64,
     /// `POSTHORN_BIND`, default `127.0.0.1:8080`.
     pub bind: String,
     /// `POSTHORN_PUBLIC_URL`: the address users reach (links in invites).
@@ -69,6 +75,8 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             database_url: None,
+            read_database_url: None,
+            replica_max_lag_seconds: 10.0,
             bind: "127.0.0.1:8080".into(),
             public_url: "http://127.0.0.1:8080".into(),
             data_dir: PathBuf::from(".posthorn"),
@@ -115,6 +123,12 @@ impl Config {
         let bind = var("POSTHORN_BIND").unwrap_or(d.bind);
         Ok(Config {
             database_url: var("DATABASE_URL"),
+            read_database_url: var("POSTHORN_READ_DATABASE_URL"),
+            replica_max_lag_seconds: number(
+                "POSTHORN_REPLICA_MAX_LAG_SECONDS",
+                var("POSTHORN_REPLICA_MAX_LAG_SECONDS"),
+                d.replica_max_lag_seconds,
+            )?,
             public_url: var("POSTHORN_PUBLIC_URL").unwrap_or_else(|| format!("http://{bind}")),
             bind,
             data_dir: var("POSTHORN_DATA_DIR")

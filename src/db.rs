@@ -14,6 +14,11 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 
 mod lanes;
+pub mod replica;
+
+/// Connections found dead at BEGIN and replaced (issue #36: a restart or a
+/// failover of the database).
+pub static RECONNECTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// How long a request waits for a connection before it is answered 503.
 const WAIT: Duration = Duration::from_secs(3);
@@ -47,16 +52,32 @@ pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
 
 /// A pool that waits a few seconds for a connection, then gives up (503).
 pub fn pool(url: &str, size: u32) -> Result<Pool, String> {
-    let connections = R2d2Pool::builder()
+    pool_of(url, size, true)
+}
+
+/// A pool for a replica (issue #36): the service starts whether or not the
+/// replica answers; reads go to the primary until it does.
+pub fn replica_pool(url: &str, size: u32) -> Result<Pool, String> {
+    pool_of(url, size, false)
+}
+
+fn pool_of(url: &str, size: u32, checked: bool) -> Result<Pool, String> {
+    let builder = R2d2Pool::builder()
         .max_size(size)
         .min_idle(Some(1))
         .connection_timeout(WAIT)
         // A broken connection fails its query and is dropped; pinging on
         // every checkout would add a round trip to every request.
         .test_on_check_out(false)
-        .connection_customizer(Box::new(GenericPlans))
-        .build(ConnectionManager::new(url))
-        .map_err(|e| format!("cannot connect to the database: {e}"))?;
+        .connection_customizer(Box::new(GenericPlans));
+    let manager = ConnectionManager::new(url);
+    let connections = if checked {
+        builder
+            .build(manager)
+            .map_err(|e| format!("cannot connect to the database: {e}"))?
+    } else {
+        builder.build_unchecked(manager)
+    };
     let lanes = lanes::Lanes::start(size as usize)
         .map_err(|e| format!("cannot start the database threads: {e}"))?;
     Ok(Pool {
@@ -102,7 +123,10 @@ fn begin(pool: &Pool) -> Result<Pooled, Error> {
     let mut pooled = pool.get()?;
     match AnsiTransactionManager::begin_transaction(&mut *pooled) {
         Ok(()) => return Ok(pooled),
-        Err(e) if is_transient(&e) => discard(&mut pooled),
+        Err(e) if is_transient(&e) => {
+            discard(&mut pooled);
+            RECONNECTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         Err(e) => return Err(e.into()),
     }
     drop(pooled);
@@ -129,6 +153,12 @@ where
         Ok(_) => AnsiTransactionManager::commit_transaction(&mut *pooled),
         Err(_) => AnsiTransactionManager::rollback_transaction(&mut *pooled),
     };
+    // A passing failure (the server went away, or the connection is on a
+    // standby): not handed out again, so the next one is made afresh and
+    // libpq finds the writable server (issue #36).
+    if let Err(Error::Transient(_)) = &result {
+        discard(&mut pooled);
+    }
     if let Err(e) = ended {
         discard(&mut pooled);
         // A COMMIT that failed: the work's answer must not be given.

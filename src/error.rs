@@ -142,6 +142,11 @@ pub fn is_transient(e: &diesel::result::Error) -> bool {
     match e {
         E::DatabaseError(Kind::ClosedConnection | Kind::UnableToSendCommand, _)
         | E::DatabaseError(Kind::SerializationFailure, _)
+        // A connection that landed on a standby (a failover under way, or
+        // a URL without `target_session_attrs=read-write`): the failover
+        // drill saw 500s here (issue #36). Passing: a new connection finds
+        // the writable server.
+        | E::DatabaseError(Kind::ReadOnlyTransaction, _)
         | E::BrokenTransactionManager => true,
         E::DatabaseError(_, info) => {
             const PASSING: [&str; 7] = [

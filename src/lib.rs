@@ -77,6 +77,11 @@ pub fn app_state(
     clock: Arc<dyn clock::Clock>,
 ) -> Result<state::AppState, String> {
     let pool = db::pool(database_url, config.pool_size)?;
+    let replica = match &config.read_database_url {
+        Some(url) => Some(db::replica_pool(url, config.pool_size)?),
+        None => None,
+    };
+    let reads = db::replica::Reads::new(pool.clone(), replica, config.replica_max_lag_seconds);
     let mut conn = pool
         .get()
         .map_err(|e| format!("cannot connect to the database: {e}"))?;
@@ -95,6 +100,7 @@ pub fn app_state(
         ]
     });
     Ok(state::AppState {
+        reads,
         mailer: Arc::new(mailer),
         vapid: Arc::new(vapid),
         pool,

@@ -65,6 +65,20 @@ impl Metrics {
         let counters = [
             ("posthorn_actions_applied_total", &self.actions_applied),
             ("posthorn_events_appended_total", &EVENTS_APPENDED),
+            // The database's failovers and the pool's recovery (issue #36).
+            (
+                "posthorn_db_failovers_noticed_total",
+                &crate::db::replica::FAILOVERS_NOTICED,
+            ),
+            ("posthorn_db_reconnects_total", &crate::db::RECONNECTS),
+            (
+                "posthorn_db_replica_reads_total",
+                &crate::db::replica::REPLICA_READS,
+            ),
+            (
+                "posthorn_db_replica_fallbacks_total",
+                &crate::db::replica::REPLICA_FALLBACKS,
+            ),
         ];
         for (name, value) in counters {
             let _ = writeln!(out, "# TYPE {name} counter\n{name} {}", value.load(Relaxed));

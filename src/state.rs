@@ -10,6 +10,8 @@ use std::sync::Arc;
 #[derive(Clone)]
 pub struct AppState {
     pub pool: Pool,
+    /// The read-heavy paths' reads: a replica when configured (issue #36).
+    pub reads: crate::db::replica::Reads,
     pub config: Arc<Config>,
     pub clock: Arc<dyn Clock>,
     pub keys: Arc<Keys>,

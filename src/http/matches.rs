@@ -390,9 +390,9 @@ pub async fn position_at(
     path: web::Path<(Uuid, i32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, seq) = path.into_inner();
-    let found = db::run(&state.pool, move |c| {
-        crate::matches::replay::position_at(c, id, caller.user_id, seq)
-    })
-    .await?;
+    // Replays read a replica when one is configured (issue #36).
+    let found = (state.reads)
+        .read(move |c| crate::matches::replay::position_at(c, id, caller.user_id, seq))
+        .await?;
     Ok(HttpResponse::Ok().json(found))
 }

@@ -4,7 +4,6 @@ use crate::http::error::{ApiError, Code};
 use crate::state::AppState;
 use actix_web::http::header;
 use actix_web::{get, web, HttpRequest, HttpResponse};
-use diesel::RunQueryDsl;
 use posthorn_rules::GameId;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -16,16 +15,30 @@ pub async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(serde_json::json!({"status": "ok"}))
 }
 
-#[utoipa::path(get, path = "/readyz", tag = "operations", responses((status = 200), (status = 503)))]
+#[utoipa::path(get, path = "/readyz", tag = "operations", responses((status = 200, description = "`{status, database: {role, lag_seconds}, replica?: {role, lag_seconds, reachable}}`: the role of the server answering (`primary` or `replica`) and the replication lag the service sees"), (status = 503)))]
 #[get("/readyz")]
 pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
-    crate::db::run(&state.pool, |c| {
-        diesel::sql_query("SELECT 1").execute(c)?;
-        Ok(())
-    })
-    .await
-    .map_err(|_| ApiError::new(Code::Unavailable, "the database is not reachable"))?;
-    Ok(HttpResponse::Ok().json(serde_json::json!({"status": "ready"})))
+    use crate::db::replica::standing;
+    let primary = crate::db::run(&state.pool, standing)
+        .await
+        .map_err(|_| ApiError::new(Code::Unavailable, "the database is not reachable"))?;
+    let role = |in_recovery: bool| if in_recovery { "replica" } else { "primary" };
+    let mut ready = serde_json::json!({
+        "status": "ready",
+        "database": {"role": role(primary.in_recovery), "lag_seconds": primary.lag_seconds},
+    });
+    if let Some(replica) = state.reads.replica() {
+        // A replica that is down leaves the service ready: reads go to
+        // the primary (issue #36).
+        let seen = crate::db::read(replica, standing).await.ok();
+        ready["replica"] = match seen {
+            Some(s) => {
+                serde_json::json!({"reachable": true, "role": role(s.in_recovery), "lag_seconds": s.lag_seconds})
+            }
+            None => serde_json::json!({"reachable": false}),
+        };
+    }
+    Ok(HttpResponse::Ok().json(ready))
 }
 
 /// The page a problem document's `type` names (RFC 9457 §3.1.1): what the

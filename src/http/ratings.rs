@@ -1,7 +1,6 @@
 //! Leaderboards and profiles (issue #19): thin wrappers over `crate::ratings`.
 
 use crate::auth::Caller;
-use crate::db;
 use crate::error::Error;
 use crate::http::error::ApiError;
 use crate::ratings::{board, perfs, profile};
@@ -10,7 +9,7 @@ use actix_web::{get, web, HttpResponse};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-#[derive(Debug, Deserialize, IntoParams)]
+#[derive(Clone, Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 pub struct BoardQuery {
     #[param(schema_with = crate::enforced::board_cursor)]
@@ -44,12 +43,15 @@ pub async fn leaderboard(
     {
         return Err(Error::validation("around takes `me`, scope takes `friends`").into());
     }
-    let found = db::run(&state.pool, move |c| match (query.around, query.scope) {
-        (Some(_), _) => board::around(c, &perf, caller.user_id),
-        (None, Some(_)) => board::friends(c, &perf, caller.user_id),
-        (None, None) => board::page(c, &perf, query.cursor.as_deref()),
-    })
-    .await?;
+    // Leaderboards, profiles and head-to-head read a replica when one is
+    // configured (issue #36).
+    let found = (state.reads)
+        .read(move |c| match (&query.around, &query.scope) {
+            (Some(_), _) => board::around(c, &perf, caller.user_id),
+            (None, Some(_)) => board::friends(c, &perf, caller.user_id),
+            (None, None) => board::page(c, &perf, query.cursor.as_deref()),
+        })
+        .await?;
     Ok(HttpResponse::Ok().json(found))
 }
 
@@ -63,10 +65,9 @@ pub async fn user_profile(
     name: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let name = name.into_inner();
-    let found = db::run(&state.pool, move |c| {
-        profile::profile(c, caller.user_id, &name)
-    })
-    .await?;
+    let found = (state.reads)
+        .read(move |c| profile::profile(c, caller.user_id, &name))
+        .await?;
     Ok(HttpResponse::Ok().json(found))
 }
 
@@ -80,9 +81,8 @@ pub async fn head_to_head(
     name: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let name = name.into_inner();
-    let found = db::run(&state.pool, move |c| {
-        profile::head_to_head(c, caller.user_id, &name)
-    })
-    .await?;
+    let found = (state.reads)
+        .read(move |c| profile::head_to_head(c, caller.user_id, &name))
+        .await?;
     Ok(HttpResponse::Ok().json(found))
 }

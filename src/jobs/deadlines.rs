@@ -236,6 +236,7 @@ impl Sweeper {
 fn sweep(state: &Sweeper) -> Result<Swept, Error> {
     let now = state.clock.now();
     let pool = &state.pool;
+    planned(pool, crate::db::replica::notice_primary)?;
     planned(pool, |c| crate::idempotency::forget_expired(c, now))?;
     planned(pool, |c| crate::limits::forget_old(c, now))?;
     // Challenges unanswered for 7 days cancel their matches (issue #20);

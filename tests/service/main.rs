@@ -27,6 +27,7 @@ mod push;
 mod push_service;
 mod ratings;
 mod rematch;
+mod replica;
 mod schemas;
 mod seeks;
 mod sessions;

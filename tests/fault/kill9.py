@@ -119,6 +119,33 @@ def play_match(match_id, tokens, rng):
             return
 
 
+def sizes(port):
+    """Bytes per event and per match in the database the run wrote
+    (issue #36's capacity notes): each table with its indexes and TOAST,
+    after VACUUM ANALYZE so the counts and sizes are settled."""
+    def sql(q):
+        return subprocess.run(["psql", "-h", "127.0.0.1", "-p", port, "-U", "postgres", "-d", "posthorn", "-At",
+                               "-F", " ", "-c", q], capture_output=True, text=True, check=True).stdout.strip()
+    sql("VACUUM ANALYZE")
+    events, matches, finished = map(int, sql(
+        "SELECT (SELECT count(*) FROM match_events), (SELECT count(*) FROM matches), "
+        "(SELECT count(*) FROM matches WHERE status = 'finished')").split())
+    print(f"database after the run: {events} events in {matches} matches ({finished} finished), "
+          f"{events / max(matches, 1):.1f} events a match")
+    per_match = 0
+    for table in ["match_events", "matches", "match_seats", "notices", "notifications", "idempotent_answers",
+                  "challenges", "rating_changes"]:
+        size = int(sql(f"SELECT pg_total_relation_size('{table}')"))
+        rows = int(sql(f"SELECT count(*) FROM {table}"))
+        each = size / max(rows, 1)
+        print(f"  {table:20} {rows:8} rows {size / 1e6:8.2f} MB  {each:7.0f} B a row  {size / max(matches, 1):8.0f} B a match")
+        if table != "idempotent_answers":  # kept 24 h only
+            per_match += size / max(matches, 1)
+    log_size = int(sql("SELECT pg_total_relation_size('match_events')"))
+    print(f"  per event (match_events with its index): {log_size / max(events, 1):.0f} B; "
+          f"per match, everything kept for good: {per_match:.0f} B")
+
+
 def main():
     proc = start()
     tokens = []
@@ -163,10 +190,13 @@ def main():
     # Every logged move was acknowledged under exactly one key: a retried
     # key never applied its move a second time.
     duplicated = len(logged) - len(acked)
-    print(f"kills {KILLS}, restart to ready {min(downtime):.2f}–{max(downtime):.2f} s")
+    if downtime:
+        print(f"kills {KILLS}, restart to ready {min(downtime):.2f}–{max(downtime):.2f} s")
     print(f"moves acknowledged {len(acked)} under {keys} keys, moves in the log {len(logged)}, refused {refused}")
     print(f"requests broken by the kills and sent again: {broken[0]}")
     print(f"lost {lost}, duplicated {duplicated}")
+    if os.environ.get("SIZES"):
+        sizes(port)
     subprocess.run(["pg_ctl" if not os.path.exists("/usr/lib/postgresql") else
                     sorted(d for d in (f"/usr/lib/postgresql/{v}/bin/pg_ctl" for v in os.listdir("/usr/lib/postgresql")) if os.path.exists(d))[-1],
                     "-D", os.path.join(DATA, "postgres"), "-m", "fast", "stop"],

@@ -76,6 +76,7 @@ def free_port():
 
 
 P1, P2, PORT = free_port(), free_port(), free_port()
+METRICS_TOKEN = f"failover-drill-{os.getpid()}"
 BASE = f"http://127.0.0.1:{PORT}"
 # SESSION_ATTRS=any: libpq takes the first server that answers, even a standby.
 SESSION_ATTRS = os.environ.get("SESSION_ATTRS", "read-write")
@@ -161,8 +162,10 @@ def setup_clusters():
 
 
 def start_service():
+    # The sweep notes which server is primary on each tick: every second.
     env = dict(os.environ, POSTHORN_BIND=f"127.0.0.1:{PORT}", POSTHORN_DATA_DIR=os.path.join(DATA, "service"),
-               DATABASE_URL=URL, RUST_LOG=os.environ.get("RUST_LOG", "warn"))
+               DATABASE_URL=URL, RUST_LOG=os.environ.get("RUST_LOG", "warn"), POSTHORN_METRICS_TOKEN=METRICS_TOKEN,
+               POSTHORN_SWEEP_INTERVAL_SECONDS="1")
     proc = subprocess.Popen([BIN], env=env, stdout=subprocess.DEVNULL, stderr=open(SERVICE_LOG, "a"))
     started.append(("service", proc))
     for _ in range(600):
@@ -309,13 +312,27 @@ def drill():
         run([f"{PG}/pg_ctl", "-D", STANDBY, "-w", "-t", "30", "promote"])
     promoted = time.monotonic()
     time.sleep(AFTER)
+    readiness = ""
     try:
         with urllib.request.urlopen(BASE + "/readyz", timeout=10) as r:
             ready = r.status
+            readiness = r.read().decode()
     except urllib.error.HTTPError as e:
         ready = e.code
     except OSError as e:
         ready = f"no answer ({e})"
+    # What the service noticed: the server answering as primary changed,
+    # connections found dead and replaced (issue #36's metrics).
+    noticed = {}
+    try:
+        ask = urllib.request.Request(BASE + "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+        with urllib.request.urlopen(ask, timeout=10) as r:
+            for line in r.read().decode().splitlines():
+                if line.startswith(("posthorn_db_failovers_noticed_total", "posthorn_db_reconnects_total")):
+                    name, value = line.split()
+                    noticed[name.removeprefix("posthorn_db_")] = int(float(value))
+    except OSError as e:
+        noticed = {"metrics": f"no answer ({e})"}
     stop.set()
     deadline = time.monotonic() + GRACE
     for t in threads:
@@ -359,7 +376,8 @@ def drill():
               f"`pg_ctl promote` was run ({resumed[0] - promoted:.2f} s after it returned)")
     else:
         print("writes never resumed" + (" after the promotion" if PROMOTE else ""))
-    print(f"/readyz at the end of play: {ready}")
+    print(f"/readyz at the end of play: {ready} {readiness}")
+    print(f"the service's metrics: {noticed}")
     print(f"lost {lost}, duplicated {duplicated}, answered 500: {internal}")
     return 1 if lost or duplicated or internal or not resumed or unanswered[0] or ready != 200 else 0
 

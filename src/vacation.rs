@@ -261,18 +261,32 @@ pub fn away(
     let Some(user) = table.seats.get(seat.index()).copied().flatten() else {
         return Ok(false);
     };
-    let away = load(conn, user, true)?;
+    // Read without a lock: the sweep holds a batch of matches, and a lock
+    // on the player's row here met the rating update's locks of the same
+    // players in a deadlock (two sweepers and resignations at once). Only
+    // starting an auto-vacation writes the row, and only if still unset.
+    let away = load(conn, user, false)?;
     let since = match away.vacation_since {
         Some(since) => since,
         None if forfeit && away.auto_vacation && !away.guest && away.accrued(now) >= 1 => {
-            diesel::update(users::table.find(user))
+            let started = diesel::update(users::table.find(user))
+                .filter(users::vacation_since.is_null())
                 .set((
                     users::vacation_hours.eq(away.accrued(now)),
                     users::vacation_hours_at.eq(now),
                     users::vacation_since.eq(Some(now)),
                 ))
                 .execute(conn)?;
-            now
+            if started == 0 {
+                // Another transaction started it meanwhile (and committed:
+                // the update waited for it): pause from then.
+                match load(conn, user, false)?.vacation_since {
+                    Some(since) => since,
+                    None => return Ok(false),
+                }
+            } else {
+                now
+            }
         }
         None => return Ok(false),
     };

@@ -78,8 +78,22 @@ struct Away {
 impl Away {
     /// The allowance at `now`, before what the running vacation spends.
     fn accrued(&self, now: DateTime<Utc>) -> i32 {
-        let grown = (now - self.vacation_hours_at).num_seconds() / ACCRUES_EVERY.num_seconds();
-        (self.vacation_hours as i64 + grown.max(0)).min(CAP_HOURS as i64) as i32
+        (self.vacation_hours as i64 + self.steps(now)).min(CAP_HOURS as i64) as i32
+    }
+
+    /// Whole accrual steps since `vacation_hours_at`.
+    fn steps(&self, now: DateTime<Utc>) -> i64 {
+        ((now - self.vacation_hours_at).num_seconds() / ACCRUES_EVERY.num_seconds()).max(0)
+    }
+
+    /// Where the accrual stands after [`Away::accrued`] at `now`: the part
+    /// of a step already grown is kept (a start or an end does not reset
+    /// it), unless the allowance is full.
+    fn accrued_at(&self, now: DateTime<Utc>) -> DateTime<Utc> {
+        if self.accrued(now) >= CAP_HOURS {
+            return now;
+        }
+        self.vacation_hours_at + ACCRUES_EVERY * self.steps(now) as i32
     }
 
     /// What the running vacation has spent by `now`: every started hour
@@ -107,13 +121,12 @@ impl Away {
     }
 }
 
-fn load(conn: &mut PgConnection, user: Uuid, lock: bool) -> Result<Away, Error> {
-    let query = users::table.find(user).select(Away::as_select());
-    let found = if lock {
-        query.for_update().first(conn).optional()?
-    } else {
-        query.first(conn).optional()?
-    };
+/// The player's vacation columns, read without a lock (see `start`).
+fn load(conn: &mut PgConnection, user: Uuid) -> Result<Away, Error> {
+    let found = (users::table.find(user))
+        .select(Away::as_select())
+        .first(conn)
+        .optional()?;
     found.ok_or_else(|| Error::unauthorized("this account no longer exists"))
 }
 
@@ -128,7 +141,7 @@ pub fn is_away(conn: &mut PgConnection, user: Uuid) -> Result<bool, Error> {
 }
 
 pub fn status(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<Vacation, Error> {
-    Ok(load(conn, user, false)?.view(now))
+    Ok(load(conn, user)?.view(now))
 }
 
 /// Switch auto-vacation on or off.
@@ -138,7 +151,7 @@ pub fn set_auto(
     on: bool,
     now: DateTime<Utc>,
 ) -> Result<Vacation, Error> {
-    let away = load(conn, user, true)?;
+    let away = load(conn, user)?;
     if away.guest {
         return Err(Error::forbidden("guests have no vacation"));
     }
@@ -156,7 +169,11 @@ pub fn start(
     until: Option<DateTime<Utc>>,
     now: DateTime<Utc>,
 ) -> Result<Vacation, Error> {
-    let away = load(conn, user, true)?;
+    // The player's row is read, not locked: the matches are locked first
+    // (an append's notices hold a key-share lock on their players' rows,
+    // so locking the row first could meet an action in a deadlock), and
+    // the row is written last, only if no vacation started meanwhile.
+    let away = load(conn, user)?;
     if away.guest {
         return Err(Error::forbidden("guests have no vacation"));
     }
@@ -170,15 +187,20 @@ pub fn start(
         return Err(Error::validation("until must be in the future"));
     }
     let paused = pause_everywhere(conn, user, now, until, now)?;
-    diesel::update(users::table.find(user))
+    let started = diesel::update(users::table.find(user))
+        .filter(users::vacation_since.is_null())
         .set((
             users::vacation_hours.eq(away.accrued(now)),
-            users::vacation_hours_at.eq(now),
+            users::vacation_hours_at.eq(away.accrued_at(now)),
             users::vacation_since.eq(Some(now)),
             users::vacation_until.eq(until),
             users::vacation_paying_since.eq(paused.then_some(now)),
         ))
         .execute(conn)?;
+    if started == 0 {
+        // The transaction rolls back, events included.
+        return Err(Error::conflict("you are on vacation already"));
+    }
     status(conn, user, now)
 }
 
@@ -186,26 +208,34 @@ pub fn start(
 /// and every paused duty of theirs resumes. Nothing to do if they are not
 /// away.
 pub fn end(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<Vacation, Error> {
-    let away = load(conn, user, true)?;
+    // As in `start`: the matches are locked first, the row written last.
+    let away = load(conn, user)?;
     if away.vacation_since.is_none() {
         return Ok(away.view(now));
     }
-    let left = (away.accrued(now) - away.spent(now)).max(0);
     for mut table in tables_of(conn, user)? {
         let events = (table.seats_of(user).into_iter())
             .map(|seat| vacation_event(seat, ServiceEvent::BackFromVacation))
             .collect();
         table.append(conn, events, now)?;
     }
-    diesel::update(users::table.find(user))
+    // Read again now that the matches are held: a duty paused meanwhile
+    // (the sweep) may have started the spending.
+    let away = load(conn, user)?;
+    let left = (away.accrued(now) - away.spent(now)).max(0);
+    let ended = diesel::update(users::table.find(user))
+        .filter(users::vacation_since.is_not_null())
         .set((
             users::vacation_hours.eq(left),
-            users::vacation_hours_at.eq(now),
+            users::vacation_hours_at.eq(away.accrued_at(now)),
             users::vacation_since.eq(None::<DateTime<Utc>>),
             users::vacation_until.eq(None::<DateTime<Utc>>),
             users::vacation_paying_since.eq(None::<DateTime<Utc>>),
         ))
         .execute(conn)?;
+    if ended == 0 {
+        return Err(Error::conflict("the vacation already ended"));
+    }
     status(conn, user, now)
 }
 
@@ -227,12 +257,14 @@ pub fn end_due(pool: &crate::db::Pool, now: DateTime<Utc>) -> Result<usize, Erro
             continue;
         }
         let done = crate::db::transaction(pool, |c| {
-            // Claimed once: another sweeper holding the row skips it.
+            // Claimed once: another sweeper holding the row skips it. A
+            // no-key lock: an append's notices to this player (a key-share
+            // lock) do not wait for it.
             let mine = users::table
                 .find(one.id)
                 .filter(users::vacation_since.is_not_null())
                 .select(users::id)
-                .for_update()
+                .for_no_key_update()
                 .skip_locked()
                 .first::<Uuid>(c)
                 .optional()?;
@@ -240,8 +272,13 @@ pub fn end_due(pool: &crate::db::Pool, now: DateTime<Utc>) -> Result<usize, Erro
                 Some(user) => end(c, user, now).map(|_| true),
                 None => Ok(false),
             }
-        })?;
-        ended += usize::from(done);
+        });
+        ended += match done {
+            Ok(done) => usize::from(done),
+            // Ended meanwhile by its player: rolled back, nothing to do.
+            Err(Error::Conflict(_)) => 0,
+            Err(e) => return Err(e),
+        };
     }
     Ok(ended)
 }
@@ -265,7 +302,7 @@ pub fn away(
     // on the player's row here met the rating update's locks of the same
     // players in a deadlock (two sweepers and resignations at once). Only
     // starting an auto-vacation writes the row, and only if still unset.
-    let away = load(conn, user, false)?;
+    let away = load(conn, user)?;
     let since = match away.vacation_since {
         Some(since) => since,
         None if forfeit && away.auto_vacation && !away.guest && away.accrued(now) >= 1 => {
@@ -273,14 +310,14 @@ pub fn away(
                 .filter(users::vacation_since.is_null())
                 .set((
                     users::vacation_hours.eq(away.accrued(now)),
-                    users::vacation_hours_at.eq(now),
+                    users::vacation_hours_at.eq(away.accrued_at(now)),
                     users::vacation_since.eq(Some(now)),
                 ))
                 .execute(conn)?;
             if started == 0 {
                 // Another transaction started it meanwhile (and committed:
                 // the update waited for it): pause from then.
-                match load(conn, user, false)?.vacation_since {
+                match load(conn, user)?.vacation_since {
                     Some(since) => since,
                     None => return Ok(false),
                 }

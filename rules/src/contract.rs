@@ -347,6 +347,12 @@ pub struct About {
     pub action_cap: usize,
     /// How its results are rated.
     pub rating: Rating,
+    /// Whether the game keeps anything from a seat at some point (a hand,
+    /// a deck, face-down pieces, §H). The service never undoes a move or
+    /// plays a line out where this holds: `secrets` says what is hidden
+    /// now, and may say nothing late in a match while a hand is still
+    /// hidden.
+    pub hides: bool,
     /// Titles shown beside a rating, from the lowest rating each starts
     /// at (Janggi's 급 and 단); empty for games without.
     pub titles: &'static [(i32, &'static str)],

@@ -72,13 +72,15 @@ pub struct Standing {
 
 /// The question every server answers alike: a primary says it is not in
 /// recovery, a standby how old its last replayed transaction is unless it
-/// has replayed all it received (an idle primary sends nothing, and a
-/// caught-up standby is not late).
+/// is streaming and has replayed all it received (an idle primary sends
+/// nothing, and a caught-up standby is not late; one whose WAL receiver is
+/// gone may be, however long ago it caught up).
 pub fn standing(conn: &mut PgConnection) -> Result<Standing, Error> {
     Ok(diesel::sql_query(
         "SELECT pg_is_in_recovery() AS in_recovery, \
-         CASE WHEN NOT pg_is_in_recovery() \
-                OR pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0.0 \
+         CASE WHEN NOT pg_is_in_recovery() THEN 0.0 \
+              WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() \
+                AND EXISTS (SELECT 1 FROM pg_stat_wal_receiver WHERE status = 'streaming') THEN 0.0 \
               ELSE extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8 END \
          AS lag_seconds",
     )

@@ -25,7 +25,7 @@ use crate::schema::{conditional_lines, match_events};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
-use posthorn_rules::{Env, Random, Seat};
+use posthorn_rules::{DutyKind, Env, Random, Seat};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -92,11 +92,12 @@ pub fn options(
 ) -> Result<Options, Error> {
     let table = Table::load_mine(conn, id, user, false)?;
     let seat = owner_seat(&table, user)?;
-    if !table
-        .state
-        .secrets(posthorn_rules::Viewer::Seat(seat))
-        .is_empty()
-    {
+    let hidden = table.game.about().hides
+        || !table
+            .state
+            .secrets(posthorn_rules::Viewer::Seat(seat))
+            .is_empty();
+    if hidden {
         return Err(posthorn_rules::RuleError::illegal(
             "where pieces or cards are hidden, write the line's conditions as event patterns",
         )
@@ -295,9 +296,11 @@ pub fn answer(
     let Some(user) = table.seats[owner.index()] else {
         return Ok(Vec::new());
     };
-    if user == table.seats[actor.index()].unwrap_or_default()
-        || !table.state.to_act().iter().any(|d| d.seat == owner)
-    {
+    // Judged when my turn comes, not at a decision owed mid-turn (a draw
+    // offer to answer, a FlipChess catch).
+    let my_turn =
+        (table.state.to_act().iter()).any(|d| d.seat == owner && d.kind == DutyKind::Turn);
+    if user == table.seats[actor.index()].unwrap_or_default() || !my_turn {
         return Ok(Vec::new());
     }
     let lines = stored(conn, table.row.id, user, true)?;
@@ -363,27 +366,34 @@ fn play(
     Ok(true)
 }
 
-/// The events after `owner`'s last one, as `user` (its player) sees them.
+/// The game's events that still stand after `owner`'s last one (a
+/// takeback's undone events are gone, `takeback::standing`), as `user`
+/// (its player) sees them.
 fn seen_since_mine(
     conn: &mut PgConnection,
     table: &Table,
     owner: Seat,
     user: Uuid,
 ) -> Result<Vec<Value>, Error> {
-    let last_mine: Option<i32> = match_events::table
-        .filter(match_events::match_id.eq(table.row.id))
-        .filter(match_events::seat.eq(owner.0 as i16))
-        .filter(match_events::rules.eq(true))
-        .select(diesel::dsl::max(match_events::seq))
-        .first(conn)?;
     let rows: Vec<EventRow> = match_events::table
         .filter(match_events::match_id.eq(table.row.id))
-        .filter(match_events::seq.gt(last_mine.unwrap_or(0)))
-        .filter(match_events::rules.eq(true))
         .order(match_events::seq)
         .select(EventRow::as_select())
         .load(conn)?;
-    rows.iter().map(|e| table.event_view(e, user)).collect()
+    let logged = rows.iter().map(|e| (e.seq, e.rules, e.body.clone()));
+    let standing: std::collections::HashSet<i32> = super::takeback::standing(logged)
+        .into_iter()
+        .map(|(seq, _)| seq)
+        .collect();
+    let standing_rows: Vec<&EventRow> = (rows.iter())
+        .filter(|e| e.rules && standing.contains(&e.seq))
+        .collect();
+    let after = (standing_rows.iter())
+        .rposition(|e| e.seat == Some(owner.0 as i16))
+        .map_or(0, |i| i + 1);
+    (standing_rows[after..].iter())
+        .map(|e| table.event_view(e, user))
+        .collect()
 }
 
 #[cfg(test)]

@@ -133,7 +133,9 @@ fn checked(table: &Table, user: Uuid, seq: i32) -> Result<Vec<Seat>, Error> {
     if mine.is_empty() {
         return Err(Error::not_found("match"));
     }
-    if !table.state.secrets(Viewer::Seat(mine[0])).is_empty() {
+    // The game says whether it ever hides anything: what is hidden right
+    // now may be nothing while a hand of one or two cards still is.
+    if table.game.about().hides || !table.state.secrets(Viewer::Seat(mine[0])).is_empty() {
         return Err(RuleError::illegal(
             "moves are not taken back where pieces or cards are hidden: it would show them",
         )

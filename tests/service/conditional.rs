@@ -238,6 +238,11 @@ async fn in_banqi_a_line_waits_on_a_turned_up_identity_and_never_on_a_face_down_
     } else {
         (alice, bob)
     };
+    // No line is played out on a board where pieces are hidden: the
+    // opponent's choices would show them.
+    let plan = format!("/v1/matches/{id}/conditional-moves/options?line=%5B%5D");
+    let refused = app.get(&plan, &second).await;
+    assert_eq!(refused.status, 422, "{}", refused.body);
     let turn_ups = moves(&legal(&app, &first, &id).await);
     let (x, y) = (turn_ups[0]["square"].clone(), turn_ups[1]["square"].clone());
     // What is under x: only the server's log knows (the test reads it).
@@ -342,4 +347,34 @@ fn urlencode(text: &str) -> String {
             _ => format!("%{b:02X}"),
         })
         .collect()
+}
+
+#[actix_web::test]
+async fn a_move_taken_back_is_not_what_a_line_waits_on() {
+    let app = TestApp::start_seeded(46).await;
+    let (id, first, second) = checkers(&app).await;
+    // The first move is played and taken back; a line waits on it.
+    let (m, r, pattern) = a_move_and_its_reply(&app, &id, &first, &second).await;
+    put_lines(
+        &app,
+        &second,
+        &id,
+        json!([[{"when": pattern, "play": [r]}]]),
+    )
+    .await;
+    // Another move comes instead: the undone one must not match.
+    let other = moves(&legal(&app, &first, &id).await)
+        .into_iter()
+        .find(|a| *a != m)
+        .unwrap();
+    let before = view(&app, &second, &id).await["seq"].as_i64().unwrap();
+    let answer = app.act(&first, &id, other).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(
+        answer.body["match"]["seq"].as_i64().unwrap(),
+        before + 1,
+        "no reply"
+    );
+    assert_eq!(lines(&app, &second, &id).await, json!([]));
+    app.stop().await;
 }

@@ -92,6 +92,7 @@ impl Game for Banqi {
         // and a resignation.
         action_cap: 62 * QUIET_PLY_LIMIT as usize + 1,
         rating: crate::Rating::Pairwise,
+        hides: true,
         titles: &[],
     };
 

@@ -134,6 +134,7 @@ impl Game for Checkers {
         // §C1: 400 plies; before each, at most a draw offer and its answer.
         action_cap: 3 * PLY_LIMIT as usize,
         rating: crate::Rating::Pairwise,
+        hides: false,
         titles: &[],
     };
 

@@ -137,6 +137,7 @@ impl Game for FlipChess {
         // end, a call, a catch and a flip decision — ample headroom.
         action_cap: 2_000,
         rating: crate::Rating::Pairwise,
+        hides: true,
         titles: &[],
     };
 

@@ -126,6 +126,7 @@ impl Game for FourPlayerChess {
         // §Q6: 1,000 plies, then up to three players giving up.
         action_cap: PLY_LIMIT as usize + 4,
         rating: crate::Rating::Placings,
+        hides: false,
         titles: &[],
     };
 

@@ -187,6 +187,7 @@ impl Game for Janggi {
         // §J6: 200 plies, then a resignation at most.
         action_cap: PLY_LIMIT as usize + 1,
         rating: crate::Rating::Pairwise,
+        hides: false,
         titles: JANGGI_TITLES,
     };
 

@@ -107,6 +107,7 @@ impl Game for Pebbles {
         action_cap: 50,
         rating: posthorn_rules::Rating::Pairwise,
         titles: &[],
+        hides: false,
     };
 
     type Config = Config;

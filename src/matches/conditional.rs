@@ -92,12 +92,7 @@ pub fn options(
 ) -> Result<Options, Error> {
     let table = Table::load_mine(conn, id, user, false)?;
     let seat = owner_seat(&table, user)?;
-    let hidden = table.game.about().hides
-        || !table
-            .state
-            .secrets(posthorn_rules::Viewer::Seat(seat))
-            .is_empty();
-    if hidden {
+    if table.hides_from(seat) {
         return Err(posthorn_rules::RuleError::illegal(
             "where pieces or cards are hidden, write the line's conditions as event patterns",
         )

@@ -320,6 +320,14 @@ impl Table {
         }
     }
 
+    /// Whether the game hides anything from `seat`, now or at some point
+    /// (§H): no move is undone and no line played out where it does. What
+    /// is hidden now (`secrets`) may be nothing late in FlipChess while a
+    /// hand of one or two cards still is, so the game's word counts too.
+    pub fn hides_from(&self, seat: Seat) -> bool {
+        self.game.about().hides || !self.state.secrets(Viewer::Seat(seat)).is_empty()
+    }
+
     pub fn seats_of(&self, user: Uuid) -> Vec<Seat> {
         (0..self.seats.len())
             .filter(|&i| self.seats[i] == Some(user))

@@ -17,7 +17,7 @@ use crate::schema::match_events;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
-use posthorn_rules::{MatchState, RuleError, Seat, Viewer};
+use posthorn_rules::{MatchState, RuleError, Seat};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -133,9 +133,7 @@ fn checked(table: &Table, user: Uuid, seq: i32) -> Result<Vec<Seat>, Error> {
     if mine.is_empty() {
         return Err(Error::not_found("match"));
     }
-    // The game says whether it ever hides anything: what is hidden right
-    // now may be nothing while a hand of one or two cards still is.
-    if table.game.about().hides || !table.state.secrets(Viewer::Seat(mine[0])).is_empty() {
+    if table.hides_from(mine[0]) {
         return Err(RuleError::illegal(
             "moves are not taken back where pieces or cards are hidden: it would show them",
         )

@@ -12,16 +12,6 @@ async fn view(app: &TestApp, token: &str, id: &str) -> Value {
     app.get(&format!("/v1/matches/{id}"), token).await.body
 }
 
-async fn legal(app: &TestApp, token: &str, id: &str) -> Vec<Value> {
-    let reply = app
-        .get(&format!("/v1/matches/{id}/legal-actions"), token)
-        .await;
-    reply.body["actions"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-}
-
 fn moves(actions: &[Value]) -> Vec<Value> {
     let kinds = ["move", "turn_up"];
     (actions.iter())
@@ -68,7 +58,7 @@ async fn checkers(app: &TestApp) -> (String, String, String) {
     let body = json!({"game": "checkers", "opponents": ["bob"], "rated": false});
     let m = app.post("/v1/matches", &alice, body).await.body;
     let id = m["id"].as_str().unwrap().to_owned();
-    if moves(&legal(app, &alice, &id).await).is_empty() {
+    if moves(&app.legal_actions(&alice, &id).await).is_empty() {
         (id, bob, alice)
     } else {
         (id, alice, bob)
@@ -83,10 +73,10 @@ async fn a_move_and_its_reply(
     first: &str,
     second: &str,
 ) -> (Value, Value, Value) {
-    let m = moves(&legal(app, first, id).await)[0].clone();
+    let m = moves(&app.legal_actions(first, id).await)[0].clone();
     assert_eq!(app.act(first, id, m.clone()).await.status, 200);
     let pattern = pattern_of_last(app, second, id).await;
-    let r = moves(&legal(app, second, id).await)[0].clone();
+    let r = moves(&app.legal_actions(second, id).await)[0].clone();
     let seq = view(app, first, id).await["seq"].clone();
     let path = format!("/v1/matches/{id}/takeback");
     assert_eq!(
@@ -124,7 +114,7 @@ async fn a_stored_reply_is_played_in_the_same_answer_as_the_matching_move() {
         "{seats:?}"
     );
     assert!(
-        !moves(&legal(&app, &first, &id).await).is_empty(),
+        !moves(&app.legal_actions(&first, &id).await).is_empty(),
         "the first to move again"
     );
     assert_eq!(
@@ -182,7 +172,7 @@ async fn a_move_matching_no_line_drops_them_and_an_illegal_reply_leaves_the_turn
     let answer = app.act(&first, &id, m).await;
     assert_eq!(answer.status, 200, "{}", answer.body);
     assert!(
-        !moves(&legal(&app, &second, &id).await).is_empty(),
+        !moves(&app.legal_actions(&second, &id).await).is_empty(),
         "still its owner's turn"
     );
     assert_eq!(lines(&app, &second, &id).await, json!([]));
@@ -233,7 +223,7 @@ async fn in_banqi_a_line_waits_on_a_turned_up_identity_and_never_on_a_face_down_
     let body = json!({"game": "banqi", "opponents": ["bob"], "rated": false});
     let m = app.post("/v1/matches", &alice, body).await.body;
     let id = m["id"].as_str().unwrap().to_owned();
-    let (first, second) = if moves(&legal(&app, &alice, &id).await).is_empty() {
+    let (first, second) = if moves(&app.legal_actions(&alice, &id).await).is_empty() {
         (bob, alice)
     } else {
         (alice, bob)
@@ -243,7 +233,7 @@ async fn in_banqi_a_line_waits_on_a_turned_up_identity_and_never_on_a_face_down_
     let plan = format!("/v1/matches/{id}/conditional-moves/options?line=%5B%5D");
     let refused = app.get(&plan, &second).await;
     assert_eq!(refused.status, 422, "{}", refused.body);
-    let turn_ups = moves(&legal(&app, &first, &id).await);
+    let turn_ups = moves(&app.legal_actions(&first, &id).await);
     let (x, y) = (turn_ups[0]["square"].clone(), turn_ups[1]["square"].clone());
     // What is under x: only the server's log knows (the test reads it).
     let piece = hidden_piece(&app, &id, x.as_str().unwrap()).await;
@@ -320,7 +310,7 @@ async fn a_line_is_planned_on_the_board_where_nothing_is_hidden() {
     };
     let theirs = app.get(&plan(json!([])), &second).await.body;
     let their_moves = moves(theirs["actions"].as_array().unwrap());
-    let first_moves = moves(&legal(&app, &first, &id).await);
+    let first_moves = moves(&app.legal_actions(&first, &id).await);
     assert_eq!(their_moves, first_moves, "the opponent's moves");
     let m = theirs["actions"][0].clone();
     let mine = app.get(&plan(json!([m])), &second).await.body;
@@ -336,7 +326,7 @@ async fn a_line_is_planned_on_the_board_where_nothing_is_hidden() {
         view(&app, &first, &id).await["seq"],
         view(&app, &second, &id).await["seq"]
     );
-    assert!(!moves(&legal(&app, &first, &id).await).is_empty());
+    assert!(!moves(&app.legal_actions(&first, &id).await).is_empty());
     app.stop().await;
 }
 
@@ -363,7 +353,7 @@ async fn a_move_taken_back_is_not_what_a_line_waits_on() {
     )
     .await;
     // Another move comes instead: the undone one must not match.
-    let other = moves(&legal(&app, &first, &id).await)
+    let other = moves(&app.legal_actions(&first, &id).await)
         .into_iter()
         .find(|a| *a != m)
         .unwrap();

@@ -329,6 +329,17 @@ impl TestApp {
         reply.body["access_token"].as_str().unwrap().to_owned()
     }
 
+    /// The caller's legal actions in `match_id` (every seat of theirs).
+    pub async fn legal_actions(&self, token: &str, match_id: &str) -> Vec<Value> {
+        let reply = self
+            .get(&format!("/v1/matches/{match_id}/legal-actions"), token)
+            .await;
+        reply.body["actions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    }
+
     /// Post `action` for the match at the seq it is at now.
     pub async fn act(&self, token: &str, match_id: &str, action: Value) -> Reply {
         let seq = self

@@ -31,13 +31,7 @@ async fn checkers(app: &TestApp, rated: bool) -> (String, String, String) {
 
 /// The first legal move of the caller, if it is theirs to play.
 async fn legal(app: &TestApp, token: &str, id: &str) -> Option<Value> {
-    let reply = app
-        .get(&format!("/v1/matches/{id}/legal-actions"), token)
-        .await;
-    let actions = reply.body["actions"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
+    let actions = app.legal_actions(token, id).await;
     actions.into_iter().find(|a| a["type"] == "move")
 }
 
@@ -250,14 +244,6 @@ async fn no_takeback_past_hidden_information_nor_in_four_player_chess() {
 
 /// The caller's first legal action that is not an offer or resignation.
 async fn legal_any(app: &TestApp, token: &str, id: &str) -> Option<Value> {
-    let reply = app
-        .get(&format!("/v1/matches/{id}/legal-actions"), token)
-        .await;
-    let actions = reply.body["actions"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    actions
-        .into_iter()
-        .find(|a| a["type"] == "turn_up" || a["type"] == "move")
+    let actions = app.legal_actions(token, id).await;
+    (actions.into_iter()).find(|a| a["type"] == "turn_up" || a["type"] == "move")
 }

@@ -31,13 +31,7 @@ async fn view(app: &TestApp, token: &str, id: &str) -> Value {
 }
 
 async fn first_move(app: &TestApp, token: &str, id: &str) -> Option<Value> {
-    let reply = app
-        .get(&format!("/v1/matches/{id}/legal-actions"), token)
-        .await;
-    let actions = reply.body["actions"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
+    let actions = app.legal_actions(token, id).await;
     actions.into_iter().find(|a| a["type"] == "move")
 }
 

@@ -16,7 +16,7 @@
 //! a free-for-all. Games as for `moves` (`checkers/<variant>`,
 //! `four_player_chess/<mode>`).
 
-use posthorn_rules::engine::{decide, Level};
+use posthorn_rules::engine::{decide, fallback, Level};
 use posthorn_rules::{Env, GameId, MatchState, OutcomeKind, Random, Seat, SplitMix64, Viewer};
 use serde_json::{json, Value};
 use std::process::ExitCode;
@@ -61,28 +61,9 @@ fn config(name: &str) -> Option<(GameId, Value)> {
     Some((game, config))
 }
 
-/// Not a move of the game: resigning, and the draw offers and answers.
-fn is_talk(action: &Value) -> bool {
-    let kind = action.get("type").and_then(Value::as_str).unwrap_or("");
-    kind.contains("resign") || kind.contains("draw") || kind.contains("concede")
-}
-
 /// A uniformly random move (a declined offer when one is owed).
 fn random_action(state: &MatchState, seat: Seat, random: &mut dyn Random) -> Option<Value> {
-    let actions = state.legal_actions(seat);
-    if let Some(decline) = actions
-        .iter()
-        .find(|a| a.get("type").and_then(Value::as_str) == Some("decline_draw"))
-    {
-        return Some(decline.clone());
-    }
-    let moves: Vec<&Value> = actions.iter().filter(|a| !is_talk(a)).collect();
-    let pick = if moves.is_empty() {
-        actions.iter().collect::<Vec<_>>()
-    } else {
-        moves
-    };
-    (!pick.is_empty()).then(|| pick[random.below(pick.len() as u64) as usize].clone())
+    fallback(&state.legal_actions(seat), random)
 }
 
 /// One match: each side's points (1 for each winner, a draw shared

@@ -5,7 +5,10 @@
 //! nothing: the append that moved it queued its own job if a computer
 //! still owes a duty. A crash before the append loses nothing (the lease
 //! runs out and the job is taken again); a crash after it cannot move
-//! twice (the repeat meets a newer seq).
+//! twice (the repeat meets a newer seq). An engine that fails, or whose
+//! action the rules refuse, is replaced by a random legal move
+//! (`engine::fallback`) so the person is never left waiting on a
+//! computer; the failure is logged for the engineers.
 
 use super::{owing, player_id};
 use crate::db::Pool;
@@ -15,13 +18,30 @@ use crate::job_queue::{Job, Work};
 use crate::matches::play::{self, ActionRequest};
 use crate::matches::Table;
 use chrono::{DateTime, Utc};
-use posthorn_rules::{engine, Viewer};
+use posthorn_rules::engine::{self, Level};
+use posthorn_rules::{GameId, Random, RuleError, Seat, Viewer};
+use serde_json::Value;
 use std::sync::Arc;
 use uuid::Uuid;
+
+/// How a computer decides: `engine::decide`'s signature (a seat's view
+/// in, an action out).
+pub type Engine = fn(GameId, &Value, Seat, Level, &mut dyn Random) -> Result<Value, RuleError>;
 
 /// Plays computer moves; its chance is the service's dice.
 pub struct Mover {
     pub dice: Arc<dyn Dice>,
+    /// The rules crate's engines; a test may hand in a broken one.
+    pub engine: Engine,
+}
+
+impl Mover {
+    pub fn new(dice: Arc<dyn Dice>) -> Mover {
+        Mover {
+            dice,
+            engine: engine::decide,
+        }
+    }
 }
 
 impl Work for Mover {
@@ -51,16 +71,37 @@ impl Work for Mover {
         };
         let view = table.state.view(Viewer::Seat(seat));
         let mut random = Roller(self.dice.clone());
-        let action = engine::decide(table.game, &view, seat, level, &mut random)
-            .map_err(|e| format!("the {} engine refused: {e}", table.game.id()))?;
-        let request = ActionRequest {
-            seq,
-            seat: Some(seat.0),
-            action,
+        let act = |action: Value, random: &mut Roller| {
+            let request = ActionRequest {
+                seq,
+                seat: Some(seat.0),
+                action,
+            };
+            crate::db::transaction(pool, |c| {
+                play::act(c, id, player_id(level), request, None, now, random)
+            })
         };
-        let acted = crate::db::transaction(pool, |c| {
-            play::act(c, id, player_id(level), request, None, now, &mut random)
-        });
+        let game = table.game.id();
+        let acted = match (self.engine)(table.game, &view, seat, level, &mut random) {
+            Ok(action) => match act(action, &mut random) {
+                Err(Error::Rule(refused)) => Err(format!("the rules refused it: {refused}")),
+                other => Ok(other),
+            },
+            Err(e) => Err(format!("it failed: {e}")),
+        };
+        let acted = match acted {
+            Ok(acted) => acted,
+            Err(why) => {
+                log::error!("the {game} engine's move in match {id} at seq {seq}: {why}; a random legal move instead");
+                let legal = table.state.legal_actions(seat);
+                let Some(action) = engine::fallback(&legal, &mut random) else {
+                    return Err(format!(
+                        "no legal action for the {game} computer at seq {seq}"
+                    ));
+                };
+                act(action, &mut random)
+            }
+        };
         match acted {
             Ok((_, snapshot)) => {
                 snapshot.remember();

@@ -30,9 +30,7 @@ impl Runner {
         Runner {
             pool: state.pool.clone(),
             clock: state.clock.clone(),
-            mover: crate::computer::moves::Mover {
-                dice: state.dice.clone(),
-            },
+            mover: crate::computer::moves::Mover::new(state.dice.clone()),
             fallback: crate::lobby::seek_fallback::Fallback {
                 dice: state.dice.clone(),
                 min_turn_seconds: state.config.min_turn_seconds,

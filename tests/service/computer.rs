@@ -29,9 +29,7 @@ async fn computers_move(app: &TestApp) -> Ran {
 /// [`computers_move`] at `now` (an instance of another clock).
 async fn computers_move_at(app: &TestApp, now: chrono::DateTime<chrono::Utc>) -> Ran {
     app.blocking(move |s| {
-        let mover = Mover {
-            dice: s.dice.clone(),
-        };
+        let mover = Mover::new(s.dice.clone());
         run_due(&s.pool, &[&mover], now).unwrap()
     })
     .await
@@ -461,9 +459,7 @@ async fn a_computer_moves_exactly_once_when_an_instance_dies_mid_search() {
     // The dead instance's search, finished late, meets a newer seq.
     let late = app
         .blocking(move |s| {
-            let mover = Mover {
-                dice: s.dice.clone(),
-            };
+            let mover = Mover::new(s.dice.clone());
             let outcome = mover.run(&s.pool, &claimed, s.clock.now());
             let mut c = s.pool.get().unwrap();
             (
@@ -602,4 +598,69 @@ async fn the_person_picks_the_side_that_moves_first_or_second() {
         }
     }
     app.stop().await;
+}
+
+/// A broken engine: it never decides.
+fn failing_engine(
+    _: posthorn_rules::GameId,
+    _: &Value,
+    _: posthorn_rules::Seat,
+    _: posthorn_rules::engine::Level,
+    _: &mut dyn posthorn_rules::Random,
+) -> Result<Value, posthorn_rules::RuleError> {
+    Err(posthorn_rules::RuleError::illegal("a broken engine"))
+}
+
+/// A broken engine: its answer is no action of the game.
+fn illegal_engine(
+    _: posthorn_rules::GameId,
+    _: &Value,
+    _: posthorn_rules::Seat,
+    _: posthorn_rules::engine::Level,
+    _: &mut dyn posthorn_rules::Random,
+) -> Result<Value, posthorn_rules::RuleError> {
+    Ok(json!({"type": "move", "from": "a1", "to": "h8"}))
+}
+
+#[actix_web::test]
+async fn a_computer_whose_engine_fails_still_plays_a_legal_move_never_resigning() {
+    let app = TestApp::start_seeded(11).await;
+    let mina = app.register("mina").await;
+    for (round, broken) in [
+        failing_engine as posthorn::computer::moves::Engine,
+        illegal_engine,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        // The person takes the second side: the computer owes the first move.
+        let created = app
+            .post(
+                "/v1/matches",
+                &mina,
+                json!({"game": "checkers", "computers": [{"level": "hard"}], "side": 1}),
+            )
+            .await;
+        assert_eq!(created.status, 201, "{}", created.body);
+        let id = created.body["id"].as_str().unwrap().to_owned();
+        let seq0 = created.body["seq"].as_i64().unwrap();
+        let ran = app
+            .blocking(move |s| {
+                let mover = Mover {
+                    engine: broken,
+                    ..Mover::new(s.dice.clone())
+                };
+                run_due(&s.pool, &[&mover], s.clock.now()).unwrap()
+            })
+            .await;
+        assert_eq!((ran.done, ran.retried), (1, 0), "round {round}: {ran:?}");
+        let after = view(&app, &mina, &id).await;
+        assert_eq!(
+            after["seq"].as_i64(),
+            Some(seq0 + 1),
+            "round {round}: one move"
+        );
+        assert_eq!(after["status"], "active", "round {round}: no resignation");
+        assert!(my_turn(&after), "round {round}: the person's turn again");
+    }
 }

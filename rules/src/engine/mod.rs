@@ -48,6 +48,36 @@ pub fn decide(
     }
 }
 
+/// A uniformly random move among `legal` (a seat's legal actions), never
+/// a resignation nor a draw offer, and a declined offer when one is owed:
+/// what a computer plays when its engine fails, so a person is never left
+/// waiting on a computer (issue #32), and the duel's `random` player. Only
+/// the seat's own options are read, so nothing hidden is.
+pub fn fallback(legal: &[Value], random: &mut dyn Random) -> Option<Value> {
+    let kind = |a: &Value| {
+        a.get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    if let Some(decline) = legal.iter().find(|a| kind(a) == "decline_draw") {
+        return Some(decline.clone());
+    }
+    // Not a move of the game: resigning, the draw offers, a §F7 concession.
+    let talk = |a: &Value| {
+        ["resign", "draw", "concede"]
+            .iter()
+            .any(|t| kind(a).contains(t))
+    };
+    let moves: Vec<&Value> = legal.iter().filter(|a| !talk(a)).collect();
+    let pick: Vec<&Value> = if moves.is_empty() {
+        legal.iter().collect()
+    } else {
+        moves
+    };
+    (!pick.is_empty()).then(|| pick[random.below(pick.len() as u64) as usize].clone())
+}
+
 /// A win, from the side it is good for; shorter wins score higher.
 pub const WIN: i32 = 1_000_000;
 
@@ -356,6 +386,32 @@ pub fn choose_hidden<S: Sample>(
 mod tests {
     use super::*;
     use crate::SplitMix64;
+
+    #[test]
+    fn fallback_plays_a_move_never_a_resignation_and_declines_an_offer() {
+        let mut random = SplitMix64::new(7);
+        let legal = vec![
+            serde_json::json!({"type": "resign"}),
+            serde_json::json!({"type": "offer_draw"}),
+            serde_json::json!({"type": "move", "from": "a3", "to": "b4"}),
+        ];
+        for _ in 0..20 {
+            let pick = fallback(&legal, &mut random).unwrap();
+            assert_eq!(pick["type"], "move");
+        }
+        let owed = vec![
+            serde_json::json!({"type": "accept_draw"}),
+            serde_json::json!({"type": "decline_draw"}),
+        ];
+        assert_eq!(
+            fallback(&owed, &mut random).unwrap()["type"],
+            "decline_draw"
+        );
+        // Only talk left (a §F7 concession): it is still an answer.
+        let only = vec![serde_json::json!({"type": "concede"})];
+        assert_eq!(fallback(&only, &mut random).unwrap()["type"], "concede");
+        assert_eq!(fallback(&[], &mut random), None);
+    }
 
     /// Nim with 1–3 taken a turn; whoever takes the last wins. The side to
     /// act loses exactly when the heap is a multiple of 4.

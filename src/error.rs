@@ -31,6 +31,12 @@ pub enum Error {
     /// A match's opening a player may not choose: one fixing hidden
     /// information, or a custom one asked to be rated (issue #30).
     UnfairStart(String),
+    /// A tournament has all the players it takes (issue #35).
+    TournamentFull(String),
+    /// A tournament has started or finished: too late for that.
+    TournamentStarted(String),
+    /// Not invited to that tournament, and no valid invitation code.
+    NotInvited(String),
     /// An `Idempotency-Key` already used for a different request.
     IdempotencyKeyReused,
     /// Try again soon: no database connection came free.
@@ -98,6 +104,9 @@ impl fmt::Display for Error {
             | Error::AlreadyFriends(s)
             | Error::OwnSeek(s)
             | Error::UnfairStart(s)
+            | Error::TournamentFull(s)
+            | Error::TournamentStarted(s)
+            | Error::NotInvited(s)
             | Error::Unavailable(s) => f.write_str(s),
             Error::NotFound(what) => write!(f, "no such {what}"),
             Error::StaleSeq(seq) => write!(f, "stale seq; the match is at {seq}"),

@@ -28,6 +28,7 @@ pub mod revoked;
 pub mod schema;
 pub mod state;
 pub mod summary;
+pub mod tournaments;
 pub mod vacation;
 
 use std::path::Path;
@@ -97,6 +98,7 @@ pub fn app_state(
             Box::new(ratings::update::Rate),
             Box::new(notices::Tell),
             Box::new(computer::Reply),
+            Box::new(tournaments::advance::Ended),
         ]
     });
     Ok(state::AppState {

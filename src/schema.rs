@@ -92,6 +92,7 @@ diesel::table! {
         result -> Nullable<Jsonb>,
         rematch_of -> Nullable<Uuid>,
         rematch_id -> Nullable<Uuid>,
+        tournament_id -> Nullable<Uuid>,
     }
 }
 
@@ -281,3 +282,55 @@ diesel::joinable!(ratings -> users (user_id));
 diesel::allow_tables_to_appear_in_same_query!(ratings, users);
 
 diesel::joinable!(invites -> matches (match_id));
+
+diesel::table! {
+    tournaments (id) {
+        id -> Uuid,
+        name -> Text,
+        format -> Text,
+        game -> Text,
+        variant -> Nullable<Text>,
+        mode -> Nullable<Text>,
+        options -> Jsonb,
+        turn_seconds -> Int4,
+        rated -> Bool,
+        seeding -> Text,
+        status -> Text,
+        invite_code -> Text,
+        created_by -> Uuid,
+        created_at -> Timestamptz,
+        starts_at -> Nullable<Timestamptz>,
+        started_at -> Nullable<Timestamptz>,
+        finished_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    tournament_players (tournament_id, user_id) {
+        tournament_id -> Uuid,
+        user_id -> Uuid,
+        state -> Text,
+        seed -> Nullable<Int4>,
+        rating -> Nullable<Int4>,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    tournament_matches (match_id) {
+        match_id -> Uuid,
+        tournament_id -> Uuid,
+        round -> Int4,
+        slot -> Int4,
+        game_no -> Int4,
+        first_player -> Uuid,
+        second_player -> Uuid,
+    }
+}
+
+diesel::joinable!(tournament_players -> tournaments (tournament_id));
+diesel::joinable!(tournament_players -> users (user_id));
+diesel::joinable!(tournament_matches -> tournaments (tournament_id));
+diesel::joinable!(tournament_matches -> matches (match_id));
+diesel::allow_tables_to_appear_in_same_query!(tournaments, tournament_players, users);
+diesel::allow_tables_to_appear_in_same_query!(tournament_matches, matches, tournaments);

@@ -34,6 +34,9 @@ pub enum Code {
     AlreadyFriends,
     OwnSeek,
     UnfairStart,
+    TournamentFull,
+    TournamentStarted,
+    NotInvited,
     Unavailable,
     Internal,
 }
@@ -60,6 +63,9 @@ impl Code {
         Code::AlreadyFriends,
         Code::OwnSeek,
         Code::UnfairStart,
+        Code::TournamentFull,
+        Code::TournamentStarted,
+        Code::NotInvited,
         Code::Unavailable,
         Code::Internal,
     ];
@@ -88,6 +94,9 @@ impl Code {
             Code::AlreadyFriends => ("already_friends", S::CONFLICT, "You are friends already."),
             Code::OwnSeek => ("own_seek", S::CONFLICT, "That seek is your own: wait for an opponent, or withdraw it."),
             Code::UnfairStart => ("unfair_start", S::UNPROCESSABLE_ENTITY, "That opening cannot be chosen: a position that fixes what some player may not see (a Banqi layout naming face-down pieces) is never a player's choice, and a custom position is never rated. Let the service deal, or play the custom position unrated."),
+            Code::TournamentFull => ("tournament_full", S::CONFLICT, "The tournament has all the players its format takes (16 in a round robin, 32 in a knockout)."),
+            Code::TournamentStarted => ("tournament_started", S::CONFLICT, "The tournament has started or finished: players can no longer be invited, join or decline, and it cannot be started again."),
+            Code::NotInvited => ("not_invited", S::FORBIDDEN, "You are not invited to that tournament: ask its creator for an invitation, or open its invitation link."),
             Code::Unavailable => ("unavailable", S::SERVICE_UNAVAILABLE, "The service is busy or its database is restarting; try again shortly."),
             Code::Internal => ("internal", S::INTERNAL_SERVER_ERROR, "Something failed on the service's side; it has been logged."),
         }
@@ -225,6 +234,9 @@ impl From<Error> for ApiError {
             Error::AlreadyFriends(s) => ApiError::new(Code::AlreadyFriends, s),
             Error::OwnSeek(s) => ApiError::new(Code::OwnSeek, s),
             Error::UnfairStart(s) => ApiError::new(Code::UnfairStart, s),
+            Error::TournamentFull(s) => ApiError::new(Code::TournamentFull, s),
+            Error::TournamentStarted(s) => ApiError::new(Code::TournamentStarted, s),
+            Error::NotInvited(s) => ApiError::new(Code::NotInvited, s),
             Error::IdempotencyKeyReused => ApiError::new(
                 Code::IdempotencyKeyReused,
                 "this Idempotency-Key was used for a different request",

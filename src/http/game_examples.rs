@@ -72,6 +72,7 @@ fn match_view(game: GameId, state: &MatchState, seats: usize, seq: i32, now: u32
         challenges: Vec::new(),
         rematch_of: None,
         rematch: None,
+        tournament: None,
         takeback_asked_by: None,
     }
 }

@@ -19,6 +19,7 @@ pub mod openapi;
 pub mod ops;
 pub mod ratings;
 pub mod seeks;
+pub mod tournaments;
 pub mod vacation;
 
 pub use openapi::ApiDoc;

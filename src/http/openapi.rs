@@ -9,7 +9,8 @@
 //! 503 when the database is busy).
 
 use super::{
-    accounts, computer, conditional, friends, matches, notify, ops, ratings, seeks, vacation,
+    accounts, computer, conditional, friends, matches, notify, ops, ratings, seeks, tournaments,
+    vacation,
 };
 use actix_web::http::StatusCode;
 use serde::Serialize;
@@ -107,6 +108,14 @@ api_routes!(
     seeks::list_seeks,
     seeks::accept_seek,
     seeks::withdraw_seek,
+    tournaments::create_tournament,
+    tournaments::my_tournaments,
+    tournaments::view_tournament,
+    tournaments::invite_players,
+    tournaments::join_tournament,
+    tournaments::decline_tournament,
+    tournaments::withdraw_tournament,
+    tournaments::start_tournament,
 );
 
 /// An RFC 9457 problem document, as every failure is answered

@@ -21,6 +21,8 @@ pub struct Runner {
     pub clock: std::sync::Arc<dyn crate::clock::Clock>,
     pub mover: crate::computer::moves::Mover,
     pub fallback: crate::lobby::seek_fallback::Fallback,
+    pub advancer: crate::tournaments::advance::Advancer,
+    pub starter: crate::tournaments::advance::Starter,
     pub threads: usize,
     pub lease: Duration,
 }
@@ -36,6 +38,12 @@ impl Runner {
                 min_turn_seconds: state.config.min_turn_seconds,
                 public_url: state.config.public_url.clone(),
             },
+            advancer: crate::tournaments::advance::Advancer {
+                dice: state.dice.clone(),
+            },
+            starter: crate::tournaments::advance::Starter {
+                dice: state.dice.clone(),
+            },
             threads: state.config.bot_threads,
             lease: Duration::seconds(state.config.job_lease_seconds),
         }
@@ -43,7 +51,7 @@ impl Runner {
 
     /// Run every due job on the runner's threads (blocking).
     pub fn run(&self) -> Result<Ran, Error> {
-        let workers: [&dyn Work; 2] = [&self.mover, &self.fallback];
+        let workers: [&dyn Work; 4] = [&self.mover, &self.fallback, &self.advancer, &self.starter];
         let now = || self.clock.now();
         run_due_on(&self.pool, &workers, &now, self.threads, self.lease)
     }

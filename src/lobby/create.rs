@@ -61,13 +61,33 @@ pub struct NewMatch {
     pub side: Option<u8>,
 }
 
+/// The game a request names: a match's, a seek's or a tournament's.
+#[derive(Clone, Copy)]
+pub struct GameChoice<'a> {
+    pub game: &'a str,
+    pub variant: Option<&'a str>,
+    pub mode: Option<&'a str>,
+    pub options: Option<&'a Value>,
+}
+
+impl NewMatch {
+    pub fn choice(&self) -> GameChoice<'_> {
+        GameChoice {
+            game: &self.game,
+            variant: self.variant.as_deref(),
+            mode: self.mode.as_deref(),
+            options: self.options.as_ref(),
+        }
+    }
+}
+
 /// The game and its configuration (`{variant?, mode?, …options}`). `game`
 /// may name the variant or mode too (`checkers/american`); the rules
 /// crate then checks both strictly, naming the valid ones.
-pub(crate) fn game_config(req: &NewMatch) -> Result<(GameId, Value), Error> {
+pub(crate) fn game_config(req: GameChoice) -> Result<(GameId, Value), Error> {
     let (family, choice) = match req.game.split_once('/') {
         Some((family, choice)) => (family, Some(choice)),
-        None => (req.game.as_str(), None),
+        None => (req.game, None),
     };
     let game = GameId::parse(family).ok_or_else(|| {
         let ids: Vec<&str> = GameId::ALL.iter().map(|g| g.id()).collect();
@@ -77,7 +97,7 @@ pub(crate) fn game_config(req: &NewMatch) -> Result<(GameId, Value), Error> {
             ids.join(", ")
         ))
     })?;
-    let mut config = match &req.options {
+    let mut config = match req.options {
         None => Map::new(),
         Some(Value::Object(map)) => map.clone(),
         Some(_) => return Err(Error::validation("options must be a JSON object")),
@@ -89,8 +109,8 @@ pub(crate) fn game_config(req: &NewMatch) -> Result<(GameId, Value), Error> {
         "mode"
     };
     let fields = [
-        ("variant", req.variant.as_deref()),
-        ("mode", req.mode.as_deref()),
+        ("variant", req.variant),
+        ("mode", req.mode),
         (named_field, choice),
     ];
     for (field, value) in fields {
@@ -109,7 +129,7 @@ pub(crate) fn game_config(req: &NewMatch) -> Result<(GameId, Value), Error> {
 
 /// The variant (or mode) a match is played in: the one chosen, else the
 /// game's default, the first it lists.
-fn chosen(config: &Value, field: &str, offered: &[&str]) -> Option<String> {
+pub(crate) fn chosen(config: &Value, field: &str, offered: &[&str]) -> Option<String> {
     config
         .get(field)
         .and_then(Value::as_str)
@@ -129,7 +149,7 @@ pub(crate) fn turn_seconds(hours: Option<f64>, min_seconds: i64) -> Result<i32, 
     Ok(seconds as i32)
 }
 
-fn invite_code() -> String {
+pub(crate) fn invite_code() -> String {
     // 10 characters of an alphabet without look-alikes (no 0/O, 1/I/L).
     const ALPHABET: &[u8] = b"23456789ABCDEFGHJKMNPQRSTUVWXYZ";
     auth::random_bytes::<10>()
@@ -159,6 +179,8 @@ pub struct Ask<'a> {
     pub arrange: Option<Arrange<'a>>,
     /// The finished match this one is the rematch of.
     pub rematch_of: Option<Uuid>,
+    /// The tournament this match is a pairing of.
+    pub tournament: Option<Uuid>,
 }
 
 impl<'a> Ask<'a> {
@@ -177,6 +199,7 @@ impl<'a> Ask<'a> {
             seated: &[],
             arrange: None,
             rematch_of: None,
+            tournament: None,
         }
     }
 }
@@ -209,7 +232,7 @@ pub fn create(
     random: &mut dyn Random,
 ) -> Result<MatchView, Error> {
     let (creator, now) = (ask.creator, ask.now);
-    let (game, config) = game_config(&req)?;
+    let (game, config) = game_config(req.choice())?;
     let computers = Computers::of(
         req.computers.as_deref().unwrap_or_default(),
         req.seat,
@@ -230,6 +253,53 @@ pub fn create(
     let (mut people, auto_accepted) = who_sits(conn, ask, &req, game, range, computers.as_ref())?;
     let opening = draw_seats(&mut people, game, &config, ask, computers.as_ref(), random)?;
 
+    let seated_now = |u: &Uuid| {
+        *u == creator
+            || ask.seated.contains(u)
+            || auto_accepted.contains(u)
+            || computers.as_ref().is_some_and(|c| c.contains(u))
+    };
+    let laid = Laid {
+        game,
+        config,
+        rated,
+        turn_seconds,
+        opening,
+    };
+    let (mut table, challenged, invites_made) =
+        lay_table(conn, ask, laid, &mut people, seated_now)?;
+    let named: Vec<Uuid> = challenged.iter().chain(&auto_accepted).copied().collect();
+    let invited = crate::notices::invited(&named, &table);
+    Enqueue::new(table.row.id, invited, now).execute(conn)?;
+    let mut view = table.view_for(conn, creator)?;
+    view.invite = invites_made.first().cloned();
+    if invites_made.len() > 1 {
+        view.invites = invites_made;
+    }
+    Ok(view)
+}
+
+/// A match about to be laid out: its game, terms and opening.
+pub struct Laid {
+    pub game: GameId,
+    pub config: Value,
+    pub rated: bool,
+    pub turn_seconds: i32,
+    /// The opening the seats were drawn for ([`draw_seats`]).
+    pub opening: Vec<Value>,
+}
+
+/// Write a new match with `people` in its seats (those not `seated_now`
+/// are challenged, empty seats get invitations) and deal its opening once
+/// every seat is taken: the match, the challenged, the invitations.
+pub(crate) fn lay_table(
+    conn: &mut PgConnection,
+    ask: &Ask,
+    laid: Laid,
+    people: &mut [Option<Uuid>],
+    seated_now: impl Fn(&Uuid) -> bool,
+) -> Result<(Table, Vec<Uuid>, Vec<crate::matches::Invite>), Error> {
+    let (creator, now, game, config) = (ask.creator, ask.now, laid.game, laid.config);
     let id = Uuid::new_v4();
     let row = MatchRow {
         id,
@@ -239,8 +309,8 @@ pub fn create(
         options: config,
         status: MatchStatus::Waiting,
         seq: 0,
-        rated,
-        turn_seconds,
+        rated: laid.rated,
+        turn_seconds: laid.turn_seconds,
         created_by: creator,
         created_at: now,
         updated_at: now,
@@ -251,21 +321,16 @@ pub fn create(
         result: None,
         rematch_of: ask.rematch_of,
         rematch_id: None,
+        tournament_id: ask.tournament,
     };
     diesel::insert_into(matches::table)
         .values(&row)
         .execute(conn)?;
-    let seated_now = |u: &Uuid| {
-        *u == creator
-            || ask.seated.contains(u)
-            || auto_accepted.contains(u)
-            || computers.as_ref().is_some_and(|c| c.contains(u))
-    };
-    let (challenged, invites_made) = sit_down(conn, ask, id, &mut people, seated_now)?;
+    let (challenged, invites_made) = sit_down(conn, ask, id, people, seated_now)?;
     let mut table = Table {
         row,
         game,
-        seats: people,
+        seats: people.to_vec(),
         players: Default::default(),
         state: MatchState::empty(game),
         held: None,
@@ -275,17 +340,9 @@ pub fn create(
     // seat is open: a creator who could see their hand could cancel and
     // create again until they liked it.
     if table.seats.iter().all(Option::is_some) {
-        table.append(conn, NewEvent::from_rules(None, opening), now)?;
+        table.append(conn, NewEvent::from_rules(None, laid.opening), now)?;
     }
-    let named: Vec<Uuid> = challenged.iter().chain(&auto_accepted).copied().collect();
-    let invited = crate::notices::invited(&named, &table);
-    Enqueue::new(id, invited, now).execute(conn)?;
-    let mut view = table.view_for(conn, creator)?;
-    view.invite = invites_made.first().cloned();
-    if invites_made.len() > 1 {
-        view.invites = invites_made;
-    }
-    Ok(view)
+    Ok((table, challenged, invites_made))
 }
 
 /// Who sits down, in order: the creator, those already seated (a seek's
@@ -371,7 +428,7 @@ fn who_sits(
 /// arrangement; the opening the seats are drawn for. The configuration
 /// is judged now, so a refusal is the creator's; the opening is dealt
 /// only once every seat is taken (`seat::take_seat`).
-fn draw_seats(
+pub(crate) fn draw_seats(
     people: &mut Vec<Option<Uuid>>,
     game: GameId,
     config: &Value,
@@ -452,7 +509,7 @@ fn sit_down(
 
 /// Refuse what a player may not choose as an opening (issue #30): a
 /// position fixing hidden information ever, a custom position rated.
-fn fair_start(game: GameId, config: &Value, rated: bool) -> Result<(), Error> {
+pub(crate) fn fair_start(game: GameId, config: &Value, rated: bool) -> Result<(), Error> {
     match MatchState::start(game, config)? {
         Start::FixesHidden => Err(Error::UnfairStart(
             "that position names its face-down pieces, which no player may choose: \

@@ -202,20 +202,13 @@ fn me(conn: &mut PgConnection, user: Uuid) -> Result<Player, Error> {
 
 /// Check the seek's settings as a match's, and name its pool.
 fn settle_pool(req: &NewSeek, min_turn_seconds: i64) -> Result<SeekRow, Error> {
-    let as_match = NewMatch {
-        game: req.game.clone(),
-        variant: req.variant.clone(),
-        mode: req.mode.clone(),
+    let choice = create::GameChoice {
+        game: &req.game,
+        variant: req.variant.as_deref(),
+        mode: req.mode.as_deref(),
         options: None,
-        opponents: None,
-        open_seats: None,
-        turn_hours: req.turn_hours,
-        rated: req.rated,
-        computers: None,
-        seat: None,
-        side: None,
     };
-    let (game, config) = create::game_config(&as_match)?;
+    let (game, config) = create::game_config(choice)?;
     let range = posthorn_rules::MatchState::seat_range(game, &config)?;
     let about = game.about();
     let pick = |field: &str, offered: &[&str]| {

@@ -56,6 +56,8 @@ pub struct MatchRow {
     /// rematch once started (issue #20).
     pub rematch_of: Option<Uuid>,
     pub rematch_id: Option<Uuid>,
+    /// The tournament this match is a pairing of (issue #35).
+    pub tournament_id: Option<Uuid>,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable)]
@@ -128,6 +130,9 @@ pub struct MatchView {
     /// This match's rematch, once started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<Uuid>,
+    /// The tournament this match is a pairing of (`GET /v1/tournaments/{id}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<Uuid>,
     /// The seat that asked its opponent to take back its last move, while
     /// the request waits for an answer (issue #34; in the match's own
     /// view, not in lists).
@@ -532,6 +537,7 @@ impl Table {
             challenges: Vec::new(),
             rematch_of: r.rematch_of,
             rematch: r.rematch_id,
+            tournament: r.tournament_id,
             takeback_asked_by: None,
         })
     }

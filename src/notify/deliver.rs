@@ -139,7 +139,11 @@ pub(super) fn words(kind: Kind, locale: Locale, payload: &Value) -> Words {
         let time = mail_time(&payload["until"]);
         locale.say("opponent_on_vacation.until", &[("time", &time)])
     });
+    let tournament = payload["tournament"].as_str().unwrap_or_default();
+    let standings = payload["standings"].as_str().unwrap_or_default();
     let values = [
+        ("tournament", tournament),
+        ("standings", standings),
         ("game", game),
         ("deadline", deadline.as_str()),
         ("reason", reason.as_str()),
@@ -206,11 +210,7 @@ pub(super) fn compose(
     let locale = to.locale();
     let words = words(kind, locale, &row.payload);
     let base = courier.public_url.trim_end_matches('/');
-    let link = if kind == Kind::Digest {
-        format!("{base}/matches")
-    } else {
-        format!("{base}/matches/{}", row.match_id)
-    };
+    let link = kind.link(base, row.match_id);
     let unsubscribe = format!(
         "{base}/v1/unsubscribe?token={}",
         courier.keys.sign_unsubscribe(row.user_id, kind.name())

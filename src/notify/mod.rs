@@ -66,12 +66,20 @@ pub enum Kind {
     OpponentBack,
     /// A stored conditional reply of mine was played (issue #34).
     ConditionalPlayed,
+    /// Invited to a tournament (issue #35).
+    TournamentInvited,
+    /// A tournament of mine started: my matches are on.
+    TournamentStarted,
+    /// My next knockout match is on.
+    TournamentRound,
+    /// A tournament of mine finished, with its final standings.
+    TournamentFinished,
     /// The daily email listing the matches awaiting the user.
     Digest,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 15] = [
+    pub const ALL: [Kind; 19] = [
         Kind::YourTurn,
         Kind::TimeoutNotice,
         Kind::MatchFinished,
@@ -86,6 +94,10 @@ impl Kind {
         Kind::OpponentOnVacation,
         Kind::OpponentBack,
         Kind::ConditionalPlayed,
+        Kind::TournamentInvited,
+        Kind::TournamentStarted,
+        Kind::TournamentRound,
+        Kind::TournamentFinished,
         Kind::Digest,
     ];
 
@@ -105,12 +117,38 @@ impl Kind {
             Kind::OpponentOnVacation => "opponent_on_vacation",
             Kind::OpponentBack => "opponent_back",
             Kind::ConditionalPlayed => "conditional_played",
+            Kind::TournamentInvited => "tournament_invited",
+            Kind::TournamentStarted => "tournament_started",
+            Kind::TournamentRound => "tournament_round",
+            Kind::TournamentFinished => "tournament_finished",
             Kind::Digest => "digest",
         }
     }
 
     pub fn parse(name: &str) -> Option<Kind> {
         serde_json::from_value(Value::String(name.to_owned())).ok()
+    }
+
+    /// Whether the notification is about a tournament: its `match_id` is
+    /// then the tournament's id, and its link the tournament's page.
+    pub fn about_tournament(self) -> bool {
+        matches!(
+            self,
+            Kind::TournamentInvited
+                | Kind::TournamentStarted
+                | Kind::TournamentRound
+                | Kind::TournamentFinished
+        )
+    }
+
+    /// Where a notification of this kind about `id` points.
+    pub fn link(self, base: &str, id: Uuid) -> String {
+        let base = base.trim_end_matches('/');
+        match self {
+            Kind::Digest => format!("{base}/matches"),
+            k if k.about_tournament() => format!("{base}/tournaments/{id}"),
+            _ => format!("{base}/matches/{id}"),
+        }
     }
 }
 
@@ -196,6 +234,14 @@ pub struct Switches {
     pub opponent_back: bool,
     #[serde(default = "on")]
     pub conditional_played: bool,
+    #[serde(default = "on")]
+    pub tournament_invited: bool,
+    #[serde(default = "on")]
+    pub tournament_started: bool,
+    #[serde(default = "on")]
+    pub tournament_round: bool,
+    #[serde(default = "on")]
+    pub tournament_finished: bool,
 }
 
 impl Default for Switches {
@@ -221,6 +267,10 @@ impl Switches {
             Kind::OpponentOnVacation => &mut self.opponent_on_vacation,
             Kind::OpponentBack => &mut self.opponent_back,
             Kind::ConditionalPlayed => &mut self.conditional_played,
+            Kind::TournamentInvited => &mut self.tournament_invited,
+            Kind::TournamentStarted => &mut self.tournament_started,
+            Kind::TournamentRound => &mut self.tournament_round,
+            Kind::TournamentFinished => &mut self.tournament_finished,
             Kind::Digest => return,
         };
         *slot = value;

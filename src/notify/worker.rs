@@ -106,11 +106,7 @@ fn prepare_push(courier: &Courier, to: &Recipients, row: &Row, id: Uuid) -> Resu
     };
     let kind = Kind::parse(&row.kind).ok_or("unknown notification kind")?;
     let words = words(kind, person.locale(), &row.payload);
-    let url = format!(
-        "{}/matches/{}",
-        courier.public_url.trim_end_matches('/'),
-        row.match_id
-    );
+    let url = kind.link(&courier.public_url, row.match_id);
     let payload = serde_json::json!({
         "type": kind.name(),
         "match_id": row.match_id,

@@ -32,7 +32,7 @@ const FLOORS: [&[&str]; 8] = [
     &["friends", "accounts"],
     &["matches"],
     &["ratings", "notices", "summary", "computer", "vacation"],
-    &["lobby"],
+    &["lobby", "tournaments"],
     &["state"],
     &["jobs", "http"],
 ];

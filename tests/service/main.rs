@@ -34,5 +34,6 @@ mod sessions;
 mod smtp;
 mod support;
 mod takebacks;
+mod tournaments;
 mod vacation;
 mod web;

@@ -36,6 +36,7 @@ const FILES: &[(&str, &str, &str, &str)] = &[
     script!("computer.js"),
     script!("vacation.js"),
     script!("conditional.js"),
+    script!("tournaments.js"),
     // The games: the registry, what their boards share, one module each.
     script!("games.js"),
     script!("boards.js"),

@@ -119,7 +119,7 @@ pub fn invite(
                 "{name:?} is already in the tournament"
             )));
         }
-        ensure_room(row, present.len() + told.len() + 1)?;
+        ensure_room(row, present.len() + 1)?;
         crate::friends::ensure_apart(conn, player.id, &present)?;
         set_state(conn, row.id, player.id, INVITED, now)?;
         told.push(player.id);

@@ -6,6 +6,7 @@ import { computerPage, invitePage, matchesPage, newMatchPage, settingsPage, sign
 import { friendsPage, leaderboardPage, profilePage } from "./social.js";
 import { leaveMatch, matchPage } from "./match.js";
 import { seekPage } from "./seeks.js";
+import { tournamentPage, tournamentsPage } from "./tournaments.js";
 
 const nav = document.getElementById("nav");
 
@@ -17,6 +18,7 @@ function drawNav() {
         link("/new", t("new_match")),
         link("/seek", t("find_opponent")),
         link("/computer", t("play_computer")),
+        user.guest ? null : link("/tournaments", t("tournaments")),
         link("/leaderboards", t("leaderboards")),
         user.guest ? null : link("/friends", t("friends")),
         link("/settings", t("settings")),
@@ -55,6 +57,9 @@ async function route() {
     const match = part(/^\/matches\/([0-9a-f-]{36})$/);
     if (match) return await matchPage(match);
     if (path === "/new") return await newMatchPage();
+    const tournament = part(/^\/tournaments\/([0-9a-f-]{36})$/);
+    if (tournament) return await tournamentPage(tournament);
+    if (path === "/tournaments") return await tournamentsPage();
     if (path === "/computer") return await computerPage();
     if (path === "/seek") return await seekPage();
     if (path === "/settings") return await settingsPage(drawNav);

@@ -4,6 +4,15 @@
 
 const WORDS = {
   en: {
+    tournaments: "Tournaments", new_tournament: "New tournament", tournament: "Tournament",
+    t_name: "Name", t_format: "Format", t_round_robin: "Round robin", t_double_round_robin: "Double round robin",
+    t_knockout: "Knockout", t_players: "Invite players (usernames)", t_seeding: "Knockout seeds",
+    t_by_rating: "by rating", t_at_random: "at random", t_open: "Taking players", t_active: "Under way",
+    t_finished: "Finished", t_invited: "invited", t_joined: "playing", t_declined: "declined", t_withdrawn: "withdrew",
+    t_none: "No tournaments yet.", t_start: "Start now", t_withdraw: "Withdraw", t_starts: "starts",
+    t_invite: "Invite more (usernames)", t_invite_button: "Invite", t_players_title: "Players", t_points: "Points",
+    t_standings: "Standings", t_crosstable: "Crosstable", t_bracket: "Bracket", t_by_bye: "bye",
+    t_by_walkover: "walkover", t_by_seed: "three draws: higher seed", t_replay: "replay", t_matches: "Matches",
     matches: "My matches", new_match: "New match", settings: "Settings", sign_out: "Sign out",
     sign_in: "Sign in", sign_up: "Sign up", guest: "Play as a guest", username: "Username",
     password: "Password", email: "Email (for reminders)", nickname: "Nickname",
@@ -56,6 +65,15 @@ const WORDS = {
     after_5_minutes: "after 5 minutes", after_hour: "after an hour",
   },
   ko: {
+    tournaments: "토너먼트", new_tournament: "새 토너먼트", tournament: "토너먼트",
+    t_name: "이름", t_format: "방식", t_round_robin: "리그전", t_double_round_robin: "더블 리그전",
+    t_knockout: "토너먼트(녹아웃)", t_players: "초대할 선수 (아이디)", t_seeding: "녹아웃 시드",
+    t_by_rating: "레이팅순", t_at_random: "무작위", t_open: "참가 받는 중", t_active: "진행 중",
+    t_finished: "종료", t_invited: "초대됨", t_joined: "참가", t_declined: "거절함", t_withdrawn: "기권함",
+    t_none: "아직 토너먼트가 없어요.", t_start: "지금 시작", t_withdraw: "토너먼트 기권", t_starts: "시작",
+    t_invite: "더 초대하기 (아이디)", t_invite_button: "초대", t_players_title: "선수", t_points: "승점",
+    t_standings: "순위", t_crosstable: "대진표", t_bracket: "대진", t_by_bye: "부전승",
+    t_by_walkover: "기권승", t_by_seed: "세 번 무승부: 상위 시드", t_replay: "재경기", t_matches: "대국",
     matches: "내 대국", new_match: "새 대국", settings: "설정", sign_out: "로그아웃",
     sign_in: "로그인", sign_up: "가입", guest: "손님으로 두기", username: "아이디",
     password: "비밀번호", email: "이메일 (알림용)", nickname: "별명",

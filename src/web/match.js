@@ -130,6 +130,7 @@ function header(m) {
   const duty = m.to_act.find((d) => m.my_seats.includes(d.seat)) || m.to_act[0];
   return el("div", { class: "match-head", "data-seq": m.seq, "data-status": m.status },
     el("h2", {}, gameName(m)),
+    m.tournament ? el("p", {}, el("a", { href: "/tournaments/" + m.tournament, "data-link": true, "data-tournament": m.tournament }, t("tournament") + " →")) : null,
     el("p", {}, m.seats.map((s) => displayName(s) + (m.my_seats.includes(s.seat) ? " (" + t("you") + ")" : "")).join(" · ")),
     el("p", { class: "status" }, statusLine(m)),
     duty && duty.paused_at ? el("p", { class: "muted", "data-paused": true }, displayName(m.seats[duty.seat] || {}) + " · " + t("on_vacation") + (duty.away_until ? " " + t("until") + " " + local(duty.away_until) : "")) : null,

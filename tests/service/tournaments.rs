@@ -599,11 +599,17 @@ async fn refusals_are_problem_documents_blocked_not_invited_started_full() {
     for name in &names {
         app.register(name).await;
     }
+    // The creator and fifteen more make sixteen; a seventeenth is refused.
+    let body =
+        json!({"name": "Big", "format": "round_robin", "game": "checkers", "players": names[..15]});
+    let big = app.post("/v1/tournaments", ra, body).await;
+    assert_eq!(big.status, 201, "{}", big.body);
+    let big_id = big.body["id"].as_str().unwrap();
     let full = app
         .post(
-            "/v1/tournaments",
+            &format!("/v1/tournaments/{big_id}/invite"),
             ra,
-            json!({"name": "Big", "format": "round_robin", "game": "checkers", "players": names}),
+            json!({"players": [names[15]]}),
         )
         .await;
     assert_eq!(

@@ -20,6 +20,7 @@ const pushPeer = require("./pushpeer.cjs");
 const { fairPlayAndSessions } = require("./fairplay.cjs");
 const { playTheComputer } = require("./computer.cjs");
 const { takebackByConsent } = require("./takebacks.cjs");
+const { tournamentFromTheForm } = require("./tournaments.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -304,6 +305,9 @@ async function accountPages(page, token) {
 
     await takebackByConsent(browser, errors);
     console.log("takebacks between people: asked, accepted from the banner, the setting saved; a vacation started and ended; a conditional move planned and played");
+
+    await tournamentFromTheForm(browser, errors);
+    console.log("tournaments: created from the form, joined by its link, started, a match and back, standings and crosstable, a knockout's bracket");
 
     for (const page of [alicePage, bobPage]) {
       const shift = await page.evaluate(() => window.__shift);

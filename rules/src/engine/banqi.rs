@@ -12,9 +12,19 @@
 //!
 //! Evaluation: material by rank (§B4: the general highest, the cannon
 //! high for its §B5 reach, the soldier low but above nothing since it
-//! takes the general), face-down pieces counted for their owner, plus a
-//! small mobility term. §B7's repetition draw is not searched; the quiet
-//! count is (a position with the quiet plies run out is a draw).
+//! takes the general), face-down pieces counted for their owner, a small
+//! mobility term, a hunting term (pieces near the enemy pieces they may
+//! take, the side ahead also near those it may trade and driving them to
+//! the edges), and for the side ahead a bonus for an early turn-up or
+//! capture, larger the longer the root has been quiet. The quiet count is
+//! searched (a position with the quiet plies run out is a draw); §B7's
+//! repetition is searched within the line only (a position that already
+//! stood on it since its last turn-up or capture scores a draw), since
+//! the history before the root is not in the view.
+//!
+//! Search: the frame's, with captures ordered first (most valuable victim
+//! first), below the root only the turn-ups next to a face-up piece and
+//! one other; hard picks at random among equally scored best moves.
 
 use super::{choose_scored, root_scores, Budget, Level, Sample, Search, WIN};
 use crate::banqi::board::{parse_square, square_name, Cell, Colour, Kind, Piece, Position, Step};
@@ -42,10 +52,137 @@ fn value_of(kind: Kind) -> i32 {
     }
 }
 
-/// One sampled world: a whole position, face-down identities drawn.
+/// A material lead (in `value_of` units) from which a side counts as
+/// ahead: it then seeks exchanges and progress.
+const AHEAD: i32 = 40;
+/// Plies within which the progress bonus counts a turn-up or capture.
+const PROGRESS_HORIZON: i32 = 6;
+/// Evaluation units per ply sooner and per quiet ply at the root.
+const PROGRESS_WEIGHT: i32 = 3;
+
+/// Each side's hunting term: for every enemy face-up piece one of its
+/// face-up pieces may take by rank without being taken back (the side
+/// ahead also counts equal ranks, which trade), closeness of its nearest
+/// and second-nearest such hunters, weighted by the quarry's value. It
+/// brings pieces to what they can take, so that a side ahead closes in
+/// instead of shuffling, and keeps the quarry away from its hunters.
+fn hunting(pos: &Position, ahead: Option<usize>) -> [i32; 2] {
+    let mut up: [Vec<(usize, Piece)>; 2] = [Vec::new(), Vec::new()];
+    for (sq, cell) in pos.cells.iter().enumerate() {
+        if let Cell::Up(p) = cell {
+            up[side(p.colour)].push((sq, *p));
+        }
+    }
+    let mut out = [0i32; 2];
+    for hunter_side in 0..2 {
+        let trades = ahead == Some(hunter_side);
+        for &(qsq, q) in &up[1 - hunter_side] {
+            let (mut d1, mut d2) = (99, 99);
+            for &(hsq, h) in &up[hunter_side] {
+                let safe = h.kind.takes(q.kind) && !q.kind.takes(h.kind);
+                let trade = trades && h.kind.takes(q.kind);
+                if !(safe || trade) {
+                    continue;
+                }
+                let d = distance(hsq, qsq);
+                if d < d1 {
+                    d2 = d1;
+                    d1 = d;
+                } else if d < d2 {
+                    d2 = d;
+                }
+            }
+            let worth = 2 + value_of(q.kind) / 100;
+            if trades && d1 < 99 {
+                // The side ahead drives its quarry to the edges and
+                // corners, where it has fewer ways out.
+                let (f, r) = ((qsq % 8) as i32, (qsq / 8) as i32);
+                out[hunter_side] += worth * ((2 * f - 7).abs() + (2 * r - 3).abs());
+            }
+            if d1 < 99 {
+                out[hunter_side] += worth * (10 - d1) * 2;
+            }
+            if d2 < 99 {
+                out[hunter_side] += worth * (10 - d2);
+            }
+        }
+    }
+    out
+}
+
+/// One sampled world: a whole position, face-down identities drawn, and
+/// what the search needs of the line that led to it from the root.
 #[derive(Clone, Debug)]
 pub struct World {
     pub position: Position,
+    /// The root's quiet count (§B7, from the view): how long nothing has
+    /// been turned up or taken, which is how near a repetition may be.
+    pub root_quiet: u32,
+    /// Plies played from the root.
+    pub ply: u8,
+    /// The ply (from 1) of the first turn-up or capture on the line, if any.
+    pub progress_at: Option<u8>,
+    /// Keys of the positions on the line since its last turn-up or
+    /// capture, the root's included (only the first `TRAIL` are kept).
+    trail: [u64; TRAIL],
+    trail_len: u8,
+    /// This position already stood on the line: the search scores it a
+    /// draw, as a chess engine treats a repetition within its own line
+    /// (the history before the root is not in the view, so §B7's own
+    /// count of three cannot be kept).
+    repeated: bool,
+}
+
+/// Positions of the line kept for [`World::repeated`].
+const TRAIL: usize = 12;
+
+/// A key for §B7's "same position": the pieces (face-down ones included)
+/// and the side to act.
+fn key(pos: &Position) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for cell in pos.cells.iter() {
+        let code = match cell {
+            Cell::Empty => 0u64,
+            Cell::Down(p) => 1 + side(p.colour) as u64 * 8 + p.kind as u64,
+            Cell::Up(p) => 17 + side(p.colour) as u64 * 8 + p.kind as u64,
+        };
+        h = (h ^ code).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    let act = pos.to_act.map_or(0, |c| 1 + side(c) as u64);
+    (h ^ act).wrapping_mul(0x0000_0100_0000_01b3)
+}
+
+impl World {
+    /// The root world of a search from `position`.
+    fn root(position: Position) -> World {
+        let mut trail = [0; TRAIL];
+        trail[0] = key(&position);
+        World {
+            position,
+            root_quiet: position.quiet,
+            ply: 0,
+            progress_at: None,
+            trail,
+            trail_len: 1,
+            repeated: false,
+        }
+    }
+}
+
+/// Manhattan distance between two squares.
+fn distance(a: usize, b: usize) -> i32 {
+    let (fa, ra) = ((a % 8) as i32, (a / 8) as i32);
+    let (fb, rb) = ((b % 8) as i32, (b / 8) as i32);
+    (fa - fb).abs() + (ra - rb).abs()
+}
+
+/// Whether a face-down square `sq` touches a face-up piece: a turn-up
+/// there can be taken, or take, at once.
+fn touches_face_up(pos: &Position, sq: usize) -> bool {
+    let s = sq as i32;
+    [(1, s % 8 != 7), (-1, s % 8 != 0), (8, s < 24), (-8, s >= 8)]
+        .into_iter()
+        .any(|(d, ok)| ok && matches!(pos.cells[(s + d) as usize], Cell::Up(_)))
 }
 
 impl Search for World {
@@ -60,17 +197,68 @@ impl Search for World {
             out.clear();
             return;
         }
-        self.position.legal_steps(out);
+        let pos = &self.position;
+        pos.legal_steps(out);
+        // Below the root, the turn-ups next to a face-up piece (those can
+        // take or be taken at once) and one other, standing for every
+        // quiet turn-up: the rest cost depth and change little.
+        if self.ply > 0 {
+            let mut other = false;
+            out.retain(|step| match step {
+                Step::TurnUp(sq) => {
+                    if touches_face_up(pos, *sq as usize) {
+                        true
+                    } else {
+                        !std::mem::replace(&mut other, true)
+                    }
+                }
+                _ => true,
+            });
+        }
+        // Captures first, the most valuable victim first; then moves; then
+        // turn-ups (alpha-beta prunes more with good moves first).
+        let key = |step: &Step| match step {
+            Step::Capture(_, to) => match pos.cells[*to as usize] {
+                Cell::Up(p) => -value_of(p.kind),
+                _ => 0,
+            },
+            Step::Move(..) => 1,
+            Step::TurnUp(_) => 2,
+        };
+        out.sort_by_key(key);
     }
 
     fn play(&self, mv: &Step) -> Self {
+        let ply = self.ply.saturating_add(1);
+        let progress = matches!(mv, Step::TurnUp(_) | Step::Capture(..));
+        let position = self.position.play(*mv);
+        let k = key(&position);
+        let (mut trail, mut trail_len, mut repeated) = (self.trail, self.trail_len, false);
+        if progress {
+            trail_len = 0;
+        } else {
+            repeated = trail[..trail_len as usize].contains(&k);
+        }
+        if (trail_len as usize) < TRAIL {
+            trail[trail_len as usize] = k;
+            trail_len += 1;
+        }
         World {
-            position: self.position.play(*mv),
+            position,
+            root_quiet: self.root_quiet,
+            ply,
+            progress_at: self.progress_at.or(progress.then_some(ply)),
+            trail,
+            trail_len,
+            repeated,
         }
     }
 
     fn value(&self, for_side: usize) -> i32 {
         let pos = &self.position;
+        if self.repeated {
+            return 0;
+        }
         match pos.ending() {
             // §B6: the side to act has lost.
             Some("no_pieces") | Some("no_legal_move") => {
@@ -111,11 +299,36 @@ impl Search for World {
         }
         let me = for_side;
         let them = 1 - for_side;
-        (score[me] - score[them]) * 10 + (mobility[me] - mobility[them]) * 2
+        let lead = score[0] - score[1];
+        let ahead = if lead >= AHEAD {
+            Some(0)
+        } else if lead <= -AHEAD {
+            Some(1)
+        } else {
+            None
+        };
+        let hunt = hunting(pos, ahead);
+        let mut value = (score[me] - score[them]) * 10
+            + (mobility[me] - mobility[them]) * 2
+            + (hunt[me] - hunt[them]);
+        // Progress for the side ahead: a turn-up or a capture soon, the
+        // sooner the better, and the more so the longer the position has
+        // been quiet (the engine sees no history, so a quiet spell is its
+        // only sign that a §B7 repetition may be near).
+        if let Some(a) = ahead {
+            let urgency = self.root_quiet.min(12) as i32 + 2;
+            let soon = match self.progress_at {
+                Some(k) => PROGRESS_HORIZON - i32::from(k).min(PROGRESS_HORIZON),
+                None => 0,
+            };
+            let bonus = urgency * soon * PROGRESS_WEIGHT;
+            value += if a == me { bonus } else { -bonus };
+        }
+        value
     }
 
     fn over(&self) -> bool {
-        self.position.ending().is_some()
+        self.repeated || self.position.ending().is_some()
     }
 }
 
@@ -215,33 +428,46 @@ impl Sample for Seen {
         for (sq, piece) in self.face_down.iter().zip(pieces) {
             position.cells[*sq as usize] = Cell::Down(piece);
         }
-        World { position }
+        World::root(position)
     }
 }
 
-/// Worlds sampled and nodes allowed (all worlds together) per level.
-fn effort(level: Level) -> (u32, u64) {
+/// Worlds sampled, nodes allowed (all worlds together) and the deepest
+/// iteration, per level.
+fn effort(level: Level) -> (u32, u64, u32) {
     match level {
-        Level::Easy => (4, 8_000),
-        Level::Normal => (8, 120_000),
-        Level::Hard => (12, 200_000),
+        Level::Easy => (4, 8_000, 1),
+        Level::Normal => (8, 120_000, 3),
+        Level::Hard => (12, 600_000, 9),
     }
 }
 
 /// The step `level` takes from what `seen` shows.
 pub fn choose_step(seen: &Seen, level: Level, random: &mut dyn Random) -> Option<Step> {
-    let (worlds, nodes) = effort(level);
+    let (worlds, nodes, depth) = effort(level);
     let mut totals: Vec<(Step, i32)> = Vec::new();
     for _ in 0..worlds {
         let world = seen.sample(random);
         let mut budget = Budget::new(nodes / u64::from(worlds));
-        for (mv, score) in root_scores(&world, level.depth(), &mut budget) {
+        for (mv, score) in root_scores(&world, depth, &mut budget) {
             let score = score / worlds as i32;
             match totals.iter_mut().find(|(m, _)| *m == mv) {
                 Some((_, total)) => *total = total.saturating_add(score),
                 None => totals.push((mv, score)),
             }
         }
+    }
+    if level == Level::Hard {
+        // The best, and among equally good moves one at random: a fixed
+        // pick among equals would walk the same loop again and again
+        // (§B7's repetition draw), which the engine cannot see coming.
+        let best = totals.iter().map(|(_, s)| *s).max()?;
+        let ties: Vec<Step> = totals
+            .iter()
+            .filter(|(_, s)| *s == best)
+            .map(|(m, _)| *m)
+            .collect();
+        return ties.get(random.below(ties.len() as u64) as usize).copied();
     }
     choose_scored(&totals, level, 20, random)
 }

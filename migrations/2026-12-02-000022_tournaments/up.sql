@@ -52,3 +52,4 @@ CREATE TABLE tournament_matches (
 -- A match knows its tournament (a link in its view, and the reaction that
 -- advances a knockout, without a lookup on every append).
 ALTER TABLE matches ADD COLUMN tournament_id uuid REFERENCES tournaments (id) ON DELETE SET NULL;
+CREATE INDEX matches_tournament ON matches (tournament_id) WHERE tournament_id IS NOT NULL;

@@ -171,7 +171,12 @@ fn main() -> ExitCode {
     };
     let mut totals = vec![0.0; seats];
     let mut reasons: std::collections::BTreeMap<String, u32> = Default::default();
-    for k in 0..games {
+    // `DUEL_FROM=n` starts at match n: more matches, none repeated.
+    let from: u64 = std::env::var("DUEL_FROM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    for k in from..from + games {
         let shift = (k as usize) % seats;
         // players[side] = the slot sitting on that side this match.
         let players: Vec<Player> = (0..seats)

@@ -245,6 +245,8 @@ fn sweep(state: &Sweeper) -> Result<Swept, Error> {
     // Vacations whose end date came or whose allowance is spent end
     // (issue #34): their players' duties resume.
     crate::vacation::end_due(pool, now)?;
+    // Tournaments whose last advance failed for good are tried again.
+    planned(pool, |c| crate::tournaments::advance::requeue_idle(c, now))?;
     // Players with no rated match in 180 days leave the boards (issue #19).
     while planned(pool, |c| crate::ratings::board::retire_inactive(c, now))? > 0 {}
     // Sweepers side by side, as instances would: while PostgreSQL writes

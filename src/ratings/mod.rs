@@ -53,10 +53,15 @@ pub fn model(perf: &str) -> posthorn_rules::Rating {
 
 /// The perf a match is rated in.
 pub fn perf_of(row: &MatchRow) -> String {
-    match (&row.variant, &row.mode) {
-        (Some(v), _) => format!("{}/{v}", row.game),
-        (None, Some(m)) => format!("{}/{m}", row.game),
-        (None, None) => row.game.clone(),
+    perf(&row.game, row.variant.as_deref(), row.mode.as_deref())
+}
+
+/// The rating list of `game` in its variant or mode.
+pub fn perf(game: &str, variant: Option<&str>, mode: Option<&str>) -> String {
+    match (variant, mode) {
+        (Some(v), _) => format!("{game}/{v}"),
+        (None, Some(m)) => format!("{game}/{m}"),
+        (None, None) => game.to_owned(),
     }
 }
 

@@ -148,6 +148,28 @@ fn finish(
     )
 }
 
+/// Queue an advance, once an hour at most, for every started tournament
+/// with no match in play: one whose last advance job failed for good (its
+/// attempts spent on a database outage) would otherwise wait forever. An
+/// advance with nothing to do changes nothing. Run by the deadline sweep.
+pub fn requeue_idle(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
+    use crate::schema::matches;
+    let idle: Vec<Uuid> = tournaments::table
+        .filter(tournaments::status.eq(ACTIVE))
+        .filter(diesel::dsl::not(diesel::dsl::exists(
+            matches::table
+                .filter(matches::tournament_id.eq(tournaments::id.nullable()))
+                .filter(matches::status.eq(MatchStatus::Active)),
+        )))
+        .select(tournaments::id)
+        .load(conn)?;
+    let hour = now.format("%Y-%m-%dT%H").to_string();
+    for id in &idle {
+        super::queue_advance(conn, *id, &format!("idle:{hour}"), now)?;
+    }
+    Ok(idle.len())
+}
+
 /// Starts a tournament at its start time.
 pub struct Starter {
     pub dice: Arc<dyn Dice>,
@@ -164,7 +186,7 @@ impl Work for Starter {
         crate::db::transaction(pool, |c| {
             let row = super::load(c, id, true)?;
             if row.status == OPEN && super::start::ready(c, &row)? {
-                super::start::start(c, &row, now, &mut random)?;
+                super::start::start_if_apart(c, &row, now, &mut random)?;
             }
             Ok(())
         })

@@ -10,8 +10,9 @@
 //!   higher seed through.
 //! * A pairing starts as soon as both its players are known (after byes,
 //!   a second-round pairing may start with the first round).
-//! * A player who withdrew loses their game (it is resigned) and is a bye
-//!   for any later pairing they would have been in.
+//! * A player who withdrew loses their game (it is resigned), and their
+//!   opponent in any pairing not yet decided (none played, or only draws)
+//!   goes through by walkover: no later game includes them.
 
 use serde::Serialize;
 use std::collections::HashSet;
@@ -173,13 +174,12 @@ fn decide(
             Some(_) => {}
         }
     }
-    // Before any game, a withdrawn player gives a walkover.
-    if games.is_empty() {
-        match (withdrawn.contains(&a), withdrawn.contains(&b)) {
-            (true, false) => return (Place::Player(b), Some("walkover"), None),
-            (false, true) | (true, true) => return (Place::Player(a), Some("walkover"), None),
-            _ => {}
-        }
+    // Nothing decided yet (no game, or only draws): a withdrawn player
+    // gives a walkover rather than another game.
+    match (withdrawn.contains(&a), withdrawn.contains(&b)) {
+        (true, false) => return (Place::Player(b), Some("walkover"), None),
+        (false, true) | (true, true) => return (Place::Player(a), Some("walkover"), None),
+        _ => {}
     }
     let n = games.len() as u32;
     if n >= MAX_GAMES {
@@ -300,6 +300,15 @@ mod tests {
             (Some(seeds[3]), Some("walkover"))
         );
         assert_eq!(bracket.due.len(), 1, "2 against 3 is due");
+        // A withdrawal after a drawn game: a walkover, not a replay.
+        let two = &seeds[..2];
+        let drawn = derive(two, &[], &none).due[0];
+        let played = vec![won(&drawn, 0.5)];
+        let gone: HashSet<Uuid> = [seeds[1]].into();
+        let bracket = derive(two, &played, &gone);
+        assert!(bracket.due.is_empty(), "no replay with a player who left");
+        assert_eq!(bracket.champion, Some(seeds[0]));
+        assert_eq!(bracket.rounds[0][0].decided_by.as_deref(), Some("walkover"));
     }
 }
 

@@ -124,7 +124,17 @@ pub fn invite(
         set_state(conn, row.id, player.id, INVITED, now)?;
         told.push(player.id);
     }
-    super::tell(conn, row, &told, Kind::TournamentInvited, 0, json!({}), now)
+    // Each invitation is its own notice (one declined may be asked again).
+    let seq = (now.timestamp() % i32::MAX as i64) as i32;
+    super::tell(
+        conn,
+        row,
+        &told,
+        Kind::TournamentInvited,
+        seq,
+        json!({}),
+        now,
+    )
 }
 
 /// Join: an invited player, or anyone holding the invitation `code`.
@@ -157,7 +167,7 @@ pub fn join(
     set_state(conn, id, user, JOINED, now)?;
     // Past its start time, it starts as soon as enough have joined.
     if row.starts_at.is_some_and(|at| at <= now) && super::start::ready(conn, &row)? {
-        super::start::start(conn, &row, now, random)?;
+        super::start::start_if_apart(conn, &row, now, random)?;
     }
     super::load(conn, id, false)
 }
@@ -176,7 +186,7 @@ pub fn decline(
             set_state(conn, id, user, DECLINED, now)
         }
         Some(INVITED) | Some(JOINED) => Err(Error::conflict(
-            "the creator is in their own tournament; it ends with its last match",
+            "the creator plays in their own tournament and cannot decline it",
         )),
         _ => Err(Error::NotInvited(
             "you are not invited to this tournament".into(),
@@ -201,8 +211,27 @@ pub fn withdraw(
     if state_of(conn, id, user)?.as_deref() != Some(JOINED) {
         return Err(Error::conflict("you are not playing in this tournament"));
     }
+    if row.status == OPEN && user == row.created_by {
+        return Err(Error::conflict(
+            "the creator plays in their own tournament: start it, or leave it unstarted",
+        ));
+    }
     set_state(conn, id, user, WITHDRAWN, now)?;
-    for (match_id, seq) in super::read::unfinished_of(conn, id, user)? {
+    // Every match to resign is locked first, in id order, and its seq read
+    // under the lock: an opponent's move cannot make a resignation stale,
+    // and a match finishing beside us cannot hold one of them while
+    // waiting for a rating row a resignation here already holds.
+    let unfinished: Vec<Uuid> = (super::read::unfinished_of(conn, id, user)?.into_iter())
+        .map(|(m, _)| m)
+        .collect();
+    let locked: Vec<(Uuid, i32)> = crate::schema::matches::table
+        .filter(crate::schema::matches::id.eq_any(&unfinished))
+        .filter(crate::schema::matches::status.eq(crate::matches::MatchStatus::Active))
+        .order(crate::schema::matches::id.asc())
+        .select((crate::schema::matches::id, crate::schema::matches::seq))
+        .for_update()
+        .load(conn)?;
+    for (match_id, seq) in locked {
         let resign = crate::matches::play::ActionRequest {
             seq,
             seat: None,
@@ -211,7 +240,12 @@ pub fn withdraw(
         crate::matches::play::act(conn, match_id, user, resign, None, now, random)?;
     }
     // A knockout may have a walkover to give now.
-    super::queue_advance(conn, id, &format!("withdrawn:{user}"), now)?;
+    super::queue_advance(
+        conn,
+        id,
+        &format!("withdrawn:{user}:{}", now.timestamp_millis()),
+        now,
+    )?;
     Ok(())
 }
 

@@ -32,6 +32,7 @@ pub struct Progress {
     /// The players who started, best seed first.
     pub seeds: Vec<Uuid>,
     pub names: HashMap<Uuid, String>,
+    pub players: HashMap<Uuid, Player>,
     pub entrants: Vec<Entrant>,
     pub games: Vec<GameState>,
     /// A round robin's table (empty for a knockout).
@@ -89,11 +90,10 @@ pub fn progress(conn: &mut PgConnection, row: &TournamentRow) -> Result<Progress
         .filter(|e| e.seed.is_some())
         .map(|e| e.user_id)
         .collect();
-    let names: HashMap<Uuid, String> =
-        crate::players::load(conn, entrants.iter().map(|e| e.user_id).collect())?
-            .into_iter()
-            .map(|(id, p)| (id, p.display_name))
-            .collect();
+    let players = crate::players::load(conn, entrants.iter().map(|e| e.user_id).collect())?;
+    let names: HashMap<Uuid, String> = (players.iter())
+        .map(|(id, p)| (*id, p.display_name.clone()))
+        .collect();
     let games = games(conn, row.id)?;
     let withdrawn: HashSet<Uuid> = (entrants.iter())
         .filter(|e| e.state == WITHDRAWN)
@@ -132,6 +132,7 @@ pub fn progress(conn: &mut PgConnection, row: &TournamentRow) -> Result<Progress
     Ok(Progress {
         seeds,
         names,
+        players,
         entrants,
         games,
         standings,
@@ -246,7 +247,10 @@ pub fn view(
     let row = super::load(conn, id, false)?;
     let progress = progress(conn, &row)?;
     let mine = progress.entrants.iter().find(|e| e.user_id == user);
-    if mine.is_none() && code != Some(row.invite_code.as_str()) {
+    // The invitation code shows it to someone not in it while it takes
+    // players; after that it is its players' only.
+    let by_code = row.status == OPEN && code == Some(row.invite_code.as_str());
+    if mine.is_none() && !by_code {
         return Err(Error::not_found("tournament"));
     }
     let my_state = mine.map(|e| e.state.clone());
@@ -273,7 +277,9 @@ pub fn view(
         finished_at: row.finished_at,
         my_state,
         invite_url: (in_it && row.status == OPEN).then(|| invite_url(public_url, &row)),
+        // Who declined is the creator's to know.
         players: (progress.entrants.iter())
+            .filter(|e| e.state != super::DECLINED || user == row.created_by)
             .filter_map(|e| {
                 Some(EntrantView {
                     player: players.get(&e.user_id)?.clone(),

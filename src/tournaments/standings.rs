@@ -258,12 +258,29 @@ mod tests {
         // p1 3; p2 1 and p4 1.5; p3 0.5.
         assert_eq!(order, [1, 4, 2, 3]);
         assert_eq!(lines[0].sb, 1.0 + 0.5 + 1.5, "beaten: p2 1, p3 0.5, p4 1.5");
-        // p2 and p4: 1 and 1.5 points, no tie. Now a tie on points that
-        // SB breaks: p2 (beat p4) against p3 … see the next tests.
         assert_eq!(
             lines.iter().map(|l| l.place).collect::<Vec<_>>(),
             [1, 2, 3, 4]
         );
+        // A tie on points that SB breaks: p2 and p3 have 2 each; p2 beat
+        // p3 (2) and p4 (0.5) = 2.5, p3 beat p1 (1.5) and p4 = 2.0.
+        let games = [
+            game(1, 2, Some(1.0)),
+            game(1, 3, Some(0.0)),
+            game(1, 4, Some(0.5)),
+            game(2, 3, Some(1.0)),
+            game(2, 4, Some(1.0)),
+            game(3, 4, Some(1.0)),
+        ];
+        let lines = table(&ids(4), &games);
+        let order: Vec<(u128, f64, f64)> = (lines.iter())
+            .map(|l| (l.user.as_u128(), l.points, l.sb))
+            .collect();
+        assert_eq!(
+            order,
+            [(2, 2.0, 2.5), (3, 2.0, 2.0), (1, 1.5, 2.25), (4, 0.5, 0.75)]
+        );
+        assert_eq!(lines[1].between_tied, 0.0, "not tied once SB differs");
     }
 
     #[test]

@@ -102,6 +102,22 @@ pub fn start(
     )
 }
 
+/// [`start`] by itself (at the start time, or at the join that makes
+/// enough players after it): a blocked pair among those who joined leaves
+/// it open instead (nothing is written before that check), for its
+/// creator to sort out; it is not the joiner's refusal.
+pub fn start_if_apart(
+    conn: &mut PgConnection,
+    row: &TournamentRow,
+    now: DateTime<Utc>,
+    random: &mut dyn Random,
+) -> Result<(), Error> {
+    match start(conn, row, now, random) {
+        Err(Error::Blocked(_)) => Ok(()),
+        other => other,
+    }
+}
+
 /// The players who joined, in the order they came.
 fn joined(conn: &mut PgConnection, id: Uuid) -> Result<Vec<Uuid>, Error> {
     Ok(tournament_players::table
@@ -152,13 +168,9 @@ fn seed(
     Ok(players)
 }
 
-/// The rating list the tournament's matches count on (`ratings::perf_of`).
+/// The rating list the tournament's matches count on.
 pub fn perf_of(row: &TournamentRow) -> String {
-    match (&row.variant, &row.mode) {
-        (Some(v), _) => format!("{}/{v}", row.game),
-        (None, Some(m)) => format!("{}/{m}", row.game),
-        (None, None) => row.game.clone(),
-    }
+    crate::ratings::perf(&row.game, row.variant.as_deref(), row.mode.as_deref())
 }
 
 /// Lay out one pairing's match: both players seated at once, `first` on

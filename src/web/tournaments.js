@@ -31,6 +31,8 @@ async function newTournamentForm() {
     };
     const players = (data.get("players") || "").split(/[ ,]+/).filter(Boolean);
     if (players.length) body.players = players;
+    // A start time in this device's zone; it starts by itself then.
+    if (data.get("starts_at")) body.starts_at = new Date(data.get("starts_at")).toISOString();
     const made = (await api("POST", "/v1/tournaments", body)).data;
     go("/tournaments/" + made.id);
   },
@@ -42,6 +44,7 @@ async function newTournamentForm() {
   el("label", {}, t("turn_hours"), el("input", { name: "turn_hours", type: "number", min: "1", max: "336", value: "48" })),
   el("label", {}, t("t_seeding"), el("select", { name: "seeding" },
     el("option", { value: "rating" }, t("t_by_rating")), el("option", { value: "random" }, t("t_at_random")))),
+  el("label", {}, t("t_starts_at"), el("input", { name: "starts_at", type: "datetime-local" })),
   el("label", { class: "check" }, el("input", { name: "rated", type: "checkbox" }), t("rated")),
   el("button", { type: "submit" }, t("create")));
 }
@@ -66,6 +69,7 @@ export async function tournamentPage(id) {
     open && mine !== "joined" ? button("join", t("join"), "", code ? { code } : {}) : null,
     open && mine === "invited" ? button("decline", t("decline"), "secondary") : null,
     open && me && x.created_by === me.id ? button("start", t("t_start")) : null,
+    open && mine === "joined" && me && x.created_by !== me.id ? button("withdraw", t("t_leave"), "secondary") : null,
     !open && x.status !== "finished" && mine === "joined" ? button("withdraw", t("t_withdraw"), "danger") : null);
   show(
     el("div", { class: "card tournament", "data-status": x.status },

@@ -723,3 +723,51 @@ async fn a_rated_tournament_moves_ratings_as_the_same_match_outside_would() {
     assert_ne!(change(&inside, true).0, change(&inside, true).1, "it moved");
     app.stop().await;
 }
+
+#[actix_web::test]
+async fn a_knockout_player_who_withdraws_after_a_draw_gives_a_walkover_and_a_lost_advance_is_repaired(
+) {
+    let app = TestApp::start().await;
+    let players = Players::register(&app, &["kwa", "kwb", "kwc", "kwd"]).await;
+    let id = open(&app, &players, "knockout", json!({})).await;
+    let creator = players.by_name[0].2.clone();
+    let view = start(&app, &creator, &id).await;
+    let first_round = round_of(&view, 1);
+    let drawn = first_round.iter().find(|m| m["slot"] == 0).unwrap();
+    end(&app, &players, drawn, Ending::Draw).await;
+    // Before the replay is laid out, the lower seed leaves.
+    let leaver = players.token(drawn["second"].as_str().unwrap());
+    let out = app
+        .post(&format!("/v1/tournaments/{id}/withdraw"), leaver, json!({}))
+        .await;
+    assert_eq!(out.status, 200, "{}", out.body);
+    run_jobs(&app).await;
+    let view = tournament(&app, &creator, &id).await;
+    let slot0: Vec<Value> = (round_of(&view, 1).into_iter())
+        .filter(|m| m["slot"] == 0)
+        .collect();
+    assert_eq!(slot0.len(), 1, "no replay with a player who left");
+    let pairing = &view["bracket"][0][0];
+    assert_eq!(pairing["decided_by"], "walkover");
+    assert_eq!(pairing["winner"], drawn["first"]);
+    // The other semi-final ends, and its advance job is lost (its attempts
+    // spent): the sweep queues another and the final starts.
+    let other = first_round.iter().find(|m| m["slot"] == 1).unwrap();
+    end(&app, &players, other, Ending::FirstWins).await;
+    count(
+        &app,
+        "WITH gone AS (DELETE FROM jobs RETURNING 1) SELECT count(*) AS n FROM gone".into(),
+    )
+    .await;
+    run_jobs(&app).await;
+    assert_eq!(round_of(&tournament(&app, &creator, &id).await, 2).len(), 0);
+    app.blocking(|s| Sweeper::of(s).sweep()).await.unwrap();
+    run_jobs(&app).await;
+    let fin = round_of(&tournament(&app, &creator, &id).await, 2);
+    assert_eq!(fin.len(), 1, "the final, once");
+    assert_eq!(
+        (&fin[0]["first"], &fin[0]["second"]),
+        (&drawn["first"], &other["first"])
+    );
+    app.stop().await;
+}

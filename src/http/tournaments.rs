@@ -49,6 +49,33 @@ pub struct NewTournament {
 
 type Viewer = dyn Fn(&mut diesel::PgConnection, Uuid) -> Result<TournamentView, Error> + Send;
 
+/// A change of `caller`'s to tournament `id` in one transaction, with the
+/// time and the dice, answered with the tournament as they see it after.
+async fn change<F>(
+    state: &AppState,
+    caller: Uuid,
+    id: Uuid,
+    work: F,
+) -> Result<HttpResponse, ApiError>
+where
+    F: FnOnce(
+            &mut diesel::PgConnection,
+            DateTime<Utc>,
+            &mut dyn posthorn_rules::Random,
+        ) -> Result<(), Error>
+        + Send
+        + 'static,
+{
+    let (now, mut random) = (state.clock.now(), state.roller());
+    let view = viewer(state, caller);
+    let answer = db::run(&state.pool, move |c| {
+        work(c, now, &mut random)?;
+        view(c, id)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(answer))
+}
+
 /// The answer of every change: the tournament as `user` sees it after.
 fn viewer(state: &AppState, user: Uuid) -> Box<Viewer> {
     let public_url = state.config.public_url.clone();
@@ -165,19 +192,12 @@ pub async fn invite_players(
     id: web::Path<Uuid>,
     body: Body<Invitees>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, names, now) = (
-        id.into_inner(),
-        body.into_inner().players,
-        state.clock.now(),
-    );
-    let view = viewer(&state, caller.user_id);
-    let answer = db::run(&state.pool, move |c| {
+    let (id, user, names) = (id.into_inner(), caller.user_id, body.into_inner().players);
+    change(&state, user, id, move |c, now, _| {
         let row = crate::tournaments::load(c, id, true)?;
-        entry::invite(c, &row, caller.user_id, &names, now)?;
-        view(c, id)
+        entry::invite(c, &row, user, &names, now)
     })
-    .await?;
-    Ok(HttpResponse::Ok().json(answer))
+    .await
 }
 
 /// `POST /v1/tournaments/{id}/join`.
@@ -201,15 +221,11 @@ pub async fn join_tournament(
     id: web::Path<Uuid>,
     body: Body<JoinRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, code, now) = (id.into_inner(), body.into_inner().code, state.clock.now());
-    let mut random = state.roller();
-    let view = viewer(&state, caller.user_id);
-    let answer = db::run(&state.pool, move |c| {
-        entry::join(c, id, caller.user_id, code.as_deref(), now, &mut random)?;
-        view(c, id)
+    let (id, user, code) = (id.into_inner(), caller.user_id, body.into_inner().code);
+    change(&state, user, id, move |c, now, random| {
+        entry::join(c, id, user, code.as_deref(), now, random).map(|_| ())
     })
-    .await?;
-    Ok(HttpResponse::Ok().json(answer))
+    .await
 }
 
 #[utoipa::path(post, path = "/v1/tournaments/{id}/decline", tag = "tournaments",
@@ -224,14 +240,11 @@ pub async fn decline_tournament(
     caller: Caller,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, now) = (id.into_inner(), state.clock.now());
-    let view = viewer(&state, caller.user_id);
-    let answer = db::run(&state.pool, move |c| {
-        entry::decline(c, id, caller.user_id, now)?;
-        view(c, id)
+    let (id, user) = (id.into_inner(), caller.user_id);
+    change(&state, user, id, move |c, now, _| {
+        entry::decline(c, id, user, now)
     })
-    .await?;
-    Ok(HttpResponse::Ok().json(answer))
+    .await
 }
 
 #[utoipa::path(post, path = "/v1/tournaments/{id}/withdraw", tag = "tournaments",
@@ -245,15 +258,11 @@ pub async fn withdraw_tournament(
     caller: Caller,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, now) = (id.into_inner(), state.clock.now());
-    let mut random = state.roller();
-    let view = viewer(&state, caller.user_id);
-    let answer = db::run(&state.pool, move |c| {
-        entry::withdraw(c, id, caller.user_id, now, &mut random)?;
-        view(c, id)
+    let (id, user) = (id.into_inner(), caller.user_id);
+    change(&state, user, id, move |c, now, random| {
+        entry::withdraw(c, id, user, now, random)
     })
-    .await?;
-    Ok(HttpResponse::Ok().json(answer))
+    .await
 }
 
 #[utoipa::path(post, path = "/v1/tournaments/{id}/start", tag = "tournaments",
@@ -268,13 +277,9 @@ pub async fn start_tournament(
     caller: Caller,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, now) = (id.into_inner(), state.clock.now());
-    let mut random = state.roller();
-    let view = viewer(&state, caller.user_id);
-    let answer = db::run(&state.pool, move |c| {
-        start::start_by(c, id, caller.user_id, now, &mut random)?;
-        view(c, id)
+    let (id, user) = (id.into_inner(), caller.user_id);
+    change(&state, user, id, move |c, now, random| {
+        start::start_by(c, id, user, now, random)
     })
-    .await?;
-    Ok(HttpResponse::Ok().json(answer))
+    .await
 }

@@ -26,3 +26,12 @@ export function squaresOf(action) {
   if (action.type === "turn_up") return { at: action.square };
   return squaresOfMove(action);
 }
+
+/// Each seat's colour once the first turn-up gave it (§B3), with the
+/// pieces it has captured; the colour to act.
+export function sides(view) {
+  return (view.colours || []).map((colour) => colour
+    ? { side: colour, captured: ((view.captured || {})[colour === "red" ? "black" : "red"] || []).length }
+    : { side: null });
+}
+export const toMove = (view) => view.colour_to_act || null;

@@ -39,3 +39,7 @@ export function squaresOf(action) {
   const numbers = action.move.match(/\d+/g) || [];
   return numbers.length >= 2 ? { from: numbers[0], to: numbers[numbers.length - 1] } : null;
 }
+
+/// Each seat's side (§C1: seat 0 Black), and the side to move.
+export const sides = (view) => (view.colours || []).map((side) => ({ side }));
+export const toMove = (view) => view.side_to_move;

@@ -98,3 +98,12 @@ export function colourPicker(plays, pick) {
   return el("div", { class: "picker", role: "group", "aria-label": t("colour") }, el("p", {}, t("colour")),
     plays.map((a) => el("button", { type: "button", class: "colour " + a.colour, "data-colour": a.colour, on: { click: () => pick(a) } }, a.colour)));
 }
+
+/// White's seat is named by the view; the other plays Black.
+export function sides(view) {
+  const out = [];
+  out[view.white] = { side: "white" };
+  out[1 - view.white] = { side: "black" };
+  return out;
+}
+export const toMove = (view) => view.side_to_move;

@@ -24,3 +24,15 @@ export function layout(view, mySeat) {
   return { cols: 14, rows: 14, cells, pieces };
 }
 
+
+/// Each seat's army or armies (a player may hold two), and the army to
+/// move: "Blue to move", not just "your turn".
+export function sides(view) {
+  const out = [];
+  for (const a of view.armies || []) {
+    out[a.seat] = out[a.seat] || { side: a.army, armies: [] };
+    out[a.seat].armies.push(a.army);
+  }
+  return out;
+}
+export const toMove = (view) => view.army_to_move || null;

@@ -24,6 +24,10 @@ export function game(id) {
     layout: known.layout,
     squaresOf: known.squaresOf,
     panel: known.panel || (() => null),
+    // Who plays what (player strips): each seat's side, the side to move.
+    sides: known.sides || (() => []),
+    toMove: known.toMove || (() => null),
+    inCheck: known.inCheck || (() => false),
     picker: known.picker || (() => null),
     takeback: known.takeback !== false,
     askTakeback: known.askTakeback !== false,

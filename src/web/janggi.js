@@ -25,3 +25,15 @@ export function layout(view, mySeat) {
   return { cols: 9, rows: 10, cells, pieces };
 }
 
+
+/// Cho and Han by seat with their points (§J6: Han's include the 1.5),
+/// the side to move, and 장군 when it is in check.
+export function sides(view) {
+  const out = [];
+  for (const side of ["cho", "han"]) {
+    if (view[side] !== undefined) out[view[side]] = { side, points: view.points && view.points[side] };
+  }
+  return out;
+}
+export const toMove = (view) => view.side_to_move;
+export const inCheck = (view) => Boolean(view.in_check);

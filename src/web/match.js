@@ -64,7 +64,7 @@ function draw(state) {
     return show(header(m), challengeBar(state), startTerms(m),
       el("p", { class: "muted" }, t("dealt_at_start")), otherActions(state, actions));
   }
-  show(header(m), challengeBar(state),
+  show(header(m), challengeBar(state), strips(m, view),
     Games.game(m.game).panel(view, mySeat(m), actions, choose),
     state.choices ? picker(state) : null,
     state.pending ? confirmBar(state) : null,
@@ -137,6 +137,29 @@ function header(m) {
     duty && duty.deadline_at && !duty.paused_at ? el("p", { class: "muted" }, t("deadline") + ": " + local(duty.deadline_at)) : null,
     thinking(m) ? el("p", { class: "muted", role: "status" }, t("computer_thinking")) : null,
     m.result ? el("p", { class: "result" }, t("result") + ": " + describeResult(m)) : null);
+}
+
+/// A strip per seat (issue #33): the player, their side (colour, Cho or
+/// Han, army), captures or points where the game counts them, and which
+/// side is to move; "you" on my own. Check is said on the mover's strip.
+function strips(m, view) {
+  const game = Games.game(m.game);
+  const sides = game.sides(view);
+  const moving = m.status === "active" ? game.toMove(view) : null;
+  return el("ol", { class: "strips", "aria-label": t("players") }, m.seats.map((s) => {
+    const side = sides[s.seat] || {};
+    const names = side.armies && side.armies.length > 1 ? side.armies : side.side ? [side.side] : [];
+    const toMove = moving && (names.includes(moving));
+    const mine = m.my_seats.includes(s.seat);
+    return el("li", { class: "strip" + (mine ? " mine" : "") + (toMove ? " to-move" : ""), "data-seat": s.seat,
+      "data-side": names.join(" ") || null, "data-to-move": toMove ? moving : null },
+      names.length ? el("span", { class: "side-dot " + names[0], "aria-hidden": "true" }) : null,
+      el("strong", {}, displayName(s)), mine ? " (" + t("you") + ")" : "",
+      names.length ? " · " + names.map((n) => t("side_" + n)).join(" + ") : "",
+      side.points !== undefined && side.points !== null ? " · " + side.points + " " + t("points_short") : "",
+      side.captured ? " · " + t("captured") + " " + side.captured : "",
+      toMove ? el("span", { class: "to-move-mark" }, " · " + t("side_" + moving) + " " + t("strip_to_move") + (game.inCheck(view) ? " · " + t("in_check") : "")) : null);
+  }));
 }
 
 function boardGrid(state, view, actions) {

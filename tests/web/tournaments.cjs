@@ -8,6 +8,24 @@ const L = require("./lib.cjs");
 
 const { BASE, api, assert } = L;
 
+/// The player strips (issue #33): two seats, one mine, each side shown,
+/// and the side to move on the strip of whoever owes the move.
+async function stripsAgree(page, session, game, sides) {
+  await page.waitForSelector(".strips .strip");
+  const strips = await page.$$eval(".strips .strip", (li) => li.map((x) => ({
+    mine: x.classList.contains("mine"), side: x.dataset.side, toMove: x.dataset.toMove || null, text: x.textContent })));
+  assert.equal(strips.length, 2, game);
+  assert.equal(strips.filter((s) => s.mine).length, 1, game + ": one is mine");
+  assert.deepEqual(strips.map((s) => s.side).sort(), sides, game + ": both sides named");
+  const moving = strips.filter((s) => s.toMove);
+  assert.equal(moving.length, 1, game + ": one side to move");
+  const id = new URL(page.url()).pathname.split("/").pop();
+  const legal = await api("GET", `/v1/matches/${id}/legal-actions`, session.access_token);
+  const myTurn = legal.actions.some((a) => a.type === "move");
+  assert.equal(moving[0].mine, myTurn, game + ": the to-move strip is mine exactly when I owe the move");
+  assert.ok(strips.find((s) => s.mine).text.includes("(you)"));
+}
+
 async function tournamentFromTheForm(browser, errors) {
   const account = (username) => api("POST", "/v1/accounts", null, { username, password: "a long password" });
   const [tia, tob, tuc] = [await account("tia"), await account("tob"), await account("tuc")];
@@ -43,6 +61,7 @@ async function tournamentFromTheForm(browser, errors) {
   assert.equal(await creator.$$eval("ul.games li[data-mine=no] a", (a) => a.length), 0);
   await creator.click("ul.games li[data-mine=yes] a");
   await creator.waitForSelector(".match-head [data-tournament]");
+  await stripsAgree(creator, tia, "checkers", ["black", "white"]);
   await creator.click(".match-head [data-tournament]");
   await creator.waitForSelector(".tournament[data-status=active]");
 
@@ -76,6 +95,12 @@ async function tournamentFromTheForm(browser, errors) {
   await creator.waitForSelector(".bracket .round .pairing");
   assert.equal(await creator.$$eval(".bracket .round", (r) => r.length), 2, "semi-finals and the final");
   await L.shots(creator, "tournament-knockout");
+  // A Janggi board of it: Cho and Han, with their points.
+  const mine = (await api("GET", `/v1/tournaments/${ko.id}`, tia.access_token)).matches
+    .find((m) => m.first === tia.user.id || m.second === tia.user.id);
+  await L.openMatch(creator, mine.match_id);
+  await stripsAgree(creator, tia, "janggi", ["cho", "han"]);
+  assert.match(await creator.textContent(".strips"), /72 points[\s\S]*73\.5 points|73\.5 points[\s\S]*72 points/, "the points, Han's with its 1.5");
   await creator.context().close();
   await joiner.context().close();
 }

@@ -310,10 +310,29 @@ function describe(action) {
   return t("a_" + action.type) + (action.card ? " " + action.card : "");
 }
 
+/// The result as people say it (issue #33): "doyun resigned — minjun
+/// wins (+37 → 1561)", "Draw by threefold repetition", with each side's
+/// score where the game counts points ("Han 73.5 : Cho 72").
 function describeResult(m) {
   const r = m.result;
-  const names = (r.winners || []).map((seat) => displayName(m.seats[seat]));
-  return (names.length ? names.join(", ") + " — " : r.outcome + " — ") + String(r.reason).replace(/_/g, " ");
+  const winners = r.winners || [];
+  const name = (seat) => displayName(m.seats[seat]);
+  const losers = m.seats.map((s) => s.seat).filter((seat) => winners.length && !winners.includes(seat));
+  const reason = t("reason_" + r.reason) !== "reason_" + r.reason ? t("reason_" + r.reason) : String(r.reason).replace(/_/g, " ");
+  const rating = (seat) => {
+    const change = (r.ratings || []).find((x) => x.seat === seat);
+    return change ? " (" + (change.change >= 0 ? "+" : "") + change.change + " → " + change.after + ")" : "";
+  };
+  const sides = Games.game(m.game).sides(m.view);
+  const scores = Array.isArray(r.scores)
+    ? " · " + r.scores.map((score, seat) => ((sides[seat] && t("side_" + sides[seat].side)) || name(seat)) + " " + score).join(" : ")
+    : "";
+  if (!winners.length) return t("draw_by") + " " + reason + scores;
+  const won = winners.map((seat) => name(seat) + rating(seat)).join(", ") + " " + t(winners.length > 1 ? "win_plural" : "wins_singular");
+  const gone = ["resigned", "abandoned", "conceded"].includes(r.reason) && losers.length
+    ? losers.map(name).join(", ") + " " + reason + " — "
+    : reason + " — ";
+  return gone + won + scores;
 }
 
 async function send(state, action) {

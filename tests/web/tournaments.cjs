@@ -85,6 +85,10 @@ async function tournamentFromTheForm(browser, errors) {
   const cells = await creator.$$eval("table.crosstable tbody td:not(.self)", (tds) => tds.map((td) => td.textContent));
   assert.ok(cells.length === 6 && cells.every((c) => c === "1" || c === "0"), "every game decided: " + cells);
   await L.shots(creator, "tournament-round-robin");
+  // A result as people say it (issue #33): who resigned, who won.
+  const lost = view.matches.find((m) => m.second === tia.user.id);
+  await L.openMatch(creator, lost.match_id);
+  assert.match(await creator.textContent(".result"), /^Result: tia resigned — (tob|tuc) wins$/);
 
   // A knockout of four: the bracket.
   const tas = await account("tas");

@@ -1,7 +1,7 @@
 // Posthorn's web client: the navigation and the routes. No framework and
 // no third party; every page is drawn from the REST API by the modules
 // this one imports.
-import { el, go, link, onNavigate, session, setLanguage, show, t, countdown, fail } from "./core.js";
+import { api, el, go, link, onNavigate, session, setLanguage, show, t, countdown, fail } from "./core.js";
 import { computerPage, invitePage, matchesPage, newMatchPage, settingsPage, signInPage, signOut, verifyEmailPage } from "./pages.js";
 import { friendsPage, leaderboardPage, profilePage } from "./social.js";
 import { leaveMatch, matchPage } from "./match.js";
@@ -10,11 +10,37 @@ import { tournamentPage, tournamentsPage } from "./tournaments.js";
 
 const nav = document.getElementById("nav");
 
+/// What waits for me (issue #33): my turns, challenges and friend
+/// requests, as a badge on "My matches", in the title and on the app icon
+/// where the Badging API exists. The badge keeps its place when empty, so
+/// nothing moves when the count arrives.
+const badge = el("span", { class: "badge", "aria-live": "off" });
+async function countWaiting() {
+  if (!session.access) return;
+  try {
+    const s = (await api("GET", "/v1/me/summary")).data;
+    const n = s.awaiting_me + s.challenges + s.friend_requests;
+    badge.textContent = n ? String(n) : "";
+    badge.classList.toggle("on", n > 0);
+    badge.setAttribute("aria-label", n ? n + " " + t("waiting_for_me") : "");
+    document.title = (n ? "(" + n + ") " : "") + "Posthorn";
+    if (navigator.setAppBadge) (n ? navigator.setAppBadge(n) : navigator.clearAppBadge()).catch(() => {});
+  } catch (_) { /* the count is a hint; the pages say the rest */ }
+}
+
 function drawNav() {
   const user = session.user();
+  // On a phone the links fold into a menu (CSS), opened by this button.
+  const toggle = el("button", { type: "button", class: "link menu-toggle", "aria-expanded": "false", "aria-controls": "nav",
+    on: { click: () => {
+      const open = nav.classList.toggle("open");
+      toggle.setAttribute("aria-expanded", String(open));
+    } } }, "☰ " + t("menu"));
+  nav.classList.remove("open");
   nav.replaceChildren(...(user
     ? [
-        link("/", t("matches")),
+        toggle,
+        link("/", t("matches"), badge),
         link("/new", t("new_match")),
         link("/seek", t("find_opponent")),
         link("/computer", t("play_computer")),
@@ -45,6 +71,7 @@ setInterval(() => {
 
 async function route() {
   drawNav();
+  countWaiting();
   leaveMatch();
   const path = location.pathname;
   const part = (re) => { const m = path.match(re); return m && decodeURIComponent(m[1]); };

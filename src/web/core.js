@@ -18,6 +18,7 @@ const WORDS = {
     side_red: "Red", side_green: "Green", side_blue: "Blue", side_gray: "Gray", strip_to_move: "to move",
     in_check: "check!", points_short: "points", captured: "captured",
     draw_by: "Draw:", wins_singular: "wins", win_plural: "win",
+    menu: "Menu", waiting_for_me: "waiting for me", copy: "Copy", copied: "Copied", share_button: "Share",
     reason_resigned: "resigned", reason_abandoned: "ran out of time (abandoned)", reason_conceded: "conceded",
     reason_draw_agreed: "agreed", reason_no_pieces: "no pieces left", reason_no_legal_move: "no legal move",
     reason_threefold_repetition: "threefold repetition", reason_no_progress: "no progress", reason_stalemate: "stalemate",
@@ -90,6 +91,7 @@ const WORDS = {
     side_red: "빨강", side_green: "초록", side_blue: "파랑", side_gray: "회색", strip_to_move: "차례",
     in_check: "장군!", points_short: "점", captured: "잡은 말",
     draw_by: "무승부:", wins_singular: "승리", win_plural: "승리",
+    menu: "메뉴", waiting_for_me: "나를 기다리는 것", copy: "복사", copied: "복사했어요", share_button: "공유",
     reason_resigned: "기권", reason_abandoned: "시간 초과(기권패)", reason_conceded: "인정",
     reason_draw_agreed: "합의", reason_no_pieces: "남은 말 없음", reason_no_legal_move: "둘 수 있는 수 없음",
     reason_threefold_repetition: "동형 3회 반복", reason_no_progress: "진행 없음", reason_stalemate: "스테일메이트",
@@ -251,6 +253,20 @@ export function onNavigate(f) { routes.go = f; }
 export function go(path) {
   history.pushState(null, "", path);
   routes.go();
+}
+
+/// An invitation link to hand on in one tap (issue #33): the link, a copy
+/// button, and the phone's own share sheet where the Web Share API exists.
+export function shareLink(url, title) {
+  const said = el("span", { class: "muted", role: "status" });
+  const copy = el("button", { type: "button", class: "secondary", "data-action": "copy_link", on: { click: async () => {
+    try { await navigator.clipboard.writeText(url); said.textContent = t("copied"); } catch (_) { input.select(); }
+  } } }, t("copy"));
+  const share = navigator.share
+    ? el("button", { type: "button", "data-action": "share_link", on: { click: () => navigator.share({ title, url }).catch(() => {}) } }, t("share_button"))
+    : null;
+  const input = el("input", { readonly: true, value: url, class: "share", "aria-label": t("share") });
+  return el("div", { class: "share-link" }, input, copy, share, said);
 }
 
 export function link(path, ...text) {

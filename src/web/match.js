@@ -64,7 +64,7 @@ function draw(state) {
     return show(header(m), challengeBar(state), startTerms(m),
       el("p", { class: "muted" }, t("dealt_at_start")), otherActions(state, actions));
   }
-  show(header(m), challengeBar(state), strips(m, view),
+  show(header(m, view), challengeBar(state),
     Games.game(m.game).panel(view, mySeat(m), actions, choose),
     state.choices ? picker(state) : null,
     state.pending ? confirmBar(state) : null,
@@ -126,12 +126,13 @@ function takebackBar(state) {
   return mineLast ? el("div", { class: "actions" }, button("", "ask_take_back", "secondary")) : null;
 }
 
-function header(m) {
+function header(m, view) {
   const duty = m.to_act.find((d) => m.my_seats.includes(d.seat)) || m.to_act[0];
   return el("div", { class: "match-head", "data-seq": m.seq, "data-status": m.status },
     el("h2", {}, gameName(m)),
     m.tournament ? el("p", {}, el("a", { href: "/tournaments/" + m.tournament, "data-link": true, "data-tournament": m.tournament }, t("tournament") + " →")) : null,
-    el("p", {}, m.seats.map((s) => displayName(s) + (m.my_seats.includes(s.seat) ? " (" + t("you") + ")" : "")).join(" · ")),
+    // Once the board is out, the player strips name everyone.
+    view ? strips(m, view) : el("p", {}, m.seats.map((s) => displayName(s) + (m.my_seats.includes(s.seat) ? " (" + t("you") + ")" : "")).join(" · ")),
     el("p", { class: "status" }, statusLine(m)),
     duty && duty.paused_at ? el("p", { class: "muted", "data-paused": true }, displayName(m.seats[duty.seat] || {}) + " · " + t("on_vacation") + (duty.away_until ? " " + t("until") + " " + local(duty.away_until) : "")) : null,
     duty && duty.deadline_at && !duty.paused_at ? el("p", { class: "muted" }, t("deadline") + ": " + local(duty.deadline_at)) : null,

@@ -1,7 +1,7 @@
 // The account pages: sign in / sign up / guest, my matches, a new match,
 // an invitation, and the settings.
 import { vacationCard } from "./vacation.js";
-import { api, countdown, displayName, el, form, gameChoice, gameName, go, language, link, session, setLanguage, show, t } from "./core.js";
+import { api, countdown, displayName, el, form, gameChoice, gameName, go, language, link, session, setLanguage, shareLink, show, t } from "./core.js";
 export { computerPage } from "./computer.js";
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
@@ -69,7 +69,7 @@ export async function newMatchPage() {
     const invites = m.invites && m.invites.length ? m.invites : m.invite ? [m.invite] : [];
     if (!invites.length) return go("/matches/" + m.id);
     show(el("div", { class: "card" }, el("p", {}, t("share")),
-      invites.map((i) => el("p", {}, el("input", { readonly: true, value: location.origin + "/invite/" + i.code, class: "share", "aria-label": "invite link" }))),
+      invites.map((i) => shareLink(location.origin + "/invite/" + i.code, gameName(m))),
       link("/matches/" + m.id, gameName(m))));
   },
   el("h2", {}, t("new_match")),

@@ -3,7 +3,7 @@
 // and the standings with the crosstable (round robin) or the bracket
 // (knockout), each match a link. Built to read on a phone: the tables
 // scroll sideways inside their card, not the page.
-import { api, el, form, gameChoice, go, link, local, session, show, t } from "./core.js";
+import { api, el, form, gameChoice, go, link, local, session, shareLink, show, t } from "./core.js";
 
 const FORMATS = ["round_robin", "double_round_robin", "knockout"];
 
@@ -80,7 +80,7 @@ export async function tournamentPage(id) {
         x.starts_at && open ? " · " + t("t_starts") + " " + local(x.starts_at) : "",
         x.champion ? " · 🏆 " + name(x.champion) : ""),
       actions, error,
-      x.invite_url ? el("p", {}, t("share"), el("input", { readonly: true, value: x.invite_url, class: "share", "aria-label": t("share") })) : null,
+      x.invite_url ? el("div", {}, el("p", {}, t("share")), shareLink(x.invite_url, x.name)) : null,
       open && me && x.created_by === me.id ? inviteForm(x) : null),
     playersCard(x),
     x.standings.length ? standingsCard(x, name) : null,

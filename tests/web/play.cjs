@@ -34,7 +34,13 @@ async function signUpAndInvite(alice) {
   await signUp.locator("input[name=username]").fill("alice");
   await signUp.locator("input[name=password]").fill("a long password");
   await signUp.locator("button[type=submit]").click();
-  await alice.waitForSelector("nav a[href='/new']");
+  await alice.waitForSelector("nav a[href='/new']", { state: "attached" });
+  // On a phone the links fold into a menu (issue #33): open it first.
+  if (await alice.isVisible(".menu-toggle")) {
+    assert.equal(await alice.isVisible("nav a[href='/new']"), false, "folded on a phone");
+    await alice.click(".menu-toggle");
+    assert.equal(await alice.getAttribute(".menu-toggle", "aria-expanded"), "true");
+  }
   await alice.click("nav a[href='/new']");
   await alice.selectOption("select[name=game]", "checkers");
   await alice.click("form button[type=submit]");
@@ -231,7 +237,7 @@ async function accountPages(page, token) {
   assert.equal(settings.digest, true);
   assert.deepEqual(settings.quiet_hours, { start: "22:00", end: "07:30" });
   await page.goto(BASE + "/");
-  await page.waitForSelector("nav a[href='/new']");
+  await page.waitForSelector("nav a[href='/new']", { state: "attached" });
   assert.equal(await page.textContent("nav a[href='/new']"), "새 대국", "the account's language");
 }
 

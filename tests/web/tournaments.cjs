@@ -42,6 +42,7 @@ async function tournamentFromTheForm(browser, errors) {
   const id = new URL(creator.url()).pathname.split("/").pop();
   const link = await creator.inputValue(".tournament input.share");
   assert.ok(link.includes("code="), "an invitation link to share");
+  assert.ok(await creator.isVisible(".tournament [data-action=copy_link]"), "copied in one tap");
 
   // tob was not invited by name: the link lets them in.
   const joiner = await L.player(browser, errors);
@@ -53,6 +54,16 @@ async function tournamentFromTheForm(browser, errors) {
 
   await creator.goto(BASE + "/tournaments/" + id);
   await creator.click("[data-action=tournament_start]");
+  await creator.waitForSelector(".tournament[data-status=active]");
+  // What waits for me (issue #33): the joiner's turns, on the badge and in the title.
+  for (const [page, s] of [[joiner, tob], [creator, tia]]) {
+    const waiting = await api("GET", "/v1/me/summary", s.access_token);
+    const n = waiting.awaiting_me + waiting.challenges + waiting.friend_requests;
+    await page.goto(BASE + "/");
+    await page.waitForFunction((want) => document.title === want, n ? `(${n}) Posthorn` : "Posthorn");
+    assert.equal(await page.textContent("nav .badge"), n ? String(n) : "");
+  }
+  await creator.goto(BASE + "/tournaments/" + id);
   await creator.waitForSelector(".tournament[data-status=active]");
   await creator.waitForSelector("table.crosstable");
   // A match from the tournament page, and back from the match.

@@ -37,6 +37,7 @@ const FILES: &[(&str, &str, &str, &str)] = &[
     script!("vacation.js"),
     script!("conditional.js"),
     script!("tournaments.js"),
+    script!("welcome.js"),
     // The games: the registry, what their boards share, one module each.
     script!("games.js"),
     script!("boards.js"),
@@ -128,7 +129,7 @@ pub async fn home(req: HttpRequest) -> HttpResponse {
 }
 
 /// The pages the client draws itself: invitations, matches, and the rest.
-#[get("/{page:(invite|matches|new|computer|seek|settings|leaderboards|users|friends|signin|verify-email|tournaments)(/.*)?}")]
+#[get("/{page:(invite|matches|new|computer|seek|settings|leaderboards|users|friends|signin|verify-email|tournaments|how-to)(/.*)?}")]
 pub async fn page(req: HttpRequest) -> HttpResponse {
     shell(&req)
 }

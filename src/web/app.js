@@ -7,6 +7,7 @@ import { friendsPage, leaderboardPage, profilePage } from "./social.js";
 import { leaveMatch, matchPage } from "./match.js";
 import { seekPage } from "./seeks.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
+import { howToPage, welcomePage } from "./welcome.js";
 
 const nav = document.getElementById("nav");
 
@@ -48,9 +49,10 @@ function drawNav() {
         link("/leaderboards", t("leaderboards")),
         user.guest ? null : link("/friends", t("friends")),
         link("/settings", t("settings")),
+        link("/how-to", t("how_to_play")),
         el("button", { type: "button", class: "link", on: { click: signOut } }, t("sign_out")),
       ].filter(Boolean)
-    : [link("/signin", t("sign_in"))]));
+    : [link("/how-to", t("how_to_play")), link("/signin", t("sign_in"))]));
 }
 
 document.addEventListener("click", (event) => {
@@ -80,7 +82,11 @@ async function route() {
     if (invite) return await invitePage(invite, drawNav);
     if (path === "/signin") return signInPage(null, drawNav);
     if (path === "/verify-email") return await verifyEmailPage();
-    if (!session.access) return signInPage(route, drawNav);
+    const howTo = part(/^\/how-to\/([a-z_]+)$/);
+    if (howTo) return howToPage(howTo);
+    if (path === "/how-to") return welcomePage();
+    // A first visit: what Posthorn is, before any form (issue #33).
+    if (!session.access) return path === "/" ? welcomePage() : signInPage(route, drawNav);
     const match = part(/^\/matches\/([0-9a-f-]{36})$/);
     if (match) return await matchPage(match);
     if (path === "/new") return await newMatchPage();

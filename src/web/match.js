@@ -129,7 +129,7 @@ function takebackBar(state) {
 function header(m, view) {
   const duty = m.to_act.find((d) => m.my_seats.includes(d.seat)) || m.to_act[0];
   return el("div", { class: "match-head", "data-seq": m.seq, "data-status": m.status },
-    el("h2", {}, gameName(m)),
+    el("h2", {}, gameName(m), " ", el("a", { href: "/how-to/" + m.game, "data-link": true, class: "how-to-link" }, "(" + t("how_to_play") + ")")),
     m.tournament ? el("p", {}, el("a", { href: "/tournaments/" + m.tournament, "data-link": true, "data-tournament": m.tournament }, t("tournament") + " →")) : null,
     // Once the board is out, the player strips name everyone.
     view ? strips(m, view) : el("p", {}, m.seats.map((s) => displayName(s) + (m.my_seats.includes(s.seat) ? " (" + t("you") + ")" : "")).join(" · ")),

@@ -74,6 +74,7 @@ export async function newMatchPage() {
   },
   el("h2", {}, t("new_match")),
   picker.game,
+  el("p", {}, link("/how-to", t("how_to_play"))),
   picker.variant,
   picker.setups,
   el("label", {}, t("opponent"), el("input", { name: "opponent", autocomplete: "off", value: new URLSearchParams(location.search).get("opponent") || "" })),
@@ -189,7 +190,7 @@ function sessionsCard(saved) {
     if (!window.confirm(t("sure_sign_out_everywhere"))) return;
     try { await api("DELETE", "/v1/sessions"); } catch (_) { /* ended here whatever the server said */ }
     session.clear();
-    go("/");
+    go("/signin");
   } } }, t("sign_out_everywhere"));
   return el("div", {}, password, everywhere);
 }
@@ -215,5 +216,5 @@ export async function signOut() {
     await api("DELETE", "/v1/sessions/current");
   } catch (_) { /* signed out locally whatever the server said */ }
   session.clear();
-  go("/");
+  go("/signin");
 }

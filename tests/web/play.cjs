@@ -21,6 +21,7 @@ const { fairPlayAndSessions } = require("./fairplay.cjs");
 const { playTheComputer } = require("./computer.cjs");
 const { takebackByConsent } = require("./takebacks.cjs");
 const { tournamentFromTheForm } = require("./tournaments.cjs");
+const { welcomeAndHowTo } = require("./welcome.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -314,6 +315,9 @@ async function accountPages(page, token) {
 
     await tournamentFromTheForm(browser, errors);
     console.log("tournaments: created from the form, joined by its link, started, a match and back, standings and crosstable, a knockout's bracket");
+
+    await welcomeAndHowTo(browser, errors);
+    console.log("a first visit: the welcome page, the five games' how-to pages, in English and Korean");
 
     for (const page of [alicePage, bobPage]) {
       const shift = await page.evaluate(() => window.__shift);

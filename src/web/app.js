@@ -15,7 +15,7 @@ const nav = document.getElementById("nav");
 /// requests, as a badge on "My matches", in the title and on the app icon
 /// where the Badging API exists. The badge keeps its place when empty, so
 /// nothing moves when the count arrives.
-const badge = el("span", { class: "badge", "aria-live": "off" });
+const badge = el("span", { class: "badge" });
 async function countWaiting() {
   if (!session.access) return;
   try {

@@ -26,8 +26,9 @@ export function layout(view, mySeat) {
   const pieces = {};
   for (const p of view.pieces || []) {
     pieces[String(p.square)] = {
-      glyph: p.king ? "♛" : "●",
-      cls: p.colour,
+      // A king is a crowned man (issue #33: not a chess queen).
+      glyph: "●",
+      cls: p.colour + (p.king ? " crowned" : ""),
       label: p.colour + (p.king ? " king" : " man"),
     };
   }

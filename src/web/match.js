@@ -49,12 +49,25 @@ const mySeat = (m) => (m.my_seats.length ? m.my_seats[0] : undefined);
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 function draw(state) {
+  drawBoard(state);
+  // Keyboard play (issue #33): after a step on the board, focus stays
+  // where the player is: the confirm button when a move waits for it,
+  // else the square they picked. A reload from the feed moves nothing.
+  if (!state.focusBoard) return;
+  state.focusBoard = false;
+  const target = state.pending ? document.querySelector(".confirm button")
+    : state.selected ? document.querySelector(".sq[data-square=\"" + CSS.escape(state.selected) + "\"]") : null;
+  if (target) target.focus();
+}
+
+function drawBoard(state) {
   const m = state.match;
   const replaying = state.replayView !== null && state.replayView !== undefined;
   const view = replaying ? state.replayView : m.view;
   const actions = replaying ? [] : (state.legal && state.legal.actions) || [];
   const choose = (list) => {
     state.selected = null;
+    state.focusBoard = true;
     if (list.length === 1) state.pending = list[0];
     else state.choices = list;
     draw(state);
@@ -133,7 +146,8 @@ function header(m, view) {
     m.tournament ? el("p", {}, el("a", { href: "/tournaments/" + m.tournament, "data-link": true, "data-tournament": m.tournament }, t("tournament") + " →")) : null,
     // Once the board is out, the player strips name everyone.
     view ? strips(m, view) : el("p", {}, m.seats.map((s) => displayName(s) + (m.my_seats.includes(s.seat) ? " (" + t("you") + ")" : "")).join(" · ")),
-    el("p", { class: "status" }, statusLine(m)),
+    // The one live region: the status line says whose turn it is now.
+    el("p", { class: "status", role: "status" }, statusLine(m)),
     duty && duty.paused_at ? el("p", { class: "muted", "data-paused": true }, displayName(m.seats[duty.seat] || {}) + " · " + t("on_vacation") + (duty.away_until ? " " + t("until") + " " + local(duty.away_until) : "")) : null,
     duty && duty.deadline_at && !duty.paused_at ? el("p", { class: "muted" }, t("deadline") + ": " + local(duty.deadline_at)) : null,
     thinking(m) ? el("p", { class: "muted", role: "status" }, t("computer_thinking")) : null,
@@ -200,6 +214,7 @@ function boardGrid(state, view, actions) {
 }
 
 function pick(state, square, moves) {
+  state.focusBoard = true;
   const turnUp = moves.find((x) => x.squares.at === square);
   if (turnUp) { state.pending = turnUp.action; return draw(state); }
   if (state.selected) {

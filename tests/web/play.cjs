@@ -21,7 +21,7 @@ const { fairPlayAndSessions } = require("./fairplay.cjs");
 const { playTheComputer } = require("./computer.cjs");
 const { takebackByConsent } = require("./takebacks.cjs");
 const { tournamentFromTheForm } = require("./tournaments.cjs");
-const { welcomeAndHowTo } = require("./welcome.cjs");
+const { moveByKeyboard, welcomeAndHowTo } = require("./welcome.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -318,6 +318,9 @@ async function accountPages(page, token) {
 
     await welcomeAndHowTo(browser, errors);
     console.log("a first visit: the welcome page, the five games' how-to pages, in English and Korean");
+
+    await moveByKeyboard(browser, errors);
+    console.log("a checkers move by keyboard alone, the focus kept on the square and then the confirm button");
 
     for (const page of [alicePage, bobPage]) {
       const shift = await page.evaluate(() => window.__shift);

@@ -32,4 +32,35 @@ async function welcomeAndHowTo(browser, errors) {
   await context.close();
 }
 
-module.exports = { welcomeAndHowTo };
+/// A move by keyboard alone (issue #33): a square picked with Enter keeps
+/// the focus, the target's Enter leaves it on the confirm button, whose
+/// Enter sends the move; only the status line is a live region.
+async function moveByKeyboard(browser, errors) {
+  const account = (username) => L.api("POST", "/v1/accounts", null, { username, password: "a long password" });
+  const [kay, lee] = [await account("kay"), await account("lee")];
+  const m = await L.api("POST", "/v1/matches", kay.access_token, { game: "checkers", opponents: ["lee"] });
+  await L.api("POST", `/v1/matches/${m.id}/accept`, lee.access_token).catch(() => {});
+  const legal = async (s) => L.api("GET", `/v1/matches/${m.id}/legal-actions`, s.access_token);
+  const mover = (await legal(kay)).actions.some((a) => a.type === "move") ? kay : lee;
+  const page = await L.player(browser, errors);
+  await L.signIn(page, mover);
+  await L.openMatch(page, m.id);
+  assert.equal(await page.$$eval("[aria-live]", (n) => n.length), 0, "main is not a live region");
+  assert.equal(await page.$$eval(".match-head [role=status]", (n) => n.length), 1, "the status line is");
+  const before = await legal(mover);
+  const move = before.actions.find((a) => a.type === "move");
+  const [from, to] = move.move.match(/\d+/g);
+  await page.focus(`.sq[data-square="${from}"]`);
+  await page.keyboard.press("Enter");
+  await page.waitForSelector(`.sq.selected[data-square="${from}"]`);
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.square), from, "focus stays on the picked square");
+  await page.focus(`.sq[data-square="${to}"]`);
+  await page.keyboard.press("Enter");
+  await page.waitForSelector(".confirm button");
+  assert.equal(await page.evaluate(() => document.activeElement.closest(".confirm") !== null), true, "focus on the confirm button");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((s) => Number(document.querySelector(".match-head")?.dataset.seq) > s, before.seq);
+  await page.context().close();
+}
+
+module.exports = { welcomeAndHowTo, moveByKeyboard };

@@ -1,7 +1,7 @@
 // The account pages: sign in / sign up / guest, my matches, a new match,
 // an invitation, and the settings.
 import { vacationCard } from "./vacation.js";
-import { api, countdown, displayName, el, form, gameChoice, gameName, go, language, link, session, setLanguage, shareLink, show, t } from "./core.js";
+import { api, countdown, displayName, el, fail, form, gameChoice, gameName, go, language, link, session, setLanguage, shareLink, show, t } from "./core.js";
 export { computerPage } from "./computer.js";
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
@@ -46,10 +46,30 @@ export function statusLine(m) {
       : duty ? el("span", { class: "muted" }, " · " + t("no_time_limit")) : null);
 }
 
+/// Challenges to me first (issue #33): who asks, the game, the time per
+/// turn, and the answer in one tap. A challenged player holds no seat
+/// yet: that is how the list tells a challenge from my own waiting match.
+function challengesCard(items) {
+  const asked = items.filter((m) => m.status === "waiting" && !m.my_seats.length);
+  if (!asked.length) return null;
+  const answer = (m, what) => async () => {
+    await api("POST", "/v1/matches/" + m.id + "/" + what);
+    if (what === "accept") return go("/matches/" + m.id);
+    await matchesPage();
+  };
+  return el("div", { class: "card challenges" }, el("h2", {}, t("challenges")), el("ul", { class: "games" },
+    asked.map((m) => el("li", { "data-challenge": m.id },
+      el("strong", {}, m.seats.filter((s) => s.user).map(displayName).join(", ")), " · ", gameName(m), " · ",
+      m.turn_hours + " " + t("hours_per_turn"), el("br"),
+      el("button", { type: "button", "data-action": "accept_challenge", on: { click: () => answer(m, "accept")().catch(fail) } }, t("accept")),
+      el("button", { type: "button", class: "secondary", "data-action": "decline_challenge", on: { click: () => answer(m, "decline")().catch(fail) } }, t("decline"))))));
+}
+
 export async function matchesPage() {
   const items = (await api("GET", "/v1/matches")).data.items;
   if (!items.length) return show(el("p", { class: "muted" }, t("none")), link("/new", t("new_match")));
-  show(el("h2", {}, t("matches")), el("ul", { class: "matches" }, items.map((m) => {
+  const mine = items.filter((m) => !(m.status === "waiting" && !m.my_seats.length));
+  show(challengesCard(items), el("h2", {}, t("matches")), el("ul", { class: "matches" }, mine.map((m) => {
     const others = m.seats.filter((s) => !m.my_seats.includes(s.seat)).map(displayName).join(", ");
     return el("li", {}, el("a", { href: "/matches/" + m.id, "data-link": true },
       el("strong", {}, gameName(m)), " — ", others || "…", el("br"), statusLine(m)));

@@ -38,8 +38,16 @@ async function welcomeAndHowTo(browser, errors) {
 async function moveByKeyboard(browser, errors) {
   const account = (username) => L.api("POST", "/v1/accounts", null, { username, password: "a long password" });
   const [kay, lee] = [await account("kay"), await account("lee")];
-  const m = await L.api("POST", "/v1/matches", kay.access_token, { game: "checkers", opponents: ["lee"] });
-  await L.api("POST", `/v1/matches/${m.id}/accept`, lee.access_token).catch(() => {});
+  const m = await L.api("POST", "/v1/matches", kay.access_token, { game: "checkers", opponents: ["lee"], turn_hours: 24 });
+  // The challenge waits at the top of lee's matches, answered in one tap.
+  const invited = await L.player(browser, errors);
+  await L.signIn(invited, lee);
+  await invited.goto(BASE + "/");
+  await invited.waitForSelector(`.challenges [data-challenge="${m.id}"]`);
+  assert.match(await invited.textContent(`.challenges [data-challenge="${m.id}"]`), /kay · checkers \(american\) · 24 h a move/);
+  await invited.click(`.challenges [data-challenge="${m.id}"] [data-action=accept_challenge]`);
+  await invited.waitForSelector(".match-head[data-status=active]");
+  await invited.context().close();
   const legal = async (s) => L.api("GET", `/v1/matches/${m.id}/legal-actions`, s.access_token);
   const mover = (await legal(kay)).actions.some((a) => a.type === "move") ? kay : lee;
   const page = await L.player(browser, errors);

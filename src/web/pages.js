@@ -153,7 +153,7 @@ export async function settingsPage(redraw) {
   const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [me.time_zone];
   if (!zones.includes(me.time_zone)) zones.unshift(me.time_zone);
   const switches = (channel) => el("fieldset", {}, el("legend", {}, channel === "email" ? t("email_mail") : t("push_me")),
-    kinds.map((k) => el("label", { class: "check" }, el("input", { type: "checkbox", name: channel + "." + k, checked: settings[channel][k] }), k.replace(/_/g, " "))));
+    kinds.map((k) => el("label", { class: "check" }, el("input", { type: "checkbox", name: channel + "." + k, checked: settings[channel][k] }), t("kind_" + k) === "kind_" + k ? k.replace(/_/g, " ") : t("kind_" + k))));
   const quiet = settings.quiet_hours || {};
   const saved = el("p", { class: "muted", role: "status" });
   const account = form({}, async (data) => {

@@ -52,7 +52,7 @@ function drawNav() {
         link("/how-to", t("how_to_play")),
         el("button", { type: "button", class: "link", on: { click: signOut } }, t("sign_out")),
       ].filter(Boolean)
-    : [link("/how-to", t("how_to_play")), link("/signin", t("sign_in"))]));
+    : [toggle, link("/how-to", t("how_to_play")), link("/signin", t("sign_in"))]));
 }
 
 document.addEventListener("click", (event) => {

@@ -14,6 +14,9 @@ async function welcomeAndHowTo(browser, errors) {
   const links = await page.$$eval(".welcome .game-cards a", (a) => a.map((x) => x.getAttribute("href")));
   assert.deepEqual(links, GAMES.map((g) => "/how-to/" + g), "the five games, each with its page");
   await L.shots(page, "welcome");
+  // Signed out on a phone, the menu still opens onto sign-in.
+  await page.click(".menu-toggle");
+  assert.ok(await page.isVisible("nav a[href='/signin']"));
   for (const game of GAMES) {
     await page.goto(BASE + "/how-to/" + game);
     await page.waitForSelector(`.how-to[data-game=${game}] li`);

@@ -223,7 +223,7 @@ pub async fn join_tournament(
 ) -> Result<HttpResponse, ApiError> {
     let (id, user, code) = (id.into_inner(), caller.user_id, body.into_inner().code);
     change(&state, user, id, move |c, now, random| {
-        entry::join(c, id, user, code.as_deref(), now, random).map(|_| ())
+        entry::join(c, id, user, code.as_deref(), now, random)
     })
     .await
 }

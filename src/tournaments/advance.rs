@@ -128,7 +128,7 @@ fn finish(
             tournaments::finished_at.eq(now),
         ))
         .execute(conn)?;
-    let name = |u: &Uuid| progress.names.get(u).cloned().unwrap_or_default();
+    let name = |u: &Uuid| super::read::name_of(&progress.players, u);
     let standings = match progress.bracket.champion {
         Some(champion) if row.format() == Format::Knockout => format!("🏆 {}", name(&champion)),
         _ => (progress.standings.iter().take(3))
@@ -136,11 +136,10 @@ fn finish(
             .collect::<Vec<_>>()
             .join(" · "),
     };
-    let players: Vec<Uuid> = progress.seeds.clone();
     super::tell(
         conn,
         row,
-        &players,
+        &progress.seeds,
         Kind::TournamentFinished,
         0,
         json!({"standings": standings}),

@@ -107,14 +107,14 @@ pub fn invite(
         return Err(Error::forbidden("only the tournament's creator invites"));
     }
     ensure_open(row)?;
+    let mut present = in_it(conn, row.id)?;
     let mut told = Vec::new();
     for name in names {
         let player = crate::players::named(conn, name).map_err(|e| match e {
             Error::NotFound(_) => Error::validation(format!("there is no player named {name:?}")),
             e => e,
         })?;
-        let present = in_it(conn, row.id)?;
-        if present.contains(&player.id) || told.contains(&player.id) {
+        if present.contains(&player.id) {
             return Err(Error::validation(format!(
                 "{name:?} is already in the tournament"
             )));
@@ -122,6 +122,7 @@ pub fn invite(
         ensure_room(row, present.len() + 1)?;
         crate::friends::ensure_apart(conn, player.id, &present)?;
         set_state(conn, row.id, player.id, INVITED, now)?;
+        present.push(player.id);
         told.push(player.id);
     }
     // Each invitation is its own notice (one declined may be asked again).
@@ -145,12 +146,12 @@ pub fn join(
     code: Option<&str>,
     now: DateTime<Utc>,
     random: &mut dyn posthorn_rules::Random,
-) -> Result<TournamentRow, Error> {
+) -> Result<(), Error> {
     let row = super::load(conn, id, true)?;
     ensure_open(&row)?;
     let state = state_of(conn, id, user)?;
     match state.as_deref() {
-        Some(JOINED) => return Ok(row),
+        Some(JOINED) => return Ok(()),
         Some(INVITED) => {}
         _ if code == Some(row.invite_code.as_str()) => {}
         _ => {
@@ -169,7 +170,7 @@ pub fn join(
     if row.starts_at.is_some_and(|at| at <= now) && super::start::ready(conn, &row)? {
         super::start::start_if_apart(conn, &row, now, random)?;
     }
-    super::load(conn, id, false)
+    Ok(())
 }
 
 /// Decline an invitation (before the start).
@@ -221,14 +222,20 @@ pub fn withdraw(
     // under the lock: an opponent's move cannot make a resignation stale,
     // and a match finishing beside us cannot hold one of them while
     // waiting for a rating row a resignation here already holds.
-    let unfinished: Vec<Uuid> = (super::read::unfinished_of(conn, id, user)?.into_iter())
-        .map(|(m, _)| m)
-        .collect();
-    let locked: Vec<(Uuid, i32)> = crate::schema::matches::table
-        .filter(crate::schema::matches::id.eq_any(&unfinished))
-        .filter(crate::schema::matches::status.eq(crate::matches::MatchStatus::Active))
-        .order(crate::schema::matches::id.asc())
-        .select((crate::schema::matches::id, crate::schema::matches::seq))
+    use crate::schema::{matches, tournament_matches as pairing};
+    let mine = pairing::table
+        .filter(pairing::tournament_id.eq(id))
+        .filter(
+            pairing::first_player
+                .eq(user)
+                .or(pairing::second_player.eq(user)),
+        )
+        .select(pairing::match_id);
+    let locked: Vec<(Uuid, i32)> = matches::table
+        .filter(matches::id.eq_any(mine))
+        .filter(matches::status.eq(crate::matches::MatchStatus::Active))
+        .order(matches::id.asc())
+        .select((matches::id, matches::seq))
         .for_update()
         .load(conn)?;
     for (match_id, seq) in locked {

@@ -180,7 +180,7 @@ pub fn pairings(conn: &mut PgConnection, id: Uuid) -> Result<Vec<PairingRow>, Er
 /// draw (the rules' `Outcome`; an abandonment or a resignation is a win
 /// for the other).
 pub fn first_scored(result: Option<&Value>, first_seat: usize) -> Option<f64> {
-    let outcome: posthorn_rules::Outcome = serde_json::from_value(result?.clone()).ok()?;
+    let outcome = posthorn_rules::Outcome::deserialize(result?).ok()?;
     if outcome.winners.is_empty() {
         return Some(0.5);
     }

@@ -31,7 +31,6 @@ pub struct GameState {
 pub struct Progress {
     /// The players who started, best seed first.
     pub seeds: Vec<Uuid>,
-    pub names: HashMap<Uuid, String>,
     pub players: HashMap<Uuid, Player>,
     pub entrants: Vec<Entrant>,
     pub games: Vec<GameState>,
@@ -91,9 +90,6 @@ pub fn progress(conn: &mut PgConnection, row: &TournamentRow) -> Result<Progress
         .map(|e| e.user_id)
         .collect();
     let players = crate::players::load(conn, entrants.iter().map(|e| e.user_id).collect())?;
-    let names: HashMap<Uuid, String> = (players.iter())
-        .map(|(id, p)| (*id, p.display_name.clone()))
-        .collect();
     let games = games(conn, row.id)?;
     let withdrawn: HashSet<Uuid> = (entrants.iter())
         .filter(|e| e.state == WITHDRAWN)
@@ -117,9 +113,8 @@ pub fn progress(conn: &mut PgConnection, row: &TournamentRow) -> Result<Progress
         };
         (Vec::new(), bracket)
     } else {
-        let named: Vec<(Uuid, String)> = (seeds.iter())
-            .map(|u| (*u, names.get(u).cloned().unwrap_or_default()))
-            .collect();
+        let named: Vec<(Uuid, String)> =
+            (seeds.iter()).map(|u| (*u, name_of(&players, u))).collect();
         let played: Vec<standings::Game> = (games.iter())
             .map(|g| standings::Game {
                 first: g.pairing.first_player,
@@ -131,7 +126,6 @@ pub fn progress(conn: &mut PgConnection, row: &TournamentRow) -> Result<Progress
     };
     Ok(Progress {
         seeds,
-        names,
         players,
         entrants,
         games,
@@ -140,26 +134,20 @@ pub fn progress(conn: &mut PgConnection, row: &TournamentRow) -> Result<Progress
     })
 }
 
+/// A player's display name (empty for one whose account is gone).
+pub fn name_of(players: &HashMap<Uuid, Player>, user: &Uuid) -> String {
+    players
+        .get(user)
+        .map(|p| p.display_name.clone())
+        .unwrap_or_default()
+}
+
 fn empty_bracket() -> Bracket {
     Bracket {
         rounds: Vec::new(),
         due: Vec::new(),
         champion: None,
     }
-}
-
-/// My unfinished matches in tournament `id`, with their seq.
-pub fn unfinished_of(
-    conn: &mut PgConnection,
-    id: Uuid,
-    user: Uuid,
-) -> Result<Vec<(Uuid, i32)>, Error> {
-    Ok(games(conn, id)?
-        .into_iter()
-        .filter(|g| g.status == MatchStatus::Active)
-        .filter(|g| [g.pairing.first_player, g.pairing.second_player].contains(&user))
-        .map(|g| (g.pairing.match_id, g.seq))
-        .collect())
 }
 
 /// One player of the tournament, as the view shows them.

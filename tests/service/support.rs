@@ -355,6 +355,21 @@ impl TestApp {
         .await
     }
 
+    /// The number `sql` reads (a query whose one row has a bigint `n`).
+    pub async fn count(&self, sql: String) -> i64 {
+        #[derive(diesel::QueryableByName)]
+        struct N {
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            n: i64,
+        }
+        self.blocking(move |s| {
+            use diesel::RunQueryDsl;
+            let conn = &mut s.pool.get().unwrap();
+            diesel::sql_query(sql).get_result::<N>(conn).unwrap().n
+        })
+        .await
+    }
+
     /// Run blocking work (the sweep, the outbox worker, a direct query) on
     /// this service's state, off the test's executor.
     pub async fn blocking<T, F>(&self, work: F) -> T

@@ -134,20 +134,6 @@ async fn start(app: &TestApp, token: &str, id: &str) -> Value {
     started.body
 }
 
-async fn count(app: &TestApp, sql: String) -> i64 {
-    #[derive(diesel::QueryableByName)]
-    struct N {
-        #[diesel(sql_type = diesel::sql_types::BigInt)]
-        n: i64,
-    }
-    app.blocking(move |s| {
-        use diesel::RunQueryDsl;
-        let conn = &mut s.pool.get().unwrap();
-        diesel::sql_query(sql).get_result::<N>(conn).unwrap().n
-    })
-    .await
-}
-
 /// The table by brute force: points, Sonneborn–Berger, the games among
 /// those tied on both, wins; in that order, best first.
 type Key = (f64, f64, f64, usize);
@@ -318,13 +304,11 @@ async fn a_six_player_round_robin_played_to_the_end_equals_a_brute_force_table()
         "tournament_started",
         "tournament_finished",
     ] {
-        let told = count(
-            &app,
-            format!(
+        let told = app
+            .count(format!(
                 "SELECT count(*) AS n FROM notices WHERE match_id = '{id}' AND kind = '{kind}'"
-            ),
-        )
-        .await;
+            ))
+            .await;
         let expected = if kind == "tournament_invited" { 5 } else { 6 };
         assert_eq!(told, expected, "{kind}");
     }
@@ -417,7 +401,7 @@ async fn a_knockout_of_eight_replays_draws_settles_a_tie_by_seed_and_starts_roun
         "SELECT count(*) AS n FROM notices WHERE match_id = '{id}' AND kind = 'tournament_round'"
     );
     assert_eq!(
-        count(&app, told.clone()).await,
+        app.count(told.clone()).await,
         4,
         "each player of round 2 told once"
     );
@@ -434,9 +418,9 @@ async fn a_knockout_of_eight_replays_draws_settles_a_tie_by_seed_and_starts_roun
     assert_eq!(done["status"], "finished");
     let fin = &round_of(&done, 3)[0];
     assert_eq!(done["champion"], fin["first"]);
-    assert_eq!(count(&app, told).await, 6, "the final told once");
+    assert_eq!(app.count(told).await, 6, "the final told once");
     let matches = format!("SELECT count(*) AS n FROM matches WHERE tournament_id = '{id}'");
-    assert_eq!(count(&app, matches).await, 4 + 3 + 2 + 1);
+    assert_eq!(app.count(matches).await, 4 + 3 + 2 + 1);
     for other in others {
         other.stop_instance().await;
     }
@@ -528,7 +512,8 @@ async fn refusals_are_problem_documents_blocked_not_invited_started_full() {
         refused.body
     );
     assert_eq!(
-        count(&app, "SELECT count(*) AS n FROM tournaments".into()).await,
+        app.count("SELECT count(*) AS n FROM tournaments".into())
+            .await,
         0,
         "nothing made"
     );
@@ -754,11 +739,8 @@ async fn a_knockout_player_who_withdraws_after_a_draw_gives_a_walkover_and_a_los
     // spent): the sweep queues another and the final starts.
     let other = first_round.iter().find(|m| m["slot"] == 1).unwrap();
     end(&app, &players, other, Ending::FirstWins).await;
-    count(
-        &app,
-        "WITH gone AS (DELETE FROM jobs RETURNING 1) SELECT count(*) AS n FROM gone".into(),
-    )
-    .await;
+    app.count("WITH gone AS (DELETE FROM jobs RETURNING 1) SELECT count(*) AS n FROM gone".into())
+        .await;
     run_jobs(&app).await;
     assert_eq!(round_of(&tournament(&app, &creator, &id).await, 2).len(), 0);
     app.blocking(|s| Sweeper::of(s).sweep()).await.unwrap();

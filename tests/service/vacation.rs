@@ -49,33 +49,16 @@ async fn match_where_first(app: &TestApp, a: &str, b: &str, b_name: &str) -> Str
     id
 }
 
-async fn count(app: &TestApp, sql: String) -> i64 {
-    #[derive(diesel::QueryableByName)]
-    struct N {
-        #[diesel(sql_type = diesel::sql_types::BigInt)]
-        n: i64,
-    }
-    app.blocking(move |s| {
-        use diesel::RunQueryDsl;
-        let conn = &mut s.pool.get().unwrap();
-        diesel::sql_query(sql).get_result::<N>(conn).unwrap().n
-    })
-    .await
-}
-
 async fn events_of(app: &TestApp, id: &str, kind: &str) -> i64 {
-    count(
-        app,
-        format!("SELECT count(*) AS n FROM match_events WHERE match_id = '{id}' AND body->>'type' = '{kind}'"),
+    app.count(format!("SELECT count(*) AS n FROM match_events WHERE match_id = '{id}' AND body->>'type' = '{kind}'"),
     )
     .await
 }
 
 async fn notices_of(app: &TestApp, id: &str, kind: &str) -> i64 {
-    count(
-        app,
-        format!("SELECT count(*) AS n FROM notices WHERE match_id = '{id}' AND kind = '{kind}'"),
-    )
+    app.count(format!(
+        "SELECT count(*) AS n FROM notices WHERE match_id = '{id}' AND kind = '{kind}'"
+    ))
     .await
 }
 

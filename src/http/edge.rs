@@ -45,6 +45,7 @@ pub fn serve(
     builder
         .listen("posthorn", listener, move || {
             let app = App::new()
+                .wrap_fn(super::speak::speak)
                 .wrap(middleware::Compress::default())
                 .wrap_fn(super::observe)
                 .wrap_fn(super::headers::protect)

@@ -70,35 +70,37 @@ impl Code {
         Code::Internal,
     ];
 
-    /// `(code, status, what it means and what to do)`.
-    fn describe(self) -> (&'static str, StatusCode, &'static str) {
+    /// `(code, status, what it means and what to do, the same for a player
+    /// in Korean)`. The Korean sentence is the `detail` of a problem
+    /// document asked for in Korean (`super::speak`).
+    fn describe(self) -> (&'static str, StatusCode, &'static str, &'static str) {
         use StatusCode as S;
         match self {
-            Code::ValidationFailed => ("validation_failed", S::BAD_REQUEST, "The request could not be read or a value is not acceptable; `detail` says which. Correct the request; sending it again unchanged will fail again."),
-            Code::Unauthorized => ("unauthorized", S::UNAUTHORIZED, "No valid credentials: sign in, or refresh the access token."),
-            Code::Forbidden => ("forbidden", S::FORBIDDEN, "Signed in, but not allowed to do this."),
-            Code::NotFound => ("not_found", S::NOT_FOUND, "No such thing, or not yours to see: a match of others answers the same as one that does not exist."),
-            Code::MethodNotAllowed => ("method_not_allowed", S::METHOD_NOT_ALLOWED, "The path exists but not with this method; the Allow header lists those it takes."),
-            Code::Conflict => ("conflict", S::CONFLICT, "The request conflicts with the current state (a seat already taken, a key used for another match)."),
-            Code::StaleSeq => ("stale_seq", S::CONFLICT, "The match has moved on since the client's `seq`; the problem carries the current `seq`. Reload the match and decide again."),
-            Code::IllegalAction => ("illegal_action", S::UNPROCESSABLE_ENTITY, "The rules do not allow that action now; `detail` names the rule."),
-            Code::NotYourTurn => ("not_your_turn", S::CONFLICT, "Another seat owes the next action."),
-            Code::MatchFinished => ("match_finished", S::CONFLICT, "The match is over."),
-            Code::InviteExpired => ("invite_expired", S::GONE, "The invitation was used, expired, or its match is over: ask for a new one."),
-            Code::PayloadTooLarge => ("payload_too_large", S::PAYLOAD_TOO_LARGE, "The request body is larger than the service accepts."),
-            Code::RequestTimeout => ("request_timeout", S::REQUEST_TIMEOUT, "The request did not arrive in time (its head within 5 s, its body within a few seconds of the head); send it again."),
-            Code::HeadersTooLarge => ("headers_too_large", S::REQUEST_HEADER_FIELDS_TOO_LARGE, "The request's head (its line and headers) is larger than the service reads; send fewer or shorter headers."),
-            Code::RateLimited => ("rate_limited", S::TOO_MANY_REQUESTS, "Too many attempts; wait before trying again."),
-            Code::IdempotencyKeyReused => ("idempotency_key_reused", S::UNPROCESSABLE_ENTITY, "This Idempotency-Key was used for a different request. Use a new key for a new request; resend the same request to get its first answer."),
-            Code::Blocked => ("blocked", S::FORBIDDEN, "One of the two people has blocked the other: no challenge, friend request or shared table between them."),
-            Code::AlreadyFriends => ("already_friends", S::CONFLICT, "You are friends already."),
-            Code::OwnSeek => ("own_seek", S::CONFLICT, "That seek is your own: wait for an opponent, or withdraw it."),
-            Code::UnfairStart => ("unfair_start", S::UNPROCESSABLE_ENTITY, "That opening cannot be chosen: a position that fixes what some player may not see (a Banqi layout naming face-down pieces) is never a player's choice, and a custom position is never rated. Let the service deal, or play the custom position unrated."),
-            Code::TournamentFull => ("tournament_full", S::CONFLICT, "The tournament has all the players its format takes (16 in a round robin, 32 in a knockout)."),
-            Code::TournamentStarted => ("tournament_started", S::CONFLICT, "The tournament has started or finished: players can no longer be invited, join or decline, and it cannot be started again."),
-            Code::NotInvited => ("not_invited", S::FORBIDDEN, "You are not invited to that tournament: ask its creator for an invitation, or open its invitation link."),
-            Code::Unavailable => ("unavailable", S::SERVICE_UNAVAILABLE, "The service is busy or its database is restarting; try again shortly."),
-            Code::Internal => ("internal", S::INTERNAL_SERVER_ERROR, "Something failed on the service's side; it has been logged."),
+            Code::ValidationFailed => ("validation_failed", S::BAD_REQUEST, "The request could not be read or a value is not acceptable; `detail` says which. Correct the request; sending it again unchanged will fail again.", "요청을 읽을 수 없거나 값이 올바르지 않아요. 입력을 고쳐서 다시 보내 주세요."),
+            Code::Unauthorized => ("unauthorized", S::UNAUTHORIZED, "No valid credentials: sign in, or refresh the access token.", "로그인이 필요해요. 다시 로그인해 주세요."),
+            Code::Forbidden => ("forbidden", S::FORBIDDEN, "Signed in, but not allowed to do this.", "이 일을 할 권한이 없어요."),
+            Code::NotFound => ("not_found", S::NOT_FOUND, "No such thing, or not yours to see: a match of others answers the same as one that does not exist.", "찾을 수 없어요. 없거나 볼 수 없는 것이에요."),
+            Code::MethodNotAllowed => ("method_not_allowed", S::METHOD_NOT_ALLOWED, "The path exists but not with this method; the Allow header lists those it takes.", "이 주소에서는 그 요청을 받지 않아요."),
+            Code::Conflict => ("conflict", S::CONFLICT, "The request conflicts with the current state (a seat already taken, a key used for another match).", "지금 상태와 맞지 않는 요청이에요. 새로 고친 뒤 다시 해 보세요."),
+            Code::StaleSeq => ("stale_seq", S::CONFLICT, "The match has moved on since the client's `seq`; the problem carries the current `seq`. Reload the match and decide again.", "그사이 대국이 진행됐어요. 새로 고친 뒤 다시 두세요."),
+            Code::IllegalAction => ("illegal_action", S::UNPROCESSABLE_ENTITY, "The rules do not allow that action now; `detail` names the rule.", "규칙상 지금 둘 수 없는 수예요."),
+            Code::NotYourTurn => ("not_your_turn", S::CONFLICT, "Another seat owes the next action.", "지금은 내 차례가 아니에요."),
+            Code::MatchFinished => ("match_finished", S::CONFLICT, "The match is over.", "이미 끝난 대국이에요."),
+            Code::InviteExpired => ("invite_expired", S::GONE, "The invitation was used, expired, or its match is over: ask for a new one.", "쓸 수 없는 초대예요. 이미 쓰였거나 기한이 지났어요. 새 초대를 받아 주세요."),
+            Code::PayloadTooLarge => ("payload_too_large", S::PAYLOAD_TOO_LARGE, "The request body is larger than the service accepts.", "보낸 내용이 너무 커요."),
+            Code::RequestTimeout => ("request_timeout", S::REQUEST_TIMEOUT, "The request did not arrive in time (its head within 5 s, its body within a few seconds of the head); send it again.", "요청이 제시간에 도착하지 않았어요. 다시 보내 주세요."),
+            Code::HeadersTooLarge => ("headers_too_large", S::REQUEST_HEADER_FIELDS_TOO_LARGE, "The request's head (its line and headers) is larger than the service reads; send fewer or shorter headers.", "요청 머리글이 너무 커요."),
+            Code::RateLimited => ("rate_limited", S::TOO_MANY_REQUESTS, "Too many attempts; wait before trying again.", "시도가 너무 많아요. 잠시 뒤에 다시 해 보세요."),
+            Code::IdempotencyKeyReused => ("idempotency_key_reused", S::UNPROCESSABLE_ENTITY, "This Idempotency-Key was used for a different request. Use a new key for a new request; resend the same request to get its first answer.", "이 요청 키는 다른 요청에 이미 쓰였어요."),
+            Code::Blocked => ("blocked", S::FORBIDDEN, "One of the two people has blocked the other: no challenge, friend request or shared table between them.", "두 사람 중 한 명이 상대를 차단했어요."),
+            Code::AlreadyFriends => ("already_friends", S::CONFLICT, "You are friends already.", "이미 친구예요."),
+            Code::OwnSeek => ("own_seek", S::CONFLICT, "That seek is your own: wait for an opponent, or withdraw it.", "내가 올린 상대 찾기예요. 상대를 기다리거나 취소하세요."),
+            Code::UnfairStart => ("unfair_start", S::UNPROCESSABLE_ENTITY, "That opening cannot be chosen: a position that fixes what some player may not see (a Banqi layout naming face-down pieces) is never a player's choice, and a custom position is never rated. Let the service deal, or play the custom position unrated.", "그 시작 국면은 고를 수 없어요. 숨겨진 말을 정하는 배치는 고를 수 없고, 정해진 국면은 등급전이 될 수 없어요."),
+            Code::TournamentFull => ("tournament_full", S::CONFLICT, "The tournament has all the players its format takes (16 in a round robin, 32 in a knockout).", "토너먼트 자리가 다 찼어요."),
+            Code::TournamentStarted => ("tournament_started", S::CONFLICT, "The tournament has started or finished: players can no longer be invited, join or decline, and it cannot be started again.", "이미 시작했거나 끝난 토너먼트예요."),
+            Code::NotInvited => ("not_invited", S::FORBIDDEN, "You are not invited to that tournament: ask its creator for an invitation, or open its invitation link.", "이 토너먼트에 초대받지 않았어요. 만든 사람에게 초대를 부탁하세요."),
+            Code::Unavailable => ("unavailable", S::SERVICE_UNAVAILABLE, "The service is busy or its database is restarting; try again shortly.", "서비스가 바쁘거나 다시 시작하는 중이에요. 잠시 뒤에 다시 해 보세요."),
+            Code::Internal => ("internal", S::INTERNAL_SERVER_ERROR, "Something failed on the service's side; it has been logged.", "서비스에 문제가 생겼어요. 기록해 두었어요."),
         }
     }
 
@@ -112,6 +114,11 @@ impl Code {
 
     pub fn meaning(self) -> &'static str {
         self.describe().2
+    }
+
+    /// What a Korean-speaking player is told (`detail` in Korean).
+    pub fn korean(self) -> &'static str {
+        self.describe().3
     }
 
     pub fn parse(code: &str) -> Option<Code> {

@@ -19,6 +19,7 @@ pub mod openapi;
 pub mod ops;
 pub mod ratings;
 pub mod seeks;
+pub mod speak;
 pub mod tournaments;
 pub mod vacation;
 

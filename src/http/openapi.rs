@@ -128,8 +128,15 @@ pub struct Problem {
     pub kind: String,
     pub title: String,
     pub status: u16,
-    /// For people; never carries hidden information.
+    /// For people, in their language: Korean when the request's
+    /// `Accept-Language` prefers it, or (naming neither English nor
+    /// Korean) the signed-in account's `locale` is Korean. Never carries
+    /// hidden information.
     pub detail: String,
+    /// The English `detail` when `detail` was told in Korean (it may name
+    /// the rule in more words); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail_en: Option<String>,
     /// Stable, for programs: `validation_failed`, `unauthorized`,
     /// `not_found`, `stale_seq`, `not_your_turn`, `rate_limited`, …
     pub code: String,

@@ -192,7 +192,8 @@ export async function api(method, path, body, headers) {
   const send = () => fetch(path, {
     method,
     headers: Object.assign(
-      { "content-type": "application/json" },
+      // The service's problem documents in the page's language (issue #33).
+      { "content-type": "application/json", "accept-language": lang },
       session.access ? { authorization: "Bearer " + session.access } : {},
       headers || {},
     ),

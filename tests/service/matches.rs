@@ -264,6 +264,106 @@ async fn an_idempotent_retry_returns_the_first_answer_and_appends_nothing() {
     app.stop().await;
 }
 
+/// Issue #33: a refusal speaks the player's language. Korean by
+/// `Accept-Language`, or by the account's locale when the request names
+/// none; the `code` and the extension members stay, the English `detail`
+/// moves to `detail_en`; nothing is written either way.
+#[actix_web::test]
+async fn problems_are_told_in_korean_when_asked_or_set() {
+    let app = TestApp::start().await;
+    let (alice, bob) = (app.register("alice").await, app.register("bob").await);
+    let m = new_checkers(&app, &alice, "bob", json!({})).await;
+    let (on_move, waiting) = mover(&app, &m, &alice, &bob).await;
+    let path = format!("{}/actions", match_path(&m));
+    let before = event_count(&app).await;
+    let illegal = json!({"seq": m["seq"], "action": {"type": "move", "move": "11-14"}});
+    let send = |token: &str, body: Value, language: Option<&'static str>| {
+        let headers: Vec<(&str, &str)> = language
+            .map(|l| ("Accept-Language", l))
+            .into_iter()
+            .collect();
+        let (token, path) = (token.to_owned(), path.clone());
+        let app = &app;
+        async move {
+            app.request("POST", &path, Some(&token), Some(body), &headers)
+                .await
+        }
+    };
+    let korean = send(on_move, illegal.clone(), Some("ko-KR,ko;q=0.9,en;q=0.8")).await;
+    assert_eq!(
+        (korean.status.as_u16(), korean.code()),
+        (422, "illegal_action")
+    );
+    assert_eq!(korean.body["detail"], "규칙상 지금 둘 수 없는 수예요.");
+    assert!(
+        korean.body["detail_en"]
+            .as_str()
+            .is_some_and(|d| !d.is_empty()),
+        "{}",
+        korean.body
+    );
+    assert_eq!(korean.headers.get("content-language").unwrap(), "ko");
+    assert_eq!(korean.headers.get("vary").unwrap(), "accept-language");
+    let english = send(on_move, illegal, Some("en-US,en;q=0.9,ko;q=0.5")).await;
+    assert_eq!(english.code(), "illegal_action");
+    assert_eq!(english.body["detail"], korean.body["detail_en"]);
+    assert!(english.body.get("detail_en").is_none());
+    // The account's locale when the request names no language.
+    let saved = app
+        .request(
+            "PATCH",
+            "/v1/me",
+            Some(waiting),
+            Some(json!({"locale": "ko-KR"})),
+            &[],
+        )
+        .await;
+    assert_eq!(saved.status, 200, "{}", saved.body);
+    let out_of_turn = json!({"seq": m["seq"], "action": {"type": "move", "move": "22-18"}});
+    let by_account = send(waiting, out_of_turn.clone(), None).await;
+    assert_eq!(
+        (by_account.status.as_u16(), by_account.code()),
+        (409, "not_your_turn")
+    );
+    assert_eq!(by_account.body["detail"], "지금은 내 차례가 아니에요.");
+    // The header still wins over the account.
+    let asked_english = send(waiting, out_of_turn, Some("en")).await;
+    assert!(
+        asked_english.body["detail"].as_str().unwrap().is_ascii(),
+        "{}",
+        asked_english.body
+    );
+    // A stale seq keeps its `seq` member; a malformed body is told too.
+    let stale = send(
+        on_move,
+        json!({"seq": 0, "action": {"type": "move", "move": "11-15"}}),
+        Some("ko"),
+    )
+    .await;
+    assert_eq!((stale.code(), &stale.body["seq"]), ("stale_seq", &m["seq"]));
+    assert_eq!(
+        stale.body["detail"],
+        "그사이 대국이 진행됐어요. 새로 고친 뒤 다시 두세요."
+    );
+    let malformed = send(
+        on_move,
+        json!({"seq": m["seq"], "action": {"type": "castle"}}),
+        Some("ko"),
+    )
+    .await;
+    assert_eq!(malformed.code(), "validation_failed");
+    assert!(malformed.body["detail"]
+        .as_str()
+        .unwrap()
+        .contains("입력을 고쳐서"));
+    // Signed out, no language: English.
+    let anonymous = app.request("GET", "/v1/me", None, None, &[]).await;
+    assert_eq!(anonymous.code(), "unauthorized");
+    assert!(anonymous.body["detail"].as_str().unwrap().is_ascii());
+    assert_eq!(event_count(&app).await, before);
+    app.stop().await;
+}
+
 #[actix_web::test]
 async fn refused_actions_change_nothing() {
     let app = TestApp::start().await;

@@ -10,7 +10,8 @@
 //! One layer rewrites the answer rather than every error knowing the
 //! request: an error is made far from its request (in a use case, in an
 //! extractor), and only an error answer is touched, so the cost falls on
-//! refusals alone (the account's locale is read only then).
+//! refusals alone (the account's locale is read only then, and never for
+//! a 5xx or a 429, which must not wait for a database connection).
 
 use super::error::Code;
 use crate::auth::Caller;
@@ -46,8 +47,13 @@ where
             return Ok(res);
         }
         (res.headers_mut()).append(header::VARY, HeaderValue::from_static("accept-language"));
+        // The account is read only for a refusal of the request itself: a
+        // 5xx or a 429 says the service is short of time or connections,
+        // and its answer must not wait for one (English, unless asked).
+        let busy = res.status().is_server_error() || res.status().as_u16() == 429;
         let locale = match asked {
             Some(locale) => locale,
+            None if busy => Locale::English,
             None => account_locale(res.request()).await,
         };
         if locale != Locale::Korean {

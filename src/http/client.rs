@@ -29,6 +29,7 @@ macro_rules! script {
 const FILES: &[(&str, &str, &str, &str)] = &[
     script!("app.js"),
     script!("core.js"),
+    script!("words.js"),
     script!("pages.js"),
     script!("social.js"),
     script!("match.js"),

@@ -1,6 +1,7 @@
 // Banqi (docs/rules/banqi.md §B): a 4 × 8 board of face-down and
 // turned-up pieces; a turn-up names its one square. Turning up reveals a
 // piece, so a takeback is never offered (§H1).
+import { t } from "./core.js";
 import { grid, squaresOfMove } from "./boards.js";
 
 export const takeback = false;
@@ -14,10 +15,10 @@ export function layout(view) {
   const cells = grid(8, 4, 0);
   const pieces = {};
   for (const sq of view.face_down || []) {
-    pieces[sq] = { glyph: "◼", cls: "face-down", label: "face-down piece" };
+    pieces[sq] = { glyph: "◼", cls: "face-down", label: t("face_down") };
   }
   for (const p of view.pieces || []) {
-    pieces[p.square] = { glyph: (BANQI[p.colour] || {})[p.kind] || "?", cls: p.colour, label: p.colour + " " + p.kind };
+    pieces[p.square] = { glyph: (BANQI[p.colour] || {})[p.kind] || "?", cls: p.colour, label: t("side_" + p.colour) + " " + t("piece_banqi_" + p.kind) };
   }
   return { cols: 8, rows: 4, cells, pieces };
 }

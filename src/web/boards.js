@@ -31,7 +31,6 @@ export function grid(files, ranks, turns, exists) {
 }
 
 export const CHESS = { k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
-export const CHESS_NAMES = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" };
 
 // The squares a move joins, {from, to}, read from its notation ("e2e4",
 // "e2-e4", "a10b10"); null for anything else.

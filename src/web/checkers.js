@@ -1,6 +1,7 @@
 // Checkers and its variants (docs/rules/checkers.md §C): PDN numbers on
 // the dark squares, 1 at Black's far left; a move names its squares by
 // number, a multi-capture every square it lands on.
+import { t } from "./core.js";
 export function layout(view, mySeat) {
   const size = view.size || 8;
   const perRow = size / 2;
@@ -29,7 +30,7 @@ export function layout(view, mySeat) {
       // A king is a crowned man (issue #33: not a chess queen).
       glyph: "●",
       cls: p.colour + (p.king ? " crowned" : ""),
-      label: p.colour + (p.king ? " king" : " man"),
+      label: t("side_" + p.colour) + " " + t(p.king ? "piece_checkers_king" : "piece_checkers_man"),
     };
   }
   return { cols: size, rows: size, cells, pieces };

@@ -6,7 +6,7 @@ import { api, el, form, gameChoice, go, language, show, t } from "./core.js";
 
 /// The sides a player may pick, by order of play: named where the game
 /// names them.
-const SIDES = { checkers: ["Black", "White"], janggi: ["Cho (초)", "Han (한)"] };
+const SIDES = { checkers: ["side_black", "side_white"], janggi: ["side_cho", "side_han"] };
 
 export async function computerPage() {
   const [games, bots] = await Promise.all([api("GET", "/v1/games"), api("GET", "/v1/bots")]).then((r) => r.map((x) => x.data));
@@ -22,7 +22,7 @@ export async function computerPage() {
     const named = SIDES[game.id] || [];
     side.replaceChildren(el("option", { value: "" }, t("random_side")),
       ...Array.from({ length: sides }, (_, i) => el("option", { value: String(i) },
-        (named[i] || t("seat") + " " + (i + 1)) + (i === 0 ? " — " + t("first_side") : ""))));
+        (named[i] ? t(named[i]) : t("seat") + " " + (i + 1)) + (i === 0 ? " — " + t("first_side") : ""))));
   } });
   show(form({}, async (data) => {
     const game = picker.chosen();

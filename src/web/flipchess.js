@@ -2,8 +2,8 @@
 // the round, the phase, and the viewer's own hand as cards to tap. Only
 // the viewer's own hand is ever in their view (§H1); the opponent's is a
 // count.
-import { el, t } from "./core.js";
-import { CHESS, CHESS_NAMES, grid, named } from "./boards.js";
+import { el, say, t } from "./core.js";
+import { CHESS, grid, named } from "./boards.js";
 
 export { squaresOfMove as squaresOf } from "./boards.js";
 
@@ -28,7 +28,7 @@ export function layout(view, mySeat) {
       pieces[named(file, 7 - i)] = {
         glyph: CHESS[kind] || c,
         cls: white ? "white" : "black",
-        label: (white ? "white " : "black ") + (CHESS_NAMES[kind] || c),
+        label: t(white ? "side_white" : "side_black") + " " + t("piece_chess_" + kind),
       };
       file += 1;
     }
@@ -62,30 +62,59 @@ export function playsOf(actions, name) {
   return called.length ? called : plays;
 }
 
-/// The panel above the board: what everyone may know, and the hand.
+/// A card's name for people: `red-7` → "red 7", `wild-draw4` → "wild
+/// draw four", in the page's language.
+export function cardName(name) {
+  const c = card(name);
+  const face = String(name).replace(/^(red|yellow|green|blue)-/, "");
+  const said = /^\d$/.test(face) ? face : t("card_" + face);
+  return c.colour ? t("card_" + c.colour) + " " + said : said;
+}
+
+/// What the player on move is to do now (§F5–§F7), said in words; the
+/// other player is told whom they wait for.
+function prompt(view, mySeat) {
+  const phase = view.phase || {};
+  if (mySeat === undefined) return null;
+  if (phase.kind === "flip_decision") {
+    return phase.flip_victim === mySeat ? say("phase_flip_decision", { round: view.round }) : t("phase_flip_waiting");
+  }
+  if (view.on_move !== mySeat) return t("phase_their");
+  if (phase.kind === "moving") return say("phase_moving", { group: t("group_" + phase.colour), n: phase.moves_left });
+  return t("phase_" + (phase.kind || "play"));
+}
+
+/// Which pieces each card colour moves (§F3): the key beside the hand.
+function colourKey() {
+  return el("details", { class: "colour-key" }, el("summary", {}, t("colour_key")),
+    el("ul", {}, COLOURS.map((c) => el("li", {}, el("span", { class: "card-face swatch " + c, "aria-hidden": "true" }, ""),
+      " " + t("card_" + c) + " → " + t("group_" + c)))));
+}
+
+/// The panel above the board: what everyone may know, what to do now,
+/// and the hand.
 export function panel(view, mySeat, actions, choose) {
   const other = mySeat === undefined ? null : 1 - mySeat;
-  const phase = view.phase || {};
   const facts = el("p", { class: "flip-facts" },
-    t("round") + " " + view.round + " · " + t("pile") + " ", view.discard_top ? cardFace(view.discard_top, { "aria-label": view.discard_top }) : "–",
-    view.named_colour ? " (" + view.named_colour + ")" : "",
+    t("round") + " " + view.round + " · " + t("pile") + " ", view.discard_top ? cardFace(view.discard_top, { "aria-label": cardName(view.discard_top) }) : "–",
+    view.named_colour ? " (" + t("named") + ": " + t("card_" + view.named_colour) + ")" : "",
     " · " + t("deck") + " " + view.deck_size,
-    other !== null ? " · " + t("opponent_cards") + " " + view.hand_sizes[other] : "",
-    phase.kind === "moving" ? " · " + phase.colour + ", " + phase.moves_left + " " + t("moves_left") : "",
-    phase.kind && phase.kind !== "moving" && phase.kind !== "play" ? " · " + phase.kind.replace(/_/g, " ") : "");
-  if (!view.hand) return el("div", { class: "flip" }, facts);
+    other !== null ? " · " + t("opponent_cards") + " " + view.hand_sizes[other] : "");
+  const said = prompt(view, mySeat);
+  const doing = said ? el("p", { class: "phase-prompt", "data-phase": (view.phase || {}).kind || "play" }, said) : null;
+  if (!view.hand) return el("div", { class: "flip" }, facts, doing);
   const hand = el("div", { class: "hand", role: "group", "aria-label": t("hand") }, view.hand.map((name) => {
     const plays = playsOf(actions, name);
     return el("button", {
       type: "button",
       class: "card-button",
       "data-card": name,
-      "aria-label": name,
+      "aria-label": cardName(name),
       disabled: plays.length === 0,
       on: { click: () => choose(plays) },
     }, cardFace(name));
   }));
-  return el("div", { class: "flip" }, facts, el("h3", {}, t("hand")), hand);
+  return el("div", { class: "flip" }, facts, doing, el("h3", {}, t("hand")), hand, colourKey());
 }
 
 /// The choice among several plays of one card: a Wild's colours (§F4).
@@ -96,7 +125,7 @@ export function picker(choices, take) {
 /// The colour picker a Wild asks for (§F4).
 export function colourPicker(plays, pick) {
   return el("div", { class: "picker", role: "group", "aria-label": t("colour") }, el("p", {}, t("colour")),
-    plays.map((a) => el("button", { type: "button", class: "colour " + a.colour, "data-colour": a.colour, on: { click: () => pick(a) } }, a.colour)));
+    plays.map((a) => el("button", { type: "button", class: "colour " + a.colour, "data-colour": a.colour, on: { click: () => pick(a) } }, t("card_" + a.colour))));
 }
 
 /// White's seat is named by the view; the other plays Black.

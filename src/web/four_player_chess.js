@@ -1,5 +1,6 @@
 // Four-player chess (docs/rules/four-player-chess.md §Q): the 14 × 14
 // board without its corners, turned so the viewer's army is at the bottom.
+import { t } from "./core.js";
 import { CHESS, grid } from "./boards.js";
 
 export { squaresOfMove as squaresOf } from "./boards.js";
@@ -19,7 +20,7 @@ export function layout(view, mySeat) {
   const pieces = {};
   for (const p of view.pieces || []) {
     const kind = p.kind === "knight" ? "n" : p.kind[0];
-    pieces[p.square] = { glyph: CHESS[kind], cls: p.owner, label: p.owner + " " + p.kind };
+    pieces[p.square] = { glyph: CHESS[kind], cls: p.owner, label: t("side_" + p.owner) + " " + t("piece_chess_" + kind) };
   }
   return { cols: 14, rows: 14, cells, pieces };
 }

@@ -29,6 +29,8 @@ export function game(id) {
     toMove: known.toMove || (() => null),
     inCheck: known.inCheck || (() => false),
     picker: known.picker || (() => null),
+    // A card's name for people (FlipChess), from its API name.
+    cardName: known.cardName || ((name) => String(name)),
     takeback: known.takeback !== false,
     askTakeback: known.askTakeback !== false,
     // Lines planned on a board, where nothing is hidden (as takebacks).

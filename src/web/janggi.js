@@ -1,5 +1,6 @@
 // Janggi (docs/rules/janggi.md §J): a 9 × 10 board with its two palaces,
 // Cho at the bottom unless the viewer plays Han.
+import { t } from "./core.js";
 import { FILES, grid } from "./boards.js";
 
 export { squaresOfMove as squaresOf } from "./boards.js";
@@ -20,7 +21,7 @@ export function layout(view, mySeat) {
   }
   const pieces = {};
   for (const p of view.pieces || []) {
-    pieces[p.square] = { glyph: (JANGGI[p.side] || {})[p.kind] || "?", cls: p.side, label: p.side + " " + p.kind };
+    pieces[p.square] = { glyph: (JANGGI[p.side] || {})[p.kind] || "?", cls: p.side, label: t("side_" + p.side) + " " + t("piece_janggi_" + p.kind) };
   }
   return { cols: 9, rows: 10, cells, pieces };
 }

@@ -244,7 +244,7 @@ function picker(state) {
 }
 
 function confirmBar(state) {
-  return el("div", { class: "confirm card", role: "dialog", "aria-label": t("confirm") }, el("p", {}, describe(state.pending)),
+  return el("div", { class: "confirm card", role: "dialog", "aria-label": t("confirm") }, el("p", {}, describe(state.pending, state.match.game)),
     el("button", { type: "button", on: { click: () => send(state, state.pending) } }, t("confirm")),
     el("button", { type: "button", class: "secondary", on: { click: () => { state.pending = null; state.selected = null; draw(state); } } }, t("cancel")));
 }
@@ -254,7 +254,7 @@ function otherActions(state, actions) {
   const resign = actions.some((a) => a.type === "resign");
   if (!rest.length && !resign) return null;
   return el("div", { class: "actions" }, el("h3", {}, t("other_actions")),
-    rest.map((a) => el("button", { type: "button", class: "secondary", "data-action": a.type, "data-card": a.card, on: { click: () => { state.pending = a; draw(state); } } }, describe(a))),
+    rest.map((a) => el("button", { type: "button", class: "secondary", "data-action": a.type, "data-card": a.card, on: { click: () => { state.pending = a; draw(state); } } }, describe(a, state.match.game))),
     resign ? el("button", { type: "button", class: "danger", on: { click: () => { if (window.confirm(t("sure_resign"))) send(state, { type: "resign" }); } } }, t("resign")) : null);
 }
 
@@ -303,9 +303,9 @@ function replayBar(state) {
   };
   state.stepAt = at;
   return el("div", { class: "replay", role: "group", "aria-label": t("replay") },
-    el("button", { type: "button", class: "secondary", "aria-label": "back", on: { click: () => state.step(at - 1) } }, "←"),
+    el("button", { type: "button", class: "secondary", "aria-label": t("back"), on: { click: () => state.step(at - 1) } }, "←"),
     el("span", {}, " " + at + " / " + steps.length + " "),
-    el("button", { type: "button", class: "secondary", "aria-label": "forward", on: { click: () => state.step(at + 1) } }, "→"));
+    el("button", { type: "button", class: "secondary", "aria-label": t("forward"), on: { click: () => state.step(at + 1) } }, "→"));
 }
 
 document.addEventListener("keydown", (event) => {
@@ -319,11 +319,13 @@ const PLAYS = new Set(["moved", "passed", "turned_up", "card_played", "flipped"]
 const LISTED = new Set([...PLAYS, "taken_back"]);
 const plays = (state) => state.events.filter((e) => e.move || PLAYS.has(e.type));
 
-function describe(action) {
+/// An action in words, for the confirm step and the action buttons.
+function describe(action, gameId) {
+  const card = (name) => Games.game(gameId).cardName(name);
   if (action.type === "move") return action.move;
   if (action.type === "turn_up") return t("a_turn_up") + " " + action.square;
-  if (action.type === "play") return t("a_play") + " " + action.card + (action.colour ? " (" + action.colour + ")" : "");
-  return t("a_" + action.type) + (action.card ? " " + action.card : "");
+  if (action.type === "play") return t("a_play") + " " + card(action.card) + (action.colour ? " (" + t("card_" + action.colour) + ")" : "");
+  return t("a_" + action.type) + (action.card ? " " + card(action.card) : "");
 }
 
 /// The result as people say it (issue #33): "doyun resigned — minjun
@@ -377,7 +379,9 @@ function moveList(state) {
   const list = state.events.filter((e) => e.move || LISTED.has(e.type));
   if (!list.length) return null;
   const text = (e) => e.move || (e.type === "taken_back" ? "↶ " + t("taken_back") : e.type === "turned_up" ? "↑" + e.square : e.type === "passed" ? t("a_pass")
-    : e.type === "flipped" ? "⇅" : e.card_name || (e.card !== undefined ? "🂠" + e.card : e.type));
+    : e.type === "flipped" ? "⇅" + (e.name ? " " + cardName(e.name) : "")
+      : e.name ? t("played") + " " + cardName(e.name) + (e.colour ? " (" + t("card_" + e.colour) + ")" : "") : e.type);
+  const cardName = Games.game(state.match.game).cardName;
   // A takeback undoes the plays after its `to_seq`: they stay listed,
   // struck through, as the log keeps them.
   const undone = new Set();

@@ -1,5 +1,5 @@
 // Leaderboards, profiles and friends (issues #19 and #20).
-import { api, el, form, go, link, local, session, show, t } from "./core.js";
+import { api, el, form, gameName, go, link, local, session, show, t } from "./core.js";
 
 /// Every perf a board exists for, as the service names them: a game, or a
 /// game with its variant or mode.
@@ -11,7 +11,12 @@ async function perfs() {
   });
 }
 
-const perfName = (perf) => perf.replace(/_/g, " ").replace("/", " · ");
+/// `checkers/russian` → "Checkers (Russian)", in the page's language.
+const perfName = (perf) => {
+  const [game, choice] = perf.split("/");
+  const modes = ["teams", "ffa", "points"];
+  return gameName({ game, variant: modes.includes(choice) ? null : choice, mode: modes.includes(choice) ? choice : null });
+};
 
 export async function leaderboardPage(perf, query) {
   const all = await perfs();
@@ -66,7 +71,7 @@ export async function profilePage(username) {
       String(p.rating) + (p.provisional ? " (" + t("provisional") + ")" : ""), " — ", record(p))))),
   h2h ? el("div", { class: "card" }, el("h3", {}, t("head_to_head")),
     h2h.perfs.length ? el("ul", {}, h2h.perfs.map((p) => el("li", {}, el("strong", {}, perfName(p.perf)), " ", record(p),
-      el("ul", {}, p.last.map((g) => el("li", {}, link("/matches/" + g.match_id, g.for_me + (g.reason ? " (" + g.reason.replace(/_/g, " ") + ")" : "") + " · " + local(g.finished_at)))))))) : el("p", { class: "muted" }, "–")) : null,
+      el("ul", {}, p.last.map((g) => el("li", {}, link("/matches/" + g.match_id, t("result_" + g.for_me) + (g.reason ? " (" + t("reason_" + g.reason) + ")" : "") + " · " + local(g.finished_at)))))))) : el("p", { class: "muted" }, "–")) : null,
   mine ? null : link("/new?opponent=" + name, t("challenge")));
 }
 

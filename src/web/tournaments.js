@@ -3,7 +3,7 @@
 // and the standings with the crosstable (round robin) or the bracket
 // (knockout), each match a link. Built to read on a phone: the tables
 // scroll sideways inside their card, not the page.
-import { api, el, form, gameChoice, go, link, local, session, shareLink, show, t } from "./core.js";
+import { api, el, form, gameChoice, gameName, go, link, local, session, shareLink, show, t } from "./core.js";
 
 const FORMATS = ["round_robin", "double_round_robin", "knockout"];
 
@@ -12,7 +12,7 @@ export async function tournamentsPage() {
   const list = mine.length
     ? el("ul", { class: "matches tournaments" }, mine.map((x) => el("li", {},
         link("/tournaments/" + x.id, el("strong", {}, x.name)), " — ", t("t_" + x.format), " · ",
-        x.game.replace(/_/g, " "), el("br"), el("span", { class: "muted" }, t("t_" + x.status) + " · " + t("t_" + x.my_state)))))
+        gameName(x), el("br"), el("span", { class: "muted" }, t("t_" + x.status) + " · " + t("t_" + x.my_state)))))
     : el("p", { class: "muted" }, t("t_none"));
   show(el("h2", {}, t("tournaments")), list, await newTournamentForm());
 }
@@ -74,8 +74,8 @@ export async function tournamentPage(id) {
   show(
     el("div", { class: "card tournament", "data-status": x.status },
       el("h2", {}, x.name),
-      el("p", {}, t("t_" + x.format), " · ", x.game.replace(/_/g, " "), x.variant || x.mode ? " (" + (x.variant || x.mode) + ")" : "",
-        " · ", x.turn_hours + " h", " · ", t(x.rated ? "rated_match" : "unrated_match")),
+      el("p", {}, t("t_" + x.format), " · ", gameName(x),
+        " · ", x.turn_hours + " " + t("hours_per_turn"), " · ", t(x.rated ? "rated_match" : "unrated_match")),
       el("p", { class: "status", role: "status" }, t("t_" + x.status),
         x.starts_at && open ? " · " + t("t_starts") + " " + local(x.starts_at) : "",
         x.champion ? " · 🏆 " + name(x.champion) : ""),
@@ -107,7 +107,7 @@ function playersCard(x) {
 const points = (n) => (Math.floor(n) || (n % 1 ? "" : "0")) + (n % 1 ? "½" : "");
 
 function standingsCard(x, name) {
-  const head = ["#", t("player"), t("t_points"), "SB", t("wins"), t("draws"), t("losses")];
+  const head = ["#", t("player"), t("t_points"), t("t_sb"), t("wins"), t("draws"), t("losses")];
   return el("div", { class: "card scroll" }, el("h3", {}, t("t_standings")),
     el("table", { class: "standings" },
       el("thead", {}, el("tr", {}, head.map((h) => el("th", { scope: "col" }, h)))),

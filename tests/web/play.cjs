@@ -22,6 +22,7 @@ const { playTheComputer } = require("./computer.cjs");
 const { takebackByConsent } = require("./takebacks.cjs");
 const { tournamentFromTheForm } = require("./tournaments.cjs");
 const { moveByKeyboard, welcomeAndHowTo } = require("./welcome.cjs");
+const { everyPageInKorean } = require("./korean.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -321,6 +322,9 @@ async function accountPages(page, token) {
 
     await moveByKeyboard(browser, errors);
     console.log("a checkers move by keyboard alone, the focus kept on the square and then the confirm button");
+
+    await everyPageInKorean(browser, errors);
+    console.log("Korean: no English word on any page, a refusal told in Korean beside its form");
 
     for (const page of [alicePage, bobPage]) {
       const shift = await page.evaluate(() => window.__shift);

@@ -343,6 +343,13 @@ impl Game for FlipChess {
         match &mut e {
             Event::Started { deck, .. } | Event::Reshuffled { deck, .. } => *deck = None,
             Event::Drew { seat, cards, .. } if !sees(seat) => *cards = None,
+            // A played card is face up: every viewer reads its name.
+            Event::CardPlayed { card, name, .. } => *name = Some(Card::of(*card).name()),
+            Event::Flipped {
+                card: Some(card),
+                name,
+                ..
+            } => *name = Some(Card::of(*card).name()),
             _ => {}
         }
         e

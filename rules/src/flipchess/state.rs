@@ -83,6 +83,11 @@ pub enum Event {
         colour: Option<Colour>,
         #[serde(default)]
         last_card: bool,
+        /// The card's name (`red-7`), for people reading the log: filled
+        /// in by `redact` for every viewer (a played card is face up),
+        /// never stored.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
     },
     Moved {
         seat: Seat,
@@ -132,6 +137,9 @@ pub enum Event {
         with: String,
         #[serde(default)]
         card: Option<u8>,
+        /// The Flip card's name, as for `CardPlayed`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
     },
     Conceded {
         seat: Seat,

@@ -347,6 +347,7 @@ fn play_card(
         card: id,
         colour,
         last_card,
+        name: None,
     });
     if left == 0 {
         // §F9: the hand win comes before any move or effect.
@@ -402,6 +403,7 @@ fn decide_flip(em: &mut Emitter, seat: Seat, action: &Action) -> Result<(), Rule
                 seat,
                 with: "free".into(),
                 card: None,
+                name: None,
             });
         }
         Action::FlipCard { card } => {
@@ -413,6 +415,7 @@ fn decide_flip(em: &mut Emitter, seat: Seat, action: &Action) -> Result<(), Rule
                 seat,
                 with: "card".into(),
                 card: Some(id),
+                name: None,
             });
             if em.state.hand(seat).is_empty() {
                 em.finish(Outcome::win(vec![seat], "hand_emptied"));

@@ -39,6 +39,7 @@ const FILES: &[(&str, &str, &str, &str)] = &[
     script!("conditional.js"),
     script!("tournaments.js"),
     script!("welcome.js"),
+    script!("offline.js"),
     // The games: the registry, what their boards share, one module each.
     script!("games.js"),
     script!("boards.js"),

@@ -126,8 +126,18 @@ pub async fn list_matches(
     Ok(HttpResponse::Ok().json(page))
 }
 
-fn etag(seq: i32) -> String {
-    format!("\"{seq}\"")
+/// A match view's version: its seq, and a hash of everything it shows, so
+/// that what changes without an event (a rematch asked for, a challenge
+/// answered, a vacation, a takeback asked) is seen by a client that
+/// revalidates (issue #33). The hash is the same on every instance of a
+/// release (SipHash with fixed keys over the same bytes).
+fn etag(view: &MatchView) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    serde_json::to_vec(view)
+        .unwrap_or_default()
+        .hash(&mut hasher);
+    format!("\"{}-{:016x}\"", view.seq, hasher.finish())
 }
 
 #[utoipa::path(get, path = "/v1/matches/{id}", tag = "matches",
@@ -146,7 +156,7 @@ pub async fn view_match(
         play::view(c, id, caller.user_id, now, &mut random)
     })
     .await?;
-    let tag = etag(view.seq);
+    let tag = etag(&view);
     let unchanged = req
         .headers()
         .get(header::IF_NONE_MATCH)
@@ -236,7 +246,7 @@ pub async fn post_action(
         .actions_applied
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     Ok(HttpResponse::Ok()
-        .insert_header((header::ETAG, etag(answer.match_view.seq)))
+        .insert_header((header::ETAG, etag(&answer.match_view)))
         .json(answer))
 }
 

@@ -138,6 +138,11 @@ pub struct MatchView {
     /// view, not in lists).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub takeback_asked_by: Option<u8>,
+    /// The seats whose players asked for a rematch of this finished match,
+    /// while it waits for the others (issue #33: shown as an offer; in
+    /// the match's own view, not in lists).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rematch_asked_by: Vec<u8>,
 }
 
 /// `{seq, at, seat?, type, …}`, redacted for its viewer.
@@ -495,7 +500,24 @@ impl Table {
         if self.row.status == MatchStatus::Active {
             view.takeback_asked_by = takeback::pending(conn, self)?.map(|(seat, _)| seat.0);
         }
+        if self.row.status == MatchStatus::Finished && self.row.rematch_id.is_none() {
+            view.rematch_asked_by = self.rematch_asked_by(conn)?;
+        }
         Ok(view)
+    }
+
+    /// The seats of the players who asked for a rematch (`lobby::rematch`).
+    fn rematch_asked_by(&self, conn: &mut PgConnection) -> Result<Vec<u8>, Error> {
+        use crate::schema::rematch_offers;
+        let asked: Vec<Uuid> = rematch_offers::table
+            .filter(rematch_offers::match_id.eq(self.row.id))
+            .select(rematch_offers::user_id)
+            .load(conn)?;
+        let seats = self.seats.iter().enumerate();
+        Ok(seats
+            .filter(|(_, user)| user.is_some_and(|u| asked.contains(&u)))
+            .map(|(seat, _)| seat as u8)
+            .collect())
     }
 
     pub fn viewer(&self, user: Uuid) -> Viewer {
@@ -539,6 +561,7 @@ impl Table {
             rematch: r.rematch_id,
             tournament: r.tournament_id,
             takeback_asked_by: None,
+            rematch_asked_by: Vec::new(),
         })
     }
 

@@ -8,6 +8,7 @@ import { leaveMatch, matchPage } from "./match.js";
 import { seekPage } from "./seeks.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
 import { howToPage, welcomePage } from "./welcome.js";
+import { offlineBanner, watchConnection } from "./offline.js";
 
 const nav = document.getElementById("nav");
 
@@ -112,5 +113,11 @@ const account = session.user();
 if (account && account.locale) setLanguage(String(account.locale).startsWith("ko") ? "ko" : "en");
 else setLanguage(navigator.language && navigator.language.toLowerCase().startsWith("ko") ? "ko" : "en");
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+// Offline: a banner under the bar, and what waits is sent on return.
+const banner = offlineBanner();
+document.getElementById("main").before(banner);
+watchConnection(banner);
+// The badge keeps up while the app stays open.
+setInterval(() => { if (!document.hidden) countWaiting(); }, 30000);
 show(el("p", { class: "muted" }, "…"));
 route();

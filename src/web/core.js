@@ -32,11 +32,23 @@ export const session = {
     if (s.user) store.setItem("user", JSON.stringify(s.user));
   },
   remember(user) { store.setItem("user", JSON.stringify(user)); },
-  clear() { ["access_token", "refresh_token", "user", "push_id"].forEach((k) => store.removeItem(k)); },
+  // Signing out forgets the account's kept reads and unsent moves too.
+  clear() {
+    ["access_token", "refresh_token", "user", "push_id", "outbox"].forEach((k) => store.removeItem(k));
+    Object.keys(store).filter((k) => k.startsWith("kept:")).forEach((k) => store.removeItem(k));
+  },
   user() { try { return JSON.parse(store.getItem("user")); } catch (_) { return null; } },
   get pushId() { return store.getItem("push_id"); },
   set pushId(id) { store.setItem("push_id", id); },
 };
+
+/// The reads a player may open offline (issue #33): my matches, a match's
+/// view, its legal actions and its whole event list, and the summary.
+/// Each answer is kept in this device's storage, per signed-in account
+/// (cleared at sign-out), and answered from there when the network fails.
+const KEPT = /^\/v1\/(matches(\/[0-9a-f-]{36}(\/legal-actions|\/events\?after=0)?)?|me\/summary)$/;
+
+export { store };
 
 export async function api(method, path, body, headers) {
   const send = () => fetch(path, {
@@ -49,7 +61,17 @@ export async function api(method, path, body, headers) {
     ),
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  let response = await send();
+  let response;
+  try {
+    response = await send();
+  } catch (_) {
+    // No connection: a kept copy of a read, else a failure that says so.
+    const kept = method === "GET" && KEPT.test(path) ? store.getItem("kept:" + path) : null;
+    if (kept) return { status: 200, data: JSON.parse(kept), etag: null, offline: true };
+    const error = new Error(t("offline"));
+    error.network = true;
+    throw error;
+  }
   if (response.status === 401 && session.refresh) {
     const renewed = await fetch("/v1/sessions/refresh", {
       method: "POST",
@@ -68,6 +90,9 @@ export async function api(method, path, body, headers) {
     error.status = response.status;
     error.problem = data;
     throw error;
+  }
+  if (method === "GET" && response.status === 200 && KEPT.test(path)) {
+    try { store.setItem("kept:" + path, text); } catch (_) { /* storage full: not kept */ }
   }
   return { status: response.status, data, etag: response.headers.get("etag") };
 }

@@ -2,13 +2,15 @@
 // marked square, a confirm step, promotion and card choices, the other
 // actions, the move list and a step-by-step replay of a finished match.
 // It reloads by the event feed (`events?after=`) and the match's ETag.
-import { againstComputer, api, displayName, el, fail, gameName, go, local, session, show, t } from "./core.js";
+import { againstComputer, api, displayName, el, gameName, go, local, session, show, t } from "./core.js";
 import { startTerms, statusLine } from "./pages.js";
 import * as Games from "./games.js";
 import { conditionalPanel } from "./conditional.js";
+import { keep, onSent, unsent } from "./offline.js";
 
 let watching = null;
 let current = null;
+let forget = () => {};
 
 export async function matchPage(id) {
   const state = { id, match: null, etag: null, legal: null, events: [], selected: null, pending: null, choices: null, replayAt: null, replayView: null };
@@ -16,6 +18,8 @@ export async function matchPage(id) {
   state.load = async () => {
     const reply = await api("GET", "/v1/matches/" + id, undefined, state.etag ? { "if-none-match": state.etag } : {});
     if (reply.status === 304) return false;
+    // Offline, the last copy this device kept (issue #33).
+    state.offline = Boolean(reply.offline);
     state.match = reply.data;
     state.etag = reply.etag;
     state.legal = state.match.status === "active" || state.match.status === "waiting"
@@ -25,23 +29,29 @@ export async function matchPage(id) {
     return true;
   };
   state.reload = async () => { await state.load(); draw(state); };
+  // A move kept offline and sent when the connection came back: show
+  // what the service made of it.
+  forget();
+  forget = onSent((sent) => { if (current === state && sent === id) state.reload().catch(() => {}); });
   await state.load();
   draw(state);
-  // Ask the event feed (small) what happened; fetch the match only then.
+  // Revalidate the match by its ETag, which covers everything the page
+  // shows: a move, a draw offer, a rematch asked for, a challenge
+  // answered all appear without a reload (a 304 costs no body).
   clearInterval(watching);
   // Against the computer the reply comes within seconds: ask more often.
   const every = againstComputer(state.match) ? 1500 : 10000;
   watching = setInterval(async () => {
     if (document.hidden || current !== state || state.pending || state.choices) return;
     try {
-      const feed = (await api("GET", "/v1/matches/" + id + "/events?after=" + state.match.seq)).data;
-      if (feed.events.length && await state.load()) draw(state);
+      if (await state.load()) draw(state);
     } catch (_) { /* a slow or lost connection: try again next time */ }
   }, every);
 }
 
 export function leaveMatch() {
   current = null;
+  forget();
   clearInterval(watching);
 }
 
@@ -64,7 +74,9 @@ function drawBoard(state) {
   const m = state.match;
   const replaying = state.replayView !== null && state.replayView !== undefined;
   const view = replaying ? state.replayView : m.view;
-  const actions = replaying ? [] : (state.legal && state.legal.actions) || [];
+  // A move waiting to be sent (offline) holds the board until it is.
+  const waiting = unsent(state.id);
+  const actions = replaying || waiting || state.offline ? [] : (state.legal && state.legal.actions) || [];
   const choose = (list) => {
     state.selected = null;
     state.focusBoard = true;
@@ -77,7 +89,10 @@ function drawBoard(state) {
     return show(header(m), challengeBar(state), startTerms(m),
       el("p", { class: "muted" }, t("dealt_at_start")), otherActions(state, actions));
   }
-  show(header(m, view), challengeBar(state),
+  show(header(m, view), state.error ? el("p", { class: "error", role: "alert" }, t("error") + ": " + state.error) : null,
+    state.offline ? el("p", { class: "muted", "data-offline-copy": true }, t("offline_copy")) : null,
+    waiting ? el("p", { class: "banner unsent", "data-unsent": true }, describe(waiting.body.action, m.game) + " — " + t("not_sent")) : null,
+    challengeBar(state), offerBar(state, actions),
     Games.game(m.game).panel(view, mySeat(m), actions, choose),
     state.choices ? picker(state) : null,
     state.pending ? confirmBar(state) : null,
@@ -118,7 +133,7 @@ function takebackBar(state) {
   const send = (what) => async () => {
     try {
       await api("POST", "/v1/matches/" + state.id + "/takeback" + what, { seq: m.seq });
-    } catch (error) { if (error.status !== 409) return fail(error); }
+    } catch (error) { if (error.status !== 409) state.error = error.message; }
     await state.reload();
   };
   const button = (what, label, cls) => el("button", { type: "button", class: cls, "data-action": "take_back" + what.replace("/", "_"), on: { click: send(what) } }, t(label));
@@ -185,6 +200,8 @@ function boardGrid(state, view, actions) {
   const last = view.last_move || view.last_action;
   // A Banqi turn-up's last action is its one square.
   const lastSquares = last ? game.squaresOf({ type: "move", move: last }) || { from: last, to: last } : null;
+  const waiting = unsent(state.id);
+  const unsentSquares = waiting ? game.squaresOf(waiting.body.action) : null;
   const targets = new Set(state.selected ? moves.filter((x) => x.squares.from === state.selected).map((x) => x.squares.to) : []);
   const starts = new Set(moves.map((x) => x.squares.from || x.squares.at));
   const grid = el("div", { class: "board " + m.game, role: "group", "aria-label": gameName(m) });
@@ -197,6 +214,7 @@ function boardGrid(state, view, actions) {
     if (cell.id && targets.has(cell.id)) classes.push("target");
     if (cell.id && cell.id === state.selected) classes.push("selected");
     if (lastSquares && (cell.id === lastSquares.from || cell.id === lastSquares.to)) classes.push("last");
+    if (unsentSquares && (cell.id === unsentSquares.from || cell.id === unsentSquares.to || cell.id === unsentSquares.at)) classes.push("unsent");
     const node = el(cell.id ? "button" : "div", {
       class: classes.join(" "),
       type: cell.id ? "button" : null,
@@ -250,7 +268,8 @@ function confirmBar(state) {
 }
 
 function otherActions(state, actions) {
-  const rest = actions.filter((a) => !Games.game(state.match.game).squaresOf(a) && a.type !== "resign" && a.type !== "play");
+  // A draw offer is answered from its banner (offerBar).
+  const rest = actions.filter((a) => !Games.game(state.match.game).squaresOf(a) && !["resign", "play", "accept_draw", "decline_draw"].includes(a.type));
   const resign = actions.some((a) => a.type === "resign");
   if (!rest.length && !resign) return null;
   return el("div", { class: "actions" }, el("h3", {}, t("other_actions")),
@@ -267,19 +286,44 @@ function challengeBar(state) {
     el("button", { type: "button", class: "secondary", on: { click: () => post(state, "decline") } }, t("decline")));
 }
 
+/// An opponent's offer as a banner above the board (issue #33): a draw
+/// offered (answered here), a rematch asked for (accepted by asking back).
+function offerBar(state, actions) {
+  const m = state.match;
+  const answer = (type) => actions.find((a) => a.type === type);
+  if (answer("accept_draw")) {
+    return el("div", { class: "banner", role: "group", "aria-label": t("draw_offer_banner"), "data-offer": "draw" },
+      el("p", {}, t("draw_offer_banner")),
+      ["accept_draw", "decline_draw"].filter(answer).map((type, i) => el("button", { type: "button", class: i ? "secondary" : "",
+        "data-action": type, on: { click: () => { state.pending = answer(type); draw(state); } } }, t("a_" + type))));
+  }
+  const asked = m.rematch_asked_by || [];
+  if (m.status === "finished" && !m.rematch && asked.length && !asked.some((s) => m.my_seats.includes(s)) && m.my_seats.length) {
+    return el("div", { class: "banner", role: "group", "aria-label": t("rematch_offer_banner"), "data-offer": "rematch" },
+      el("p", {}, t("rematch_offer_banner")), rematchButton(state, "accept"));
+  }
+  return null;
+}
+
+function rematchButton(state, label) {
+  const m = state.match;
+  return el("button", { type: "button", class: label === "accept" ? "" : "secondary", "data-action": "rematch", on: { click: async () => {
+    try {
+      const reply = (await api("POST", "/v1/matches/" + m.id + "/rematch")).data;
+      if (reply.rematch) return go("/matches/" + reply.rematch.id);
+      await state.reload();
+    } catch (error) { state.error = error.message; draw(state); }
+  } } }, t(label));
+}
+
 function finishedBar(state) {
   const m = state.match;
   if (m.status !== "finished" || !m.my_seats.length) return null;
   if (m.rematch) return el("p", {}, el("a", { href: "/matches/" + m.rematch, "data-link": true }, t("rematch") + " →"));
-  if (state.asked) return el("p", { class: "muted" }, t("rematch") + " …");
-  return el("button", { type: "button", class: "secondary", on: { click: async () => {
-    try {
-      const reply = (await api("POST", "/v1/matches/" + m.id + "/rematch")).data;
-      if (reply.rematch) return go("/matches/" + reply.rematch.id);
-      state.asked = true;
-      draw(state);
-    } catch (error) { fail(error); }
-  } } }, t("rematch"));
+  if ((m.rematch_asked_by || []).some((s) => m.my_seats.includes(s))) return el("p", { class: "muted" }, t("rematch") + " …");
+  // Asked by the opponent: the banner above says it and accepts.
+  if ((m.rematch_asked_by || []).length) return null;
+  return rematchButton(state, "rematch");
 }
 
 // A finished match, step by step (← →): each step is the position after
@@ -303,9 +347,9 @@ function replayBar(state) {
   };
   state.stepAt = at;
   return el("div", { class: "replay", role: "group", "aria-label": t("replay") },
-    el("button", { type: "button", class: "secondary", "aria-label": t("back"), on: { click: () => state.step(at - 1) } }, "←"),
+    el("button", { type: "button", class: "secondary", "aria-label": t("back"), "data-step": "back", on: { click: () => state.step(at - 1) } }, "←"),
     el("span", {}, " " + at + " / " + steps.length + " "),
-    el("button", { type: "button", class: "secondary", "aria-label": t("forward"), on: { click: () => state.step(at + 1) } }, "→"));
+    el("button", { type: "button", class: "secondary", "aria-label": t("forward"), "data-step": "forward", on: { click: () => state.step(at + 1) } }, "→"));
 }
 
 document.addEventListener("keydown", (event) => {
@@ -359,11 +403,17 @@ async function send(state, action) {
   if (seat && state.legal.seats.length > 1) body.seat = seat.seat;
   state.pending = null;
   state.selected = null;
+  state.error = null;
+  // The key is made once: a move kept offline is sent later with it.
+  const key = crypto.randomUUID();
+  if (!navigator.onLine) { keep(state.id, body, key); return draw(state); }
   try {
-    await api("POST", "/v1/matches/" + state.id + "/actions", body, { "idempotency-key": crypto.randomUUID() });
+    await api("POST", "/v1/matches/" + state.id + "/actions", body, { "idempotency-key": key });
   } catch (error) {
-    // A stale seq: somebody moved first; the reload shows it.
-    if (error.status !== 409) return fail(error);
+    if (error.network) { keep(state.id, body, key); return draw(state); }
+    // A stale seq: somebody moved first; the reload shows it. Anything
+    // else is said above the board, which stays.
+    if (error.status !== 409) state.error = error.message;
   }
   await state.reload();
 }
@@ -372,7 +422,7 @@ async function post(state, what) {
   try {
     await api("POST", "/v1/matches/" + state.id + "/" + what);
     await state.reload();
-  } catch (error) { fail(error); }
+  } catch (error) { state.error = error.message; draw(state); }
 }
 
 function moveList(state) {

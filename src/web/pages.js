@@ -65,8 +65,23 @@ function challengesCard(items) {
       el("button", { type: "button", class: "secondary", "data-action": "decline_challenge", on: { click: () => answer(m, "decline")().catch(fail) } }, t("decline"))))));
 }
 
+let listWatch = null;
+
+/// My matches. While the list is open it is read again every 10 s and
+/// redrawn when it changed: a challenge, a move or a new match appears
+/// without a reload (issue #33).
 export async function matchesPage() {
   const items = (await api("GET", "/v1/matches")).data.items;
+  const seen = JSON.stringify(items);
+  clearInterval(listWatch);
+  listWatch = setInterval(async () => {
+    if (location.pathname !== "/") return clearInterval(listWatch);
+    if (document.hidden) return;
+    try {
+      const now = (await api("GET", "/v1/matches")).data.items;
+      if (JSON.stringify(now) !== seen && location.pathname === "/") await matchesPage();
+    } catch (_) { /* offline or slow: the next tick tries again */ }
+  }, 10000);
   if (!items.length) return show(el("p", { class: "muted" }, t("none")), link("/new", t("new_match")));
   const mine = items.filter((m) => !(m.status === "waiting" && !m.my_seats.length));
   show(challengesCard(items), el("h2", {}, t("matches")), el("ul", { class: "matches" }, mine.map((m) => {

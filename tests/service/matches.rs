@@ -459,7 +459,7 @@ async fn someone_elses_match_is_not_found_and_leaks_nothing() {
 async fn a_match_view_carries_its_seq_as_etag_and_answers_304_when_unchanged() {
     let app = TestApp::start().await;
     let alice = app.register("alice").await;
-    app.register("bob").await;
+    let bob = app.register("bob").await;
     let m = new_checkers(&app, &alice, "bob", json!({})).await;
     let first = app.get(&match_path(&m), &alice).await;
     let etag = first
@@ -469,7 +469,7 @@ async fn a_match_view_carries_its_seq_as_etag_and_answers_304_when_unchanged() {
         .to_str()
         .unwrap()
         .to_owned();
-    assert_eq!(etag, format!("\"{}\"", m["seq"]));
+    assert!(etag.starts_with(&format!("\"{}-", m["seq"])), "{etag}");
     let again = app
         .request(
             "GET",
@@ -480,6 +480,36 @@ async fn a_match_view_carries_its_seq_as_etag_and_answers_304_when_unchanged() {
         )
         .await;
     assert_eq!(again.status, 304);
+    // What changes with no event changes the ETag too (issue #33): a
+    // rematch asked for is seen by a client that revalidates.
+    let resigned = app
+        .act(&alice, m["id"].as_str().unwrap(), json!({"type": "resign"}))
+        .await;
+    assert_eq!(resigned.status, 200, "{}", resigned.body);
+    let finished = app.get(&match_path(&m), &alice).await;
+    let tag = finished
+        .headers
+        .get("etag")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let rematch = format!("{}/rematch", match_path(&m));
+    let asked = app.request("POST", &rematch, Some(&bob), None, &[]).await;
+    assert_eq!(asked.status, 200, "{}", asked.body);
+    let seen = app
+        .request(
+            "GET",
+            &match_path(&m),
+            Some(&alice),
+            None,
+            &[("If-None-Match", &tag)],
+        )
+        .await;
+    assert_eq!(seen.status, 200, "a new ETag for the same seq");
+    assert_eq!(seen.body["seq"], finished.body["seq"]);
+    let bob_seat = 1 - seen.body["my_seats"][0].as_u64().unwrap();
+    assert_eq!(seen.body["rematch_asked_by"], json!([bob_seat]));
     app.stop().await;
 }
 

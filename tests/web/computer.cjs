@@ -63,7 +63,7 @@ async function playTheComputer(browser, errors) {
   await page.waitForSelector(".match-head[data-seq]");
   assert.match(await page.textContent(".match-head"), /fay/);
   await fayPage.waitForSelector(".match-head[data-seq]", { timeout: 15000 });
-  assert.match(await fayPage.textContent(".match-head"), /janggi/);
+  assert.match(await fayPage.textContent(".match-head"), /Janggi/);
   assert.match(await fayPage.textContent(".match-head"), /erin/);
   await fayPage.context().close();
   await page.context().close();

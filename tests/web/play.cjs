@@ -8,6 +8,8 @@
 //  - Alice and Bob play a whole FlipChess match with cards and moves.
 //  - A Janggi, a Banqi and a four-player board render and take a move;
 //    the Janggi match ends by a confirmed resignation.
+//  - Issue #33: Korean everywhere (korean.cjs), offline moves and offers
+//    without a reload (live.cjs), keyboard play (welcome.cjs, live.cjs).
 //  - Issue #30: a custom start shown on the invitation, an address
 //    confirmed by its mailed link, "sign out everywhere" (fairplay.cjs).
 // Every page carries the CSP, logs no script error and does not shift;
@@ -23,6 +25,7 @@ const { takebackByConsent } = require("./takebacks.cjs");
 const { tournamentFromTheForm } = require("./tournaments.cjs");
 const { moveByKeyboard, welcomeAndHowTo } = require("./welcome.cjs");
 const { everyPageInKorean } = require("./korean.cjs");
+const { offlineMoveSentOnce, offersWithoutReload, wholeMatchByKeyboard } = require("./live.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -93,7 +96,7 @@ async function replay(page, id) {
   await page.waitForSelector(".replay");
   const [, total] = (await page.textContent(".replay span")).match(/(\d+) \/ \1/) || [];
   assert.ok(Number(total) > 2, "the whole match is in the replay");
-  await page.click(".replay button[aria-label=back]");
+  await page.click(".replay button[data-step=back]");
   await page.waitForFunction((n) => document.querySelector(".replay span").textContent.includes(`${n - 1} / ${n}`), Number(total));
   for (let i = 0; i < 2; i++) await page.keyboard.press("ArrowLeft");
   await page.waitForFunction((n) => document.querySelector(".replay span").textContent.includes(`${n - 3} / ${n}`), Number(total));
@@ -325,6 +328,15 @@ async function accountPages(page, token) {
 
     await everyPageInKorean(browser, errors);
     console.log("Korean: no English word on any page, a refusal told in Korean beside its form");
+
+    await offlineMoveSentOnce(browser, errors);
+    console.log("offline: a move kept as not sent through a reload, sent exactly once when the connection returned");
+
+    await offersWithoutReload(browser, errors);
+    console.log("no reload: a challenge, a draw offer and a rematch appeared on the open pages and were answered there");
+
+    await wholeMatchByKeyboard(browser, errors);
+    console.log("a whole short checkers match played by keyboard alone");
 
     for (const page of [alicePage, bobPage]) {
       const shift = await page.evaluate(() => window.__shift);

@@ -47,7 +47,7 @@ async function moveByKeyboard(browser, errors) {
   await L.signIn(invited, lee);
   await invited.goto(BASE + "/");
   await invited.waitForSelector(`.challenges [data-challenge="${m.id}"]`);
-  assert.match(await invited.textContent(`.challenges [data-challenge="${m.id}"]`), /kay · checkers \(american\) · 24 h a move/);
+  assert.match(await invited.textContent(`.challenges [data-challenge="${m.id}"]`), /kay · Checkers \(American\) · 24 h a move/);
   await invited.click(`.challenges [data-challenge="${m.id}"] [data-action=accept_challenge]`);
   await invited.waitForSelector(".match-head[data-status=active]");
   await invited.context().close();

@@ -48,6 +48,14 @@ export function card(name) {
   return { colour: null, face: SYMBOL[name] || name };
 }
 
+/// A card's name as read aloud, with what its face shows in it (the
+/// visible "+2" is part of "green +2 (draw2)").
+function spoken(name) {
+  const c = card(name);
+  const rest = c.colour ? name.slice(c.colour.length + 1) : name;
+  return (c.colour ? c.colour + " " : "") + c.face + (c.face === rest ? "" : " (" + rest.replace(/-/g, " ") + ")");
+}
+
 export function cardFace(name, attrs) {
   const c = card(name);
   return el("span", Object.assign({ class: "card-face " + (c.colour || "wild") }, attrs || {}), c.face);
@@ -80,7 +88,7 @@ export function panel(view, mySeat, actions, choose) {
       type: "button",
       class: "card-button",
       "data-card": name,
-      "aria-label": name,
+      "aria-label": spoken(name),
       disabled: plays.length === 0,
       on: { click: () => choose(plays) },
     }, cardFace(name));

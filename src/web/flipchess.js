@@ -48,6 +48,17 @@ export function card(name) {
   return { colour: null, face: SYMBOL[name] || name };
 }
 
+/// A card's name as read aloud, with what its face shows in it (the
+/// visible "+2" is part of "green +2 (draw2)").
+/// A card button's name: what its face shows (a screen reader's name
+/// must hold the visible text), then the card's name when they differ:
+/// "+2 · green draw two".
+function spoken(name) {
+  const face = card(name).face;
+  const said = cardName(name);
+  return said.includes(face) ? said : face + " · " + said;
+}
+
 export function cardFace(name, attrs) {
   const c = card(name);
   return el("span", Object.assign({ class: "card-face " + (c.colour || "wild") }, attrs || {}), c.face);
@@ -109,7 +120,7 @@ export function panel(view, mySeat, actions, choose) {
       type: "button",
       class: "card-button",
       "data-card": name,
-      "aria-label": cardName(name),
+      "aria-label": spoken(name),
       disabled: plays.length === 0,
       on: { click: () => choose(plays) },
     }, cardFace(name));

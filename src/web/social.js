@@ -72,7 +72,7 @@ export async function profilePage(username) {
   h2h ? el("div", { class: "card" }, el("h3", {}, t("head_to_head")),
     h2h.perfs.length ? el("ul", {}, h2h.perfs.map((p) => el("li", {}, el("strong", {}, perfName(p.perf)), " ", record(p),
       el("ul", {}, p.last.map((g) => el("li", {}, link("/matches/" + g.match_id, t("result_" + g.for_me) + (g.reason ? " (" + t("reason_" + g.reason) + ")" : "") + " · " + local(g.finished_at)))))))) : el("p", { class: "muted" }, "–")) : null,
-  mine ? null : link("/new?opponent=" + name, t("challenge")));
+  mine ? null : el("a", { href: "/new?opponent=" + name, "data-link": true, class: "button" }, t("challenge")));
 }
 
 export async function friendsPage() {

@@ -6,7 +6,7 @@ const assert = require("assert");
 
 const BASE = process.env.BASE;
 const SHOTS = process.env.SHOTS;
-const PHONE = { width: 360, height: 740 };
+const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 
 /// The service's REST API from the test itself: setup and "whose turn".

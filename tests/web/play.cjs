@@ -26,6 +26,7 @@ const { tournamentFromTheForm } = require("./tournaments.cjs");
 const { moveByKeyboard, welcomeAndHowTo } = require("./welcome.cjs");
 const { everyPageInKorean } = require("./korean.cjs");
 const { offlineMoveSentOnce, offersWithoutReload, wholeMatchByKeyboard } = require("./live.cjs");
+const { audit } = require("./audit.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -258,7 +259,7 @@ async function accountPages(page, token) {
     const bob = { page: bobPage, token: await L.tokenOf(bobPage) };
     await L.openMatch(alicePage, checkersId);
     const width = await alicePage.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(width <= 360, `no sideways scrolling on a 360-px screen (${width})`);
+    assert.ok(width <= L.PHONE.width, `no sideways scrolling on a ${L.PHONE.width}-px screen (${width})`);
     await L.shots(alicePage, "checkers-start");
     const checkers = await wholeCheckersMatch([alice, bob], checkersId);
     console.log(`checkers: a whole match by clicks, ${checkers.plies} actions, ${checkers.result.reason}`);
@@ -337,6 +338,9 @@ async function accountPages(page, token) {
 
     await wholeMatchByKeyboard(browser, errors);
     console.log("a whole short checkers match played by keyboard alone");
+
+    await audit(browser, errors);
+    console.log("axe-core: no serious or critical violation on any page, in English and Korean, at 390×844 and 1280×900; taps of 44 px on the phone");
 
     for (const page of [alicePage, bobPage]) {
       const shift = await page.evaluate(() => window.__shift);

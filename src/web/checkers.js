@@ -39,7 +39,8 @@ export function layout(view, mySeat) {
 export function squaresOf(action) {
   if (action.type !== "move" || typeof action.move !== "string") return null;
   const numbers = action.move.match(/\d+/g) || [];
-  return numbers.length >= 2 ? { from: numbers[0], to: numbers[numbers.length - 1] } : null;
+  // A multi-capture lands on every square between: its path is drawn.
+  return numbers.length >= 2 ? { from: numbers[0], to: numbers[numbers.length - 1], path: numbers.slice(1, -1) } : null;
 }
 
 /// Each seat's side (§C1: seat 0 Black), and the side to move.

@@ -37,3 +37,13 @@ export function sides(view) {
   return out;
 }
 export const toMove = (view) => view.army_to_move || null;
+
+/// The kings of the armies in check.
+export function checked(view) {
+  const armies = (view.armies || []).filter((a) => a.in_check).map((a) => a.army);
+  return (view.pieces || []).filter((p) => p.kind === "king" && armies.includes(p.owner)).map((p) => p.square);
+}
+export const inCheck = (view) => (view.armies || []).some((a) => a.in_check && a.army === view.army_to_move);
+
+/// Teams (§Q): the armies facing each other play together.
+export const team = (view, army) => (view.mode === "teams" ? (["red", "blue"].includes(army) ? 1 : 2) : null);

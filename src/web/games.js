@@ -28,6 +28,10 @@ export function game(id) {
     sides: known.sides || (() => []),
     toMove: known.toMove || (() => null),
     inCheck: known.inCheck || (() => false),
+    // The squares of kings in check, marked on the board.
+    checked: known.checked || (() => []),
+    // The team of an army, where armies play in teams (four-player chess).
+    team: known.team || (() => null),
     picker: known.picker || (() => null),
     // A card's name for people (FlipChess), from its API name.
     cardName: known.cardName || ((name) => String(name)),

@@ -92,7 +92,7 @@ function drawBoard(state) {
   show(header(m, view), state.error ? el("p", { class: "error", role: "alert" }, t("error") + ": " + state.error) : null,
     state.offline ? el("p", { class: "muted", "data-offline-copy": true }, t("offline_copy")) : null,
     waiting ? el("p", { class: "banner unsent", "data-unsent": true }, describe(waiting.body.action, m.game) + " — " + t("not_sent")) : null,
-    challengeBar(state), offerBar(state, actions),
+    challengeBar(state), offerBar(state, actions), passedBar(state),
     Games.game(m.game).panel(view, mySeat(m), actions, choose),
     state.choices ? picker(state) : null,
     state.pending ? confirmBar(state) : null,
@@ -181,11 +181,13 @@ function strips(m, view) {
     const names = side.armies && side.armies.length > 1 ? side.armies : side.side ? [side.side] : [];
     const toMove = moving && (names.includes(moving));
     const mine = m.my_seats.includes(s.seat);
+    const team = names.length ? game.team(view, names[0]) : null;
     return el("li", { class: "strip" + (mine ? " mine" : "") + (toMove ? " to-move" : ""), "data-seat": s.seat,
       "data-side": names.join(" ") || null, "data-to-move": toMove ? moving : null },
       names.length ? el("span", { class: "side-dot " + names[0], "aria-hidden": "true" }) : null,
       el("strong", {}, displayName(s)), mine ? " (" + t("you") + ")" : "",
       names.length ? " · " + names.map((n) => t("side_" + n)).join(" + ") : "",
+      team ? " · " + t("team") + " " + team : "",
       side.points !== undefined && side.points !== null ? " · " + side.points + " " + t("points_short") : "",
       side.captured ? " · " + t("captured") + " " + side.captured : "",
       toMove ? el("span", { class: "to-move-mark" }, " · " + t("side_" + moving) + " " + t("strip_to_move") + (game.inCheck(view) ? " · " + t("in_check") : "")) : null);
@@ -197,7 +199,11 @@ function boardGrid(state, view, actions) {
   const game = Games.game(m.game);
   const board = game.layout(view, mySeat(m));
   const moves = actions.map((a) => ({ action: a, squares: game.squaresOf(a) })).filter((x) => x.squares);
-  const last = view.last_move || view.last_action;
+  // The last move: the view's, else (FlipChess) the log's last move.
+  const replaying = state.replayView !== null && state.replayView !== undefined;
+  const logged = replaying ? null : [...state.events].reverse().find((e) => e.move);
+  const last = view.last_move || view.last_action || (logged && logged.move);
+  const checked = new Set(game.checked(view));
   // A Banqi turn-up's last action is its one square.
   const lastSquares = last ? game.squaresOf({ type: "move", move: last }) || { from: last, to: last } : null;
   const waiting = unsent(state.id);
@@ -214,11 +220,13 @@ function boardGrid(state, view, actions) {
     if (cell.id && targets.has(cell.id)) classes.push("target");
     if (cell.id && cell.id === state.selected) classes.push("selected");
     if (lastSquares && (cell.id === lastSquares.from || cell.id === lastSquares.to)) classes.push("last");
+    if (lastSquares && (lastSquares.path || []).includes(cell.id)) classes.push("path");
+    if (cell.id && checked.has(cell.id)) classes.push("check");
     if (unsentSquares && (cell.id === unsentSquares.from || cell.id === unsentSquares.to || cell.id === unsentSquares.at)) classes.push("unsent");
     const node = el(cell.id ? "button" : "div", {
       class: classes.join(" "),
       type: cell.id ? "button" : null,
-      "aria-label": cell.id ? cell.id + (piece ? " " + piece.label : "") : null,
+      "aria-label": cell.id ? cell.id + (piece ? " " + piece.label : "") + (checked.has(cell.id) ? " · " + t("in_check") : "") : null,
       "data-square": cell.id,
       disabled: cell.id && !(starts.has(cell.id) || targets.has(cell.id)) ? true : null,
       on: cell.id ? { click: () => pick(state, cell.id, moves) } : {},
@@ -284,6 +292,16 @@ function challengeBar(state) {
   return el("div", { class: "card" },
     el("button", { type: "button", on: { click: () => post(state, "accept") } }, t("accept")),
     el("button", { type: "button", class: "secondary", on: { click: () => post(state, "decline") } }, t("decline")));
+}
+
+/// The opponent passed and it is my turn: passing too ends the match on
+/// points (§J6), which the player is told before they do it.
+function passedBar(state) {
+  const m = state.match;
+  const last = plays(state).at(-1);
+  const mine = m.status === "active" && m.to_act.some((d) => m.my_seats.includes(d.seat));
+  if (!last || last.type !== "passed" || !mine || m.my_seats.includes(last.seat)) return null;
+  return el("p", { class: "banner", role: "note", "data-passed": true }, t("opponent_passed"));
 }
 
 /// An opponent's offer as a banner above the board (issue #33): a draw

@@ -30,6 +30,7 @@ export const WORDS = {
     named: "named", played: "played",
     // Time left, short.
     result_win: "won", result_loss: "lost", result_draw: "drawn", side_dead: "dead",
+    team: "team", opponent_passed: "Your opponent passed. If you pass too, the match ends and is decided on points.",
     unit_d: "d", unit_h: "h", unit_m: "m", back: "Back", forward: "Forward",
     offline: "You are offline: moves you make wait here and are sent when the connection returns.",
     not_sent: "not sent yet", offline_copy: "Saved copy: you are offline.",
@@ -134,6 +135,7 @@ export const WORDS = {
     phase_their: "상대를 기다리는 중이에요.", colour_key: "카드 색",
     named: "지정", played: "냄",
     result_win: "승", result_loss: "패", result_draw: "무", side_dead: "죽은",
+    team: "팀", opponent_passed: "상대가 한수쉼을 했어요. 나도 한수쉼을 하면 대국이 끝나고 점수로 승부를 가려요.",
     unit_d: "일", unit_h: "시간", unit_m: "분", back: "이전", forward: "다음",
     offline: "오프라인이에요. 둔 수는 여기 보관했다가 연결되면 보내요.",
     not_sent: "아직 안 보냄", offline_copy: "저장된 사본이에요. 지금은 오프라인이에요.",

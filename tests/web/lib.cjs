@@ -81,7 +81,11 @@ async function tokenOf(page) {
 
 async function openMatch(page, id) {
   await page.goto(BASE + "/matches/" + id);
-  await page.waitForSelector(".match-head[data-seq]");
+  try {
+    await page.waitForSelector(".match-head[data-seq]");
+  } catch (e) {
+    throw new Error(`match ${id} did not open: ${await page.innerText("main")}`);
+  }
 }
 
 async function shownSeq(page) {

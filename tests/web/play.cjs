@@ -27,6 +27,7 @@ const { moveByKeyboard, welcomeAndHowTo } = require("./welcome.cjs");
 const { everyPageInKorean } = require("./korean.cjs");
 const { offlineMoveSentOnce, offersWithoutReload, wholeMatchByKeyboard } = require("./live.cjs");
 const { audit } = require("./audit.cjs");
+const { boardsSayIt } = require("./marks.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -338,6 +339,9 @@ async function accountPages(page, token) {
 
     await wholeMatchByKeyboard(browser, errors);
     console.log("a whole short checkers match played by keyboard alone");
+
+    await boardsSayIt(browser, errors);
+    console.log("boards: sides and side to move in every game and seat, check and last moves marked (FlipChess too), a double capture's path, Janggi's points and palace lines, a pass warned");
 
     await audit(browser, errors);
     console.log("axe-core: no serious or critical violation on any page, in English and Korean, at 390×844 and 1280×900; taps of 44 px on the phone");

@@ -1,0 +1,119 @@
+// Issue #33 in the browser: what a board says without words.
+//  - Every game, every seat: a strip per seat, mine marked, each side
+//    named, and the side to move on the strip of whoever owes the move.
+//  - Check marked on the king's square (Janggi's 장군, four-player kings).
+//  - The last move marked in every game (FlipChess from its log), and a
+//    multi-capture's whole path.
+//  - Janggi on the intersections, and the pass warned before it ends the
+//    match.
+"use strict";
+const L = require("./lib.cjs");
+
+const { BASE, api, assert } = L;
+
+const account = (username) => api("POST", "/v1/accounts", null, { username, password: "a long password" });
+const legal = async (id, s) => (await api("GET", `/v1/matches/${id}/legal-actions`, s.access_token)).actions;
+const seqOf = async (id, s) => (await api("GET", `/v1/matches/${id}`, s.access_token)).seq;
+
+/// A match of `players[0]` against the others, every challenge accepted.
+async function started(players, body) {
+  const [creator, ...others] = players;
+  const m = await api("POST", "/v1/matches", creator.access_token,
+    Object.assign({ opponents: others.map((o) => o.user.username), turn_hours: 48 }, body));
+  for (const o of others) await api("POST", `/v1/matches/${m.id}/accept`, o.access_token);
+  return m.id;
+}
+
+/// Plays `choose(actions)` for whoever owes an action, by the API.
+async function playBy(id, players, choose) {
+  for (const s of players) {
+    const actions = await legal(id, s);
+    const action = choose(actions);
+    if (action) return api("POST", `/v1/matches/${id}/actions`, s.access_token, { seq: await seqOf(id, s), action });
+  }
+  throw new Error("nobody could play");
+}
+
+/// One strip per seat, one of them mine; the side to move on the strip of
+/// whoever owes the move, mine exactly when I do.
+async function stripsAgree(page, id, s, game, seats) {
+  await L.openMatch(page, id);
+  const strips = await page.$$eval(".strips .strip", (li) => li.map((x) => ({
+    mine: x.classList.contains("mine"), side: x.dataset.side, toMove: x.dataset.toMove || null })));
+  assert.equal(strips.length, seats, game);
+  assert.equal(strips.filter((x) => x.mine).length, 1, game + ": one is mine");
+  assert.ok(strips.every((x) => x.side), game + ": every side named");
+  const moving = strips.filter((x) => x.toMove);
+  assert.equal(moving.length, 1, game + ": one strip to move");
+  const m = await api("GET", `/v1/matches/${id}`, s.access_token);
+  const owe = m.to_act.some((d) => m.my_seats.includes(d.seat));
+  assert.equal(moving[0].mine, owe, game + ": the to-move strip is mine exactly when I owe the move");
+}
+
+async function boardsSayIt(browser, errors) {
+  const people = [];
+  for (const name of ["amy", "ben", "cal", "dot"]) people.push(await account(name));
+  const page = await L.player(browser, errors);
+  const as = (s) => L.signIn(page, s);
+  // Sides in every game and seat.
+  const two = people.slice(0, 2);
+  const matches = {};
+  for (const game of ["checkers", "flipchess", "janggi", "banqi"]) matches[game] = await started(two, { game });
+  // Banqi's sides are known from the first turn-up (§B3).
+  await playBy(matches.banqi, two, (actions) => actions.find((a) => a.type === "turn_up"));
+  matches.four_player_chess = await started(people, { game: "four_player_chess", mode: "teams" });
+  for (const [game, id] of Object.entries(matches)) {
+    const seated = game === "four_player_chess" ? people : two;
+    for (const s of seated) {
+      await as(s);
+      await stripsAgree(page, id, s, game, seated.length);
+    }
+  }
+  // Four-player teams: each strip names its team.
+  assert.equal(await page.$$eval(".strips .strip", (li) => li.filter((x) => /team [12]/.test(x.textContent)).length), 4);
+
+  // FlipChess: the last move comes from the log (its view has none).
+  let moved = null;
+  for (let i = 0; i < 12 && !moved; i++) {
+    await playBy(matches.flipchess, two, (actions) => actions.find((a) => a.type === "move") || actions.find((a) => a.type === "play") || actions.find((a) => a.type === "draw"));
+    const events = (await api("GET", `/v1/matches/${matches.flipchess}/events?after=0`, two[0].access_token)).events;
+    moved = events.find((e) => e.move);
+  }
+  assert.ok(moved, "a FlipChess move was made");
+  await as(two[0]);
+  await L.openMatch(page, matches.flipchess);
+  assert.equal(await page.$$eval(".sq.last", (n) => n.length), 2, "FlipChess's last move marked");
+
+  // Janggi: on the intersections, with the palace's diagonals; Cho in
+  // check from a chariot, marked on Cho's general.
+  const [eve, fay] = [await account("eva"), await account("fox")];
+  const check = await started([eve, fay], { game: "janggi", rated: false, options: { position: "4k4/9/9/9/9/9/9/4r4/9/4K4 w - - 0 1" } });
+  await as(eve);
+  await L.openMatch(page, check);
+  assert.equal(await page.$$eval(".board.janggi .sq.point", (n) => n.length), 90, "90 points");
+  assert.equal(await page.$$eval(".board.janggi .sq.diag-x", (n) => n.length), 2, "two palace centres");
+  assert.deepEqual(await page.$$eval(".sq.check", (n) => n.map((x) => x.dataset.square)), ["e1"], "Cho's general in check");
+  assert.match(await page.getAttribute(".sq.check", "aria-label"), /check!/);
+  await L.shots(page, "janggi-check");
+
+  // Janggi: the opponent passed; passing now ends the match (§J6).
+  const passing = await started([eve, fay], { game: "janggi" });
+  await playBy(passing, [eve, fay], (actions) => actions.find((a) => a.type === "pass"));
+  for (const s of [eve, fay]) {
+    await as(s);
+    await L.openMatch(page, passing);
+    const owe = (await legal(passing, s)).some((a) => a.type === "pass");
+    assert.equal(await page.isVisible("[data-passed]"), owe, "the warning to whoever would end it by passing");
+  }
+
+  // Checkers: a double capture's path (14x23x32) drawn on the board.
+  const jump = await started([eve, fay], { game: "checkers", rated: false, options: { position: "B:W18,27:B14" } });
+  await playBy(jump, [eve, fay], (actions) => actions.find((a) => a.type === "move"));
+  await as(eve);
+  await L.openMatch(page, jump);
+  assert.deepEqual(await page.$$eval(".sq.path", (n) => n.map((x) => x.dataset.square)), ["23"], "the square it landed on between");
+  assert.deepEqual((await page.$$eval(".sq.last", (n) => n.map((x) => x.dataset.square))).sort(), ["14", "32"]);
+  await page.context().close();
+}
+
+module.exports = { boardsSayIt };

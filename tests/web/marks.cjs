@@ -31,7 +31,7 @@ async function playBy(id, players, choose) {
     const action = choose(actions);
     if (action) return api("POST", `/v1/matches/${id}/actions`, s.access_token, { seq: await seqOf(id, s), action });
   }
-  throw new Error("nobody could play");
+  throw new Error("nobody could play: " + JSON.stringify(await Promise.all(players.map((s) => legal(id, s)))));
 }
 
 /// One strip per seat, one of them mine; the side to move on the strip of
@@ -104,6 +104,24 @@ async function boardsSayIt(browser, errors) {
     await L.openMatch(page, passing);
     const owe = (await legal(passing, s)).some((a) => a.type === "pass");
     assert.equal(await page.isVisible("[data-passed]"), owe, "the warning to whoever would end it by passing");
+  }
+
+  // FlipChess: a king taken in round 1 (the kings stand side by side;
+  // a king may always move, §F3): its owner is asked the §F7 decision,
+  // explained where it is asked.
+  const flip = await started([eve, fay], { game: "flipchess", rated: false, options: { position: "8/8/8/8/8/8/8/kK6 w - - 0 1" } });
+  for (let i = 0; i < 8; i++) {
+    const done = await playBy(flip, [eve, fay], (actions) => actions.find((a) => a.move === "b1a1")
+      || actions.find((a) => a.type === "play" && /-\d$/.test(a.card)) || actions.find((a) => a.type === "draw") || actions.find((a) => a.type === "end_turn"));
+    if (done.match.view.phase.kind === "flip_decision") break;
+  }
+  for (const s of [eve, fay]) {
+    await as(s);
+    await L.openMatch(page, flip);
+    const prompt = await page.textContent(".phase-prompt");
+    const owes = (await legal(flip, s)).some((a) => a.type === "concede");
+    assert.match(prompt, owes ? /Your king was captured in round 1\. Flip the board/ : /they choose to flip the board or concede/, prompt);
+    if (owes) await L.shots(page, "flipchess-flip-decision");
   }
 
   // Checkers: a double capture's path (14x23x32) drawn on the board.

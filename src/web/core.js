@@ -17,7 +17,7 @@ export const named = (prefix, id) => (WORDS.en[prefix + id] ? t(prefix + id) : S
 export const language = () => lang;
 
 export function setLanguage(next) {
-  lang = next === "ko" ? "ko" : "en";
+  lang = String(next || "").toLowerCase().startsWith("ko") ? "ko" : "en";
   document.documentElement.lang = lang;
 }
 
@@ -30,6 +30,8 @@ export const session = {
     store.setItem("access_token", s.access_token);
     if (s.refresh_token) store.setItem("refresh_token", s.refresh_token);
     if (s.user) store.setItem("user", JSON.stringify(s.user));
+    // The account's language applies at once, from sign-in on (issue #33).
+    if (s.user && s.user.locale) setLanguage(s.user.locale);
   },
   remember(user) { store.setItem("user", JSON.stringify(user)); },
   // Signing out forgets the account's kept reads and unsent moves too.

@@ -175,4 +175,4 @@ async function audit(browser, errors) {
   assert.deepEqual(found, [], "axe and the tap targets:\n  " + found.join("\n  "));
 }
 
-module.exports = { audit };
+module.exports = { audit, both };

@@ -105,6 +105,18 @@ async function everyPageInKorean(browser, errors) {
   errors.splice(logged, errors.length - logged, ...errors.slice(logged).filter((e) => !/status of 4\d\d/.test(e)));
   await page.context().close();
 
+  // In an English browser, signing in to the Korean account turns the
+  // pages Korean at once.
+  const english = await L.player(browser, errors, L.DESKTOP);
+  await english.goto(BASE + "/signin");
+  const signIn = english.locator("form").first();
+  await signIn.locator("input[name=username]").fill("minjun");
+  await signIn.locator("input[name=password]").fill("a long password");
+  await signIn.locator("button[type=submit]").click();
+  await english.waitForSelector(".challenges");
+  assert.match(await english.textContent("nav"), /내 대국/, "Korean right after sign-in");
+  await english.context().close();
+
   // Signed out, a Korean browser: the welcome and sign-in pages.
   const context = await browser.newContext({ viewport: L.DESKTOP, locale: "ko-KR" });
   const visitor = await context.newPage();

@@ -8,6 +8,7 @@
 //    match.
 "use strict";
 const L = require("./lib.cjs");
+const { both } = require("./audit.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -121,7 +122,11 @@ async function boardsSayIt(browser, errors) {
     const prompt = await page.textContent(".phase-prompt");
     const owes = (await legal(flip, s)).some((a) => a.type === "concede");
     assert.match(prompt, owes ? /Your king was captured in round 1\. Flip the board/ : /they choose to flip the board or concede/, prompt);
-    if (owes) await L.shots(page, "flipchess-flip-decision");
+    if (!owes) continue;
+    await L.shots(page, "flipchess-flip-decision");
+    const found = [];
+    await both(page, "flipchess flip decision", found, ".phase-prompt");
+    assert.deepEqual(found, [], "axe-core on the §F7 decision");
   }
 
   // Checkers: a double capture's path (14x23x32) drawn on the board.

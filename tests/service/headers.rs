@@ -178,13 +178,7 @@ async fn every_route_answers_with_the_security_headers() {
     let view = app.get(&format!("/v1/matches/{id}"), &alice).await;
     assert_eq!(view.status, 200);
     assert_eq!(cache(&view).as_deref(), Some("private, no-cache"));
-    let etag = view
-        .headers
-        .get("etag")
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_owned();
+    let etag = view.header("etag");
     let unchanged = app
         .request(
             "GET",

@@ -264,6 +264,16 @@ async fn an_idempotent_retry_returns_the_first_answer_and_appends_nothing() {
     app.stop().await;
 }
 
+/// Alice and Bob's new checkers match, and the tokens of (who is on move,
+/// who waits): the table the refusal tests knock on.
+async fn refusal_table(app: &TestApp) -> (Value, String, String) {
+    let (alice, bob) = (app.register("alice").await, app.register("bob").await);
+    let m = new_checkers(app, &alice, "bob", json!({})).await;
+    let (on_move, waiting) = mover(app, &m, &alice, &bob).await;
+    let (on_move, waiting) = (on_move.to_owned(), waiting.to_owned());
+    (m, on_move, waiting)
+}
+
 /// Issue #33: a refusal speaks the player's language. Korean by
 /// `Accept-Language`, or by the account's locale when the request names
 /// none; the `code` and the extension members stay, the English `detail`
@@ -271,9 +281,8 @@ async fn an_idempotent_retry_returns_the_first_answer_and_appends_nothing() {
 #[actix_web::test]
 async fn problems_are_told_in_korean_when_asked_or_set() {
     let app = TestApp::start().await;
-    let (alice, bob) = (app.register("alice").await, app.register("bob").await);
-    let m = new_checkers(&app, &alice, "bob", json!({})).await;
-    let (on_move, waiting) = mover(&app, &m, &alice, &bob).await;
+    let (m, on_move, waiting) = refusal_table(&app).await;
+    let (on_move, waiting) = (on_move.as_str(), waiting.as_str());
     let path = format!("{}/actions", match_path(&m));
     let before = event_count(&app).await;
     let illegal = json!({"seq": m["seq"], "action": {"type": "move", "move": "11-14"}});
@@ -367,9 +376,8 @@ async fn problems_are_told_in_korean_when_asked_or_set() {
 #[actix_web::test]
 async fn refused_actions_change_nothing() {
     let app = TestApp::start().await;
-    let (alice, bob) = (app.register("alice").await, app.register("bob").await);
-    let m = new_checkers(&app, &alice, "bob", json!({})).await;
-    let (on_move, waiting) = mover(&app, &m, &alice, &bob).await;
+    let (m, on_move, waiting) = refusal_table(&app).await;
+    let (on_move, waiting) = (on_move.as_str(), waiting.as_str());
     let path = format!("{}/actions", match_path(&m));
     let before = event_count(&app).await;
     let cases = [
@@ -462,13 +470,7 @@ async fn a_match_view_carries_its_seq_as_etag_and_answers_304_when_unchanged() {
     let bob = app.register("bob").await;
     let m = new_checkers(&app, &alice, "bob", json!({})).await;
     let first = app.get(&match_path(&m), &alice).await;
-    let etag = first
-        .headers
-        .get("etag")
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_owned();
+    let etag = first.header("etag");
     assert!(etag.starts_with(&format!("\"{}-", m["seq"])), "{etag}");
     let again = app
         .request(
@@ -487,13 +489,7 @@ async fn a_match_view_carries_its_seq_as_etag_and_answers_304_when_unchanged() {
         .await;
     assert_eq!(resigned.status, 200, "{}", resigned.body);
     let finished = app.get(&match_path(&m), &alice).await;
-    let tag = finished
-        .headers
-        .get("etag")
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_owned();
+    let tag = finished.header("etag");
     let rematch = format!("{}/rematch", match_path(&m));
     let asked = app.request("POST", &rematch, Some(&bob), None, &[]).await;
     assert_eq!(asked.status, 200, "{}", asked.body);

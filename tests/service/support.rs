@@ -85,6 +85,13 @@ impl Reply {
     pub fn code(&self) -> &str {
         self.body["code"].as_str().unwrap_or_default()
     }
+
+    /// The header `name`, which the answer must carry.
+    pub fn header(&self, name: &str) -> String {
+        let value = self.headers.get(name);
+        let value = value.unwrap_or_else(|| panic!("no {name} header"));
+        value.to_str().unwrap().to_owned()
+    }
 }
 
 pub fn start_time() -> DateTime<Utc> {

@@ -56,13 +56,7 @@ async fn every_page_link_opens_the_shell_under_a_strict_csp() {
     }
     // A file the browser has is revalidated with an empty 304.
     let first = app.request("GET", "/match.js", None, None, &[]).await;
-    let tag = first
-        .headers
-        .get("etag")
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_owned();
+    let tag = first.header("etag");
     let again = app
         .request("GET", "/match.js", None, None, &[("if-none-match", &tag)])
         .await;

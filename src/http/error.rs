@@ -81,7 +81,7 @@ impl Code {
             Code::Forbidden => ("forbidden", S::FORBIDDEN, "Signed in, but not allowed to do this.", "이 일을 할 권한이 없어요."),
             Code::NotFound => ("not_found", S::NOT_FOUND, "No such thing, or not yours to see: a match of others answers the same as one that does not exist.", "찾을 수 없어요. 없거나 볼 수 없는 것이에요."),
             Code::MethodNotAllowed => ("method_not_allowed", S::METHOD_NOT_ALLOWED, "The path exists but not with this method; the Allow header lists those it takes.", "이 주소에서는 그 요청을 받지 않아요."),
-            Code::Conflict => ("conflict", S::CONFLICT, "The request conflicts with the current state (a seat already taken, a key used for another match).", "지금 상태와 맞지 않는 요청이에요. 새로 고친 뒤 다시 해 보세요."),
+            Code::Conflict => ("conflict", S::CONFLICT, "The request conflicts with the current state (a seat already taken, a key used for another match).", "이미 있거나 이미 처리된 것과 겹쳐요. 이름이나 선택을 바꿔 보세요."),
             Code::StaleSeq => ("stale_seq", S::CONFLICT, "The match has moved on since the client's `seq`; the problem carries the current `seq`. Reload the match and decide again.", "그사이 대국이 진행됐어요. 새로 고친 뒤 다시 두세요."),
             Code::IllegalAction => ("illegal_action", S::UNPROCESSABLE_ENTITY, "The rules do not allow that action now; `detail` names the rule.", "규칙상 지금 둘 수 없는 수예요."),
             Code::NotYourTurn => ("not_your_turn", S::CONFLICT, "Another seat owes the next action.", "지금은 내 차례가 아니에요."),

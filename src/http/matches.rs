@@ -129,8 +129,9 @@ pub async fn list_matches(
 /// A match view's version: its seq, and a hash of everything it shows, so
 /// that what changes without an event (a rematch asked for, a challenge
 /// answered, a vacation, a takeback asked) is seen by a client that
-/// revalidates (issue #33). The hash is the same on every instance of a
-/// release (SipHash with fixed keys over the same bytes).
+/// revalidates (issue #33). The hash is the same on every instance running
+/// one build (SipHash with fixed keys over the same bytes); across builds
+/// a client may get one needless 200.
 fn etag(view: &MatchView) -> String {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();

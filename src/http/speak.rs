@@ -10,8 +10,11 @@
 //! One layer rewrites the answer rather than every error knowing the
 //! request: an error is made far from its request (in a use case, in an
 //! extractor), and only an error answer is touched, so the cost falls on
-//! refusals alone (the account's locale is read only then, and never for
-//! a 5xx or a 429, which must not wait for a database connection).
+//! refusals alone (the account's locale is read only then, only when a
+//! connection is idle, and never for a 5xx or a 429, which must not wait
+//! for one). The few problems written below the application — a request
+//! head too slow or too large (`edge.rs`), a NUL in the address — are
+//! English only: they answer requests no client of ours sends.
 
 use super::error::Code;
 use crate::auth::Caller;
@@ -98,6 +101,10 @@ async fn account_locale(req: &actix_web::HttpRequest) -> Locale {
     let Some(state) = req.app_data::<web::Data<AppState>>() else {
         return Locale::English;
     };
+    // A refusal never waits for a connection to say it in Korean.
+    if state.pool.state().idle_connections == 0 {
+        return Locale::English;
+    }
     let locale = db::read(&state.pool, move |c| {
         Ok(users::table
             .find(caller.user_id)

@@ -94,7 +94,7 @@ pub struct MatchView {
     pub mode: Option<String>,
     /// `waiting` (seats open), `active` or `finished`.
     pub status: MatchStatus,
-    /// The last event's seq; also the `ETag`.
+    /// The last event's seq (the `ETag` carries it, with a hash of the view).
     pub seq: i32,
     pub rated: bool,
     /// The match's configuration: variant or mode, setups, and a custom

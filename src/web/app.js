@@ -110,8 +110,7 @@ async function route() {
 
 // The language: the account's, else the browser's.
 const account = session.user();
-if (account && account.locale) setLanguage(String(account.locale).startsWith("ko") ? "ko" : "en");
-else setLanguage(navigator.language && navigator.language.toLowerCase().startsWith("ko") ? "ko" : "en");
+setLanguage((account && account.locale) || navigator.language);
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 // Offline: a banner under the bar, and what waits is sent on return.
 const banner = offlineBanner();

@@ -23,10 +23,20 @@ export function setLanguage(next) {
 
 const store = window.localStorage;
 
+/// The account's reads kept for offline and its unsent moves: forgotten
+/// at sign-out and when another account signs in on this device.
+function forgetKept() {
+  store.removeItem("outbox");
+  Object.keys(store).filter((k) => k.startsWith("kept:")).forEach((k) => store.removeItem(k));
+}
+
 export const session = {
   get access() { return store.getItem("access_token"); },
   get refresh() { return store.getItem("refresh_token"); },
   save(s) {
+    // Another account on this device: what the last one kept is not theirs.
+    const before = this.user();
+    if (s.user && before && before.id !== s.user.id) forgetKept();
     store.setItem("access_token", s.access_token);
     if (s.refresh_token) store.setItem("refresh_token", s.refresh_token);
     if (s.user) store.setItem("user", JSON.stringify(s.user));
@@ -36,8 +46,8 @@ export const session = {
   remember(user) { store.setItem("user", JSON.stringify(user)); },
   // Signing out forgets the account's kept reads and unsent moves too.
   clear() {
-    ["access_token", "refresh_token", "user", "push_id", "outbox"].forEach((k) => store.removeItem(k));
-    Object.keys(store).filter((k) => k.startsWith("kept:")).forEach((k) => store.removeItem(k));
+    ["access_token", "refresh_token", "user", "push_id"].forEach((k) => store.removeItem(k));
+    forgetKept();
   },
   user() { try { return JSON.parse(store.getItem("user")); } catch (_) { return null; } },
   get pushId() { return store.getItem("push_id"); },
@@ -46,11 +56,19 @@ export const session = {
 
 /// The reads a player may open offline (issue #33): my matches, a match's
 /// view, its legal actions and its whole event list, and the summary.
-/// Each answer is kept in this device's storage, per signed-in account
-/// (cleared at sign-out), and answered from there when the network fails.
+/// Each answer is kept in this device's storage for the signed-in account
+/// (forgotten at sign-out or when another account signs in), and answered
+/// from there when the network fails.
 const KEPT = /^\/v1\/(matches(\/[0-9a-f-]{36}(\/legal-actions|\/events\?after=0)?)?|me\/summary)$/;
 
 export { store };
+
+/// Keep `data` (JSON, or its text) as the offline answer to GET `path`.
+export function keepRead(path, data) {
+  try {
+    store.setItem("kept:" + path, typeof data === "string" ? data : JSON.stringify(data));
+  } catch (_) { /* storage full: not kept */ }
+}
 
 export async function api(method, path, body, headers) {
   const send = () => fetch(path, {
@@ -93,9 +111,7 @@ export async function api(method, path, body, headers) {
     error.problem = data;
     throw error;
   }
-  if (method === "GET" && response.status === 200 && KEPT.test(path)) {
-    try { store.setItem("kept:" + path, text); } catch (_) { /* storage full: not kept */ }
-  }
+  if (method === "GET" && response.status === 200 && KEPT.test(path)) keepRead(path, text);
   return { status: response.status, data, etag: response.headers.get("etag") };
 }
 

@@ -48,8 +48,6 @@ export function card(name) {
   return { colour: null, face: SYMBOL[name] || name };
 }
 
-/// A card's name as read aloud, with what its face shows in it (the
-/// visible "+2" is part of "green +2 (draw2)").
 /// A card button's name: what its face shows (a screen reader's name
 /// must hold the visible text), then the card's name when they differ:
 /// "+2 · green draw two".

@@ -31,6 +31,7 @@ export function layout(view, mySeat) {
 export function sides(view) {
   const out = [];
   for (const a of view.armies || []) {
+    if (a.seat === null || a.seat === undefined) continue; // an absent army
     // §Q8: points, in the mode that counts them.
     out[a.seat] = out[a.seat] || { side: a.army, armies: [], points: view.mode === "points" ? 0 : undefined };
     if (view.mode === "points") out[a.seat].points += a.points;

@@ -2,11 +2,11 @@
 // marked square, a confirm step, promotion and card choices, the other
 // actions, the move list and a step-by-step replay of a finished match.
 // It reloads by the event feed (`events?after=`) and the match's ETag.
-import { againstComputer, api, displayName, el, gameName, go, local, session, show, t } from "./core.js";
+import { againstComputer, api, displayName, el, gameName, go, keepRead, local, session, show, t } from "./core.js";
 import { startTerms, statusLine } from "./pages.js";
 import * as Games from "./games.js";
 import { conditionalPanel } from "./conditional.js";
-import { keep, onSent, unsent } from "./offline.js";
+import { flush, keep, onSent, unsent } from "./offline.js";
 
 let watching = null;
 let current = null;
@@ -25,15 +25,24 @@ export async function matchPage(id) {
     state.legal = state.match.status === "active" || state.match.status === "waiting"
       ? (await api("GET", "/v1/matches/" + id + "/legal-actions")).data : { actions: [], seats: [] };
     const after = state.events.length ? state.events[state.events.length - 1].seq : 0;
-    state.events = state.events.concat((await api("GET", "/v1/matches/" + id + "/events?after=" + after)).data.events);
+    const feed = await api("GET", "/v1/matches/" + id + "/events?after=" + after);
+    state.events = state.events.concat(feed.data.events);
+    // The whole log kept for offline, as the board it goes with.
+    if (!feed.offline) keepRead("/v1/matches/" + id + "/events?after=0", { events: state.events });
     return true;
   };
   state.reload = async () => { await state.load(); draw(state); };
   // A move kept offline and sent when the connection came back: show
   // what the service made of it.
   forget();
-  forget = onSent((sent) => { if (current === state && sent === id) state.reload().catch(() => {}); });
+  forget = onSent((sent, refused) => {
+    if (current !== state || sent !== id) return;
+    state.error = refused ? refused.message : null;
+    state.reload().catch(() => {});
+  });
   await state.load();
+  // Left while it loaded: the page is another's now.
+  if (current !== state) return;
   draw(state);
   // Revalidate the match by its ETag, which covers everything the page
   // shows: a move, a draw offer, a rematch asked for, a challenge
@@ -42,8 +51,11 @@ export async function matchPage(id) {
   // Against the computer the reply comes within seconds: ask more often.
   const every = againstComputer(state.match) ? 1500 : 10000;
   watching = setInterval(async () => {
-    if (document.hidden || current !== state || state.pending || state.choices) return;
+    // Never under a player's hands: a half-made move, a field being typed.
+    if (document.hidden || current !== state || state.pending || state.choices || state.selected) return;
+    if (document.activeElement && document.activeElement.closest("main input, main select, main textarea")) return;
     try {
+      if (unsent(id)) flush();
       if (await state.load()) draw(state);
     } catch (_) { /* a slow or lost connection: try again next time */ }
   }, every);
@@ -59,7 +71,10 @@ const mySeat = (m) => (m.my_seats.length ? m.my_seats[0] : undefined);
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 function draw(state) {
+  // A redraw keeps the sections the player opened (move list, colour key).
+  const open = [...document.querySelectorAll("main details[open]")].map((d) => d.className);
   drawBoard(state);
+  for (const d of document.querySelectorAll("main details")) if (open.includes(d.className)) d.open = true;
   // Keyboard play (issue #33): after a step on the board, focus stays
   // where the player is: the confirm button when a move waits for it,
   // else the square they picked. A reload from the feed moves nothing.
@@ -76,6 +91,7 @@ function drawBoard(state) {
   const view = replaying ? state.replayView : m.view;
   // A move waiting to be sent (offline) holds the board until it is.
   const waiting = unsent(state.id);
+  state.waiting = waiting;
   const actions = replaying || waiting || state.offline ? [] : (state.legal && state.legal.actions) || [];
   const choose = (list) => {
     state.selected = null;
@@ -96,7 +112,7 @@ function drawBoard(state) {
     Games.game(m.game).panel(view, mySeat(m), actions, choose),
     state.choices ? picker(state) : null,
     state.pending ? confirmBar(state) : null,
-    el("div", { class: "board-wrap" }, boardGrid(state, view, actions)),
+    el("div", { class: "board-wrap" }, boardGrid(state, view, actions, replaying)),
     replayBar(state), takebackBar(state), linesSlot(state), otherActions(state, actions), finishedBar(state), moveList(state));
 }
 
@@ -194,20 +210,20 @@ function strips(m, view) {
   }));
 }
 
-function boardGrid(state, view, actions) {
+function boardGrid(state, view, actions, replaying) {
   const m = state.match;
   const game = Games.game(m.game);
   const board = game.layout(view, mySeat(m));
   const moves = actions.map((a) => ({ action: a, squares: game.squaresOf(a) })).filter((x) => x.squares);
-  // The last move: the view's, else (FlipChess) the log's last move.
-  const replaying = state.replayView !== null && state.replayView !== undefined;
-  const logged = replaying ? null : [...state.events].reverse().find((e) => e.move);
+  // The last move: the view's; a game whose view has none (FlipChess,
+  // which has no takebacks) the log's last move.
+  const fromLog = view.last_move === undefined && view.last_action === undefined && !replaying;
+  const logged = fromLog ? [...state.events].reverse().find((e) => e.move) : null;
   const last = view.last_move || view.last_action || (logged && logged.move);
   const checked = new Set(game.checked(view));
   // A Banqi turn-up's last action is its one square.
   const lastSquares = last ? game.squaresOf({ type: "move", move: last }) || { from: last, to: last } : null;
-  const waiting = unsent(state.id);
-  const unsentSquares = waiting ? game.squaresOf(waiting.body.action) : null;
+  const unsentSquares = state.waiting ? game.squaresOf(state.waiting.body.action) : null;
   const targets = new Set(state.selected ? moves.filter((x) => x.squares.from === state.selected).map((x) => x.squares.to) : []);
   const starts = new Set(moves.map((x) => x.squares.from || x.squares.at));
   const grid = el("div", { class: "board " + m.game, role: "group", "aria-label": gameName(m) });

@@ -9,7 +9,8 @@ import { api, el, store, t } from "./core.js";
 const read = () => { try { return JSON.parse(store.getItem("outbox")) || []; } catch (_) { return []; } };
 const write = (list) => store.setItem("outbox", JSON.stringify(list));
 
-/// Keep `action` for match `id` at `seq` (with its own key) to send later.
+/// Keep the action request `body` for match `id`, with its idempotency
+/// `key`, to send later.
 export function keep(id, body, key) {
   write(read().filter((e) => e.id !== id).concat([{ id, body, key }]));
 }
@@ -18,24 +19,32 @@ export function keep(id, body, key) {
 export const unsent = (id) => read().find((e) => e.id === id) || null;
 
 const listeners = new Set();
-/// `f(id)` runs after a kept action of match `id` was delivered or dropped.
+/// `f(id, error)` runs after a kept action of match `id` was delivered,
+/// or dropped with the service's refusal `error`.
 export function onSent(f) { listeners.add(f); return () => listeners.delete(f); }
 
 let sending = false;
-/// Send every kept action once. A refusal (the match moved on, the move
-/// is no longer legal) drops it: the board then shows what happened.
+/// Whether a failed send may succeed later: no connection, the service
+/// busy or restarting, or signed out for now. A refusal of the move itself
+/// (the match moved on, the move is no longer legal) will not.
+const passing = (error) => error.network || !error.status || error.status >= 500 || [401, 408, 429].includes(error.status);
+
+/// Send every kept action once; one that may still go through stays for
+/// the next try, a refused one is dropped and its page told why.
 export async function flush() {
-  if (sending || !navigator.onLine) return;
+  if (sending || !navigator.onLine || !read().length) return;
   sending = true;
   try {
     for (const entry of read()) {
+      let refused = null;
       try {
         await api("POST", "/v1/matches/" + entry.id + "/actions", entry.body, { "idempotency-key": entry.key });
       } catch (error) {
-        if (error.network) break; // still offline: keep it for next time
+        if (passing(error)) break;
+        refused = error;
       }
       write(read().filter((e) => e.key !== entry.key));
-      listeners.forEach((f) => f(entry.id));
+      listeners.forEach((f) => f(entry.id, refused));
     }
   } finally {
     sending = false;
@@ -53,6 +62,9 @@ export function watchConnection(banner) {
   window.addEventListener("online", update);
   window.addEventListener("offline", update);
   update();
+  // A send that failed while the device thought it was online (the
+  // service unreachable, restarting) is tried again every 15 s.
+  setInterval(flush, 15000);
 }
 
 export function offlineBanner() {

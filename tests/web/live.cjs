@@ -41,6 +41,9 @@ async function offlineMoveSentOnce(browser, errors) {
   await page.waitForFunction(() => navigator.serviceWorker && navigator.serviceWorker.controller !== null);
   const before = await seqOf(id, mover);
   const noise = errors.length;
+  // Every action request that reached the service, with its key.
+  const sent = [];
+  page.on("requestfinished", (r) => { if (r.method() === "POST" && r.url().endsWith("/actions")) sent.push(r.headers()["idempotency-key"]); });
   await page.context().setOffline(true);
   await page.waitForSelector(".offline-banner:not([hidden])");
   const move = (await legal(id, mover)).find((a) => a.type === "move");
@@ -67,7 +70,34 @@ async function offlineMoveSentOnce(browser, errors) {
   const events = (await api("GET", `/v1/matches/${id}/events?after=${before}`, mover.access_token)).events;
   const moves = events.filter((e) => e.move);
   assert.deepEqual(moves.map((e) => e.move), [move.move], "the move was applied exactly once");
+  assert.equal(sent.length, 1, "and sent once");
   assert.equal(await page.isVisible(".offline-banner"), false);
+
+  // The answer lost on the way back, online: the service applied the move
+  // but the page never heard. It keeps the move as not sent and sends it
+  // again with the same key; the service answers the first answer again.
+  const other = mover === oda ? pim : oda;
+  await L.signIn(page, other);
+  await L.openMatch(page, id);
+  const reply = (await legal(id, other)).find((a) => a.type === "move");
+  const [a, b] = reply.move.match(/\d+/g);
+  const mid = await seqOf(id, other);
+  let lost = null;
+  await page.route("**/v1/matches/*/actions", async (route) => {
+    lost = route.request().headers()["idempotency-key"];
+    await route.fetch();
+    await route.abort("connectionreset");
+  }, { times: 1 });
+  await page.click(`[data-square="${a}"]`);
+  await page.click(`[data-square="${b}"]`);
+  await page.click(".confirm button:first-of-type");
+  await page.waitForSelector("[data-unsent]");
+  await page.waitForSelector("[data-unsent]", { state: "detached", timeout: 30000 });
+  await page.waitForFunction((s) => Number(document.querySelector(".match-head")?.dataset.seq) > s, mid);
+  const after = (await api("GET", `/v1/matches/${id}/events?after=${mid}`, other.access_token)).events.filter((e) => e.move);
+  assert.deepEqual(after.map((e) => e.move), [reply.move], "applied once though sent twice");
+  assert.equal(sent.length, 2, "the lost answer's move was sent again");
+  assert.equal(sent[1], lost, "with the same idempotency key");
   forgetOfflineNoise(errors, noise);
   await page.context().close();
 }

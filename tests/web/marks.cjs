@@ -111,9 +111,10 @@ async function boardsSayIt(browser, errors) {
   // a king may always move, §F3): its owner is asked the §F7 decision,
   // explained where it is asked.
   const flip = await started([eve, fay], { game: "flipchess", rated: false, options: { position: "8/8/8/8/8/8/8/kK6 w - - 0 1" } });
-  for (let i = 0; i < 8; i++) {
+  for (let i = 0; i < 12; i++) {
     const done = await playBy(flip, [eve, fay], (actions) => actions.find((a) => a.move === "b1a1")
-      || actions.find((a) => a.type === "play" && /-\d$/.test(a.card)) || actions.find((a) => a.type === "draw") || actions.find((a) => a.type === "end_turn"));
+      || actions.find((a) => a.type === "play" && /-\d$/.test(a.card)) || actions.find((a) => a.type === "play" && a.card.startsWith("wild"))
+      || actions.find((a) => a.type === "draw") || actions.find((a) => a.type === "end_turn"));
     if (done.match.view.phase.kind === "flip_decision") break;
   }
   for (const s of [eve, fay]) {

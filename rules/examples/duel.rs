@@ -155,7 +155,10 @@ fn main() -> ExitCode {
         eprintln!("the number of games is a number, not {:?}", args[3]);
         return ExitCode::from(2);
     };
+    // As many seats as levels given where the game seats that many (a
+    // four-player ffa of four levels), else the fewest it seats.
     let seats = match MatchState::seat_range(game, &config) {
+        Ok(range) if range.contains(&levels.len()) && levels.len() > 2 => levels.len(),
         Ok(range) => *range.start(),
         Err(e) => {
             eprintln!("{}", e.message);

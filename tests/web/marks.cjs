@@ -111,12 +111,16 @@ async function boardsSayIt(browser, errors) {
   // a king may always move, §F3): its owner is asked the §F7 decision,
   // explained where it is asked.
   const flip = await started([eve, fay], { game: "flipchess", rated: false, options: { position: "8/8/8/8/8/8/8/kK6 w - - 0 1" } });
-  for (let i = 0; i < 12; i++) {
-    const done = await playBy(flip, [eve, fay], (actions) => actions.find((a) => a.move === "b1a1")
-      || actions.find((a) => a.type === "play" && /-\d$/.test(a.card)) || actions.find((a) => a.type === "play" && a.card.startsWith("wild"))
-      || actions.find((a) => a.type === "draw") || actions.find((a) => a.type === "end_turn"));
-    if (done.match.view.phase.kind === "flip_decision") break;
+  let decision = false;
+  for (let i = 0; i < 20 && !decision; i++) {
+    // Take the king when it can be taken; else play on, keeping the sides
+    // (a Flip card exchanges them) while another play or a draw is left.
+    const done = await playBy(flip, [eve, fay], (actions) => actions.find((a) => a.move === "b1a1" || a.move === "a1b1")
+      || actions.find((a) => a.type === "play" && !a.card.endsWith("flip")) || actions.find((a) => a.type === "draw")
+      || actions.find((a) => a.type === "end_turn") || actions.find((a) => a.type === "play"));
+    decision = done.match.view.phase.kind === "flip_decision";
   }
+  assert.ok(decision, "a king was taken in round 1");
   for (const s of [eve, fay]) {
     await as(s);
     await L.openMatch(page, flip);

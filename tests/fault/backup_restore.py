@@ -35,7 +35,9 @@ statement that made the restore point. Exits non-zero if any check fails.
 Every process and the temp folder are removed at the end, also on failure
 (KEEP=1 keeps the folder). Standard library only; 10-20 s.
 """
-import json, os, random, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
+import os, random, shutil, signal, subprocess, sys, tempfile, time
+
+from drill import ROOT, as_postgres, call, free_port, pg_bin, wait_ready
 
 BIN = os.environ.get("POSTHORN_BIN", "target/debug/posthorn")
 MATCHES = int(os.environ.get("MATCHES", "4"))
@@ -45,15 +47,6 @@ KEEP = os.environ.get("KEEP") == "1"
 # the time now() gave in the same statement that made the restore point.
 TARGET = os.environ.get("TARGET", "name")
 assert TARGET in ("name", "time"), "TARGET is name or time"
-ROOT = os.getuid() == 0
-
-
-def pg_bin():
-    """PG_BIN, else the newest /usr/lib/postgresql/<version>/bin (Debian's packages)."""
-    if os.environ.get("PG_BIN"):
-        return os.environ["PG_BIN"]
-    versions = sorted((v for v in os.listdir("/usr/lib/postgresql") if v.isdigit()), key=int)
-    return f"/usr/lib/postgresql/{versions[-1]}/bin"
 
 
 PG = pg_bin()
@@ -70,19 +63,9 @@ service = None
 clusters = []  # data folders of the clusters started, to stop at the end
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def as_postgres(cmd, **kw):
+def run(cmd, **kw):
     """Run a PostgreSQL tool as the cluster's owner (initdb refuses root)."""
-    if ROOT:
-        cmd = ["runuser", "-u", "postgres", "--"] + cmd
-    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
+    return subprocess.run(as_postgres(cmd), check=True, capture_output=True, text=True, **kw)
 
 
 def postgres_dir(path, mode=0o700):
@@ -108,8 +91,8 @@ def pg_start(data):
         port = free_port()
         seen = os.path.getsize(log_of(data)) if os.path.exists(log_of(data)) else 0
         try:
-            as_postgres([f"{PG}/pg_ctl", "-D", data, "-l", log_of(data), "-w", "-t", "60",
-                         "-o", f"-p {port} -k {RUN} -c listen_addresses=127.0.0.1", "start"])
+            run([f"{PG}/pg_ctl", "-D", data, "-l", log_of(data), "-w", "-t", "60",
+                 "-o", f"-p {port} -k {RUN} -c listen_addresses=127.0.0.1", "start"])
             return port
         except subprocess.CalledProcessError:
             news = open(log_of(data)).read()[seen:]
@@ -123,8 +106,7 @@ def log_of(data):
 
 
 def pg_stop(data, mode="fast"):
-    subprocess.run((["runuser", "-u", "postgres", "--"] if ROOT else [])
-                   + [f"{PG}/pg_ctl", "-D", data, "-m", mode, "-w", "stop"], capture_output=True)
+    subprocess.run(as_postgres([f"{PG}/pg_ctl", "-D", data, "-m", mode, "-w", "stop"]), capture_output=True)
 
 
 def psql(port, sql, db="posthorn"):
@@ -133,35 +115,13 @@ def psql(port, sql, db="posthorn"):
                           check=True, capture_output=True, text=True).stdout.strip()
 
 
-def call(base, method, path, token=None, body=None):
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = "Bearer " + token
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return r.status, json.loads(r.read() or b"null")
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read() or b"null")
-
-
 def start_service(db_port, http_port):
     env = dict(os.environ, DATABASE_URL=f"postgres://postgres@127.0.0.1:{db_port}/posthorn",
                POSTHORN_BIND=f"127.0.0.1:{http_port}", POSTHORN_DATA_DIR=SERVICE_DATA,
                POSTHORN_JWT_SECRET="backup-drill-secret-0123456789abcdef", RUST_LOG="warn")
-    proc = subprocess.Popen([BIN], env=env, stdout=subprocess.DEVNULL,
-                            stderr=open(os.path.join(TMP, "service.log"), "a"))
-    for _ in range(600):
-        if proc.poll() is not None:
-            raise SystemExit(f"the service exited with {proc.returncode}; see {TMP}/service.log")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{http_port}/readyz", timeout=1) as r:
-                if r.status == 200:
-                    return proc
-        except Exception:
-            time.sleep(0.05)
-    raise SystemExit("the service did not become ready")
+    log = os.path.join(TMP, "service.log")
+    proc = subprocess.Popen([BIN], env=env, stdout=subprocess.DEVNULL, stderr=open(log, "a"))
+    return wait_ready(proc, f"http://127.0.0.1:{http_port}", log)
 
 
 class Players:
@@ -232,7 +192,7 @@ def drill():
     postgres_dir(RUN, 0o755)
     postgres_dir(PRIMARY)
     postgres_dir(ARCHIVE, 0o755)
-    as_postgres([f"{PG}/initdb", "-D", PRIMARY, "-U", "postgres", "--auth=trust", "-E", "UTF8"])
+    run([f"{PG}/initdb", "-D", PRIMARY, "-U", "postgres", "--auth=trust", "-E", "UTF8"])
     configure(PRIMARY, {
         "wal_level": "replica",
         "archive_mode": "on",
@@ -256,7 +216,7 @@ def drill():
     postgres_dir(BACKUP)
     cmd = [f"{PG}/pg_basebackup", "-h", "127.0.0.1", "-p", str(pg_port), "-U", "postgres",
            "-D", BACKUP, "-Ft", "-z", "-X", "stream", "--checkpoint=fast"]
-    backup = subprocess.Popen((["runuser", "-u", "postgres", "--"] if ROOT else []) + cmd,
+    backup = subprocess.Popen(as_postgres(cmd),
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     while backup.poll() is None:
         players.play("during", 1)
@@ -292,10 +252,10 @@ def drill():
     # 5. Restore into a new folder and recover to the restore point.
     t = time.time()
     postgres_dir(RESTORED)
-    as_postgres(["tar", "-xzf", os.path.join(BACKUP, "base.tar.gz"), "-C", RESTORED])
-    as_postgres(["tar", "-xzf", os.path.join(BACKUP, "pg_wal.tar.gz"), "-C", os.path.join(RESTORED, "pg_wal")])
+    run(["tar", "-xzf", os.path.join(BACKUP, "base.tar.gz"), "-C", RESTORED])
+    run(["tar", "-xzf", os.path.join(BACKUP, "pg_wal.tar.gz"), "-C", os.path.join(RESTORED, "pg_wal")])
     # Every file against the backup's manifest (checksums), and its WAL.
-    as_postgres([f"{PG}/pg_verifybackup", "-q", "-m", os.path.join(BACKUP, "backup_manifest"), RESTORED])
+    run([f"{PG}/pg_verifybackup", "-q", "-m", os.path.join(BACKUP, "backup_manifest"), RESTORED])
     target = ({"recovery_target_name": "drill"} if TARGET == "name"
               else {"recovery_target_time": moment_time, "recovery_target_inclusive": "on"})
     configure(RESTORED, {
@@ -305,7 +265,7 @@ def drill():
         # A drill copy must not archive its new timeline into the primary's archive.
         "archive_mode": "off",
     })
-    as_postgres(["touch", os.path.join(RESTORED, "recovery.signal")])
+    run(["touch", os.path.join(RESTORED, "recovery.signal")])
     restore_port = pg_start(RESTORED)
     # pg_ctl returns once hot standby accepts connections: wait for the promotion.
     for _ in range(600):

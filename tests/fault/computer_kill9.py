@@ -15,7 +15,10 @@ takes the job after the lease and moves; A is started again to show that
 nothing moves twice. Rounds where A finished its move before the kill
 landed are counted and retried. Standard library only; psql reads the log.
 """
-import json, os, signal, socket, subprocess, sys, tempfile, time, urllib.request
+import os, signal, subprocess, sys, tempfile, time
+
+import drill
+from drill import free_port, wait_ready
 
 BIN = os.environ.get("POSTHORN_BIN", "target/debug/posthorn")
 SERVER_URL = os.environ.get("POSTHORN_TEST_DATABASE_URL")
@@ -25,14 +28,6 @@ SERVER = SERVER_URL.rsplit("/", 1)[0]
 DB = f"posthorn_bot_fault_{os.getpid()}"
 DATA = tempfile.mkdtemp(prefix="posthorn-bot-fault-")
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def psql(sql, db=None):
@@ -46,25 +41,15 @@ def start(name, port):
                POSTHORN_DATA_DIR=os.path.join(DATA, name), POSTHORN_JOB_LEASE_SECONDS="3",
                POSTHORN_BOT_THREADS="1", RUST_LOG="warn",
                POSTHORN_JWT_SECRET="bot-fault-shared-secret-of-both-instances")
-    log = open(os.path.join(DATA, name + ".log"), "a")
-    proc = subprocess.Popen([BIN], env=env, stdout=subprocess.DEVNULL, stderr=log)
-    for _ in range(600):
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1) as r:
-                if r.status == 200:
-                    return proc
-        except Exception:
-            time.sleep(0.05)
-    sys.exit(f"instance {name} did not become ready")
+    log = os.path.join(DATA, name + ".log")
+    proc = subprocess.Popen([BIN], env=env, stdout=subprocess.DEVNULL, stderr=open(log, "a"))
+    return wait_ready(proc, f"http://127.0.0.1:{port}", log)
 
 
 def call(port, method, path, token=None, body=None):
-    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
-                                 data=json.dumps(body).encode() if body is not None else None,
-                                 headers={"Content-Type": "application/json",
-                                          **({"Authorization": "Bearer " + token} if token else {})})
-    with urllib.request.urlopen(req, timeout=30) as r:
-        return json.load(r)
+    status, answer = drill.call(f"http://127.0.0.1:{port}", method, path, token, body, timeout=30)
+    assert 200 <= status < 300, (status, answer)
+    return answer
 
 
 def computer_moves(match_id, seat):

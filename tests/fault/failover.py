@@ -35,7 +35,9 @@ library only; psql reads the log. Everything it started is stopped and
 its folder removed on the way out, failure or not (KEEP=1 keeps the
 folder and its logs).
 """
-import json, os, random, shutil, signal, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request, uuid
+import os, shutil, signal, subprocess, sys, tempfile, time, urllib.error, urllib.request
+
+from drill import Load, as_postgres, free_port, pg_bin, wait_ready
 
 BIN = os.environ.get("POSTHORN_BIN", "target/release/posthorn")
 PAIRS = int(os.environ.get("PAIRS", "4"))
@@ -47,32 +49,13 @@ SYNC = os.environ.get("SYNC", "remote_apply")  # the primary's synchronous_commi
 PROMOTE = os.environ.get("PROMOTE", "1") != "0"  # PROMOTE=0: no promotion, to see the drill fail
 
 
-def pg_bin():
-    if os.environ.get("PG_BIN"):
-        return os.environ["PG_BIN"]
-    versions = sorted((int(v) for v in os.listdir("/usr/lib/postgresql") if v.isdigit()), reverse=True)
-    for v in versions:
-        d = f"/usr/lib/postgresql/{v}/bin"
-        if os.path.exists(os.path.join(d, "initdb")):
-            return d
-    sys.exit("no PostgreSQL server binaries (apt-get install postgresql, or set PG_BIN)")
-
-
 PG = pg_bin()
-ROOT = os.getuid() == 0
 DATA = tempfile.mkdtemp(prefix="posthorn-failover-")
 os.chmod(DATA, 0o755)  # as root, the clusters belong to postgres, who must get in
 PRIMARY = os.path.join(DATA, "primary")
 STANDBY = os.path.join(DATA, "standby")
 LOGS = os.path.join(DATA, "logs")
 SERVICE_LOG = os.path.join(DATA, "service.log")
-
-
-def free_port():
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 P1, P2, PORT = free_port(), free_port(), free_port()
@@ -86,10 +69,6 @@ started = []  # (what, Popen) of the processes this drill runs itself
 orphans = set()  # pids of the killed primary's backends, ended on the way out
 
 
-def as_postgres(cmd):
-    return ["runuser", "-u", "postgres", "--"] + cmd if ROOT else cmd
-
-
 def run(cmd, check=True):
     out = subprocess.run(as_postgres(cmd), capture_output=True, text=True)
     if check and out.returncode != 0:
@@ -99,7 +78,7 @@ def run(cmd, check=True):
 
 def own_dir(path):
     os.makedirs(path, mode=0o700)
-    if ROOT:
+    if os.getuid() == 0:
         shutil.chown(path, "postgres", "postgres")
 
 
@@ -168,117 +147,12 @@ def start_service():
                POSTHORN_SWEEP_INTERVAL_SECONDS="1")
     proc = subprocess.Popen([BIN], env=env, stdout=subprocess.DEVNULL, stderr=open(SERVICE_LOG, "a"))
     started.append(("service", proc))
-    for _ in range(600):
-        if proc.poll() is not None:
-            raise RuntimeError(f"the service exited ({proc.returncode}): {open(SERVICE_LOG).read()[-2000:]}")
-        try:
-            with urllib.request.urlopen(BASE + "/readyz", timeout=1) as r:
-                if r.status == 200:
-                    return proc
-        except Exception:
-            time.sleep(0.05)
-    raise RuntimeError("the service did not become ready")
+    return wait_ready(proc, BASE, SERVICE_LOG)
 
 
-lock = threading.Lock()
-statuses = {}  # HTTP status -> how many answers
-broken = [0]  # requests whose connection broke, sent again
-writes = []  # time.monotonic() of every 2xx POST
-acknowledged = []  # (match_id, key, seqs of the events the answer reported)
-refused = {}
-unanswered = [0]  # requests still unanswered when the drill gave up
-in_doubt = {}  # match_id -> moves posted but never answered (given up)
-stop = threading.Event()
-give_up = threading.Event()
-
-
-class GaveUp(Exception):
-    pass
-
-
-def call(method, path, token=None, body=None, key=None):
-    """(status, json) or raises OSError when the connection breaks."""
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = "Bearer " + token
-    if key:
-        headers["Idempotency-Key"] = key
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(BASE + path, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(req, timeout=10) as r:
-            status, answer = r.status, json.loads(r.read() or b"null")
-    except urllib.error.HTTPError as e:
-        status, answer = e.code, json.loads(e.read() or b"null")
-    with lock:
-        statuses[status] = statuses.get(status, 0) + 1
-        if method == "POST" and 200 <= status < 300:
-            writes.append(time.monotonic())
-    return status, answer
-
-
-def patiently(*args, **kw):
-    """Call until the service answers other than 503 (a 500 is counted and
-    sent again too, with the same key, so that the drill goes on)."""
-    while True:
-        if give_up.is_set():
-            with lock:
-                unanswered[0] += 1
-            raise GaveUp()
-        try:
-            status, body = call(*args, **kw)
-            if status not in (500, 503):
-                return status, body
-        except OSError:
-            with lock:
-                broken[0] += 1
-        time.sleep(0.05)
-
-
-def play(opponent, tokens):
-    """Play matches between a pair until told to stop, a new one when one ends."""
-    rng = random.Random(opponent)
-    try:
-        while not stop.is_set():
-            status, m = patiently("POST", "/v1/matches", tokens[0],
-                                  {"game": "checkers", "opponents": [opponent]}, str(uuid.uuid4()))
-            assert status == 201, (status, m)
-            # A retry of an accept that had committed finds no challenge: 404.
-            status, _ = patiently("POST", f"/v1/matches/{m['id']}/accept", tokens[1], None, str(uuid.uuid4()))
-            assert status in (200, 404), status
-            play_match(m["id"], tokens, rng)
-    except GaveUp:
-        pass
-
-
-def play_match(match_id, tokens, rng):
-    while not stop.is_set():
-        moved = False
-        for token in tokens:
-            status, legal = patiently("GET", f"/v1/matches/{match_id}/legal-actions", token)
-            if status != 200:
-                continue
-            moves = [a for a in legal["actions"] if a["type"] == "move"]
-            if not moves:
-                continue
-            key = str(uuid.uuid4())
-            body = {"seq": legal["seq"], "action": rng.choice(moves)}
-            try:
-                status, answer = patiently("POST", f"/v1/matches/{match_id}/actions", token, body, key)
-            except GaveUp:  # its move may or may not be in the log
-                with lock:
-                    in_doubt[match_id] = in_doubt.get(match_id, 0) + 1
-                raise
-            with lock:
-                if status == 200:
-                    seqs = [e["seq"] for e in answer["events"] if e["type"] == "moved"]
-                    acknowledged.append((match_id, key, seqs))
-                else:
-                    refused[status] = refused.get(status, 0) + 1
-            moved = True
-            break
-        if not moved:  # the match is over
-            return
+# A 500 is counted and sent again too, with the same key, so that the
+# drill goes on.
+load = Load(BASE, "failover", PAIRS, again=(500, 503))
 
 
 def drill():
@@ -288,24 +162,15 @@ def drill():
           f"standby 127.0.0.1:{P2} ({state}), synchronous_commit={SYNC}")
     start_service()
     print(f"service ready on {BASE} with DATABASE_URL={URL} ({time.time() - t0:.1f} s after start)")
-    tokens = []
-    for i in range(2 * PAIRS):
-        status, session = call("POST", "/v1/accounts", body={"username": f"failover{i}", "password": "a long password"})
-        assert status == 201, session
-        tokens.append(session["access_token"])
-    threads = []
-    for p in range(PAIRS):
-        t = threading.Thread(target=play, args=(f"failover{2 * p + 1}", (tokens[2 * p], tokens[2 * p + 1])))
-        t.start()
-        threads.append(t)
+    load.start()
 
     time.sleep(BEFORE)
     pid = postmaster_pid(PRIMARY)
     orphans.update(children_of(pid))
     os.kill(pid, signal.SIGKILL)
     killed = time.monotonic()
-    with lock:
-        before_kill = len(writes)
+    with load.lock:
+        before_kill = len(load.writes)
     time.sleep(PROMOTE_AFTER)
     promoting = time.monotonic()
     if PROMOTE:
@@ -333,42 +198,23 @@ def drill():
                     noticed[name.removeprefix("posthorn_db_")] = int(float(value))
     except OSError as e:
         noticed = {"metrics": f"no answer ({e})"}
-    stop.set()
-    deadline = time.monotonic() + GRACE
-    for t in threads:
-        t.join(max(0, deadline - time.monotonic()))
-    give_up.set()
-    for t in threads:
-        t.join()
+    load.finish(GRACE)
 
-    out = psql(P2, "SELECT match_id, seq FROM match_events WHERE body->>'type' = 'moved'", db="posthorn")
-    logged = set()
-    for line in out.splitlines():
-        match_id, seq = line.split()
-        logged.add((match_id, int(seq)))
-    acked = {(m, s) for m, _, seqs in acknowledged for s in seqs}
-    keys = len({k for _, k, _ in acknowledged})
-    lost = len(acked - logged)
-    # Every logged move was acknowledged under exactly one key: a key sent
-    # again never applied its move a second time. A move given up on
-    # unanswered (only when writes never came back) may be in the log once.
-    extra = {}
-    for m, s in logged - acked:
-        extra[m] = extra.get(m, 0) + 1
-    duplicated = sum(max(0, n - in_doubt.get(m, 0)) for m, n in extra.items())
-    after = [w for w in writes if w > killed]
+    rows = psql(P2, "SELECT match_id, seq FROM match_events WHERE body->>'type' = 'moved'", db="posthorn")
+    acked, keys, lost, duplicated, logged = load.ledger(rows)
+    after = [w for w in load.writes if w > killed]
     resumed = [w for w in after if w >= promoting]
     gap = max(b - a for a, b in zip([killed] + after, after)) if after else None
-    internal = statuses.get(500, 0)
+    internal = load.statuses.get(500, 0)
 
     print(f"primary killed {BEFORE:.0f} s into play; " +
           (f"standby promoted {PROMOTE_AFTER:.1f} s later (pg_ctl promote took {promoted - promoting:.2f} s)"
            if PROMOTE else "standby NOT promoted (PROMOTE=0)") + f"; play went on {PROMOTE_AFTER + AFTER:.0f} s")
-    print(f"moves acknowledged {len(acked)} under {keys} keys, moves in the standby's log {len(logged)}, "
-          f"refused {refused}")
+    print(f"moves acknowledged {acked} under {keys} keys, moves in the standby's log {logged}, "
+          f"refused {load.refused}")
     print(f"successful writes: {before_kill} before the kill, {len(after)} after it")
-    print(f"HTTP statuses {dict(sorted(statuses.items()))}; requests broken and sent again {broken[0]}; "
-          f"unanswered at the end {unanswered[0]} (moves among them {sum(in_doubt.values())})")
+    print(f"HTTP statuses {dict(sorted(load.statuses.items()))}; requests broken and sent again {load.broken}; "
+          f"unanswered at the end {load.unanswered} (moves among them {sum(load.in_doubt.values())})")
     if gap is not None:
         print(f"longest stretch without a successful write, from the kill: {gap:.2f} s")
     if resumed:
@@ -379,11 +225,11 @@ def drill():
     print(f"/readyz at the end of play: {ready} {readiness}")
     print(f"the service's metrics: {noticed}")
     print(f"lost {lost}, duplicated {duplicated}, answered 500: {internal}")
-    return 1 if lost or duplicated or internal or not resumed or unanswered[0] or ready != 200 else 0
+    return 1 if lost or duplicated or internal or not resumed or load.unanswered or ready != 200 else 0
 
 
 def cleanup():
-    give_up.set()
+    load.give_up.set()
     for what, proc in started:
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)

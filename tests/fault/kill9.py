@@ -16,7 +16,9 @@ be there (lost = 0), and each key's move must be there once (duplicated =
 0). Standard library only; psql reads the log. Bounded: KILLS kills, each
 after KILL_EVERY seconds, loopback only.
 """
-import json, os, random, signal, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request, uuid
+import os, signal, subprocess, sys, tempfile, time
+
+from drill import Load, as_postgres, pg_bin, wait_ready
 
 BIN = os.environ.get("POSTHORN_BIN", "target/release/posthorn")
 PORT = int(os.environ.get("FAULT_PORT", "18181"))
@@ -26,97 +28,14 @@ KILL_EVERY = float(os.environ.get("KILL_EVERY", "3"))
 BASE = f"http://127.0.0.1:{PORT}"
 DATA = tempfile.mkdtemp(prefix="posthorn-fault-")
 os.chmod(DATA, 0o755)  # as root, the cluster belongs to postgres, who must get in
+LOG = os.path.join(DATA, "service.log")
 
 
 def start():
     env = dict(os.environ, POSTHORN_BIND=f"127.0.0.1:{PORT}", POSTHORN_DATA_DIR=DATA, RUST_LOG="warn")
     env.pop("DATABASE_URL", None)
-    proc = subprocess.Popen([BIN], env=env, stdout=subprocess.DEVNULL, stderr=open(os.path.join(DATA, "service.log"), "a"))
-    for _ in range(600):
-        try:
-            with urllib.request.urlopen(BASE + "/readyz", timeout=1) as r:
-                if r.status == 200:
-                    return proc
-        except Exception:
-            time.sleep(0.05)
-    sys.exit("the service did not become ready")
-
-
-def call(method, path, token=None, body=None, key=None):
-    """(status, json) or raises OSError when the connection breaks."""
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = "Bearer " + token
-    if key:
-        headers["Idempotency-Key"] = key
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(BASE + path, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return r.status, json.loads(r.read() or b"null")
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read() or b"null")
-
-
-broken = [0]  # requests cut off by a kill, or sent while it was down
-
-
-def patiently(*args, **kw):
-    """Call until the service answers (it may be down)."""
-    while True:
-        try:
-            status, body = call(*args, **kw)
-            if status != 503:
-                return status, body
-        except OSError:
-            with lock:
-                broken[0] += 1
-        time.sleep(0.05)
-
-
-acknowledged = []  # (match_id, key, seqs of the events the answer reported)
-refused = {}
-lock = threading.Lock()
-stop = threading.Event()
-
-
-def play(opponent, tokens):
-    """Play matches between a pair until told to stop, a new one when one ends."""
-    rng = random.Random(opponent)
-    while not stop.is_set():
-        status, m = patiently("POST", "/v1/matches", tokens[0],
-                              {"game": "checkers", "opponents": [opponent]}, str(uuid.uuid4()))
-        assert status == 201, m
-        # The opponent accepts the challenge (issue #20); a retry after a
-        # crash that had already committed finds no challenge left: 404.
-        status, _ = patiently("POST", f"/v1/matches/{m['id']}/accept", tokens[1], None, str(uuid.uuid4()))
-        assert status in (200, 404), status
-        play_match(m["id"], tokens, rng)
-
-
-def play_match(match_id, tokens, rng):
-    while not stop.is_set():
-        moved = False
-        for token in tokens:
-            status, legal = patiently("GET", f"/v1/matches/{match_id}/legal-actions", token)
-            if status != 200:
-                continue
-            moves = [a for a in legal["actions"] if a["type"] == "move"]
-            if not moves:
-                continue
-            key = str(uuid.uuid4())
-            body = {"seq": legal["seq"], "action": rng.choice(moves)}
-            status, answer = patiently("POST", f"/v1/matches/{match_id}/actions", token, body, key)
-            with lock:
-                if status == 200:
-                    seqs = [e["seq"] for e in answer["events"] if e["type"] == "moved"]
-                    acknowledged.append((match_id, key, seqs))
-                else:
-                    refused[status] = refused.get(status, 0) + 1
-            moved = True
-            break
-        if not moved:  # the match is over
-            return
+    proc = subprocess.Popen([BIN], env=env, stdout=subprocess.DEVNULL, stderr=open(LOG, "a"))
+    return wait_ready(proc, BASE, LOG)
 
 
 def sizes(port):
@@ -148,17 +67,8 @@ def sizes(port):
 
 def main():
     proc = start()
-    tokens = []
-    for i in range(2 * PAIRS):
-        status, session = call("POST", "/v1/accounts", body={"username": f"fault{i}", "password": "a long password"})
-        assert status == 201, session
-        tokens.append(session["access_token"])
-    threads = []
-    for p in range(PAIRS):
-        a, b = tokens[2 * p], tokens[2 * p + 1]
-        t = threading.Thread(target=play, args=(f"fault{2 * p + 1}", (a, b)))
-        t.start()
-        threads.append(t)
+    load = Load(BASE, "fault", PAIRS)
+    load.start()
     downtime = []
     for _ in range(KILLS):
         time.sleep(KILL_EVERY)
@@ -168,39 +78,26 @@ def main():
         proc = start()
         downtime.append(time.time() - began)
     time.sleep(KILL_EVERY)
-    stop.set()
-    for t in threads:
-        t.join()
+    load.finish()
     # SIGKILL again: a clean stop would stop the private cluster with it.
     proc.send_signal(signal.SIGKILL)
     proc.wait()
 
     port = open(os.path.join(DATA, "postgres", "postmaster.pid")).read().split("\n")[3].strip()
-    out = subprocess.run(
+    rows = subprocess.run(
         ["psql", "-h", "127.0.0.1", "-p", port, "-U", "postgres", "-d", "posthorn", "-At", "-F", " ", "-c",
          "SELECT match_id, seq FROM match_events WHERE body->>'type' = 'moved'"],
         capture_output=True, text=True, check=True).stdout
-    logged = set()
-    for line in out.strip().splitlines():
-        match_id, seq = line.split()
-        logged.add((match_id, int(seq)))
-    acked = {(m, s) for m, _, seqs in acknowledged for s in seqs}
-    lost = len(acked - logged)
-    keys = len({k for _, k, _ in acknowledged})
-    # Every logged move was acknowledged under exactly one key: a retried
-    # key never applied its move a second time.
-    duplicated = len(logged) - len(acked)
+    acked, keys, lost, duplicated, logged = load.ledger(rows)
     if downtime:
         print(f"kills {KILLS}, restart to ready {min(downtime):.2f}–{max(downtime):.2f} s")
-    print(f"moves acknowledged {len(acked)} under {keys} keys, moves in the log {len(logged)}, refused {refused}")
-    print(f"requests broken by the kills and sent again: {broken[0]}")
+    print(f"moves acknowledged {acked} under {keys} keys, moves in the log {logged}, refused {load.refused}")
+    print(f"requests broken by the kills and sent again: {load.broken}")
     print(f"lost {lost}, duplicated {duplicated}")
     if os.environ.get("SIZES"):
         sizes(port)
-    subprocess.run(["pg_ctl" if not os.path.exists("/usr/lib/postgresql") else
-                    sorted(d for d in (f"/usr/lib/postgresql/{v}/bin/pg_ctl" for v in os.listdir("/usr/lib/postgresql")) if os.path.exists(d))[-1],
-                    "-D", os.path.join(DATA, "postgres"), "-m", "fast", "stop"],
-                   capture_output=True, user="postgres" if os.getuid() == 0 else None)
+    subprocess.run(as_postgres([f"{pg_bin()}/pg_ctl", "-D", os.path.join(DATA, "postgres"), "-m", "fast", "stop"]),
+                   capture_output=True)
     sys.exit(1 if lost or duplicated else 0)
 
 

@@ -1,0 +1,205 @@
+"""What the fault drills in this folder share: PostgreSQL's binaries, free
+loopback ports, the service's HTTP calls and readiness, and the load that
+kill9.py and failover.py put on the service while something fails. Each
+drill runs as `python3 tests/fault/<drill>.py`, which puts this folder on
+the import path. Standard library only.
+"""
+import json, os, random, socket, sys, threading, time, urllib.error, urllib.request, uuid
+
+ROOT = os.getuid() == 0
+
+
+def pg_bin():
+    """PG_BIN, else the newest /usr/lib/postgresql/<version>/bin that has
+    the server's tools (Debian's packages)."""
+    if os.environ.get("PG_BIN"):
+        return os.environ["PG_BIN"]
+    top = "/usr/lib/postgresql"
+    versions = sorted((int(v) for v in os.listdir(top) if v.isdigit()), reverse=True) if os.path.isdir(top) else []
+    for v in versions:
+        d = f"{top}/{v}/bin"
+        if os.path.exists(os.path.join(d, "initdb")):
+            return d
+    sys.exit("no PostgreSQL server binaries (apt-get install postgresql, or set PG_BIN)")
+
+
+def as_postgres(cmd):
+    """The command as the clusters' owner: initdb and pg_ctl refuse root."""
+    return ["runuser", "-u", "postgres", "--"] + cmd if ROOT else cmd
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def call(base, method, path, token=None, body=None, key=None, timeout=10):
+    """(status, json) of one request; raises OSError when the connection breaks."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    if key:
+        headers["Idempotency-Key"] = key
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")
+
+
+def wait_ready(proc, base, log):
+    """The service started as `proc`, once /readyz answers 200."""
+    for _ in range(600):
+        if proc.poll() is not None:
+            raise SystemExit(f"the service exited ({proc.returncode}); see {log}")
+        try:
+            with urllib.request.urlopen(base + "/readyz", timeout=1) as r:
+                if r.status == 200:
+                    return proc
+        except Exception:
+            time.sleep(0.05)
+    raise SystemExit(f"the service did not become ready; see {log}")
+
+
+class GaveUp(Exception):
+    pass
+
+
+class Load:
+    """Pairs of players playing checkers, one thread a pair, a new match
+    when one ends. Every creation and move is posted with an
+    Idempotency-Key and posted again with the same key until it is
+    answered: after a broken connection, or an answer whose status is in
+    `again` (503 while the service or its database is away). `ledger`
+    then checks the acknowledged moves against the event log."""
+
+    def __init__(self, base, prefix, pairs, again=(503,)):
+        self.base, self.prefix, self.pairs, self.again = base, prefix, pairs, again
+        self.lock = threading.Lock()
+        self.statuses = {}  # HTTP status -> how many answers
+        self.broken = 0  # requests whose connection broke, sent again
+        self.writes = []  # time.monotonic() of every 2xx POST
+        self.acknowledged = []  # (match_id, key, seqs of the moves the answer reported)
+        self.refused = {}  # status -> moves answered other than 200
+        self.unanswered = 0  # requests still unanswered when told to give up
+        self.in_doubt = {}  # match_id -> moves posted but never answered (given up)
+        self.stop = threading.Event()
+        self.give_up = threading.Event()
+        self.threads = []
+
+    def call(self, *args, **kw):
+        status, answer = call(self.base, *args, **kw)
+        with self.lock:
+            self.statuses[status] = self.statuses.get(status, 0) + 1
+            if args[0] == "POST" and 200 <= status < 300:
+                self.writes.append(time.monotonic())
+        return status, answer
+
+    def patiently(self, *args, **kw):
+        """Call until answered with a status not in `again`."""
+        while True:
+            if self.give_up.is_set():
+                with self.lock:
+                    self.unanswered += 1
+                raise GaveUp()
+            try:
+                status, body = self.call(*args, **kw)
+                if status not in self.again:
+                    return status, body
+            except OSError:
+                with self.lock:
+                    self.broken += 1
+            time.sleep(0.05)
+
+    def start(self):
+        """Sign the players up and start one thread a pair."""
+        tokens = []
+        for i in range(2 * self.pairs):
+            status, session = self.call("POST", "/v1/accounts",
+                                        body={"username": f"{self.prefix}{i}", "password": "a long password"})
+            assert status == 201, session
+            tokens.append(session["access_token"])
+        for p in range(self.pairs):
+            opponent = f"{self.prefix}{2 * p + 1}"
+            t = threading.Thread(target=self.play, args=(opponent, (tokens[2 * p], tokens[2 * p + 1])))
+            t.start()
+            self.threads.append(t)
+
+    def finish(self, grace=None):
+        """Stop play; after `grace` seconds a request still unanswered is
+        given up (None: wait as long as it takes)."""
+        self.stop.set()
+        deadline = None if grace is None else time.monotonic() + grace
+        for t in self.threads:
+            t.join(None if deadline is None else max(0, deadline - time.monotonic()))
+        self.give_up.set()
+        for t in self.threads:
+            t.join()
+
+    def play(self, opponent, tokens):
+        rng = random.Random(opponent)
+        try:
+            while not self.stop.is_set():
+                status, m = self.patiently("POST", "/v1/matches", tokens[0],
+                                           {"game": "checkers", "opponents": [opponent]}, str(uuid.uuid4()))
+                assert status == 201, (status, m)
+                # The opponent accepts the challenge; a retry of an accept
+                # that had already committed finds no challenge left: 404.
+                status, _ = self.patiently("POST", f"/v1/matches/{m['id']}/accept", tokens[1], None,
+                                           str(uuid.uuid4()))
+                assert status in (200, 404), status
+                self.play_match(m["id"], tokens, rng)
+        except GaveUp:
+            pass
+
+    def play_match(self, match_id, tokens, rng):
+        while not self.stop.is_set():
+            moved = False
+            for token in tokens:
+                status, legal = self.patiently("GET", f"/v1/matches/{match_id}/legal-actions", token)
+                if status != 200:
+                    continue
+                moves = [a for a in legal["actions"] if a["type"] == "move"]
+                if not moves:
+                    continue
+                key = str(uuid.uuid4())
+                body = {"seq": legal["seq"], "action": rng.choice(moves)}
+                try:
+                    status, answer = self.patiently("POST", f"/v1/matches/{match_id}/actions", token, body, key)
+                except GaveUp:  # its move may or may not be in the log
+                    with self.lock:
+                        self.in_doubt[match_id] = self.in_doubt.get(match_id, 0) + 1
+                    raise
+                with self.lock:
+                    if status == 200:
+                        seqs = [e["seq"] for e in answer["events"] if e["type"] == "moved"]
+                        self.acknowledged.append((match_id, key, seqs))
+                    else:
+                        self.refused[status] = self.refused.get(status, 0) + 1
+                moved = True
+                break
+            if not moved:  # the match is over
+                return
+
+    def ledger(self, rows):
+        """(moves acknowledged, their keys, lost, duplicated, moves in the
+        log), `rows` being the log's moves as psql prints
+        `SELECT match_id, seq`. A move answered
+        2xx must be in the log (lost); every logged move was acknowledged
+        under one key, so a key sent again never applied its move twice
+        (duplicated), except a move given up on unanswered, which may be
+        there once."""
+        logged = set()
+        for line in rows.strip().splitlines():
+            match_id, seq = line.split()
+            logged.add((match_id, int(seq)))
+        acked = {(m, s) for m, _, seqs in self.acknowledged for s in seqs}
+        keys = len({k for _, k, _ in self.acknowledged})
+        extra = {}
+        for m, _ in logged - acked:
+            extra[m] = extra.get(m, 0) + 1
+        duplicated = sum(max(0, n - self.in_doubt.get(m, 0)) for m, n in extra.items())
+        return len(acked), keys, len(acked - logged), duplicated, len(logged)

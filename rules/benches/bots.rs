@@ -9,28 +9,10 @@
 
 use posthorn_rules::engine::{decide, nodes_searched, Level};
 use posthorn_rules::{Env, GameId, MatchState, Random, SplitMix64, Viewer};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::time::Instant;
 
 const GAMES: &str = "checkers/american,checkers/russian,checkers/international,janggi,banqi,flipchess,four_player_chess/teams";
-
-fn config(name: &str) -> Option<(GameId, Value)> {
-    let (id, variant) = match name.split_once('/') {
-        Some((id, v)) => (id, Some(v)),
-        None => (name, None),
-    };
-    let game = GameId::parse(id)?;
-    let mut config = json!({});
-    if let Some(v) = variant {
-        let key = if game == GameId::FourPlayerChess {
-            "mode"
-        } else {
-            "variant"
-        };
-        config[key] = json!(v);
-    }
-    Some((game, config))
-}
 
 fn is_talk(action: &Value) -> bool {
     let kind = action.get("type").and_then(Value::as_str).unwrap_or("");
@@ -102,7 +84,7 @@ fn main() {
         "game", "level", "positions", "median ms", "p99 ms", "nodes/s"
     );
     for name in games.split(',') {
-        let Some((game, config)) = config(name) else {
+        let Some((game, config)) = GameId::named(name) else {
             println!("{name}: unknown game");
             continue;
         };

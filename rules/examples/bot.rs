@@ -17,28 +17,6 @@ use posthorn_rules::{GameId, MatchState, SplitMix64, Viewer};
 use serde_json::{json, Value};
 use std::process::ExitCode;
 
-/// `checkers/russian` → the game and its configuration.
-fn config(name: &str, position: Option<&str>) -> Option<(GameId, Value)> {
-    let (id, variant) = match name.split_once('/') {
-        Some((id, v)) => (id, Some(v)),
-        None => (name, None),
-    };
-    let game = GameId::parse(id)?;
-    let mut config = json!({});
-    if let Some(v) = variant {
-        let key = if game == GameId::FourPlayerChess {
-            "mode"
-        } else {
-            "variant"
-        };
-        config[key] = json!(v);
-    }
-    if let Some(p) = position {
-        config["position"] = json!(p);
-    }
-    Some((game, config))
-}
-
 /// An action as the `moves` example writes it: the move, `pass`, or the
 /// action's JSON for anything else.
 fn notation(action: &Value) -> String {
@@ -58,10 +36,13 @@ fn main() -> ExitCode {
         eprintln!("usage: bot <game> <easy|normal|hard> <seed> [<position>]");
         return ExitCode::from(2);
     }
-    let Some((game, config)) = config(&args[0], args.get(3).map(String::as_str)) else {
+    let Some((game, mut config)) = GameId::named(&args[0]) else {
         eprintln!("unknown game {:?}", args[0]);
         return ExitCode::from(2);
     };
+    if let Some(position) = args.get(3) {
+        config["position"] = json!(position);
+    }
     let Some(level) = Level::parse(&args[1]) else {
         eprintln!("unknown level {:?}: easy, normal or hard", args[1]);
         return ExitCode::from(2);

@@ -15,10 +15,17 @@
 //! instead (`duel four_player_chess/ffa easy normal 20 hard random`) for
 //! a free-for-all. Games as for `moves` (`checkers/<variant>`,
 //! `four_player_chess/<mode>`).
+//!
+//! At more than two seats it also prints the placements (the game's own,
+//! `MatchState::placements`: in an ffa the winner, then who lasted
+//! longest; players still in at a draw tie): how often one level placed
+//! above another, a tie counting ½. With two levels, over every pair of
+//! an `a` seat and a `b` seat; with one level per seat, for neighbouring
+//! slots. Each match's placements by slot go to standard error.
 
 use posthorn_rules::engine::{decide, fallback, Level};
 use posthorn_rules::{Env, GameId, MatchState, OutcomeKind, Random, Seat, SplitMix64, Viewer};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::process::ExitCode;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -43,38 +50,29 @@ impl Player {
     }
 }
 
-fn config(name: &str) -> Option<(GameId, Value)> {
-    let (id, variant) = match name.split_once('/') {
-        Some((id, v)) => (id, Some(v)),
-        None => (name, None),
-    };
-    let game = GameId::parse(id)?;
-    let mut config = json!({});
-    if let Some(v) = variant {
-        let key = if game == GameId::FourPlayerChess {
-            "mode"
-        } else {
-            "variant"
-        };
-        config[key] = json!(v);
-    }
-    Some((game, config))
-}
-
 /// A uniformly random move (a declined offer when one is owed).
 fn random_action(state: &MatchState, seat: Seat, random: &mut dyn Random) -> Option<Value> {
     fallback(&state.legal_actions(seat), random)
 }
 
-/// One match: each side's points (1 for each winner, a draw shared
-/// equally) and the ending's reason.
+/// How one match ended, per side.
+struct Played {
+    /// 1 for each winner, a draw shared equally.
+    points: Vec<f64>,
+    /// The game's placements (1 = first; equal places tie): in a
+    /// four-player ffa the winner, then who lasted longest.
+    places: Vec<usize>,
+    reason: String,
+}
+
+/// One match, played to its end.
 fn play(
     game: GameId,
     config: &Value,
     players: &[Player],
     opening_plies: u32,
     seed: u64,
-) -> Result<(Vec<f64>, String), String> {
+) -> Result<Played, String> {
     let seats = players.len();
     let mut random = SplitMix64::new(seed);
     let events = MatchState::setup(game, config, seats, &mut random).map_err(|e| e.message)?;
@@ -123,12 +121,20 @@ fn play(
         }
         _ => {}
     }
-    // Seat points to side points.
+    // Seat points and places to side points and places.
+    let seat_places = state.placements(seats);
     let mut by_side = vec![0.0; seats];
+    let mut places = vec![0; seats];
     for (seat, p) in points.iter().enumerate() {
-        by_side[state.side(Seat(seat as u8)) % seats] += p;
+        let side = state.side(Seat(seat as u8)) % seats;
+        by_side[side] += p;
+        places[side] = seat_places[seat];
     }
-    Ok((by_side, outcome.reason))
+    Ok(Played {
+        points: by_side,
+        places,
+        reason: outcome.reason,
+    })
 }
 
 fn main() -> ExitCode {
@@ -137,7 +143,7 @@ fn main() -> ExitCode {
         eprintln!("usage: duel <game> <level-a> <level-b> <games> [<level> …]; levels: easy, normal, hard, random");
         return ExitCode::from(2);
     }
-    let Some((game, config)) = config(&args[0]) else {
+    let Some((game, config)) = GameId::named(&args[0]) else {
         eprintln!("unknown game {:?}", args[0]);
         return ExitCode::from(2);
     };
@@ -156,10 +162,13 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     // As many seats as levels given where the game seats that many (a
-    // four-player ffa of four levels), else the fewest it seats.
+    // four-player ffa of four levels), else the most it seats, the levels
+    // taking them in turn: four-player chess is then played by four
+    // players, as a table of people would (at two seats an ffa player
+    // would run two armies, and outlive the first one's mate).
     let seats = match MatchState::seat_range(game, &config) {
         Ok(range) if range.contains(&levels.len()) && levels.len() > 2 => levels.len(),
-        Ok(range) => *range.start(),
+        Ok(range) => *range.end(),
         Err(e) => {
             eprintln!("{}", e.message);
             return ExitCode::from(2);
@@ -173,6 +182,8 @@ fn main() -> ExitCode {
         (0..seats).map(|i| levels[i % levels.len()]).collect()
     };
     let mut totals = vec![0.0; seats];
+    // above[i][j]: matches slot i placed above slot j (a tie counts ½).
+    let mut above = vec![vec![0.0; seats]; seats];
     let mut reasons: std::collections::BTreeMap<String, u32> = Default::default();
     // `DUEL_FROM=n` starts at match n: more matches, none repeated.
     let from: u64 = std::env::var("DUEL_FROM")
@@ -187,12 +198,33 @@ fn main() -> ExitCode {
             .collect();
         let opening = 2 + (k % 3) as u32;
         match play(game, &config, &players, opening, 1000 + k) {
-            Ok((by_side, reason)) => {
-                for (side, p) in by_side.iter().enumerate() {
-                    totals[(side + seats - shift) % seats] += p;
+            Ok(Played {
+                points,
+                places,
+                reason,
+            }) => {
+                let slot = |side: usize| (side + seats - shift) % seats;
+                for (side, p) in points.iter().enumerate() {
+                    totals[slot(side)] += p;
+                }
+                for (a, pa) in places.iter().enumerate() {
+                    for (b, pb) in places.iter().enumerate() {
+                        above[slot(a)][slot(b)] += match pa.cmp(pb) {
+                            std::cmp::Ordering::Less => 1.0,
+                            std::cmp::Ordering::Equal if a != b => 0.5,
+                            _ => 0.0,
+                        };
+                    }
                 }
                 let running: Vec<String> = totals.iter().map(|t| format!("{t:.1}")).collect();
-                eprintln!("match {k}: {reason}; slots so far {}", running.join(" – "));
+                let mut placed = vec![0; seats];
+                for (side, place) in places.iter().enumerate() {
+                    placed[slot(side)] = *place;
+                }
+                eprintln!(
+                    "match {k}: {reason}, places by slot {placed:?}; slots so far {}",
+                    running.join(" – ")
+                );
                 *reasons.entry(reason).or_default() += 1;
             }
             Err(e) => {
@@ -221,6 +253,33 @@ fn main() -> ExitCode {
             levels[1].name(),
             levels[0].name()
         );
+    }
+    if seats > 2 {
+        // Winner-takes scoring leaves the weaker players of an ffa little
+        // to win; the placement (who outlasted whom) tells them apart.
+        let placed = |a: Player, b: Player, n: f64, of: u64| {
+            let share = 100.0 * n / of as f64;
+            println!(
+                "placed: {} above {} in {n:.1} of {of} ({share:.0} %)",
+                a.name(),
+                b.name()
+            );
+        };
+        if levels.len() == 2 {
+            // Every pair of an `a` slot and a `b` slot, each match.
+            let (mut n, mut of) = (0.0, 0);
+            for i in (0..seats).step_by(2) {
+                for j in (1..seats).step_by(2) {
+                    n += above[i][j];
+                    of += games;
+                }
+            }
+            placed(levels[0], levels[1], n, of);
+        } else if levels.len() == seats {
+            for i in 0..seats - 1 {
+                placed(slots[i], slots[i + 1], above[i][i + 1], games);
+            }
+        }
     }
     let reasons: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
     println!("endings: {}", reasons.join(", "));

@@ -102,6 +102,24 @@ macro_rules! games {
                 Self::ALL.iter().copied().find(|g| g.id() == id)
             }
 
+            /// A game as the examples and benches name it, `janggi`,
+            /// `checkers/russian` or `four_player_chess/ffa`: the game and
+            /// its creation options, the part after `/` a mode where
+            /// `ABOUT.modes` lists it, else a variant.
+            pub fn named(name: &str) -> Option<(GameId, $crate::serde_json::Value)> {
+                let (id, choice) = match name.split_once('/') {
+                    Some((id, choice)) => (id, Some(choice)),
+                    None => (name, None),
+                };
+                let game = Self::parse(id)?;
+                let mut options = $crate::serde_json::Map::new();
+                if let Some(choice) = choice {
+                    let key = if game.about().modes.contains(&choice) { "mode" } else { "variant" };
+                    options.insert(key.into(), choice.into());
+                }
+                Some((game, options.into()))
+            }
+
             /// The JSON Schemas of the game's options, actions, events
             /// and views.
             pub fn schemas(self) -> $crate::dispatch::Schemas {

@@ -126,6 +126,22 @@ fn every_game_of_the_crate_is_in_this_registry() {
 }
 
 #[test]
+fn a_game_named_with_a_variant_or_mode_gets_the_matching_option() {
+    use posthorn_rules::GameId;
+    let named = |name| GameId::named(name).map(|(game, options)| (game.id(), options));
+    assert_eq!(named("janggi"), Some(("janggi", json!({}))));
+    assert_eq!(
+        named("checkers/russian"),
+        Some(("checkers", json!({"variant": "russian"})))
+    );
+    assert_eq!(
+        named("four_player_chess/ffa"),
+        Some(("four_player_chess", json!({"mode": "ffa"})))
+    );
+    assert_eq!(named("chess/ffa"), None);
+}
+
+#[test]
 fn the_registry_dispatches_a_whole_toy_match_through_json() {
     use posthorn_rules::{Env, Seat, SplitMix64};
     let game = registry::GameId::parse("pebbles").unwrap();

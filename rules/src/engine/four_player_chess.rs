@@ -239,9 +239,14 @@ impl Search for World {
                 mine - theirs
             }
             Mode::Ffa | Mode::Points => {
-                let others: Vec<usize> = live.iter().copied().filter(|a| *a != side).collect();
-                let rest =
-                    others.iter().map(|a| strength(*a)).sum::<i32>() / others.len().max(1) as i32;
+                // Against the three others, an eliminated army counting
+                // nothing. (An average over the armies still in rose when a
+                // weak army went out, so the search shunned mating the
+                // weakest and hunted whoever kept their material.)
+                let rest = (live.iter().filter(|a| **a != side))
+                    .map(|a| strength(*a))
+                    .sum::<i32>()
+                    / 3;
                 let mut score = strength(side) - rest;
                 if mode == Mode::Points {
                     let best_other = (0..4)
@@ -307,5 +312,45 @@ pub fn decide(
     match choose_scored(&scored, level, 30, random) {
         Some(mv) => Ok(json!({"type": "move", "move": mv.to_string()})),
         None => Err(RuleError::illegal("there is no legal move to make")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// §Q7: an army going out never makes the position worse for the
+    /// others, however little it had left, so no search shuns mating
+    /// the weakest army at an ffa table.
+    #[test]
+    fn eliminating_the_weakest_army_never_lowers_the_others_score_q7() {
+        for mode in [Mode::Ffa, Mode::Points] {
+            let mut position = Position::start(mode, [true; 4]);
+            let weak = Army::ALL[1];
+            // The weak army keeps its king and pawns only.
+            for cell in position.cells.iter_mut() {
+                if cell.is_some_and(|p| {
+                    p.owner.army() == Some(weak) && !matches!(p.kind, Kind::King | Kind::Pawn)
+                }) {
+                    *cell = None;
+                }
+            }
+            let world = |position: Position| World {
+                position,
+                points: [0; 4],
+                end: None,
+            };
+            let before = world(position.clone());
+            position.eliminate(weak);
+            let after = world(position);
+            for side in [0, 2, 3] {
+                assert!(
+                    after.value(side) >= before.value(side),
+                    "{mode:?}: side {side} scores {} with the weak army out, {} with it in",
+                    after.value(side),
+                    before.value(side)
+                );
+            }
+        }
     }
 }

@@ -14,6 +14,7 @@
 //!   opponent in any pairing not yet decided (none played, or only draws)
 //!   goes through by walkover: no later game includes them.
 
+use super::standings::Verdict;
 use serde::Serialize;
 use std::collections::HashSet;
 use utoipa::ToSchema;
@@ -169,9 +170,11 @@ fn decide(
     for g in &games {
         match g.first_scored {
             None => return (Place::Pending, None, None),
-            Some(s) if s > 0.75 => return (Place::Player(g.first), Some("played"), None),
-            Some(s) if s < 0.25 => return (Place::Player(g.second), Some("played"), None),
-            Some(_) => {}
+            Some(s) => match Verdict::of(s) {
+                Verdict::Won => return (Place::Player(g.first), Some("played"), None),
+                Verdict::Lost => return (Place::Player(g.second), Some("played"), None),
+                Verdict::Drew => {}
+            },
         }
     }
     // Nothing decided yet (no game, or only draws): a withdrawn player

@@ -2,7 +2,7 @@
 //! matches (standings, crosstable, bracket), the view, and my list.
 
 use super::bracket::{self, Bracket, Pairing, Played};
-use super::standings::{self, Line};
+use super::standings::{self, Line, Verdict};
 use super::{Entrant, Format, PairingRow, TournamentRow, INVITED, JOINED, OPEN, WITHDRAWN};
 use crate::error::Error;
 use crate::matches::MatchStatus;
@@ -314,9 +314,11 @@ fn crosstable(progress: &Progress) -> Crosstable {
     let mut cells = vec![vec![Vec::new(); order.len()]; order.len()];
     let mark = |s: Option<f64>| match s {
         None => "*".to_owned(),
-        Some(s) if s > 0.75 => "1".to_owned(),
-        Some(s) if s > 0.25 => "½".to_owned(),
-        Some(_) => "0".to_owned(),
+        Some(s) => match Verdict::of(s) {
+            Verdict::Won => "1".to_owned(),
+            Verdict::Drew => "½".to_owned(),
+            Verdict::Lost => "0".to_owned(),
+        },
     };
     for g in &progress.games {
         let (Some(a), Some(b)) = (at(g.pairing.first_player), at(g.pairing.second_player)) else {

@@ -19,6 +19,28 @@ use std::collections::HashMap;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+/// A game's result for one player, from the score `first_scored` gives
+/// (1, ½, 0): the one reading of a score as a win, draw or loss, for the
+/// standings, the crosstable and the bracket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Won,
+    Drew,
+    Lost,
+}
+
+impl Verdict {
+    pub fn of(scored: f64) -> Verdict {
+        if scored > 0.75 {
+            Verdict::Won
+        } else if scored > 0.25 {
+            Verdict::Drew
+        } else {
+            Verdict::Lost
+        }
+    }
+}
+
 /// One game between two players, as the standings read it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Game {
@@ -68,10 +90,10 @@ pub fn table(players: &[(Uuid, String)], games: &[Game]) -> Vec<Line> {
                 continue;
             };
             line.points += scored;
-            match scored {
-                s if s > 0.75 => line.wins += 1,
-                s if s > 0.25 => line.draws += 1,
-                _ => line.losses += 1,
+            match Verdict::of(scored) {
+                Verdict::Won => line.wins += 1,
+                Verdict::Drew => line.draws += 1,
+                Verdict::Lost => line.losses += 1,
             }
         }
     }

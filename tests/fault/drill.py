@@ -4,14 +4,15 @@ kill9.py and failover.py put on the service while something fails. Each
 drill runs as `python3 tests/fault/<drill>.py`, which puts this folder on
 the import path. Standard library only.
 """
-import json, os, random, socket, sys, threading, time, urllib.error, urllib.request, uuid
+import json, os, random, shutil, socket, sys, threading, time, urllib.error, urllib.request, uuid
 
 ROOT = os.getuid() == 0
 
 
 def pg_bin():
     """PG_BIN, else the newest /usr/lib/postgresql/<version>/bin that has
-    the server's tools (Debian's packages)."""
+    the server's tools (Debian's packages), else the folder of the
+    `initdb` on PATH (as the service itself looks)."""
     if os.environ.get("PG_BIN"):
         return os.environ["PG_BIN"]
     top = "/usr/lib/postgresql"
@@ -20,6 +21,9 @@ def pg_bin():
         d = f"{top}/{v}/bin"
         if os.path.exists(os.path.join(d, "initdb")):
             return d
+    on_path = shutil.which("initdb")
+    if on_path:
+        return os.path.dirname(on_path)
     sys.exit("no PostgreSQL server binaries (apt-get install postgresql, or set PG_BIN)")
 
 
@@ -51,17 +55,27 @@ def call(base, method, path, token=None, body=None, key=None, timeout=10):
 
 
 def wait_ready(proc, base, log):
-    """The service started as `proc`, once /readyz answers 200."""
+    """The service started as `proc`, once /readyz answers 200; a
+    RuntimeError when it exits or does not get ready (a drill's own
+    failure, which each drill reports and cleans up after)."""
     for _ in range(600):
         if proc.poll() is not None:
-            raise SystemExit(f"the service exited ({proc.returncode}); see {log}")
+            raise RuntimeError(f"the service exited ({proc.returncode}): {tail(log)}")
         try:
             with urllib.request.urlopen(base + "/readyz", timeout=1) as r:
                 if r.status == 200:
                     return proc
         except Exception:
             time.sleep(0.05)
-    raise SystemExit(f"the service did not become ready; see {log}")
+    raise RuntimeError(f"the service did not become ready: {tail(log)}")
+
+
+def tail(log):
+    """The end of a log, for a message (its folder may be gone by then)."""
+    try:
+        return open(log, errors="replace").read()[-2000:]
+    except OSError:
+        return f"no log at {log}"
 
 
 class GaveUp(Exception):

@@ -239,15 +239,16 @@ impl Search for World {
                 mine - theirs
             }
             Mode::Ffa | Mode::Points => {
-                // Against the three others, an eliminated army counting
-                // nothing. (An average over the armies still in rose when a
+                // Against the average of the others still in, and a
+                // bonus for each one out. (The average alone rose when a
                 // weak army went out, so the search shunned mating the
-                // weakest and hunted whoever kept their material.)
-                let rest = (live.iter().filter(|a| **a != side))
-                    .map(|a| strength(*a))
-                    .sum::<i32>()
-                    / 3;
-                let mut score = strength(side) - rest;
+                // weakest; a fixed third of the others' sum made a last
+                // opponent's pieces worth a third of one's own.)
+                let others: Vec<usize> = live.iter().copied().filter(|a| *a != side).collect();
+                let rest =
+                    others.iter().map(|a| strength(*a)).sum::<i32>() / others.len().max(1) as i32;
+                let out = (0..4).filter(|a| *a != side && pos.out[*a]).count() as i32;
+                let mut score = strength(side) - rest + OUT_BONUS * out;
                 if mode == Mode::Points {
                     let best_other = (0..4)
                         .filter(|a| *a != side)
@@ -265,6 +266,13 @@ impl Search for World {
         self.end.is_some()
     }
 }
+
+/// What each opponent out of an ffa or points match is worth to an army:
+/// more than the average of the others can rise when one goes out (at
+/// most half an army's whole strength, about 2,050, when the last but one
+/// goes with nothing left, from the starting material), so a mate always
+/// pays.
+const OUT_BONUS: i32 = 2_500;
 
 /// Nodes allowed per level: four-player moves are costly to generate
 /// (every pseudo-move is checked against three enemies), so the budgets
@@ -351,6 +359,41 @@ mod tests {
                     before.value(side)
                 );
             }
+        }
+    }
+
+    /// With one opponent left, its pieces count in full: giving a rook
+    /// for its queen is a gain (a fixed third of the others' strength
+    /// made it a loss, and a one-on-one finish shunned good trades).
+    #[test]
+    fn one_on_one_a_rook_for_the_last_opponents_queen_is_a_gain_q7() {
+        for mode in [Mode::Ffa, Mode::Points] {
+            let mut position = Position::start(mode, [true; 4]);
+            position.eliminate(Army::ALL[2]);
+            position.eliminate(Army::ALL[3]);
+            let world = |position: Position| World {
+                position,
+                points: [0; 4],
+                end: None,
+            };
+            let before = world(position.clone());
+            let (me, last) = (Army::ALL[0], Army::ALL[1]);
+            let first = |pos: &Position, army: Army, kind: Kind| {
+                (pos.cells.iter())
+                    .position(|c| c.is_some_and(|p| p.owner.army() == Some(army) && p.kind == kind))
+                    .expect("the piece is on the board")
+            };
+            let rook = first(&position, me, Kind::Rook);
+            position.cells[rook] = None;
+            let queen = first(&position, last, Kind::Queen);
+            position.cells[queen] = None;
+            let after = world(position);
+            assert!(
+                after.value(0) > before.value(0),
+                "{mode:?}: {} after the trade, {} before",
+                after.value(0),
+                before.value(0)
+            );
         }
     }
 }

@@ -204,12 +204,14 @@ fn main() -> ExitCode {
                 reason,
             }) => {
                 let slot = |side: usize| (side + seats - shift) % seats;
-                for (side, p) in points.iter().enumerate() {
-                    totals[slot(side)] += p;
+                let mut placed = vec![0; seats];
+                for side in 0..seats {
+                    totals[slot(side)] += points[side];
+                    placed[slot(side)] = places[side];
                 }
-                for (a, pa) in places.iter().enumerate() {
-                    for (b, pb) in places.iter().enumerate() {
-                        above[slot(a)][slot(b)] += match pa.cmp(pb) {
+                for (a, pa) in placed.iter().enumerate() {
+                    for (b, pb) in placed.iter().enumerate() {
+                        above[a][b] += match pa.cmp(pb) {
                             std::cmp::Ordering::Less => 1.0,
                             std::cmp::Ordering::Equal if a != b => 0.5,
                             _ => 0.0,
@@ -217,10 +219,6 @@ fn main() -> ExitCode {
                     }
                 }
                 let running: Vec<String> = totals.iter().map(|t| format!("{t:.1}")).collect();
-                let mut placed = vec![0; seats];
-                for (side, place) in places.iter().enumerate() {
-                    placed[slot(side)] = *place;
-                }
                 eprintln!(
                     "match {k}: {reason}, places by slot {placed:?}; slots so far {}",
                     running.join(" – ")

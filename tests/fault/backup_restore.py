@@ -37,7 +37,7 @@ Every process and the temp folder are removed at the end, also on failure
 """
 import os, random, shutil, signal, subprocess, sys, tempfile, time
 
-from drill import ROOT, as_postgres, call, free_port, pg_bin, wait_ready
+from drill import as_postgres, call, free_port, pg_bin, postgres_dir, wait_ready
 
 BIN = os.environ.get("POSTHORN_BIN", "target/debug/posthorn")
 MATCHES = int(os.environ.get("MATCHES", "4"))
@@ -66,13 +66,6 @@ clusters = []  # data folders of the clusters started, to stop at the end
 def run(cmd, **kw):
     """Run a PostgreSQL tool as the cluster's owner (initdb refuses root)."""
     return subprocess.run(as_postgres(cmd), check=True, capture_output=True, text=True, **kw)
-
-
-def postgres_dir(path, mode=0o700):
-    os.makedirs(path)
-    os.chmod(path, mode)
-    if ROOT:
-        shutil.chown(path, "postgres", "postgres")
 
 
 def configure(data, settings):

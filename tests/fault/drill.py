@@ -32,6 +32,14 @@ def as_postgres(cmd):
     return ["runuser", "-u", "postgres", "--"] + cmd if ROOT else cmd
 
 
+def postgres_dir(path, mode=0o700):
+    """A new folder for a cluster (or its logs), owned by its owner."""
+    os.makedirs(path)
+    os.chmod(path, mode)
+    if ROOT:
+        shutil.chown(path, "postgres", "postgres")
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -37,7 +37,7 @@ folder and its logs).
 """
 import os, shutil, signal, subprocess, sys, tempfile, time, urllib.error, urllib.request
 
-from drill import Load, as_postgres, free_port, pg_bin, wait_ready
+from drill import Load, as_postgres, free_port, pg_bin, postgres_dir, wait_ready
 
 BIN = os.environ.get("POSTHORN_BIN", "target/release/posthorn")
 PAIRS = int(os.environ.get("PAIRS", "4"))
@@ -76,12 +76,6 @@ def run(cmd, check=True):
     return out
 
 
-def own_dir(path):
-    os.makedirs(path, mode=0o700)
-    if os.getuid() == 0:
-        shutil.chown(path, "postgres", "postgres")
-
-
 def psql(port, sql, db="postgres"):
     return subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "-d", db,
                            "-X", "-At", "-F", " ", "-c", sql],
@@ -112,9 +106,9 @@ def children_of(pid):
 
 
 def setup_clusters():
-    own_dir(PRIMARY)
-    own_dir(STANDBY)
-    own_dir(LOGS)
+    postgres_dir(PRIMARY)
+    postgres_dir(STANDBY)
+    postgres_dir(LOGS)
     run([f"{PG}/initdb", "-D", PRIMARY, "-U", "postgres", "--auth=trust", "-E", "UTF8"])
     with open(os.path.join(PRIMARY, "pg_hba.conf"), "a") as f:
         f.write("host replication postgres 127.0.0.1/32 trust\n")

@@ -247,7 +247,7 @@ impl Search for World {
                 let others: Vec<usize> = live.iter().copied().filter(|a| *a != side).collect();
                 let rest =
                     others.iter().map(|a| strength(*a)).sum::<i32>() / others.len().max(1) as i32;
-                let out = (0..4).filter(|a| *a != side && pos.out[*a]).count() as i32;
+                let out = 3 - others.len() as i32;
                 let mut score = strength(side) - rest + OUT_BONUS * out;
                 if mode == Mode::Points {
                     let best_other = (0..4)
@@ -327,6 +327,14 @@ pub fn decide(
 mod tests {
     use super::*;
 
+    fn world(position: Position) -> World {
+        World {
+            position,
+            points: [0; 4],
+            end: None,
+        }
+    }
+
     /// §Q7: an army going out never makes the position worse for the
     /// others, however little it had left, so no search shuns mating
     /// the weakest army at an ffa table.
@@ -343,11 +351,6 @@ mod tests {
                     *cell = None;
                 }
             }
-            let world = |position: Position| World {
-                position,
-                points: [0; 4],
-                end: None,
-            };
             let before = world(position.clone());
             position.eliminate(weak);
             let after = world(position);
@@ -371,11 +374,6 @@ mod tests {
             let mut position = Position::start(mode, [true; 4]);
             position.eliminate(Army::ALL[2]);
             position.eliminate(Army::ALL[3]);
-            let world = |position: Position| World {
-                position,
-                points: [0; 4],
-                end: None,
-            };
             let before = world(position.clone());
             let (me, last) = (Army::ALL[0], Army::ALL[1]);
             let first = |pos: &Position, army: Army, kind: Kind| {

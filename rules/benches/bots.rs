@@ -12,7 +12,7 @@ use posthorn_rules::{Env, GameId, MatchState, Random, SplitMix64, Viewer};
 use serde_json::Value;
 use std::time::Instant;
 
-const GAMES: &str = "checkers/american,checkers/russian,checkers/international,janggi,banqi,flipchess,four_player_chess/teams";
+const GAMES: &str = "checkers/american,checkers/russian,checkers/international,janggi,banqi,flipchess,four_player_chess/teams,four_player_chess/ffa";
 
 fn is_talk(action: &Value) -> bool {
     let kind = action.get("type").and_then(Value::as_str).unwrap_or("");

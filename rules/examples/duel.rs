@@ -2,9 +2,11 @@
 //!
 //! Plays `<games>` matches between computer opponents through the real
 //! game contract (`MatchState` setup, act, legal_actions, outcome) and
-//! prints the score: a win is 1, a draw ½. Levels are `easy`, `normal`,
-//! `hard`, or `random` (a uniformly random legal action, never a
-//! resignation nor a draw offer; it declines offers). Each seat's action
+//! prints the score: a win is 1, a draw shared by the players still in
+//! (½ each at two seats; an ffa player already out has no part in it).
+//! Levels are `easy`, `normal`, `hard`, or `random` (a uniformly random
+//! legal action, never a resignation nor a draw offer; it declines
+//! offers). Each seat's action
 //! is chosen by `engine::decide` from that seat's own view only.
 //!
 //! Every match opens with a few uniformly random plies (seeded by the
@@ -13,7 +15,9 @@
 //! levels and four seats (four-player chess) the seats take them in turn,
 //! `a b a b` (teams: partners share a level); give one level per seat
 //! instead (`duel four_player_chess/ffa easy normal 20 hard random`) for
-//! a free-for-all. Games as for `moves` (`checkers/<variant>`,
+//! a free-for-all, where the levels are also seated in every order round
+//! the table in turn (every 24 matches at four seats, each level has had
+//! each neighbour on each hand). Games as for `moves` (`checkers/<variant>`,
 //! `four_player_chess/<mode>`).
 //!
 //! At more than two seats it also prints the placements (the game's own,
@@ -57,7 +61,7 @@ fn random_action(state: &MatchState, seat: Seat, random: &mut dyn Random) -> Opt
 
 /// How one match ended, per side.
 struct Played {
-    /// 1 for each winner, a draw shared equally.
+    /// 1 for each winner; a draw shared by the players still in.
     points: Vec<f64>,
     /// The game's placements (1 = first; equal places tie): in a
     /// four-player ffa the winner, then who lasted longest.
@@ -111,9 +115,19 @@ fn play(
         }
     }
     let outcome = state.outcome().ok_or("the match did not end")?;
+    let seat_places = state.placements(seats);
     let mut points = vec![0.0; seats];
     match outcome.outcome {
-        OutcomeKind::Draw => points.iter_mut().for_each(|p| *p = 1.0 / seats as f64),
+        // A draw is shared by those it is between: the players still in
+        // (placed first), not those already out of an ffa.
+        OutcomeKind::Draw => {
+            let drawn = seat_places.iter().filter(|p| **p == 1).count().max(1);
+            for (point, place) in points.iter_mut().zip(&seat_places) {
+                if *place == 1 {
+                    *point = 1.0 / drawn as f64;
+                }
+            }
+        }
         _ if !outcome.winners.is_empty() => {
             for w in &outcome.winners {
                 points[w.index()] = 1.0;
@@ -122,7 +136,6 @@ fn play(
         _ => {}
     }
     // Seat points and places to side points and places.
-    let seat_places = state.placements(seats);
     let mut by_side = vec![0.0; seats];
     let mut places = vec![0; seats];
     for (seat, p) in points.iter().enumerate() {
@@ -135,6 +148,21 @@ fn play(
         places,
         reason: outcome.reason,
     })
+}
+
+/// The `n`-th order of the slots round a table of `seats` (slot 0 first,
+/// the others in each of their orders in turn, cyclically).
+fn seating(seats: usize, n: usize) -> Vec<usize> {
+    let mut rest: Vec<usize> = (1..seats).collect();
+    let orders: usize = (1..seats).product();
+    let mut code = n % orders.max(1);
+    let mut order = vec![0];
+    while !rest.is_empty() {
+        let ways: usize = (1..rest.len()).product();
+        order.push(rest.remove(code / ways));
+        code %= ways;
+    }
+    order
 }
 
 fn main() -> ExitCode {
@@ -174,8 +202,8 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // Slot i plays side (i + k) mod seats in match k; with two levels for
-    // more seats, they alternate round the table.
+    // The levels, one per slot; with two levels for more seats, they
+    // alternate round the table.
     let slots: Vec<Player> = if levels.len() == seats {
         levels.clone()
     } else {
@@ -192,10 +220,20 @@ fn main() -> ExitCode {
         .unwrap_or(0);
     for k in from..from + games {
         let shift = (k as usize) % seats;
-        // players[side] = the slot sitting on that side this match.
-        let players: Vec<Player> = (0..seats)
-            .map(|side| slots[(side + seats - shift) % seats])
+        // slot_of[side] = the slot sitting on that side this match: the
+        // table turned by one each match and, with one level per seat,
+        // seated in every order round it in turn (neighbours fight most
+        // in four-player chess: turning alone would keep the same
+        // neighbours for good).
+        let order = if levels.len() == seats {
+            seating(seats, k as usize / seats)
+        } else {
+            (0..seats).collect()
+        };
+        let slot_of: Vec<usize> = (0..seats)
+            .map(|side| order[(side + seats - shift) % seats])
             .collect();
+        let players: Vec<Player> = slot_of.iter().map(|slot| slots[*slot]).collect();
         let opening = 2 + (k % 3) as u32;
         match play(game, &config, &players, opening, 1000 + k) {
             Ok(Played {
@@ -203,11 +241,10 @@ fn main() -> ExitCode {
                 places,
                 reason,
             }) => {
-                let slot = |side: usize| (side + seats - shift) % seats;
                 let mut placed = vec![0; seats];
-                for side in 0..seats {
-                    totals[slot(side)] += points[side];
-                    placed[slot(side)] = places[side];
+                for (side, slot) in slot_of.iter().enumerate() {
+                    totals[*slot] += points[side];
+                    placed[*slot] = places[side];
                 }
                 for (a, pa) in placed.iter().enumerate() {
                     for (b, pb) in placed.iter().enumerate() {

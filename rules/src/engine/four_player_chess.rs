@@ -18,10 +18,19 @@
 //! what the piece is worth on the board), a small king-shelter term
 //! (own pieces next to the king), and in `points` the §Q8 points the
 //! armies scored (captures and king captures/mates counted in the search
-//! as well). Dead pieces (§Q7) count for nobody. §Q6's ply limit and
-//! repetition are not searched.
+//! as well). Dead pieces (§Q7) count for nobody. In ffa and points an
+//! army is scored against the average of the others still in, with a
+//! bonus for each one out, and it hunts the weakest enemy's king when a
+//! rook ahead of it ([`hunting`]: the king's squares shut, its distance
+//! from the centre, one-on-one the hunter's own king near), which is
+//! what lets a shallow search finish a bare king instead of drawing by
+//! repetition; half the worth of its own pieces left [`exposed`] (an
+//! enemy attacks them, nothing of its own guards them) counts against
+//! it, which a search that ends before the enemies reply cannot see
+//! otherwise. §Q6's ply limit and repetition are not searched. Easy's
+//! weaker moves (one in four) stay within a knight of its best.
 
-use super::{choose_scored, root_scores, Budget, Level, Search, WIN};
+use super::{choose_scored, root_scores, within, Budget, Level, Search, WIN};
 use crate::four_player_chess::board::{coords, exists, Army, Kind, Mode, Move, Position, Start};
 use crate::four_player_chess::MATE_POINTS;
 use crate::{Random, RuleError, Seat};
@@ -248,7 +257,15 @@ impl Search for World {
                 let rest =
                     others.iter().map(|a| strength(*a)).sum::<i32>() / others.len().max(1) as i32;
                 let out = 3 - others.len() as i32;
-                let mut score = strength(side) - rest + OUT_BONUS * out;
+                let hunt: i32 = others
+                    .iter()
+                    .min_by_key(|e| strength(**e))
+                    .filter(|e| strength(side) >= strength(**e) + AHEAD)
+                    .map_or(0, |e| {
+                        hunting(pos, Army::ALL[side], Army::ALL[*e], others.len() == 1)
+                    });
+                let exposed = exposed(pos, Army::ALL[side]);
+                let mut score = strength(side) - rest + OUT_BONUS * out + hunt - exposed / 2;
                 if mode == Mode::Points {
                     let best_other = (0..4)
                         .filter(|a| *a != side)
@@ -267,10 +284,65 @@ impl Search for World {
     }
 }
 
+/// Ffa and points: the worth of `army`'s pieces that an enemy attacks
+/// and none of its own defends, which the next enemy to move may take (a
+/// one-move search saw none of it: easy lost its pieces to the strong
+/// army moving just before it).
+fn exposed(pos: &Position, army: Army) -> i32 {
+    let enemies = pos.enemies(army);
+    pos.pieces()
+        .filter(|(_, p)| p.owner.army() == Some(army) && p.kind != Kind::King)
+        .filter(|(sq, _)| pos.attacked_by(*sq, &enemies) && !pos.attacked_by(*sq, &[army]))
+        .map(|(_, p)| worth(p.kind, p.promoted))
+        .sum()
+}
+
+/// How far ahead of an enemy army an army must be to hunt its king.
+const AHEAD: i32 = 500;
+
+/// Ffa and points: what hunting `prey`'s king is worth to `hunter`, so a
+/// search too shallow to see a mate still closes in on one (matches of
+/// easy against random players ended drawn by repetition with a queen
+/// against a bare king): each square round the king it cannot go to
+/// (off the board, its own piece, attacked), its distance from the
+/// centre, and one-on-one the hunter's king coming near (a lone queen
+/// cannot mate).
+fn hunting(pos: &Position, hunter: Army, prey: Army, one_on_one: bool) -> i32 {
+    let Some(king) = pos.king(prey) else { return 0 };
+    let enemies = pos.enemies(prey);
+    let (f, r) = coords(king);
+    let mut shut = 0;
+    for df in -1..=1 {
+        for dr in -1..=1 {
+            if (df, dr) == (0, 0) {
+                continue;
+            }
+            let (nf, nr) = (f + df, r + dr);
+            let open = exists(nf, nr) && {
+                let sq = (nr as usize * 14 + nf as usize) as u8;
+                pos.piece(sq).is_none_or(|p| p.owner.army() != Some(prey))
+                    && !pos.attacked_by(sq, &enemies)
+            };
+            shut += i32::from(!open);
+        }
+    }
+    let edge = i32::from((2 * f - 13).abs() + (2 * r - 13).abs());
+    let mut value = shut * 30 + edge * 5;
+    if one_on_one {
+        if let Some(own) = pos.king(hunter) {
+            let (hf, hr) = coords(own);
+            let near = i32::from((hf - f).abs().max((hr - r).abs()));
+            value += (13 - near) * 10;
+        }
+    }
+    value
+}
+
 /// What each opponent out of an ffa or points match is worth to an army:
 /// more than the average of the others can rise when one goes out (at
 /// most half an army's whole strength, about 2,050, when the last but one
-/// goes with nothing left, from the starting material), so a mate always
+/// goes with nothing left, from the starting material) plus the most
+/// the hunt of its king was worth (340 with three in), so a mate always
 /// pays.
 const OUT_BONUS: i32 = 2_500;
 
@@ -284,6 +356,9 @@ fn nodes(level: Level) -> u64 {
         Level::Hard => 80_000,
     }
 }
+
+/// Easy's weaker moves give away at most about a knight.
+const EASY_FLOOR: i32 = 300;
 
 /// Rebuild the search position from a view (`FourPlayerChess::view`).
 pub fn world_from_view(view: &Value) -> Result<World, RuleError> {
@@ -316,7 +391,10 @@ pub fn decide(
     }
     let world = world_from_view(view)?;
     let mut budget = Budget::new(nodes(level));
-    let scored = root_scores(&world, level.depth(), &mut budget);
+    let mut scored = root_scores(&world, level.depth(), &mut budget);
+    if level == Level::Easy {
+        scored = within(&scored, EASY_FLOOR);
+    }
     match choose_scored(&scored, level, 30, random) {
         Some(mv) => Ok(json!({"type": "move", "move": mv.to_string()})),
         None => Err(RuleError::illegal("there is no legal move to make")),
@@ -393,5 +471,42 @@ mod tests {
                 before.value(0)
             );
         }
+    }
+
+    /// A search too shallow to see a mate still closes in: one-on-one, a
+    /// queen up, the position with the bare king on its back row (fewer
+    /// squares to go to, far from the centre) and the hunter's king near
+    /// scores higher than the bare king in the middle (§Q7: easy drew by
+    /// repetition with a queen against a bare king before this term).
+    #[test]
+    fn one_on_one_the_bare_king_driven_to_the_edge_scores_higher_q7() {
+        let at = |blue_king: &str, red_king: &str| {
+            let text = format!(
+                "to=red; mode=ffa; castle=red:-,green:-,blue:-,gray:-; out=green,gray; \
+                 red={red_king},Qd1; green=; blue={blue_king}; gray=; dead="
+            );
+            world(Position::from_notation(&text).expect("a §Q12 position")).value(0)
+        };
+        let (middle, edge) = (at("Kh8", "Kk1"), at("Kh14", "Kk1"));
+        assert!(edge > middle, "edge {edge}, middle {middle}");
+        let near = at("Kh14", "Kh12");
+        assert!(near > edge, "hunter's king near {near}, far {edge}");
+    }
+
+    /// A queen left where an enemy rook takes it, with nothing of its own
+    /// guarding it, scores lower than the queen out of reach (§Q7: easy,
+    /// searching its own move only, lost its pieces to the army moving
+    /// next).
+    #[test]
+    fn a_queen_left_where_an_enemy_takes_it_scores_lower_q7() {
+        let at = |queen: &str| {
+            let text = format!(
+                "to=blue; mode=ffa; castle=red:-,green:-,blue:-,gray:-; out=green,gray; \
+                 red=Kh1,{queen}; green=; blue=Kh14,Rh10; gray=; dead="
+            );
+            world(Position::from_notation(&text).expect("a §Q12 position")).value(0)
+        };
+        let (taken, safe) = (at("Qh5"), at("Qg5"));
+        assert!(safe > taken, "out of reach {safe}, en prise {taken}");
     }
 }

@@ -7,7 +7,7 @@ use super::board::{
 
 impl Position {
     /// Whether a live piece of an army in `attackers` attacks `sq`.
-    pub(super) fn attacked_by(&self, sq: u8, attackers: &[Army]) -> bool {
+    pub(crate) fn attacked_by(&self, sq: u8, attackers: &[Army]) -> bool {
         self.attacked_by_some(sq, attackers, |_| true)
     }
 

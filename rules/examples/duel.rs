@@ -2,12 +2,13 @@
 //!
 //! Plays `<games>` matches between computer opponents through the real
 //! game contract (`MatchState` setup, act, legal_actions, outcome) and
-//! prints the score: a win is 1, a draw shared by the players still in
-//! (½ each at two seats; an ffa player already out has no part in it).
+//! prints the score: a win is 1 to each winner, a draw shared by the
+//! players still in (½ each at two seats and in teams; an ffa player
+//! already out has no part in it).
 //! Levels are `easy`, `normal`, `hard`, or `random` (a uniformly random
 //! legal action, never a resignation nor a draw offer; it declines
-//! offers). Each seat's action
-//! is chosen by `engine::decide` from that seat's own view only.
+//! offers). Each seat's action is chosen by `engine::decide` from that
+//! seat's own view only.
 //!
 //! Every match opens with a few uniformly random plies (seeded by the
 //! match number) so the matches differ, and the sides alternate: in match
@@ -118,13 +119,19 @@ fn play(
     let seat_places = state.placements(seats);
     let mut points = vec![0.0; seats];
     match outcome.outcome {
-        // A draw is shared by those it is between: the players still in
-        // (placed first), not those already out of an ffa.
+        // A draw shares what a win would give (a point to each seat of
+        // the winning side) among those it is between: the players still
+        // in (placed first), not those already out of an ffa. Half each
+        // at two seats and in teams.
         OutcomeKind::Draw => {
+            let mut teams = state.teams(seats);
+            teams.sort_unstable();
+            teams.dedup();
+            let win = (seats / teams.len().max(1)) as f64;
             let drawn = seat_places.iter().filter(|p| **p == 1).count().max(1);
             for (point, place) in points.iter_mut().zip(&seat_places) {
                 if *place == 1 {
-                    *point = 1.0 / drawn as f64;
+                    *point = win / drawn as f64;
                 }
             }
         }

@@ -24,6 +24,8 @@
 //! - friend requests: 30 sent per day, 3 to the same player per day,
 //!   whether or not they were withdrawn since.
 //! - seeks: at most 5 open per player (a count, taken under the lock).
+//! - matches against the computer: at most 10 going per player (a count
+//!   under the lock, `lobby::computers::within_limit`).
 //! - verification mails: 5 per account per day.
 
 use crate::error::Error;

@@ -44,7 +44,15 @@ pub fn after_append(
     appended: &[EventRow],
 ) -> Result<Vec<Notice>, Error> {
     let row = &table.row;
-    let user_at = |seat: Seat| table.seats.get(seat.index()).copied().flatten();
+    // The people seated: a computer hears nothing (issue #32).
+    let user_at = |seat: Seat| {
+        (table.seats.get(seat.index()).copied().flatten())
+            .filter(|user| !crate::computer::is_computer(user))
+    };
+    let people: Vec<Uuid> = (0..table.seats.len() as u8)
+        .map(Seat)
+        .filter_map(user_at)
+        .collect();
     let mut notices = Vec::new();
     let mut notice = |user, seq, kind, payload| {
         notices.push(Notice {
@@ -92,7 +100,7 @@ pub fn after_append(
     }
     if row.status == MatchStatus::Finished && !was_finished {
         let payload = json!({"game": row.game, "result": row.result});
-        for user in table.seats.iter().flatten() {
+        for user in &people {
             notice(*user, row.seq, Kind::MatchFinished, payload.clone());
         }
     }
@@ -105,7 +113,7 @@ pub fn after_append(
                 "army": event.body["army"],
                 "reason": event.body["reason"],
             });
-            for user in table.seats.iter().flatten() {
+            for user in &people {
                 notice(*user, event.seq, Kind::PlayerEliminated, payload.clone());
             }
         }
@@ -195,6 +203,19 @@ pub fn invited(users: &[Uuid], table: &Table) -> Vec<Notice> {
 pub fn rematch_offered(users: &[Uuid], table: &Table) -> Vec<Notice> {
     let payload = json!({"game": table.row.game, "rematch_of": table.row.id});
     to_each(users, table.row.seq, Kind::Invitation, payload)
+}
+
+/// A seek that found nobody is played against the computer (issue #32):
+/// its match is untimed, so no "your turn" tells the seeker, who may have
+/// walked away; this does, as an accepted invitation ("your opponent is
+/// here"), naming the computer's level.
+pub fn seek_met_computer(seeker: Uuid, seq: i32, game: &str, level: &str) -> Notice {
+    Notice {
+        user: seeker,
+        seq,
+        kind: Kind::InvitationAccepted,
+        payload: json!({"game": game, "computer": level}),
+    }
 }
 
 /// The players and the challenged hear that the match will not be played.

@@ -11,7 +11,9 @@ use crate::matches::reactions::{Appended, Reaction};
 use crate::matches::{MatchStatus, Table};
 use crate::notify::outbox::Notice;
 use crate::players::Player;
-use diesel::PgConnection;
+use chrono::{DateTime, Duration, Utc};
+use diesel::sql_types::{Text, Timestamptz};
+use diesel::{PgConnection, RunQueryDsl};
 use posthorn_rules::engine::Level;
 use posthorn_rules::{GameId, Seat};
 use serde::{Deserialize, Serialize};
@@ -29,6 +31,13 @@ pub fn player_id(level: Level) -> Uuid {
         Level::Hard => 3,
     };
     Uuid::from_u128(0x0000_0000_0000_4000_8000_0000_0000_c000 + n)
+}
+
+/// Whether `user` is one of the computer players: they hear no notice.
+pub fn is_computer(user: &Uuid) -> bool {
+    Level::ALL
+        .into_iter()
+        .any(|level| player_id(level) == *user)
 }
 
 /// The level of a seated player, if it is a computer.
@@ -132,4 +141,26 @@ impl Reaction for Reply {
         }
         Ok(Vec::new())
     }
+}
+
+/// How long a computer's move that failed every attempt waits before it
+/// is tried again.
+pub const REVIVE_AFTER_MINUTES: i64 = 10;
+
+/// Try again the computer moves that failed every attempt (the database
+/// away longer than the retries last) while their match still waits on
+/// them: active, at the seq they were queued for. A person is never left
+/// waiting on a computer for good; a move whose match went on is left
+/// failed. The jobs revived.
+pub fn revive(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
+    Ok(diesel::sql_query(
+        "UPDATE jobs SET failed_at = NULL, attempts = 0, leased_until = NULL, run_at = $1 \
+         WHERE kind = $2 AND failed_at <= $3 AND EXISTS (SELECT 1 FROM matches m \
+           WHERE m.id::text = jobs.payload->>'match_id' \
+             AND m.seq::text = jobs.payload->>'seq' AND m.status = 'active')",
+    )
+    .bind::<Timestamptz, _>(now)
+    .bind::<Text, _>(MOVE_JOB)
+    .bind::<Timestamptz, _>(now - Duration::minutes(REVIVE_AFTER_MINUTES))
+    .execute(conn)?)
 }

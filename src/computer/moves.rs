@@ -6,9 +6,11 @@
 //! still owes a duty. A crash before the append loses nothing (the lease
 //! runs out and the job is taken again); a crash after it cannot move
 //! twice (the repeat meets a newer seq). An engine that fails, or whose
-//! action the rules refuse, is replaced by a random legal move
-//! (`engine::fallback`) so the person is never left waiting on a
-//! computer; the failure is logged for the engineers.
+//! action the rules refuse, or that panics, is replaced by a random legal
+//! move (`engine::fallback`) so the person is never left waiting on a
+//! computer; the failure is logged for the engineers. A job that still
+//! fails every attempt (the database away for minutes) is revived
+//! ([`super::revive`]) while its match waits on it.
 
 use super::{owing, player_id};
 use crate::db::Pool;
@@ -53,10 +55,21 @@ impl Work for Mover {
         let id: Uuid = serde_json::from_value(job.payload["match_id"].clone())
             .map_err(|e| format!("a computer move job without its match: {e}"))?;
         let seq = job.payload["seq"].as_i64().unwrap_or(-1) as i32;
+        let mut random = Roller(self.dice.clone());
         let read = crate::db::transaction(pool, |c| {
             let Some(mut table) = Table::load(c, id, false)? else {
                 return Ok(None);
             };
+            if table.row.seq == seq && play::window_closed(&table, now) {
+                // §F8: a "last card" window closed while the job waited.
+                // Closing it is the next fact (the act would close it
+                // first and refuse a call or catch decided on it open);
+                // its append queues the computer's next job.
+                if let Some(mut locked) = Table::load(c, id, true)? {
+                    play::resolve_expired(c, &mut locked, now, &mut random)?;
+                }
+                return Ok(None);
+            }
             table.seat_players(c)?;
             Ok(Some(table))
         });
@@ -70,7 +83,6 @@ impl Work for Mover {
             return Ok(());
         };
         let view = table.state.view(Viewer::Seat(seat));
-        let mut random = Roller(self.dice.clone());
         let act = |action: Value, random: &mut Roller| {
             let request = ActionRequest {
                 seq,
@@ -82,12 +94,19 @@ impl Work for Mover {
             })
         };
         let game = table.game.id();
-        let acted = match (self.engine)(table.game, &view, seat, level, &mut random) {
-            Ok(action) => match act(action, &mut random) {
+        // A panicking engine is a failed engine: the random legal move
+        // below stands in for it, rather than a failed attempt that could
+        // leave the person waiting (issue #32).
+        let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            (self.engine)(table.game, &view, seat, level, &mut random)
+        }));
+        let acted = match decided {
+            Ok(Ok(action)) => match act(action, &mut random) {
                 Err(Error::Rule(refused)) => Err(format!("the rules refused it: {refused}")),
                 other => Ok(other),
             },
-            Err(e) => Err(format!("it failed: {e}")),
+            Ok(Err(e)) => Err(format!("it failed: {e}")),
+            Err(_) => Err("it panicked".to_owned()),
         };
         let acted = match acted {
             Ok(acted) => acted,

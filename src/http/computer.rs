@@ -22,7 +22,7 @@ pub async fn list_bots() -> HttpResponse {
 #[utoipa::path(post, path = "/v1/matches/{id}/takeback", tag = "matches",
     params(("id" = Uuid, Path)), request_body = TakebackRequest,
     responses((status = 200, body = MatchView, description = "against the computer, the match after the takeback: the caller's last move and what followed it are undone, and it is their turn again; between two people, the match with the request waiting for the opponent (`takeback_asked_by`)"),
-        (status = 404), (status = 409, description = "a stale seq, a match not being played, or a request already waiting"),
+        (status = 404), (status = 409, description = "a stale seq, a match not being played or the caller out of it, or a request already waiting"),
         (status = 422, description = "no move of the caller's to take back; the opponent has moved since; hidden pieces or cards; more than two seats; or the opponent's setting refuses requests in this match")),
     security(("bearer" = [])))]
 #[post("/v1/matches/{id}/takeback")]

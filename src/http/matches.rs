@@ -41,7 +41,7 @@ where
 
 #[utoipa::path(post, path = "/v1/matches", tag = "matches", request_body = NewMatch,
     params(("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,128}$", description = "a retry with the same key and request gets the first answer (the same match); another request with it gets 422 (kept 24 h)")),
-    responses((status = 201, body = MatchView), (status = 400)), security(("bearer" = [])))]
+    responses((status = 201, body = MatchView), (status = 400), (status = 429, description = "at most 10 matches against the computer going at once")), security(("bearer" = [])))]
 #[post("/v1/matches")]
 pub async fn create_match(
     state: web::Data<AppState>,

@@ -64,6 +64,14 @@ pub struct Ran {
     pub retried: usize,
 }
 
+/// Once per run: fail the jobs whose workers kept dying, and revive the
+/// computer moves a match still waits on (`computer::revive`).
+fn settle_failures(conn: &mut diesel::PgConnection, now: DateTime<Utc>) -> Result<(), Error> {
+    job_queue::fail_exhausted(conn, now)?;
+    crate::computer::revive(conn, now)?;
+    Ok(())
+}
+
 /// [`run_due`] on `threads` threads at once (each claims its own jobs):
 /// the bounded pool computer opponents think on (`POSTHORN_BOT_THREADS`).
 pub fn run_due_on(
@@ -73,7 +81,7 @@ pub fn run_due_on(
     threads: usize,
     lease: Duration,
 ) -> Result<Ran, Error> {
-    crate::db::transaction(pool, |c| job_queue::fail_exhausted(c, now()))?;
+    crate::db::transaction(pool, |c| settle_failures(c, now()))?;
     let runs = super::threads::side_by_side(threads, "a job runner", || {
         run_leased(pool, workers, now, lease)
     });
@@ -89,7 +97,7 @@ pub fn run_due_on(
 /// Run the jobs due at `now` until none is left (blocking; run it off the
 /// executor), each claimed for [`LEASE_SECONDS`].
 pub fn run_due(pool: &Pool, workers: &[&dyn Work], now: DateTime<Utc>) -> Result<Ran, Error> {
-    crate::db::transaction(pool, |c| job_queue::fail_exhausted(c, now))?;
+    crate::db::transaction(pool, |c| settle_failures(c, now))?;
     run_leased(pool, workers, &|| now, Duration::seconds(LEASE_SECONDS))
 }
 

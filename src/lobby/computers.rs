@@ -6,6 +6,7 @@
 
 use crate::computer::player_id;
 use crate::error::Error;
+use diesel::PgConnection;
 use posthorn_rules::engine::Level;
 use posthorn_rules::{MatchState, Seat};
 use serde::{Deserialize, Serialize};
@@ -100,8 +101,8 @@ impl Computers {
     /// the creator's and the computers' fixed seats first, everyone else
     /// in the drawn order in the seats left. `ranks` is each seat's side
     /// by order of play in the dealt opening: a `side` names the seat
-    /// whose side plays in that order (0 first: checkers' Black, Janggi's
-    /// Cho, wherever the rules drew it), in games where every seat has a
+    /// whose side plays in that order (0 first: American checkers' Black,
+    /// Janggi's Cho, wherever the rules drew it), in games where every seat has a
     /// side of its own.
     pub fn place(
         &self,
@@ -157,12 +158,52 @@ impl Computers {
     }
 }
 
-/// Each seat's rank among the sides in play (0 = the game's first side).
+/// How many matches against the computer one player may have going at
+/// once: the computers of a four-player match play on after the person
+/// is out (§Q7/§Q9), each move a search, so the engines' time is bounded
+/// per player (docs/abuse.md).
+pub const ACTIVE_PER_PLAYER: i64 = 10;
+
+/// Refuse a new match against the computer to a player who already has
+/// [`ACTIVE_PER_PLAYER`] going; counted under the player's own lock, so
+/// simultaneous requests are counted in turn.
+pub fn within_limit(conn: &mut PgConnection, player: Uuid) -> Result<(), Error> {
+    use crate::schema::{match_seats, matches};
+    use diesel::prelude::*;
+    crate::limits::serialize(conn, &format!("computer-matches:{player}"))?;
+    let computers: Vec<Uuid> = Level::ALL.into_iter().map(player_id).collect();
+    let against = match_seats::table
+        .filter(match_seats::user_id.eq_any(computers))
+        .select(match_seats::match_id);
+    let mine = match_seats::table
+        .filter(match_seats::user_id.eq(player))
+        .select(match_seats::match_id);
+    let going: i64 = matches::table
+        .filter(matches::status.eq("active"))
+        .filter(matches::id.eq_any(mine))
+        .filter(matches::id.eq_any(against))
+        .count()
+        .get_result(conn)?;
+    if going >= ACTIVE_PER_PLAYER {
+        return Err(Error::rate_limited(format!(
+            "at most {ACTIVE_PER_PLAYER} matches against the computer at once; finish or resign one first"
+        )));
+    }
+    Ok(())
+}
+
+/// Each seat's side by order of play in the dealt opening: 0 for the
+/// side that acts first, then the game's own order of sides from there
+/// (§C2: in checkers' draughts variants White moves first, though the
+/// game lists Black first).
 pub fn side_ranks(state: &MatchState, seats: usize) -> Vec<usize> {
     let sides: Vec<usize> = (0..seats).map(|i| state.side(Seat(i as u8))).collect();
     let order: BTreeSet<usize> = sides.iter().copied().collect();
-    sides
-        .iter()
-        .map(|side| order.iter().position(|s| s == side).unwrap_or(0))
+    let rank = |side: usize| order.iter().position(|s| *s == side).unwrap_or(0);
+    let first = (state.to_act().first())
+        .and_then(|duty| sides.get(duty.seat.index()))
+        .map_or(0, |side| rank(*side));
+    (sides.iter())
+        .map(|side| (rank(*side) + order.len() - first) % order.len())
         .collect()
 }

@@ -55,8 +55,9 @@ pub struct NewMatch {
     pub seat: Option<u8>,
     /// The creator's side by its order of play, only against the computer
     /// and in games where each seat has a side of its own: 0 moves first
-    /// (checkers' Black, Janggi's Cho, whichever seat the rules draw it
-    /// to), 1 second. Not with `seat`.
+    /// (Black in American checkers, White in its other variants, Janggi's
+    /// Cho, whichever seat the rules draw it to), 1 second. Not with
+    /// `seat`.
     #[schema(minimum = 0, maximum = 3)]
     pub side: Option<u8>,
 }
@@ -243,6 +244,9 @@ pub fn create(
             || req.opponents.as_ref().is_some_and(|o| !o.is_empty())
             || req.open_seats.is_some_and(|n| n > 0),
     )?;
+    if computers.is_some() {
+        super::computers::within_limit(conn, creator)?;
+    }
     let turn_seconds = match computers {
         Some(_) => 0,
         None => turn_seconds(req.turn_hours, ask.min_turn_seconds)?,

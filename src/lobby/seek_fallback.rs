@@ -12,6 +12,7 @@ use crate::db::Pool;
 use crate::dice::{Dice, Roller};
 use crate::error::Error;
 use crate::job_queue::{Job, Work};
+use crate::notify::outbox::Enqueue;
 use crate::schema::seeks;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -84,6 +85,9 @@ impl Fallback {
         };
         let ask = Ask::new(seek.user_id, self.min_turn_seconds, &self.public_url, now);
         let started = create::create(conn, &ask, wanted, random)?;
+        let told =
+            crate::notices::seek_met_computer(seek.user_id, started.seq, &started.game, level.id());
+        Enqueue::new(started.id, vec![told], now).execute(conn)?;
         diesel::update(seeks::table.find(id))
             .set((seeks::match_id.eq(started.id), seeks::paired_at.eq(now)))
             .execute(conn)?;

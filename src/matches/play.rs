@@ -111,6 +111,13 @@ pub fn resolve_expired(
     table.append(conn, events, now)
 }
 
+/// Whether a short window (§F8) of `table` has closed by `now` and is
+/// still to be resolved.
+pub fn window_closed(table: &Table, now: DateTime<Utc>) -> bool {
+    let now_ms = to_millis(now);
+    (table.state.to_act().iter()).any(|d| d.closes_at.is_some_and(|c| c <= now_ms))
+}
+
 /// The seat `user` acts from: the one the request names, else the first
 /// of theirs that owes something, else their first.
 fn acting_seat(table: &Table, user: Uuid, named: Option<u8>) -> Result<Seat, Error> {
@@ -211,13 +218,7 @@ fn load_current(
     random: &mut dyn Random,
 ) -> Result<Table, Error> {
     let mut table = Table::load_mine(conn, match_id, user, false)?;
-    let now_ms = to_millis(now);
-    let window_closed = table
-        .state
-        .to_act()
-        .iter()
-        .any(|d| d.closes_at.is_some_and(|c| c <= now_ms));
-    if window_closed {
+    if window_closed(&table, now) {
         // The one write a read may make (`db::read` holds no
         // transaction): in a transaction of its own, under the row lock.
         table = conn.transaction(|conn| {

@@ -133,6 +133,17 @@ fn checked(table: &Table, user: Uuid, seq: i32) -> Result<Vec<Seat>, Error> {
     if mine.is_empty() {
         return Err(Error::not_found("match"));
     }
+    // A seat still in a match being played may always resign, so one
+    // with no action left is out of it (§Q7/§Q9): its moves stand, as a
+    // finished match's do.
+    if mine
+        .iter()
+        .all(|s| table.state.legal_actions(*s).is_empty())
+    {
+        return Err(Error::conflict(
+            "you are out of this match: your moves stand",
+        ));
+    }
     if table.hides_from(mine[0]) {
         return Err(RuleError::illegal(
             "moves are not taken back where pieces or cards are hidden: it would show them",

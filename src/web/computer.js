@@ -5,24 +5,32 @@
 import { api, el, form, gameChoice, go, language, show, t } from "./core.js";
 
 /// The sides a player may pick, by order of play: named where the game
-/// names them.
-const SIDES = { checkers: ["side_black", "side_white"], janggi: ["side_cho", "side_han"] };
+/// names them. Checkers: Black first in American, White first in every
+/// other variant (docs/rules/checkers.md §C2, docs/decisions/games.md).
+function sideNames(game, variant) {
+  if (game.id === "checkers") return !variant || variant === "american" ? ["side_black", "side_white"] : ["side_white", "side_black"];
+  return { janggi: ["side_cho", "side_han"] }[game.id] || [];
+}
+
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export async function computerPage() {
   const [games, bots] = await Promise.all([api("GET", "/v1/games"), api("GET", "/v1/bots")]).then((r) => r.map((x) => x.data));
   const level = el("select", { name: "level" });
   const side = el("select", { name: "seat" });
-  const picker = gameChoice(games, { changed: (game) => {
+  const picker = gameChoice(games, { changed: (game, variant) => {
     const offered = (bots.find((b) => b.game === game.id) || { bots: [] }).bots;
-    level.replaceChildren(...offered.map((b) => el("option", { value: b.level, selected: b.level === "normal" ? true : null },
+    const levelChosen = level.value || "normal";
+    level.replaceChildren(...offered.map((b) => el("option", { value: b.level, selected: b.level === levelChosen ? true : null },
       (language() === "ko" ? b.name_ko : b.name_en) + " (" + b.rating + ")")));
     // Two sides: pick one by order of play. Four-player chess draws its
     // armies to the seats, so there the side is drawn too.
     const sides = game.seats.max === 2 ? 2 : 0;
-    const named = SIDES[game.id] || [];
+    const named = sideNames(game, variant);
+    const chosen = side.value;
     side.replaceChildren(el("option", { value: "" }, t("random_side")),
-      ...Array.from({ length: sides }, (_, i) => el("option", { value: String(i) },
-        (named[i] ? t(named[i]) : t("seat") + " " + (i + 1)) + (i === 0 ? " — " + t("first_side") : ""))));
+      ...Array.from({ length: sides }, (_, i) => el("option", { value: String(i), selected: String(i) === chosen ? true : null },
+        capital((named[i] ? t(named[i]) + " — " : "") + t(i === 0 ? "first_side" : "second_side")))));
   } });
   show(form({}, async (data) => {
     const game = picker.chosen();

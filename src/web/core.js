@@ -224,7 +224,8 @@ export const againstComputer = (m) => m.seats.some((s) => s.user && s.user.compu
 /// the form's fields, the chosen game, and its part of a request body.
 /// `changed(game)` runs whenever the game changes, and once at once.
 export function gameChoice(games, { setups = true, changed = () => {} } = {}) {
-  const variant = el("select", { name: "variant" });
+  const variant = el("select", { name: "variant", on: { change: () => changed(chosen(), variant.value) } });
+  const variantLabel = el("label", {}, t("variant"), variant);
   const janggi = el("div", { class: "setups" });
   const select = el("select", { name: "game", on: { change: fill } }, games.map((g) => el("option", { value: g.id }, named("game_", g.id))));
   const chosen = () => games.find((g) => g.id === select.value);
@@ -235,15 +236,17 @@ export function gameChoice(games, { setups = true, changed = () => {} } = {}) {
     const prefix = hasModes(game) ? "mode_" : "variant_";
     variant.replaceChildren(...options.map((o) => el("option", { value: o }, named(prefix, o))));
     variant.disabled = options.length === 0;
+    // A game with neither variants nor modes shows no empty box.
+    variantLabel.hidden = options.length === 0;
     const setup = (side) => el("label", {}, t("setup_" + side), el("select", { name: "setup_" + side },
       ["SMSM", "MSMS", "MSSM", "SMMS"].map((o) => el("option", { value: o }, t("setup_" + o)))));
     janggi.replaceChildren(...(setups && game.id === "janggi" ? [setup("cho"), setup("han")] : []));
-    changed(game);
+    changed(game, variant.value);
   }
   fill();
   return {
     game: el("label", {}, t("game"), select),
-    variant: el("label", {}, t("variant"), variant),
+    variant: variantLabel,
     setups: janggi,
     chosen,
     /// `{game, variant | mode, options?}` from the form's data.

@@ -143,6 +143,24 @@ function thinking(m) {
 const SERVICE_EVENTS = new Set(["player_joined", "cancelled", "timeout_notice", "time_granted", "taken_back",
   "takeback_requested", "takeback_declined", "on_vacation", "back_from_vacation"]);
 
+/// A takeback undoes the events after its `to_seq`: they stay listed,
+/// struck through, as the log keeps them. The seqs undone.
+function undoneSeqs(events) {
+  const undone = new Set();
+  for (const e of events) {
+    if (e.type === "taken_back") for (const d of events) if (d.seq > e.to_seq && d.seq < e.seq) undone.add(d.seq);
+  }
+  return undone;
+}
+
+/// Whether a move of mine stands in the log (not taken back): only then
+/// is there something to take back.
+function myMoveStands(state) {
+  const undone = undoneSeqs(state.events);
+  const mine = state.match.my_seats;
+  return state.events.some((e) => !SERVICE_EVENTS.has(e.type) && mine.includes(e.seat) && !undone.has(e.seq));
+}
+
 function takebackBar(state) {
   const m = state.match;
   if (m.status !== "active" || !m.my_seats.length || !Games.game(m.game).takeback) return null;
@@ -154,7 +172,7 @@ function takebackBar(state) {
   };
   const button = (what, label, cls) => el("button", { type: "button", class: cls, "data-action": "take_back" + what.replace("/", "_"), on: { click: send(what) } }, t(label));
   // Against the computer: at once (issue #32).
-  if (againstComputer(m)) return el("div", { class: "actions" }, button("", "take_back", "secondary"));
+  if (againstComputer(m)) return myMoveStands(state) ? el("div", { class: "actions" }, button("", "take_back", "secondary")) : null;
   // Between two people: asked and answered (issue #34).
   if (m.seats.length !== 2 || !Games.game(m.game).askTakeback) return null;
   const asker = m.takeback_asked_by;
@@ -181,6 +199,8 @@ function header(m, view) {
     el("p", { class: "status", role: "status" }, statusLine(m)),
     duty && duty.paused_at ? el("p", { class: "muted", "data-paused": true }, displayName(m.seats[duty.seat] || {}) + " · " + t("on_vacation") + (duty.away_until ? " " + t("until") + " " + local(duty.away_until) : "")) : null,
     duty && duty.deadline_at && !duty.paused_at ? el("p", { class: "muted" }, t("deadline") + ": " + local(duty.deadline_at)) : null,
+    // Whether the result will count (a match against the computer never does).
+    el("p", { class: "muted", "data-rated": String(!!m.rated) }, t(m.rated ? "rated_match" : "unrated_match")),
     thinking(m) ? el("p", { class: "muted", role: "status" }, t("computer_thinking")) : null,
     m.result ? el("p", { class: "result" }, t("result") + ": " + describeResult(m)) : null);
 }
@@ -466,12 +486,7 @@ function moveList(state) {
     : e.type === "flipped" ? "⇅" + (e.name ? " " + cardName(e.name) : "")
       : e.name ? t("played") + " " + cardName(e.name) + (e.colour ? " (" + t("card_" + e.colour) + ")" : "") : e.type);
   const cardName = Games.game(state.match.game).cardName;
-  // A takeback undoes the plays after its `to_seq`: they stay listed,
-  // struck through, as the log keeps them.
-  const undone = new Set();
-  for (const e of list) {
-    if (e.type === "taken_back") for (const d of list) if (d.seq > e.to_seq && d.seq < e.seq) undone.add(d.seq);
-  }
+  const undone = undoneSeqs(list);
   return el("details", { class: "moves" }, el("summary", {}, t("moves") + " (" + list.length + ")"),
     el("ol", {}, list.map((e) => el("li", undone.has(e.seq) ? { class: "undone" } : {}, text(e)))));
 }

@@ -211,6 +211,62 @@ async fn a_person_and_three_computers_play_four_player_chess() {
         );
         assert!(my_turn(&view(&app, &mina, &id).await));
     }
+    // Out of the ffa (§Q9), the person's moves stand: no takeback revives
+    // the army, though the computers play on.
+    let resigned = app.act(&mina, &id, json!({"type": "resign"})).await;
+    assert_eq!(resigned.status, 200, "{}", resigned.body);
+    let m = view(&app, &mina, &id).await;
+    assert_eq!(m["status"], "active", "the others play on");
+    let back = app
+        .post(
+            &format!("/v1/matches/{id}/takeback"),
+            &mina,
+            json!({"seq": m["seq"]}),
+        )
+        .await;
+    assert_eq!(back.status, 409, "{}", back.body);
+    assert_eq!(
+        view(&app, &mina, &id).await["seq"],
+        m["seq"],
+        "nothing changed"
+    );
+    // Only the person hears of the match (the elimination): a computer
+    // is told nothing.
+    let told = crate::conditional::text_rows(
+        &app,
+        format!(
+            "SELECT DISTINCT u.username AS t FROM notices n JOIN users u ON u.id = n.user_id \
+             WHERE n.match_id = '{id}'"
+        ),
+    )
+    .await;
+    assert_eq!(told, ["mina"]);
+    app.stop().await;
+}
+
+/// One player has at most `ACTIVE_PER_PLAYER` matches against the
+/// computer going at once (each computer move is a search, and a
+/// four-player match goes on after the person is out); a finished one
+/// frees its place.
+#[actix_web::test]
+async fn a_player_has_a_bounded_number_of_computer_matches_going() {
+    let app = TestApp::start_seeded(21).await;
+    let mina = app.register("mina").await;
+    let limit = posthorn::lobby::computers::ACTIVE_PER_PLAYER;
+    let new = json!({"game": "checkers", "computers": [{"level": "easy"}], "side": 0});
+    let mut ids = Vec::new();
+    for _ in 0..limit {
+        let m = app.post("/v1/matches", &mina, new.clone()).await;
+        assert_eq!(m.status, 201, "{}", m.body);
+        ids.push(m.body["id"].as_str().unwrap().to_owned());
+    }
+    let over = app.post("/v1/matches", &mina, new.clone()).await;
+    assert_eq!(over.status, 429, "{}", over.body);
+    assert!(over.body["detail"].as_str().unwrap().contains("at most"));
+    let resigned = app.act(&mina, &ids[0], json!({"type": "resign"})).await;
+    assert_eq!(resigned.status, 200, "{}", resigned.body);
+    let again = app.post("/v1/matches", &mina, new).await;
+    assert_eq!(again.status, 201, "{}", again.body);
     app.stop().await;
 }
 
@@ -419,6 +475,27 @@ async fn a_computer_match_is_never_rated_never_timed_and_never_on_a_board() {
         "{}",
         board.body
     );
+    // A provisional player is off the board even when rated, so the
+    // board alone proves little: no rating, no rating change and no
+    // count of the result was written for anyone.
+    let written = app
+        .blocking(|s| {
+            use diesel::RunQueryDsl;
+            #[derive(diesel::QueryableByName)]
+            struct N {
+                #[diesel(sql_type = diesel::sql_types::BigInt)]
+                n: i64,
+            }
+            let mut c = s.pool.get().unwrap();
+            ["ratings", "rating_changes", "rating_counts"].map(|table| {
+                diesel::sql_query(format!("SELECT count(*) AS n FROM {table}"))
+                    .get_result::<N>(&mut c)
+                    .unwrap()
+                    .n
+            })
+        })
+        .await;
+    assert_eq!(written, [0, 0, 0], "ratings, rating_changes, rating_counts");
     app.stop().await;
 }
 
@@ -541,6 +618,18 @@ async fn a_seek_that_finds_nobody_plays_the_computer_after_its_wait() {
         [&json!("hard")],
         "the opponent is plainly the computer"
     );
+    // The untimed match tells no turn, so the seeker, who may have walked
+    // away, hears that the opponent is here; the computer hears nothing.
+    let id = m["id"].as_str().unwrap();
+    let told = crate::conditional::text_rows(
+        &app,
+        format!(
+            "SELECT kind || ' ' || (payload->>'computer') AS t FROM notices \
+             WHERE match_id = '{id}'"
+        ),
+    )
+    .await;
+    assert_eq!(told, ["invitation_accepted hard"]);
     // A seek a person takes in time never falls back.
     let again = app
         .post(
@@ -567,9 +656,10 @@ async fn a_seek_that_finds_nobody_plays_the_computer_after_its_wait() {
     app.stop().await;
 }
 
-/// The person picks their side by its order of play: checkers' Black
-/// (seat 0) or White, Janggi's Cho or Han — whichever seat the rules draw
-/// Cho to (§J: the `started` event names Cho's seat).
+/// The person picks their side by its order of play: American checkers'
+/// Black (seat 0) or White, White first in the draughts variants (§C2),
+/// Janggi's Cho or Han — whichever seat the rules draw Cho to (§J: the
+/// `started` event names Cho's seat).
 #[actix_web::test]
 async fn the_person_picks_the_side_that_moves_first_or_second() {
     let app = TestApp::start_seeded(17).await;
@@ -578,16 +668,19 @@ async fn the_person_picks_the_side_that_moves_first_or_second() {
         for (game, side) in [
             ("checkers", 0),
             ("checkers", 1),
+            ("checkers/international", 0),
+            ("checkers/russian", 1),
             ("janggi", 0),
             ("janggi", 1),
         ] {
-            let m = app
-                .post(
-                    "/v1/matches",
-                    &mina,
-                    json!({"game": game, "computers": [{"level": "easy"}], "side": side}),
-                )
-                .await;
+            let (game, variant) = game.split_once('/').unwrap_or((game, "american"));
+            let mut body = match game {
+                "checkers" => json!({"game": game, "variant": variant}),
+                _ => json!({"game": game}),
+            };
+            body["computers"] = json!([{"level": "easy"}]);
+            body["side"] = json!(side);
+            let m = app.post("/v1/matches", &mina, body).await;
             assert_eq!(m.status, 201, "{}", m.body);
             assert_eq!(
                 my_turn(&m.body),
@@ -595,6 +688,10 @@ async fn the_person_picks_the_side_that_moves_first_or_second() {
                 "{game}, round {round}: side {side} moves {}",
                 if side == 0 { "first" } else { "second" }
             );
+            // Out of the way of the limit on matches going at once.
+            let id = m.body["id"].as_str().unwrap();
+            let resigned = app.act(&mina, id, json!({"type": "resign"})).await;
+            assert_eq!(resigned.status, 200, "{}", resigned.body);
         }
     }
     app.stop().await;
@@ -622,6 +719,17 @@ fn illegal_engine(
     Ok(json!({"type": "move", "from": "a1", "to": "h8"}))
 }
 
+/// A broken engine: it panics.
+fn panicking_engine(
+    _: posthorn_rules::GameId,
+    _: &Value,
+    _: posthorn_rules::Seat,
+    _: posthorn_rules::engine::Level,
+    _: &mut dyn posthorn_rules::Random,
+) -> Result<Value, posthorn_rules::RuleError> {
+    panic!("a broken engine")
+}
+
 #[actix_web::test]
 async fn a_computer_whose_engine_fails_still_plays_a_legal_move_never_resigning() {
     let app = TestApp::start_seeded(11).await;
@@ -629,6 +737,7 @@ async fn a_computer_whose_engine_fails_still_plays_a_legal_move_never_resigning(
     for (round, broken) in [
         failing_engine as posthorn::computer::moves::Engine,
         illegal_engine,
+        panicking_engine,
     ]
     .into_iter()
     .enumerate()
@@ -663,4 +772,55 @@ async fn a_computer_whose_engine_fails_still_plays_a_legal_move_never_resigning(
         assert_eq!(after["status"], "active", "round {round}: no resignation");
         assert!(my_turn(&after), "round {round}: the person's turn again");
     }
+}
+
+/// A computer's move that failed every attempt (the database away longer
+/// than the retries last) is tried again while its match waits on it:
+/// not at once, but after `REVIVE_AFTER_MINUTES`; the person is never
+/// left waiting for good.
+#[actix_web::test]
+async fn a_computer_move_that_failed_every_attempt_is_tried_again_while_the_match_waits() {
+    let app = TestApp::start_seeded(13).await;
+    let mina = app.register("mina").await;
+    let created = app
+        .post(
+            "/v1/matches",
+            &mina,
+            json!({"game": "checkers", "computers": [{"level": "easy"}], "side": 1}),
+        )
+        .await;
+    let id = created.body["id"].as_str().unwrap().to_owned();
+    let seq0 = created.body["seq"].as_i64().unwrap();
+    let now = app.clock.now();
+    let failed = app
+        .blocking(move |s| {
+            use diesel::RunQueryDsl;
+            let mut c = s.pool.get().unwrap();
+            diesel::sql_query(
+                "UPDATE jobs SET attempts = 5, failed_at = $1, last_error = 'the database was away' \
+                 WHERE kind = 'computer.move'",
+            )
+            .bind::<diesel::sql_types::Timestamptz, _>(now)
+            .execute(&mut c)
+            .unwrap()
+        })
+        .await;
+    assert_eq!(failed, 1, "the computer's move was queued with the match");
+    let soon = computers_move_at(&app, now + Duration::minutes(5)).await;
+    assert_eq!(
+        soon,
+        Ran::default(),
+        "a failed move waits before it is revived"
+    );
+    assert_eq!(view(&app, &mina, &id).await["seq"].as_i64(), Some(seq0));
+    let later = computers_move_at(
+        &app,
+        now + Duration::minutes(posthorn::computer::REVIVE_AFTER_MINUTES + 1),
+    )
+    .await;
+    assert_eq!(later.done, 1, "{later:?}");
+    let after = view(&app, &mina, &id).await;
+    assert_eq!(after["seq"].as_i64(), Some(seq0 + 1), "the computer moved");
+    assert!(my_turn(&after));
+    app.stop().await;
 }

@@ -285,7 +285,7 @@ async fn hidden_piece(app: &TestApp, id: &str, square: &str) -> Value {
     }
 }
 
-async fn text_rows(app: &TestApp, sql: String) -> Vec<String> {
+pub(crate) async fn text_rows(app: &TestApp, sql: String) -> Vec<String> {
     #[derive(diesel::QueryableByName)]
     struct Text {
         #[diesel(sql_type = diesel::sql_types::Text)]

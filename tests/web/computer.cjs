@@ -25,6 +25,8 @@ async function playTheComputer(browser, errors) {
   assert.match(await page.textContent(".match-head"), /computer · easy/);
   assert.match(await page.textContent(".match-head .status"), /No time limit/);
   assert.equal(await page.$$eval(".match-head", (h) => h[0].textContent.includes("Deadline")), false, "no deadline");
+  assert.match(await page.textContent(".match-head [data-rated]"), /Unrated/);
+  assert.equal(await page.$("[data-action=take_back]"), null, "no move of mine to take back yet");
 
   // A move by clicks; the computer answers by itself (its job runs within
   // a second and the page asks every 1.5 s).
@@ -43,6 +45,7 @@ async function playTheComputer(browser, errors) {
   assert.deepEqual(after.actions, legal.actions, "the start again");
   await page.click("details.moves summary");
   assert.match(await page.textContent("details.moves"), /taken back/);
+  assert.equal(await page.$("[data-action=take_back]"), null, "nothing left to take back");
   await L.shots(page, "computer-taken-back");
 
   // Find an opponent: Fay's seek (the computer after a minute if nobody

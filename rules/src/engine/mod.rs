@@ -63,12 +63,10 @@ pub fn fallback(legal: &[Value], random: &mut dyn Random) -> Option<Value> {
     if let Some(decline) = legal.iter().find(|a| kind(a) == "decline_draw") {
         return Some(decline.clone());
     }
-    // Not a move of the game: resigning, the draw offers, a §F7 concession.
-    let talk = |a: &Value| {
-        ["resign", "draw", "concede"]
-            .iter()
-            .any(|t| kind(a).contains(t))
-    };
+    // Not a move of the game: resigning, the draw offers, a §F7
+    // concession. Named whole: FlipChess's `draw` is drawing a card, a
+    // move like any other.
+    let talk = |a: &Value| TALK.contains(&kind(a).as_str());
     let moves: Vec<&Value> = legal.iter().filter(|a| !talk(a)).collect();
     let pick: Vec<&Value> = if moves.is_empty() {
         legal.iter().collect()
@@ -77,6 +75,16 @@ pub fn fallback(legal: &[Value], random: &mut dyn Random) -> Option<Value> {
     };
     (!pick.is_empty()).then(|| pick[random.below(pick.len() as u64) as usize].clone())
 }
+
+/// The action types that end or offer to end a match rather than play in
+/// it, in every game: never a computer's choice while it has a move.
+const TALK: [&str; 5] = [
+    "resign",
+    "offer_draw",
+    "accept_draw",
+    "decline_draw",
+    "concede",
+];
 
 /// A win, from the side it is good for; shorter wins score higher.
 pub const WIN: i32 = 1_000_000;
@@ -407,6 +415,14 @@ mod tests {
             fallback(&owed, &mut random).unwrap()["type"],
             "decline_draw"
         );
+        // §F6: drawing a card is a move, never mistaken for a draw offer.
+        let must_draw = vec![
+            serde_json::json!({"type": "resign"}),
+            serde_json::json!({"type": "draw"}),
+        ];
+        for _ in 0..20 {
+            assert_eq!(fallback(&must_draw, &mut random).unwrap()["type"], "draw");
+        }
         // Only talk left (a §F7 concession): it is still an answer.
         let only = vec![serde_json::json!({"type": "concede"})];
         assert_eq!(fallback(&only, &mut random).unwrap()["type"], "concede");

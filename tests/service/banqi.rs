@@ -27,7 +27,7 @@ async fn recorded(app: &TestApp, id: Uuid) -> (MatchState, Vec<Value>) {
 }
 
 /// Panics when anything in `shown` equals one of `secrets`.
-fn assert_hides(shown: &Value, secrets: &[Value], what: &str) {
+pub(crate) fn assert_hides(shown: &Value, secrets: &[Value], what: &str) {
     assert!(
         !secrets.contains(shown),
         "{what} shows a face-down piece: {shown}"

@@ -8,6 +8,7 @@ mod challenges;
 mod checkers_variants;
 mod citations;
 mod computer;
+mod computer_seams;
 mod conditional;
 mod deadlines;
 mod errors;

@@ -3,6 +3,7 @@
 // the computer. Such a match is unrated and has no time limit, and the
 // person may take back their move.
 import { api, el, form, gameChoice, go, language, show, t } from "./core.js";
+import * as Games from "./games.js";
 
 /// The sides a player may pick, by order of play: named where the game
 /// names them. Checkers: Black first in American, White first in every
@@ -18,6 +19,8 @@ export async function computerPage() {
   const [games, bots] = await Promise.all([api("GET", "/v1/games"), api("GET", "/v1/bots")]).then((r) => r.map((x) => x.data));
   const level = el("select", { name: "level" });
   const side = el("select", { name: "seat" });
+  // Where pieces or cards are hidden there are no takebacks: said up front.
+  const terms = el("p", { class: "muted", "data-terms": true });
   const picker = gameChoice(games, { changed: (game, variant) => {
     const offered = (bots.find((b) => b.game === game.id) || { bots: [] }).bots;
     const levelChosen = level.value || "normal";
@@ -28,6 +31,8 @@ export async function computerPage() {
     const sides = game.seats.max === 2 ? 2 : 0;
     const named = sideNames(game, variant);
     const chosen = side.value;
+    terms.textContent = t("unrated_match") + " · " + t("no_time_limit")
+      + " · " + t(Games.game(game.id).takeback ? "takebacks_allowed" : "takebacks_hidden");
     side.replaceChildren(el("option", { value: "" }, t("random_side")),
       ...Array.from({ length: sides }, (_, i) => el("option", { value: String(i), selected: String(i) === chosen ? true : null },
         capital((named[i] ? t(named[i]) + " — " : "") + t(i === 0 ? "first_side" : "second_side")))));
@@ -49,6 +54,6 @@ export async function computerPage() {
   el("label", {}, t("level"), level),
   el("label", {}, t("side"), side),
   picker.setups,
-  el("p", { class: "muted" }, t("unrated_match") + " · " + t("no_time_limit")),
+  terms,
   el("button", { type: "submit" }, t("play_computer"))));
 }

@@ -89,7 +89,7 @@ function prompt(view, mySeat) {
     return phase.flip_victim === mySeat ? say("phase_flip_decision", { round: view.round }) : t("phase_flip_waiting");
   }
   if (view.on_move !== mySeat) return t("phase_their");
-  if (phase.kind === "moving") return say("phase_moving", { group: t("group_" + phase.colour), n: phase.moves_left });
+  if (phase.kind === "moving") return say(phase.moves_left === 1 ? "phase_moving_one" : "phase_moving", { group: t("group_" + phase.colour), n: phase.moves_left });
   return t("phase_" + (phase.kind || "play"));
 }
 

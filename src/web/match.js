@@ -110,10 +110,14 @@ function drawBoard(state) {
     waiting ? el("p", { class: "banner unsent", "data-unsent": true }, describe(waiting.body.action, m.game) + " — " + t("not_sent")) : null,
     challengeBar(state), offerBar(state, actions), passedBar(state),
     Games.game(m.game).panel(view, mySeat(m), actions, choose),
+    el("div", { class: "board-wrap" }, boardGrid(state, view, actions, replaying)),
+    // Below the board, so a tap never moves the board under the finger.
     state.choices ? picker(state) : null,
     state.pending ? confirmBar(state) : null,
-    el("div", { class: "board-wrap" }, boardGrid(state, view, actions, replaying)),
-    replayBar(state), takebackBar(state), linesSlot(state), otherActions(state, actions), finishedBar(state), moveList(state));
+    // Conditional moves wait on a person's slow reply; a computer answers
+    // within seconds, so a match against it offers none.
+    replayBar(state), takebackBar(state), againstComputer(m) ? null : linesSlot(state),
+    otherActions(state, actions), finishedBar(state), moveList(state));
 }
 
 /// My conditional moves (issue #34), built once per seq of the match: a
@@ -129,10 +133,6 @@ function linesSlot(state) {
   return state.linesSlot;
 }
 
-/// Whether a computer owes the next play (its reply is on its way).
-function thinking(m) {
-  return m.status === "active" && m.to_act.some((d) => { const s = m.seats[d.seat]; return s && s.user && s.user.computer; });
-}
 
 /// Against the computer the person may take back their last move and the
 /// reply (issue #32); between two people they ask, and the opponent
@@ -151,6 +151,15 @@ function undoneSeqs(events) {
     if (e.type === "taken_back") for (const d of events) if (d.seq > e.to_seq && d.seq < e.seq) undone.add(d.seq);
   }
   return undone;
+}
+
+/// The moves played since my last own one that stands, oldest first.
+function movesSinceMine(state) {
+  const undone = undoneSeqs(state.events);
+  const standing = state.events.filter((e) => !undone.has(e.seq) && e.type !== "taken_back");
+  const mine = state.match.my_seats;
+  const since = standing.length - 1 - [...standing].reverse().findIndex((e) => e.move && mine.includes(e.seat));
+  return standing.slice(since > standing.length - 1 ? 0 : since + 1).filter((e) => e.move).map((e) => e.move);
 }
 
 /// Whether a move of mine stands in the log (not taken back): only then
@@ -201,7 +210,6 @@ function header(m, view) {
     duty && duty.deadline_at && !duty.paused_at ? el("p", { class: "muted" }, t("deadline") + ": " + local(duty.deadline_at)) : null,
     // Whether the result will count (a match against the computer never does).
     el("p", { class: "muted", "data-rated": String(!!m.rated) }, t(m.rated ? "rated_match" : "unrated_match")),
-    thinking(m) ? el("p", { class: "muted", role: "status" }, t("computer_thinking")) : null,
     m.result ? el("p", { class: "result" }, t("result") + ": " + describeResult(m)) : null);
 }
 
@@ -243,6 +251,11 @@ function boardGrid(state, view, actions, replaying) {
   const checked = new Set(game.checked(view));
   // A Banqi turn-up's last action is its one square.
   const lastSquares = last ? game.squaresOf({ type: "move", move: last }) || { from: last, to: last } : null;
+  // At a table of more than two, every move since my own is marked: the
+  // three armies that moved in between, not only the last (issue #32).
+  const recent = replaying || m.seats.length <= 2 ? [] : movesSinceMine(state)
+    .map((move) => game.squaresOf({ type: "move", move })).filter(Boolean);
+  const recently = new Set(recent.flatMap((sq) => [sq.from, sq.to]));
   const unsentSquares = state.waiting ? game.squaresOf(state.waiting.body.action) : null;
   const targets = new Set(state.selected ? moves.filter((x) => x.squares.from === state.selected).map((x) => x.squares.to) : []);
   const starts = new Set(moves.map((x) => x.squares.from || x.squares.at));
@@ -256,6 +269,7 @@ function boardGrid(state, view, actions, replaying) {
     if (cell.id && targets.has(cell.id)) classes.push("target");
     if (cell.id && cell.id === state.selected) classes.push("selected");
     if (lastSquares && (cell.id === lastSquares.from || cell.id === lastSquares.to)) classes.push("last");
+    else if (cell.id && recently.has(cell.id)) classes.push("recent");
     if (lastSquares && (lastSquares.path || []).includes(cell.id)) classes.push("path");
     if (cell.id && checked.has(cell.id)) classes.push("check");
     if (unsentSquares && (cell.id === unsentSquares.from || cell.id === unsentSquares.to || cell.id === unsentSquares.at)) classes.push("unsent");

@@ -36,12 +36,23 @@ export function signInPage(then, redraw) {
 }
 
 export function statusLine(m) {
+  if (m.status === "finished" && m.result && m.my_seats.length) {
+    // How it ended for me: won, lost or drawn.
+    const winners = m.result.winners || [];
+    const mine = !winners.length ? "result_draw" : m.my_seats.some((s) => winners.includes(s)) ? "result_win" : "result_loss";
+    return el("span", { "data-result": mine }, t("finished") + " · " + t(mine));
+  }
   if (m.status !== "active") return el("span", {}, t(m.status));
   const mine = m.to_act.find((d) => m.my_seats.includes(d.seat));
   const duty = mine || m.to_act[0];
   // A match against the computer has no deadline (issue #32).
   const due = duty && duty.deadline_at;
-  return el("span", {}, mine ? t("your_turn") : t("their_turn"),
+  // Whose turn it is, in words: the computer thinking (its reply is on
+  // its way), the one opponent, or the others of a bigger table.
+  const holder = duty && m.seats[duty.seat];
+  const waiting = holder && holder.user && holder.user.computer ? "computer_thinking"
+    : m.seats.length === 2 ? "their_turn_one" : "their_turn";
+  return el("span", {}, mine ? t("your_turn") : t(waiting),
     due ? el("span", { class: "deadline", "data-deadline": duty.deadline_at }, " · " + countdown(duty.deadline_at))
       : duty ? el("span", { class: "muted" }, " · " + t("no_time_limit")) : null);
 }
@@ -82,10 +93,16 @@ export async function matchesPage() {
       if (JSON.stringify(now) !== seen && location.pathname === "/") await matchesPage();
     } catch (_) { /* offline or slow: the next tick tries again */ }
   }, 10000);
-  if (!items.length) return show(el("p", { class: "muted" }, t("none")), link("/new", t("new_match")));
+  if (!items.length) return show(el("p", { class: "muted" }, t("none")), link("/new", t("new_match")), link("/computer", t("play_computer")));
   const mine = items.filter((m) => !(m.status === "waiting" && !m.my_seats.length));
   show(challengesCard(items), el("h2", {}, t("matches")), el("ul", { class: "matches" }, mine.map((m) => {
-    const others = m.seats.filter((s) => !m.my_seats.includes(s.seat)).map(displayName).join(", ");
+    // One name per player, with how many seats they hold (three seats of
+    // one computer level read "computer · hard ×3").
+    const names = m.seats.filter((s) => !m.my_seats.includes(s.seat)).map(displayName);
+    const others = [...new Set(names)].map((n) => {
+      const seats = names.filter((x) => x === n).length;
+      return seats > 1 ? n + " ×" + seats : n;
+    }).join(", ");
     return el("li", {}, el("a", { href: "/matches/" + m.id, "data-link": true },
       el("strong", {}, gameName(m)), " — ", others || "…", el("br"), statusLine(m)));
   })));

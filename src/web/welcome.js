@@ -103,10 +103,12 @@ export function welcomePage() {
   show(el("section", { class: "card welcome" },
     el("h2", {}, t("welcome_title")),
     el("p", {}, t("welcome_lead")),
+    // The ways in before the games, so a phone shows them without a scroll.
+    el("p", {}, link("/signin#up", t("play_a_friend")), " · ", link("/signin#guest", t("guest"))),
+    el("p", { class: "muted" }, t("welcome_computer")),
     el("ul", { class: "game-cards" }, GAMES.map((g) => el("li", {},
       el("span", { class: "game-picture", "aria-hidden": "true" }, PICTURE[g]),
-      link("/how-to/" + g, words()[g][0])))),
-    el("p", {}, link("/signin#up", t("play_a_friend")), " · ", link("/signin#guest", t("guest")))));
+      link("/how-to/" + g, words()[g][0]))))));
 }
 
 /// How to play `game`, in the page's language.

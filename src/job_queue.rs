@@ -62,6 +62,22 @@ pub fn enqueue(
     Ok(added == 1)
 }
 
+/// How long a done job is kept (its key still refuses a second enqueue
+/// meanwhile; every key names a fact that happens once: a match's seq, a
+/// seek, a tournament's start or step).
+pub const KEEP_DONE_DAYS: i64 = 30;
+
+/// Remove up to a thousand jobs done more than [`KEEP_DONE_DAYS`] ago (one
+/// row per computer move would otherwise pile up for ever). The jobs
+/// removed.
+pub fn purge_done(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
+    Ok(diesel::sql_query(
+        "DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE done_at < $1 LIMIT 1000)",
+    )
+    .bind::<diesel::sql_types::Timestamptz, _>(now - Duration::days(KEEP_DONE_DAYS))
+    .execute(conn)?)
+}
+
 /// Fail the jobs whose last attempt's lease ran out (their worker died,
 /// or kept dying), so that none is claimed for ever; once per run of the
 /// runner, not per claim.

@@ -147,6 +147,10 @@ impl Reaction for Reply {
 /// is tried again.
 pub const REVIVE_AFTER_MINUTES: i64 = 10;
 
+/// A failed move older than this is left alone (its match went on, or was
+/// revived since: a match still waiting fails again within minutes).
+const REVIVE_WITHIN_DAYS: i64 = 7;
+
 /// Try again the computer moves that failed every attempt (the database
 /// away longer than the retries last) while their match still waits on
 /// them: active, at the seq they were queued for. A person is never left
@@ -155,12 +159,13 @@ pub const REVIVE_AFTER_MINUTES: i64 = 10;
 pub fn revive(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
     Ok(diesel::sql_query(
         "UPDATE jobs SET failed_at = NULL, attempts = 0, leased_until = NULL, run_at = $1 \
-         WHERE kind = $2 AND failed_at <= $3 AND EXISTS (SELECT 1 FROM matches m \
+         WHERE kind = $2 AND failed_at <= $3 AND failed_at > $4 AND EXISTS (SELECT 1 FROM matches m \
            WHERE m.id::text = jobs.payload->>'match_id' \
              AND m.seq::text = jobs.payload->>'seq' AND m.status = 'active')",
     )
     .bind::<Timestamptz, _>(now)
     .bind::<Text, _>(MOVE_JOB)
     .bind::<Timestamptz, _>(now - Duration::minutes(REVIVE_AFTER_MINUTES))
+    .bind::<Timestamptz, _>(now - Duration::days(REVIVE_WITHIN_DAYS))
     .execute(conn)?)
 }

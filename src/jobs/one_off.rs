@@ -64,11 +64,13 @@ pub struct Ran {
     pub retried: usize,
 }
 
-/// Once per run: fail the jobs whose workers kept dying, and revive the
-/// computer moves a match still waits on (`computer::revive`).
+/// Once per run: fail the jobs whose workers kept dying, revive the
+/// computer moves a match still waits on (`computer::revive`), and remove
+/// done jobs a month old.
 fn settle_failures(conn: &mut diesel::PgConnection, now: DateTime<Utc>) -> Result<(), Error> {
     job_queue::fail_exhausted(conn, now)?;
     crate::computer::revive(conn, now)?;
+    job_queue::purge_done(conn, now)?;
     Ok(())
 }
 

@@ -72,6 +72,19 @@ async fn a_job_is_queued_once_per_key_and_run_once() {
         .await;
     assert_eq!(again, Ran::default(), "a done job is not run again");
     assert_eq!(*worker.ran.lock().unwrap(), [json!({"n": 1})]);
+    // Kept a month (its key still queues nothing), then removed.
+    let count = |at: chrono::DateTime<chrono::Utc>| {
+        app.blocking(move |s| {
+            let mut c = s.pool.get().unwrap();
+            let purged = job_queue::purge_done(&mut c, at).unwrap();
+            let requeued =
+                job_queue::enqueue(&mut c, "test.record", "k1", json!({"n": 3}), at, at).unwrap();
+            (purged, requeued)
+        })
+    };
+    let days = job_queue::KEEP_DONE_DAYS;
+    assert_eq!(count(now + Duration::days(days - 1)).await, (0, false));
+    assert_eq!(count(now + Duration::days(days + 1)).await, (1, true));
     app.stop().await;
 }
 

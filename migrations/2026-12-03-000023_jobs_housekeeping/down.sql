@@ -1,0 +1,2 @@
+DROP INDEX jobs_done;
+DROP INDEX jobs_failed;

@@ -1,8 +1,12 @@
 //! A match against the computer (issue #32): the creator names computer
 //! opponents (`NewMatch.computers`) and may pick their own seat, i.e.
 //! their side (`NewMatch.seat`: checkers' colour, Janggi's Cho or Han);
-//! the computers sit down at once. Such a match is never rated and has no
-//! time limit: the person has no deadline, no notice, no abandonment.
+//! the computers sit down at once. Such a match is never rated. With one
+//! person it has no time limit: the person has no deadline, no notice, no
+//! abandonment, and takes moves back at once. A four-player table may also
+//! seat other people beside the computers (named or by invitation): it is
+//! then timed like any match between people, for everyone, and nobody
+//! takes back at once, since other people's turns are at stake.
 
 use crate::computer::player_id;
 use crate::error::Error;
@@ -33,6 +37,8 @@ pub struct Computers {
     /// The creator's chosen seat, or side by order of play.
     mine: Option<u8>,
     side: Option<u8>,
+    /// Whether other people sit at the table too (then it is timed).
+    pub with_people: bool,
 }
 
 impl Computers {
@@ -56,21 +62,16 @@ impl Computers {
             }
             return Ok(None);
         }
-        // One person and computers: an untimed match with takebacks is
-        // no place for another person's turns.
-        if other_people {
-            return Err(Error::validation(
-                "a match against the computer seats one person: leave opponents and open_seats out",
-            ));
-        }
         if rated == Some(true) {
             return Err(Error::validation(
                 "a match against the computer is never rated; leave rated out",
             ));
         }
-        if timed {
+        // Alone with computers the person has no time limit; with other
+        // people at the table every turn is timed as between people.
+        if timed && !other_people {
             return Err(Error::validation(
-                "a match against the computer has no time limit; leave turn_hours out",
+                "a match of one person against the computer has no time limit; leave turn_hours out",
             ));
         }
         let mut seats = Vec::with_capacity(named.len());
@@ -84,6 +85,7 @@ impl Computers {
             seats,
             mine: seat,
             side,
+            with_people: other_people,
         }))
     }
 

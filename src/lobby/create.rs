@@ -44,8 +44,10 @@ pub struct NewMatch {
     pub turn_hours: Option<f64>,
     pub rated: Option<bool>,
     /// Computer opponents who sit down at once (issue #32, `GET
-    /// /v1/bots`). A match with one is unrated and has no time limit:
-    /// leave `rated` and `turn_hours` out.
+    /// /v1/bots`). A match with one is unrated (leave `rated` out). One
+    /// person alone with computers has no time limit (leave `turn_hours`
+    /// out); in four-player chess, beside named `opponents` or asked-for
+    /// `open_seats`, the table is timed for everyone as between people.
     #[schema(max_items = 3)]
     pub computers: Option<Vec<super::computers::ComputerSeat>>,
     /// The creator's seat, only against the computer (seats are drawn
@@ -247,9 +249,9 @@ pub fn create(
     if computers.is_some() {
         super::computers::within_limit(conn, creator)?;
     }
-    let turn_seconds = match computers {
-        Some(_) => 0,
-        None => turn_seconds(req.turn_hours, ask.min_turn_seconds)?,
+    let turn_seconds = match &computers {
+        Some(c) if !c.with_people => 0,
+        _ => turn_seconds(req.turn_hours, ask.min_turn_seconds)?,
     };
     let range = MatchState::seat_range(game, &config)?;
     let rated = req.rated.unwrap_or(false);
@@ -407,7 +409,9 @@ fn who_sits(
         Some(n) => n as usize,
         None => range.start().saturating_sub(people.len()),
     };
-    if computers.is_some() && open > 0 {
+    // Open seats beside computers only when asked for (friends joining
+    // by invitation), never as the default filling of a table.
+    if computers.is_some() && open > 0 && req.open_seats.is_none() {
         return Err(Error::validation(format!(
             "{} takes at least {} players: name that many computers",
             game.id(),

@@ -137,7 +137,7 @@ fn start(
             })
             .collect()
     };
-    // The computers sit down again as computers (unrated, untimed); the
+    // The computers sit down again as computers (never rated); the
     // people are seated as they were.
     let level = |u: &Uuid| old.players.get(u).and_then(crate::computer::level_of);
     let others: Vec<Uuid> = everyone
@@ -153,6 +153,9 @@ fn start(
         })
         .collect();
     let against_computer = !computers.is_empty();
+    // Timed as before wherever people play people (computers beside
+    // friends included); one person alone with computers is untimed.
+    let timed = !against_computer || !others.is_empty();
     let rematch_ask = Ask {
         seated: &others,
         arrange: Some(&arrange),
@@ -171,7 +174,7 @@ fn start(
         options: Some(row.options.clone()),
         opponents: None,
         open_seats: Some(0),
-        turn_hours: (!against_computer).then(|| row.turn_seconds as f64 / 3600.0),
+        turn_hours: timed.then(|| row.turn_seconds as f64 / 3600.0),
         rated: (!against_computer).then_some(row.rated),
         computers: against_computer.then_some(computers),
         seat: None,

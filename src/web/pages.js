@@ -109,14 +109,39 @@ export async function matchesPage() {
 }
 
 export async function newMatchPage() {
-  const games = (await api("GET", "/v1/games")).data;
-  const picker = gameChoice(games);
+  const [games, bots] = await Promise.all([api("GET", "/v1/games"), api("GET", "/v1/bots")]).then((r) => r.map((x) => x.data));
+  // At a table of more than two (four-player chess), computers may take
+  // seats beside friends (issue #32): how many, and at what level.
+  // A table with a computer is never rated: the box says so.
+  const rated = el("input", { name: "rated", type: "checkbox" });
+  const computers = el("select", { name: "computers", on: { change: () => {
+    rated.disabled = computers.value !== "0";
+    if (rated.disabled) rated.checked = false;
+  } } });
+  const level = el("select", { name: "computer_level" });
+  const seatsForComputers = el("div", { class: "computers" },
+    el("label", {}, t("computer_players"), computers), el("label", {}, t("level"), level));
+  const picker = gameChoice(games, { changed: (game) => {
+    const most = game.seats.max > 2 ? game.seats.max - 2 : 0;
+    computers.replaceChildren(...Array.from({ length: most + 1 }, (_, n) => el("option", { value: String(n) }, String(n))));
+    const offered = (bots.find((b) => b.game === game.id) || { bots: [] }).bots;
+    level.replaceChildren(...offered.map((b) => el("option", { value: b.level, selected: b.level === "normal" ? true : null },
+      (language() === "ko" ? b.name_ko : b.name_en) + " (" + b.rating + ")")));
+    seatsForComputers.hidden = most === 0;
+    rated.disabled = false;
+  } });
   show(form({}, async (data) => {
     const game = picker.chosen();
     const body = { ...picker.body(data), turn_hours: Number(data.get("turn_hours")) || 48, rated: data.get("rated") === "on" };
     const opponent = (data.get("opponent") || "").trim();
+    const n = Number(data.get("computers")) || 0;
+    if (n) {
+      // Never rated; the friends' seats are named or invited.
+      body.computers = Array.from({ length: n }, () => ({ level: data.get("computer_level") }));
+      delete body.rated;
+    }
     if (opponent) body.opponents = opponent.split(/[ ,]+/);
-    else body.open_seats = game.seats.min - 1;
+    else body.open_seats = n ? game.seats.max - 1 - n : game.seats.min - 1;
     const m = (await api("POST", "/v1/matches", body)).data;
     const invites = m.invites && m.invites.length ? m.invites : m.invite ? [m.invite] : [];
     if (!invites.length) return go("/matches/" + m.id);
@@ -130,8 +155,9 @@ export async function newMatchPage() {
   picker.variant,
   picker.setups,
   el("label", {}, t("opponent"), el("input", { name: "opponent", autocomplete: "off", value: new URLSearchParams(location.search).get("opponent") || "" })),
+  seatsForComputers,
   el("label", {}, t("turn_hours"), el("input", { name: "turn_hours", type: "number", min: "1", max: "336", value: "48" })),
-  el("label", { class: "check" }, el("input", { name: "rated", type: "checkbox" }), t("rated")),
+  el("label", { class: "check" }, rated, t("rated")),
   el("button", { type: "submit" }, t("create"))));
 }
 

@@ -158,3 +158,130 @@ async fn a_reply_decided_before_a_takeback_moves_nothing() {
     assert_eq!(after["to_act"][0]["seat"], mine, "the person's turn again");
     app.stop().await;
 }
+
+/// Four-player chess mixes people and computers in any seats (issue #32):
+/// two friends against two computers in teams. With other people at the
+/// table the match is timed for everyone and never rated, it starts when
+/// the challenged friend accepts, the computers answer by themselves, and
+/// nobody takes back at once (other people's turns are at stake).
+#[actix_web::test]
+async fn two_friends_play_four_player_teams_against_two_computers() {
+    let app = TestApp::start_seeded(8).await;
+    let mina = app.register("mina").await;
+    let bob = app.register("bob").await;
+    let ask = |extra: Value| {
+        let mut body = json!({
+            "game": "four_player_chess/teams",
+            "seat": 0,
+            "opponents": ["bob"],
+            "computers": [{"level": "easy", "seat": 1}, {"level": "normal", "seat": 3}],
+        });
+        for (k, v) in extra.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        body
+    };
+    let rated = app
+        .post("/v1/matches", &mina, ask(json!({"rated": true})))
+        .await;
+    assert_eq!(rated.status, 400, "never rated: {}", rated.body);
+    // `challenge`: bob is asked, not seated by the harness.
+    let created = app
+        .challenge("/v1/matches", &mina, ask(json!({"turn_hours": 24})))
+        .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let m = &created.body;
+    assert_eq!(m["status"], "waiting", "until bob accepts");
+    assert_eq!(m["rated"], false);
+    assert_eq!(m["turn_hours"], 24.0, "timed, as between people");
+    let id = m["id"].as_str().unwrap().to_owned();
+    let accepted = app
+        .request(
+            "POST",
+            &format!("/v1/matches/{id}/accept"),
+            Some(&bob),
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(accepted.status, 200, "{}", accepted.body);
+    let m = app.get(&format!("/v1/matches/{id}"), &mina).await.body;
+    assert_eq!(m["status"], "active");
+    assert_eq!(m["seats"][2]["user"]["username"], "bob", "mina's partner");
+    assert_eq!(m["seats"][1]["user"]["computer"], "easy");
+    assert_eq!(m["seats"][3]["user"]["computer"], "normal");
+    // Play round the table: the person to move moves, the computer after
+    // them answers by itself (partners sit opposite: turns alternate
+    // between people and computers), every person's turn has a deadline.
+    for _ in 0..4 {
+        let m = app.get(&format!("/v1/matches/{id}"), &mina).await.body;
+        let duty = &m["to_act"][0];
+        assert!(duty["deadline_at"].is_string(), "{duty}");
+        let token = if duty["seat"] == 0 { &mina } else { &bob };
+        assert!(
+            duty["seat"] == 0 || duty["seat"] == 2,
+            "a person's turn: {duty}"
+        );
+        let legal = app
+            .get(&format!("/v1/matches/{id}/legal-actions"), token)
+            .await
+            .body;
+        let first_move = (legal["actions"].as_array().unwrap().iter())
+            .find(|a| a["type"] == "move")
+            .unwrap()
+            .clone();
+        let moved = app
+            .post(
+                &format!("/v1/matches/{id}/actions"),
+                token,
+                json!({"seq": legal["seq"], "action": first_move}),
+            )
+            .await;
+        assert_eq!(moved.status, 200, "{}", moved.body);
+        let ran = app
+            .blocking(|s| {
+                let mover = Mover::new(s.dice.clone());
+                run_due(&s.pool, &[&mover], s.clock.now()).unwrap()
+            })
+            .await;
+        assert_eq!(
+            ran,
+            Ran {
+                done: 1,
+                retried: 0
+            },
+            "the computer after answers"
+        );
+    }
+    let m = app.get(&format!("/v1/matches/{id}"), &mina).await.body;
+    let back = app
+        .post(
+            &format!("/v1/matches/{id}/takeback"),
+            &mina,
+            json!({"seq": m["seq"]}),
+        )
+        .await;
+    assert_eq!(back.status, 422, "{}", back.body);
+    // Mina resigns for the team (§Q9 in teams); a rematch, once both
+    // friends ask, seats the computers again and stays timed.
+    let resigned = app.act(&mina, &id, json!({"type": "resign"})).await;
+    assert_eq!(resigned.status, 200, "{}", resigned.body);
+    let rematch = format!("/v1/matches/{id}/rematch");
+    let asked = app.post(&rematch, &mina, json!({})).await;
+    assert_eq!(asked.status, 200, "{}", asked.body);
+    let started = app.post(&rematch, &bob, json!({})).await.body["rematch"].clone();
+    let again = app
+        .get(
+            &format!("/v1/matches/{}", started["id"].as_str().unwrap()),
+            &bob,
+        )
+        .await
+        .body;
+    assert_eq!(again["turn_hours"], 24.0, "{again}");
+    assert_eq!(again["rated"], false);
+    let computers = (again["seats"].as_array().unwrap().iter())
+        .filter(|s| s["user"]["computer"].is_string())
+        .count();
+    assert_eq!(computers, 2);
+    app.stop().await;
+}

@@ -48,6 +48,24 @@ async function playTheComputer(browser, errors) {
   assert.equal(await page.$("[data-action=take_back]"), null, "nothing left to take back");
   await L.shots(page, "computer-taken-back");
 
+  // Four-player chess with friends and computers (issue #32): two
+  // computers beside Erin, and an invitation for the friend's seat.
+  await page.goto(BASE + "/new");
+  await page.waitForSelector("select[name=game] option", { state: "attached" });
+  await page.selectOption("select[name=game]", "four_player_chess");
+  await page.selectOption("select[name=variant]", "teams");
+  await page.selectOption("select[name=computers]", "2");
+  await page.selectOption("select[name=computer_level]", "easy");
+  await L.shots(page, "friends-and-computers");
+  await page.click("button[type=submit]");
+  await page.waitForSelector(".card a[href^='/matches/']");
+  const mine = await api("GET", "/v1/matches", erin.access_token);
+  const table = mine.items.find((x) => x.game === "four_player_chess");
+  assert.equal(table.status, "waiting", "until the friend takes the invited seat");
+  assert.equal(table.seats.filter((x) => x.user && x.user.computer === "easy").length, 2);
+  assert.equal(table.turn_hours, 48, "timed, as between people");
+  assert.equal(table.rated, false);
+
   // Find an opponent: Fay's seek (the computer after a minute if nobody
   // comes) is taken by Erin from the list; Fay's page opens the match.
   const fay = await api("POST", "/v1/accounts", null, { username: "fay", password: "a long password" });

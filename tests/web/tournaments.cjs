@@ -84,8 +84,9 @@ async function tournamentFromTheForm(browser, errors) {
     const seq = (await api("GET", `/v1/matches/${m.match_id}`, token)).seq;
     await api("POST", `/v1/matches/${m.match_id}/actions`, token, { seq, action: { type: "resign" } });
   }
-  // The service's job runner finishes it within a few seconds.
-  for (let i = 0; i < 100; i++) {
+  // The service's job runner finishes it within a few seconds (up to 30
+  // on a loaded 2-core machine: once it took longer than 10).
+  for (let i = 0; i < 300; i++) {
     if ((await api("GET", `/v1/tournaments/${id}`, tia.access_token)).status === "finished") break;
     await creator.waitForTimeout(100);
   }

@@ -15,11 +15,30 @@ use crate::error::Error;
 use crate::schema::jobs;
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
+use diesel::sql_types::{Array, BigInt, Integer, SmallInt, Timestamptz};
 use diesel::PgConnection;
 use serde_json::Value;
 
 /// Attempts before a job is recorded as failed.
 pub const MAX_ATTEMPTS: i32 = 5;
+
+/// Where a job waits (issue #46), each lane run by threads of its own, so
+/// that work of one cost never queues behind work of another: a lobby or
+/// tournament job never waits behind a search, an easy reply never behind
+/// a hard one. Stored as its number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// Lobby and tournament work, and computers that only resign: no search.
+    Quick = 0,
+    /// Easy and normal searches (milliseconds).
+    Light = 1,
+    /// Hard searches (about a second each).
+    Heavy = 2,
+}
+
+impl Lane {
+    pub const ALL: [Lane; 3] = [Lane::Quick, Lane::Light, Lane::Heavy];
+}
 
 /// A claimed job.
 #[derive(Clone, Debug, PartialEq, Queryable, Selectable)]
@@ -30,6 +49,8 @@ pub struct Job {
     pub payload: Value,
     /// This claim's attempt, counting from 1: the fence of `finish`.
     pub attempts: i32,
+    /// The person the work is done for, whose engine time it spends.
+    pub owner: Option<uuid::Uuid>,
 }
 
 /// The work of one kind of job, as `jobs::one_off` runs it.
@@ -39,7 +60,8 @@ pub trait Work: Send + Sync {
     fn run(&self, pool: &crate::db::Pool, job: &Job, now: DateTime<Utc>) -> Result<(), String>;
 }
 
-/// Queue `kind` work due at `run_at`, once per `key`; whether it was new.
+/// Queue `kind` work due at `run_at` in the quick lane, once per `key`;
+/// whether it was new.
 pub fn enqueue(
     conn: &mut PgConnection,
     kind: &str,
@@ -48,13 +70,41 @@ pub fn enqueue(
     run_at: DateTime<Utc>,
     now: DateTime<Utc>,
 ) -> Result<bool, Error> {
+    let work = Queued {
+        kind,
+        key,
+        payload,
+        lane: Lane::Quick,
+        owner: None,
+    };
+    enqueue_work(conn, work, run_at, now)
+}
+
+/// A job to queue: what, once per `key`, in which lane, for whom.
+pub struct Queued<'a> {
+    pub kind: &'a str,
+    pub key: &'a str,
+    pub payload: Value,
+    pub lane: Lane,
+    pub owner: Option<uuid::Uuid>,
+}
+
+/// Queue `work` due at `run_at`; whether it was new.
+pub fn enqueue_work(
+    conn: &mut PgConnection,
+    work: Queued,
+    run_at: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<bool, Error> {
     let added = diesel::insert_into(jobs::table)
         .values((
-            jobs::kind.eq(kind),
-            jobs::key.eq(key),
-            jobs::payload.eq(payload),
+            jobs::kind.eq(work.kind),
+            jobs::key.eq(work.key),
+            jobs::payload.eq(work.payload),
             jobs::run_at.eq(run_at),
             jobs::created_at.eq(now),
+            jobs::lane.eq(work.lane as i16),
+            jobs::owner.eq(work.owner),
         ))
         .on_conflict(jobs::key)
         .do_nothing()
@@ -95,26 +145,35 @@ pub fn fail_exhausted(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usi
     .execute(conn)?)
 }
 
-/// Claim the job due longest, leasing it until `now + lease`: neither
-/// done nor failed, due, and not leased by a live worker. Commit the
-/// claim before working, so other instances see the lease.
+/// Claim a due job of `lanes`, leasing it until `now + lease`: neither
+/// done nor failed, due, and not leased by a live worker. Fairly (issue
+/// #46): the job of the person whose engine spent least in the last hour
+/// first, then the one due longest, so one player's backlog never delays
+/// another's reply; a person over their engine budget waits
+/// (`limits::engine`). Commit the claim before working, so other
+/// instances see the lease.
 pub fn claim(
     conn: &mut PgConnection,
+    lanes: &[Lane],
     now: DateTime<Utc>,
     lease: Duration,
 ) -> Result<Option<Job>, Error> {
-    let due = jobs::table
-        .filter(jobs::done_at.is_null().and(jobs::failed_at.is_null()))
-        .filter(jobs::run_at.le(now))
-        .filter(jobs::attempts.lt(MAX_ATTEMPTS))
-        .filter(jobs::leased_until.is_null().or(jobs::leased_until.le(now)))
-        .order(jobs::run_at)
-        .select(jobs::id)
-        .for_update()
-        .skip_locked()
-        .first::<i64>(conn)
+    #[derive(QueryableByName)]
+    struct Due {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        id: i64,
+    }
+    let lanes: Vec<i16> = lanes.iter().map(|l| *l as i16).collect();
+    let due = diesel::sql_query(CLAIM)
+        .bind::<Array<SmallInt>, _>(lanes)
+        .bind::<Timestamptz, _>(now)
+        .bind::<Integer, _>(MAX_ATTEMPTS)
+        .bind::<Timestamptz, _>(now - crate::limits::engine::WINDOW)
+        .bind::<BigInt, _>(crate::limits::engine::PER_PLAYER.num_milliseconds())
+        .bind::<BigInt, _>(crate::limits::engine::PER_ADDRESS.num_milliseconds())
+        .get_result::<Due>(conn)
         .optional()?;
-    let Some(id) = due else {
+    let Some(Due { id }) = due else {
         return Ok(None);
     };
     Ok(Some(
@@ -127,6 +186,23 @@ pub fn claim(
             .get_result(conn)?,
     ))
 }
+
+/// The claim's choice: `$1` lanes, `$2` now, `$3` attempts, `$4` the
+/// budget window's start, `$5` and `$6` the budgets per player and per
+/// address in milliseconds. A job for nobody (lobby, tournaments) spends
+/// nothing and waits for nobody's budget.
+const CLAIM: &str = "\
+    SELECT j.id FROM jobs j \
+    LEFT JOIN LATERAL (SELECT coalesce(sum(t.millis), 0) AS spent FROM engine_time t \
+        WHERE t.owner = j.owner AND t.at > $4) mine ON true \
+    LEFT JOIN LATERAL (SELECT coalesce(sum(t.millis), 0) AS spent FROM engine_time t \
+        WHERE t.address = (SELECT u.address FROM users u WHERE u.id = j.owner) AND t.at > $4) here ON true \
+    WHERE j.lane = ANY($1) AND j.done_at IS NULL AND j.failed_at IS NULL \
+      AND j.run_at <= $2 AND j.attempts < $3 \
+      AND (j.leased_until IS NULL OR j.leased_until <= $2) \
+      AND (j.owner IS NULL OR (mine.spent < $5 AND here.spent < $6)) \
+    ORDER BY mine.spent NULLS FIRST, j.run_at \
+    LIMIT 1 FOR UPDATE OF j SKIP LOCKED";
 
 /// The claimed `job` is done; false when its lease was lost to another
 /// attempt (that attempt closes it).

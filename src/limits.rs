@@ -27,6 +27,9 @@
 //! - matches against the computer: at most 10 going per player (a count
 //!   under the lock, `lobby::computers::within_limit`).
 //! - verification mails: 5 per account per day.
+//! - vacation starts: 1 per player per day (issue #46): each start and
+//!   end is an event in every match of theirs and a notice to every
+//!   opponent, and each vacation costs at least a day anyway.
 
 use crate::error::Error;
 use crate::schema::limit_hits;
@@ -48,11 +51,12 @@ pub enum Limit {
     FriendRequest,
     FriendRequestPair,
     VerificationMail,
+    VacationStart,
 }
 
 impl Limit {
     /// Every limit, once.
-    pub const ALL: [Limit; 10] = [
+    pub const ALL: [Limit; 11] = [
         Limit::SignInAccountAddress,
         Limit::SignInAccount,
         Limit::SignInAddress,
@@ -63,6 +67,7 @@ impl Limit {
         Limit::FriendRequest,
         Limit::FriendRequestPair,
         Limit::VerificationMail,
+        Limit::VacationStart,
     ];
 
     /// `(key prefix, hits allowed, window in minutes, what the refusal says)`.
@@ -99,6 +104,7 @@ impl Limit {
                 24 * 60,
                 "at most 5 verification mails a day",
             ),
+            VacationStart => ("vacation-start", 1, 24 * 60, "one vacation may start a day"),
         }
     }
 
@@ -113,6 +119,20 @@ impl Limit {
     fn key(self, subject: &str) -> String {
         format!("{}:{subject}", self.rule().0)
     }
+}
+
+/// Engine time (issue #46), spent by computers for a person: the budgets
+/// `job_queue::claim` holds and `computer::budget` charges.
+pub mod engine {
+    use chrono::Duration;
+
+    /// The window a budget is counted over.
+    pub const WINDOW: Duration = Duration::hours(1);
+    /// Engine time one person may spend per [`WINDOW`].
+    pub const PER_PLAYER: Duration = Duration::minutes(10);
+    /// Engine time one address may spend per [`WINDOW`], over all its
+    /// players (guests are 10 an hour from an address).
+    pub const PER_ADDRESS: Duration = Duration::minutes(20);
 }
 
 /// The longest window: hits older than it count for nothing.

@@ -15,6 +15,11 @@ use posthorn_rules::{DutyKind, Seat};
 use serde_json::json;
 use uuid::Uuid;
 
+/// A vacation shorter than this ends without telling the opponents
+/// (issue #46): its start told them already, and it cost a whole day.
+const TOLD_BACK_AFTER: chrono::Duration =
+    chrono::Duration::hours(crate::vacation::LEAST_CHARGE_HOURS as i64);
+
 /// The notices reaction: every append is told to the players it
 /// concerns, in its transaction.
 pub struct Tell;
@@ -167,15 +172,19 @@ pub fn after_append(
                 }
             }
             // Vacation (issue #34): the others hear once that a player went
-            // away (a duty paused later, by the sweep, tells nobody) and
-            // once that they are back.
+            // away (a duty paused later, by the sweep, tells nobody; a
+            // player starts one vacation a day) and that they are back,
+            // only after a vacation of a day or more (issue #46): a start
+            // and end toggled within it mails each opponent once.
             Some(ServiceEvent::OnVacation { since, until }) if since == event.at => {
                 let payload = json!({"game": game, "until": until});
                 for user in others {
                     notice(user, seq, Kind::OpponentOnVacation, payload.clone());
                 }
             }
-            Some(ServiceEvent::BackFromVacation) => {
+            Some(ServiceEvent::BackFromVacation { since })
+                if since.is_none_or(|since| event.at - since >= TOLD_BACK_AFTER) =>
+            {
                 for user in others {
                     notice(user, seq, Kind::OpponentBack, json!({"game": game}));
                 }
@@ -184,7 +193,8 @@ pub fn after_append(
                 ServiceEvent::TimeGranted { .. }
                 | ServiceEvent::Cancelled { .. }
                 | ServiceEvent::TakenBack { .. }
-                | ServiceEvent::OnVacation { .. },
+                | ServiceEvent::OnVacation { .. }
+                | ServiceEvent::BackFromVacation { .. },
             )
             | None => {}
         }

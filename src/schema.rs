@@ -23,6 +23,7 @@ diesel::table! {
         vacation_until -> Nullable<Timestamptz>,
         vacation_paying_since -> Nullable<Timestamptz>,
         auto_vacation -> Bool,
+        address -> Nullable<Text>,
     }
 }
 
@@ -60,6 +61,18 @@ diesel::table! {
         done_at -> Nullable<Timestamptz>,
         failed_at -> Nullable<Timestamptz>,
         created_at -> Timestamptz,
+        lane -> Int2,
+        owner -> Nullable<Uuid>,
+    }
+}
+
+diesel::table! {
+    engine_time (id) {
+        id -> Int8,
+        owner -> Uuid,
+        address -> Nullable<Text>,
+        at -> Timestamptz,
+        millis -> Int4,
     }
 }
 

@@ -6,9 +6,14 @@
 //! The rules, written down in docs/decisions/matches-and-deadlines.md:
 //! - **Allowance**: 30 days (720 hours), which a new account starts with;
 //!   it accrues by 2 hours a day (about 30 days a year) up to that cap.
-//! - **Spent by the started hour**, from the first duty of theirs that
-//!   pauses to the end of the vacation (a vacation while nobody waits for
-//!   them costs nothing until somebody does).
+//! - **Spent by the started hour**, from when the first duty of theirs
+//!   paused to the end of the vacation, **plus the hour of grace** every
+//!   paused duty may resume with (`duties::RESUME_AT_LEAST`), and **at
+//!   least a day** (issue #46, as chess.com charges): a vacation can never
+//!   give a duty more clock than it costs. A vacation while nobody waits
+//!   for them costs nothing until somebody does.
+//! - **One start a day** (`limits::Limit::VacationStart`): ending is always
+//!   allowed, starting again waits.
 //! - It ends when they say so (`DELETE /v1/me/vacation`), when they act
 //!   in any match, at the end date they gave, or when the allowance is
 //!   spent; then their duties resume (with at least an hour,
@@ -23,6 +28,8 @@
 //! the sweep asks [`away`] before it sends a notice or forfeits a match.
 
 use crate::error::Error;
+use crate::limits::Limit;
+use crate::matches::duties::RESUME_AT_LEAST;
 use crate::matches::{MatchStatus, NewEvent, ServiceEvent, Table};
 use crate::schema::{match_seats, matches, users};
 use chrono::{DateTime, Duration, Utc};
@@ -37,6 +44,13 @@ use uuid::Uuid;
 pub const CAP_HOURS: i32 = 30 * 24;
 /// One hour of allowance accrues every this long (2 hours a day).
 pub const ACCRUES_EVERY: Duration = Duration::hours(12);
+/// The least a vacation that paused a duty costs (issue #46): a pause of
+/// seconds before a deadline would otherwise cost nothing and still hand
+/// the duty its hour of grace.
+pub const LEAST_CHARGE_HOURS: i32 = 24;
+/// The hour of grace a paused duty may resume with, charged with the
+/// pause so that the clock gained never exceeds the allowance spent.
+const GRACE_HOURS: i32 = (RESUME_AT_LEAST.num_seconds() / 3600) as i32;
 
 /// `GET /v1/me/vacation`: where a player's vacation stands.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -97,11 +111,13 @@ impl Away {
     }
 
     /// What the running vacation has spent by `now`: every started hour
-    /// since its first paused duty.
+    /// since its first paused duty stopped, plus the hour of grace, at
+    /// least [`LEAST_CHARGE_HOURS`]; never more than the allowance.
     fn spent(&self, now: DateTime<Utc>) -> i32 {
         self.vacation_paying_since.map_or(0, |from| {
             let seconds = (now - from).num_seconds().max(0);
-            ((seconds + 3599) / 3600) as i32
+            let hours = ((seconds + 3599) / 3600) as i32 + GRACE_HOURS;
+            hours.max(LEAST_CHARGE_HOURS).min(self.accrued(now))
         })
     }
 
@@ -114,10 +130,12 @@ impl Away {
         }
     }
 
-    /// When the allowance runs out, for a vacation that is spending it.
+    /// When the allowance runs out, for a vacation that is spending it:
+    /// the hour of grace is kept back, since the duties resume with it.
     fn runs_out(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         let from = self.vacation_paying_since?;
-        Some(from + Duration::hours(self.accrued(now) as i64))
+        let hours = (self.accrued(now) - GRACE_HOURS).max(0);
+        Some(from + Duration::hours(hours as i64))
     }
 }
 
@@ -186,6 +204,7 @@ pub fn start(
     if until.is_some_and(|u| u <= now) {
         return Err(Error::validation("until must be in the future"));
     }
+    crate::limits::take(conn, Limit::VacationStart, &user.to_string(), now)?;
     let paused = pause_everywhere(conn, user, now, until, now)?;
     let started = diesel::update(users::table.find(user))
         .filter(users::vacation_since.is_null())
@@ -213,9 +232,10 @@ pub fn end(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<Va
     if away.vacation_since.is_none() {
         return Ok(away.view(now));
     }
+    let since = away.vacation_since;
     for mut table in tables_of(conn, user)? {
         let events = (table.seats_of(user).into_iter())
-            .map(|seat| vacation_event(seat, ServiceEvent::BackFromVacation))
+            .map(|seat| vacation_event(seat, ServiceEvent::BackFromVacation { since }))
             .collect();
         table.append(conn, events, now)?;
     }
@@ -330,10 +350,21 @@ pub fn away(
     let until = away.vacation_until;
     let event = vacation_event(seat, ServiceEvent::OnVacation { since, until });
     table.append(conn, vec![event], now)?;
-    // The allowance is spent from the first duty that pauses.
+    // The allowance is spent from when the first paused duty stopped: a
+    // duty newly owed while away pauses from its start, not from its
+    // notice, and that stretch is clock it gains (issue #46).
+    let stopped = (table.duties()?.iter())
+        .filter(|d| d.seat == seat)
+        .filter_map(|d| d.paused_at)
+        .min()
+        .unwrap_or(now);
     diesel::update(users::table.find(user))
-        .filter(users::vacation_paying_since.is_null())
-        .set(users::vacation_paying_since.eq(Some(now)))
+        .filter(
+            users::vacation_paying_since
+                .is_null()
+                .or(users::vacation_paying_since.gt(stopped)),
+        )
+        .set(users::vacation_paying_since.eq(Some(stopped)))
         .execute(conn)?;
     Ok(true)
 }

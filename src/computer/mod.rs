@@ -4,9 +4,11 @@
 //! falls to one queues a job in the append's transaction ([`Reply`]), and
 //! any instance's job runner plays the move ([`moves::Mover`]).
 
+pub mod budget;
 pub mod moves;
 
 use crate::error::Error;
+use crate::job_queue::{Lane, Queued};
 use crate::matches::reactions::{Appended, Reaction};
 use crate::matches::{MatchStatus, Table};
 use crate::notify::outbox::Notice;
@@ -113,9 +115,42 @@ pub fn owing(table: &Table) -> Vec<(Seat, Level)> {
     owing
 }
 
+/// The people still in `table`'s match: seats held by a person that
+/// still have an action (a seat out of the match has none, §Q9).
+pub fn people_in(table: &Table) -> Vec<Uuid> {
+    let person = |user: &Uuid| {
+        table
+            .players
+            .get(user)
+            .is_some_and(|p| p.computer.is_none())
+    };
+    (table.seats.iter().enumerate())
+        .filter_map(|(i, user)| Some((Seat(i as u8), (*user)?)))
+        .filter(|(seat, user)| person(user) && !table.state.legal_actions(*seat).is_empty())
+        .map(|(_, user)| user)
+        .collect()
+}
+
+/// The person whose engine time a computer's move at `table` spends
+/// (issue #46): the first still in, else the first seated.
+fn owner(table: &Table) -> Option<Uuid> {
+    let person = |user: &Uuid| {
+        table
+            .players
+            .get(user)
+            .is_some_and(|p| p.computer.is_none())
+    };
+    (people_in(table).first().copied())
+        .or_else(|| table.seats.iter().flatten().find(|u| person(u)).copied())
+}
+
 /// The computer's turn: when an append leaves a duty with a computer
 /// seat, a job to play it is queued in the same transaction, keyed by the
-/// match and its seq, so it is queued once and a crash loses nothing.
+/// match and its seq, so it is queued once and a crash loses nothing. It
+/// waits in the lane of its cost (issue #46): a hard search in the heavy
+/// lane, easy and normal in the light one, and at a table no person is
+/// left in (a four-player match whose people are out) the computers only
+/// resign, which costs nothing ([`moves::Mover`]).
 pub struct Reply;
 
 impl Reaction for Reply {
@@ -128,17 +163,23 @@ impl Reaction for Reply {
         if table.row.status == MatchStatus::Active {
             table.seat_players(conn)?;
         }
-        if !owing(table).is_empty() {
-            let (id, seq) = (table.row.id, table.row.seq);
-            crate::job_queue::enqueue(
-                conn,
-                MOVE_JOB,
-                &format!("{MOVE_JOB}:{id}:{seq}"),
-                serde_json::json!({"match_id": id, "seq": seq}),
-                appended.now,
-                appended.now,
-            )?;
-        }
+        let Some(&(_, level)) = owing(table).first() else {
+            return Ok(Vec::new());
+        };
+        let lane = match level {
+            _ if people_in(table).is_empty() => Lane::Quick,
+            Level::Hard => Lane::Heavy,
+            Level::Easy | Level::Normal => Lane::Light,
+        };
+        let (id, seq) = (table.row.id, table.row.seq);
+        let work = Queued {
+            kind: MOVE_JOB,
+            key: &format!("{MOVE_JOB}:{id}:{seq}"),
+            payload: serde_json::json!({"match_id": id, "seq": seq}),
+            lane,
+            owner: owner(table),
+        };
+        crate::job_queue::enqueue_work(conn, work, appended.now, appended.now)?;
         Ok(Vec::new())
     }
 }

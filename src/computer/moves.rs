@@ -18,6 +18,7 @@ use crate::dice::{Dice, Roller};
 use crate::error::Error;
 use crate::job_queue::{Job, Work};
 use crate::matches::play::{self, ActionRequest};
+use crate::matches::snapshots::Snapshot;
 use crate::matches::Table;
 use chrono::{DateTime, Utc};
 use posthorn_rules::engine::{self, Level};
@@ -94,12 +95,29 @@ impl Work for Mover {
             })
         };
         let game = table.game.id();
+        if super::people_in(&table).is_empty() {
+            // Nobody is left to play for (a four-player table whose people
+            // are out, §Q9): the computers resign in turn and the match
+            // ends now, instead of searching up to §Q6's 1,000 plies for
+            // nobody (issue #46).
+            return settled(act(serde_json::json!({"type": "resign"}), &mut random));
+        }
         // A panicking engine is a failed engine: the random legal move
         // below stands in for it, rather than a failed attempt that could
         // leave the person waiting (issue #32).
+        let started = std::time::Instant::now();
         let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             (self.engine)(table.game, &view, seat, level, &mut random)
         }));
+        // Charged whatever became of the move: the time was spent.
+        if let Some(owner) = job.owner {
+            let spent = started.elapsed();
+            let charged =
+                crate::db::transaction(pool, |c| super::budget::charge(c, owner, spent, now));
+            if let Err(e) = charged {
+                log::warn!("engine time of {owner} not charged: {e}");
+            }
+        }
         let acted = match decided {
             Ok(Ok(action)) => match act(action, &mut random) {
                 Err(Error::Rule(refused)) => Err(format!("the rules refused it: {refused}")),
@@ -121,13 +139,19 @@ impl Work for Mover {
                 act(action, &mut random)
             }
         };
-        match acted {
-            Ok((_, snapshot)) => {
-                snapshot.remember();
-                Ok(())
-            }
-            Err(Error::StaleSeq(_)) => Ok(()),
-            Err(e) => Err(e.to_string()),
+        settled(acted)
+    }
+}
+
+/// The job's end once its act is done: a stale seq means the match went
+/// on (the append that moved it queued its own job).
+fn settled(acted: Result<(play::ActionAnswer, Snapshot), Error>) -> Result<(), String> {
+    match acted {
+        Ok((_, snapshot)) => {
+            snapshot.remember();
+            Ok(())
         }
+        Err(Error::StaleSeq(_)) => Ok(()),
+        Err(e) => Err(e.to_string()),
     }
 }

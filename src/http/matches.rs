@@ -51,7 +51,14 @@ pub async fn create_match(
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
     let keyed = keyed(&request, &req)?;
+    // The computers' engine time counts against this address too (#46).
+    let address = (req.computers.as_ref())
+        .filter(|c| !c.is_empty())
+        .map(|_| crate::http::caller::client_address(&request));
     let view = as_asker(&state, caller.user_id, move |c, ask, random| {
+        if let Some(address) = &address {
+            crate::computer::budget::seen_from(c, ask.creator, address)?;
+        }
         create::create_keyed(c, ask, req, keyed, random)
     })
     .await?;

@@ -11,6 +11,7 @@ pub mod outbox;
 pub mod threads;
 
 use crate::error::Error;
+use crate::job_queue::Lane;
 use crate::state::AppState;
 
 /// How often due one-off work is looked for.
@@ -31,7 +32,7 @@ pub async fn start(
     // Each job's narrow context, taken from the state once (issue #31).
     let sweeper = deadlines::Sweeper::of(&state);
     let courier = state.courier();
-    let one_off = one_off::Runner::of(&state);
+    let one_off = std::sync::Arc::new(one_off::Runner::of(&state));
     let sessions = EndedSessions {
         pool: state.pool.clone(),
         clock: state.clock.clone(),
@@ -53,12 +54,12 @@ pub async fn start(
             }
         })?,
         // One-off work (`job_queue`), every second: a computer opponent's
-        // reply should not wait for the sweep's interval (issue #32).
-        every(ONE_OFF_EVERY, "one-off work", move || match one_off.run() {
-            Ok(ran) if ran != Default::default() => log::info!("one-off work: {ran:?}"),
-            Ok(_) => {}
-            Err(e) => log::warn!("one-off work failed: {e}"),
-        })?,
+        // reply should not wait for the sweep's interval (issue #32); each
+        // lane on a tick of its own, so a backlog of searches never holds
+        // up a lobby job or a quicker search (issue #46).
+        lane(&one_off, Lane::Quick, "one-off work (quick)")?,
+        lane(&one_off, Lane::Light, "one-off work (light searches)")?,
+        lane(&one_off, Lane::Heavy, "one-off work (hard searches)")?,
         every(crate::revoked::REFRESH_EVERY, "ended sessions", move || {
             if let Err(e) = sessions.read() {
                 log::warn!("reading ended sessions failed: {e}");
@@ -86,6 +87,20 @@ impl EndedSessions {
         self.revoked
             .refresh(&mut conn, self.clock.now(), self.lifetime)
     }
+}
+
+/// The tick of one lane of one-off work.
+fn lane(
+    runner: &std::sync::Arc<one_off::Runner>,
+    lane: Lane,
+    name: &'static str,
+) -> Result<tokio_cron_scheduler::Job, String> {
+    let runner = runner.clone();
+    every(ONE_OFF_EVERY, name, move || match runner.run(lane) {
+        Ok(ran) if ran != Default::default() => log::info!("{name}: {ran:?}"),
+        Ok(_) => {}
+        Err(e) => log::warn!("{name} failed: {e}"),
+    })
 }
 
 /// A job running blocking `work` off the executor every `interval`,

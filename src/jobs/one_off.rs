@@ -5,7 +5,7 @@
 
 use crate::db::Pool;
 use crate::error::Error;
-use crate::job_queue::{self, Work};
+use crate::job_queue::{self, Lane, Work};
 use chrono::{DateTime, Duration, Utc};
 
 pub use crate::job_queue::Job;
@@ -49,11 +49,18 @@ impl Runner {
         }
     }
 
-    /// Run every due job on the runner's threads (blocking).
-    pub fn run(&self) -> Result<Ran, Error> {
+    /// Run every due job of `lane` on its threads (blocking): the heavy
+    /// lane on the computer's thread pool (`POSTHORN_BOT_THREADS`), the
+    /// light and quick lanes on one thread each (issue #46). The quick
+    /// lane's run also settles the failures and old records.
+    pub fn run(&self, lane: Lane) -> Result<Ran, Error> {
         let workers: [&dyn Work; 4] = [&self.mover, &self.fallback, &self.advancer, &self.starter];
         let now = || self.clock.now();
-        run_due_on(&self.pool, &workers, &now, self.threads, self.lease)
+        if lane == Lane::Quick {
+            crate::db::transaction(&self.pool, |c| settle_failures(c, now()))?;
+        }
+        let threads = if lane == Lane::Heavy { self.threads } else { 1 };
+        run_lane_on(&self.pool, &workers, &now, lane, threads, self.lease)
     }
 }
 
@@ -66,16 +73,39 @@ pub struct Ran {
 
 /// Once per run: fail the jobs whose workers kept dying, revive the
 /// computer moves a match still waits on (`computer::revive`), and remove
-/// done jobs a month old.
+/// done jobs a month old and engine time past its budget's window.
 fn settle_failures(conn: &mut diesel::PgConnection, now: DateTime<Utc>) -> Result<(), Error> {
     job_queue::fail_exhausted(conn, now)?;
     crate::computer::revive(conn, now)?;
     job_queue::purge_done(conn, now)?;
+    crate::computer::budget::forget_old(conn, now)?;
     Ok(())
 }
 
-/// [`run_due`] on `threads` threads at once (each claims its own jobs):
-/// the bounded pool computer opponents think on (`POSTHORN_BOT_THREADS`).
+/// [`run_leased`] of `lane` on `threads` threads at once (each claims
+/// its own jobs).
+fn run_lane_on(
+    pool: &Pool,
+    workers: &[&dyn Work],
+    now: &(dyn Fn() -> DateTime<Utc> + Sync),
+    lane: Lane,
+    threads: usize,
+    lease: Duration,
+) -> Result<Ran, Error> {
+    let runs = super::threads::side_by_side(threads, "a job runner", || {
+        run_leased(pool, workers, now, &[lane], lease)
+    });
+    let mut total = Ran::default();
+    for ran in runs {
+        let ran = ran?;
+        total.done += ran.done;
+        total.retried += ran.retried;
+    }
+    Ok(total)
+}
+
+/// Every lane run at once, each on its threads, as the service's ticks
+/// run them (`jobs::start`), until none is due: for tests and drills.
 pub fn run_due_on(
     pool: &Pool,
     workers: &[&dyn Work],
@@ -84,8 +114,16 @@ pub fn run_due_on(
     lease: Duration,
 ) -> Result<Ran, Error> {
     crate::db::transaction(pool, |c| settle_failures(c, now()))?;
-    let runs = super::threads::side_by_side(threads, "a job runner", || {
-        run_leased(pool, workers, now, lease)
+    let runs = std::thread::scope(|scope| {
+        let lanes: Vec<_> = (Lane::ALL.into_iter())
+            .map(|lane| {
+                let threads = if lane == Lane::Heavy { threads } else { 1 };
+                scope.spawn(move || run_lane_on(pool, workers, now, lane, threads, lease))
+            })
+            .collect();
+        (lanes.into_iter())
+            .map(|l| (l.join()).unwrap_or_else(|_| Err(Error::internal("a lane panicked"))))
+            .collect::<Vec<_>>()
     });
     let mut total = Ran::default();
     for ran in runs {
@@ -100,7 +138,8 @@ pub fn run_due_on(
 /// executor), each claimed for [`LEASE_SECONDS`].
 pub fn run_due(pool: &Pool, workers: &[&dyn Work], now: DateTime<Utc>) -> Result<Ran, Error> {
     crate::db::transaction(pool, |c| settle_failures(c, now))?;
-    run_leased(pool, workers, &|| now, Duration::seconds(LEASE_SECONDS))
+    let lease = Duration::seconds(LEASE_SECONDS);
+    run_leased(pool, workers, &|| now, &Lane::ALL, lease)
 }
 
 /// [`run_due`] with claims held for `lease`, reading the time at each
@@ -110,10 +149,12 @@ pub fn run_leased(
     pool: &Pool,
     workers: &[&dyn Work],
     now: &(dyn Fn() -> DateTime<Utc> + Sync),
+    lanes: &[Lane],
     lease: Duration,
 ) -> Result<Ran, Error> {
     let mut ran = Ran::default();
-    while let Some(job) = crate::db::transaction(pool, |c| job_queue::claim(c, now(), lease))? {
+    let claim = |c: &mut diesel::PgConnection| job_queue::claim(c, lanes, now(), lease);
+    while let Some(job) = crate::db::transaction(pool, claim)? {
         let worker = workers.iter().find(|w| w.kind() == job.kind);
         // A panicking worker is a failed attempt, not a lost job.
         let outcome = match worker {

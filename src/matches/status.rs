@@ -111,8 +111,14 @@ pub enum ServiceEvent {
         #[schemars(with = "Option<String>")]
         until: Option<DateTime<Utc>>,
     },
-    /// The event's seat's player is back: its duties go on.
-    BackFromVacation,
+    /// The event's seat's player is back: its duties go on. `since`: when
+    /// the vacation began (absent in events before issue #46); a short
+    /// one tells nobody (`notices`).
+    BackFromVacation {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "Option<String>")]
+        since: Option<DateTime<Utc>>,
+    },
 }
 
 impl ServiceEvent {
@@ -134,7 +140,7 @@ impl ServiceEvent {
             ServiceEvent::OnVacation { since, until } => {
                 seat.map(|seat| ClockEvent::Paused { seat, since, until })
             }
-            ServiceEvent::BackFromVacation => seat.map(|seat| ClockEvent::Resumed { seat }),
+            ServiceEvent::BackFromVacation { .. } => seat.map(|seat| ClockEvent::Resumed { seat }),
             _ => None,
         }
     }

@@ -479,9 +479,12 @@ async function send(state, action) {
     await api("POST", "/v1/matches/" + state.id + "/actions", body, { "idempotency-key": key });
   } catch (error) {
     if (error.network) { keep(state.id, body, key); return draw(state); }
-    // A stale seq: somebody moved first; the reload shows it. Anything
-    // else is said above the board, which stays.
-    if (error.status !== 409) state.error = error.message;
+    // Never dropped without a word (issue #46): a stale seq means the
+    // position changed before the move arrived (the service re-bases a
+    // move over events that only move the clock), so the player is told
+    // and the reload shows the new board. Anything else is said above
+    // the board, which stays.
+    state.error = error.problem && error.problem.code === "stale_seq" ? t("moved_on") : error.message;
   }
   await state.reload();
 }

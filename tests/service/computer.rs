@@ -522,7 +522,10 @@ async fn a_computer_moves_exactly_once_when_an_instance_dies_mid_search() {
     let lease = Duration::seconds(posthorn::jobs::one_off::LEASE_SECONDS);
     let claimed = app
         .blocking(move |s| {
-            posthorn::db::transaction(&s.pool, |c| job_queue::claim(c, now, lease)).unwrap()
+            posthorn::db::transaction(&s.pool, |c| {
+                job_queue::claim(c, &job_queue::Lane::ALL, now, lease)
+            })
+            .unwrap()
         })
         .await
         .expect("the computer's move is queued with the match");

@@ -93,8 +93,10 @@ async fn claim_all(app: &TestApp, now: chrono::DateTime<chrono::Utc>) -> Vec<Job
     let lease = Duration::seconds(LEASE_SECONDS);
     app.blocking(move |s| {
         let mut claimed = Vec::new();
-        while let Some(job) =
-            posthorn::db::transaction(&s.pool, |c| job_queue::claim(c, now, lease)).unwrap()
+        while let Some(job) = posthorn::db::transaction(&s.pool, |c| {
+            job_queue::claim(c, &job_queue::Lane::ALL, now, lease)
+        })
+        .unwrap()
         {
             claimed.push(job);
         }
@@ -130,7 +132,10 @@ async fn two_instances_claim_each_job_once_and_a_crashed_claim_is_taken_over() {
     let after = now + lease + Duration::seconds(1);
     let retaken = app
         .blocking(move |s| {
-            posthorn::db::transaction(&s.pool, |c| job_queue::claim(c, after, lease)).unwrap()
+            posthorn::db::transaction(&s.pool, |c| {
+                job_queue::claim(c, &job_queue::Lane::ALL, after, lease)
+            })
+            .unwrap()
         })
         .await
         .expect("a job whose lease ran out is claimed again");
@@ -254,7 +259,7 @@ async fn a_panicking_worker_fails_its_attempts_and_a_dead_last_attempt_fails_the
             .blocking(move |s| {
                 posthorn::db::transaction(&s.pool, |c| {
                     let mut all = Vec::new();
-                    while let Some(job) = job_queue::claim(c, at, lease)? {
+                    while let Some(job) = job_queue::claim(c, &job_queue::Lane::ALL, at, lease)? {
                         all.push(job.id);
                     }
                     Ok(all)

@@ -87,7 +87,8 @@ async fn a_player_away_loses_nothing_and_their_duties_resume_with_the_time_left(
         .post("/v1/me/vacation", &alice, json!({ "until": until }))
         .await;
     assert_eq!(away.status, 200, "{}", away.body);
-    assert_eq!(away.body["hours_left"], 720);
+    // A vacation that pauses a duty costs at least a day (issue #46).
+    assert_eq!(away.body["hours_left"], 720 - 24);
     assert!(away.body["since"].is_string());
     assert_eq!(
         app.post("/v1/me/vacation", &alice, json!({})).await.status,
@@ -118,13 +119,14 @@ async fn a_player_away_loses_nothing_and_their_duties_resume_with_the_time_left(
         assert_eq!(view(&app, &alice, id).await["status"], "active");
         assert_eq!(notices_of(&app, id, "timeout_notice").await, 0);
     }
-    // Back: 7 days spent (168 started hours from the first paused duty),
-    // and the duty's 38 hours left (48 − 10) run again from now.
+    // Back: 7 days spent (168 started hours from the first paused duty,
+    // and the hour of grace a duty may resume with, issue #46), and the
+    // duty's 38 hours left (48 − 10) run again from now.
     let back = app
         .request("DELETE", "/v1/me/vacation", Some(&alice), None, &[])
         .await;
     assert_eq!(back.status, 200, "{}", back.body);
-    assert_eq!(back.body["hours_left"], 720 - 168);
+    assert_eq!(back.body["hours_left"], 720 - 169);
     assert!(back.body.get("since").is_none());
     let resumed = view(&app, &alice, &mine).await["to_act"][0].clone();
     let at =
@@ -172,10 +174,10 @@ async fn auto_vacation_saves_a_match_and_loses_it_when_the_allowance_is_gone() {
     assert_eq!(app.act(&alice, &saved, mv).await.status, 200);
     let status = app.get("/v1/me/vacation", &alice).await.body;
     assert!(status.get("since").is_none(), "{status}");
-    assert_eq!(status["hours_left"], 720 - 3);
-    // With 5 hours left, the next missed deadline is saved for 5 hours,
-    // then lost (an hour after the vacation ends, the least a resumed
-    // duty gets).
+    // Three hours away cost the least a vacation costs: a day (issue #46).
+    assert_eq!(status["hours_left"], 720 - 24);
+    // With 5 hours left, the next missed deadline is saved for 4 hours and
+    // the hour of grace a resumed duty gets, then lost.
     let lost = match_where_first(&app, &alice, &bob, "bob").await;
     app.clock.advance(Duration::hours(49));
     set_allowance(&app, "alice", 5).await;
@@ -268,5 +270,123 @@ async fn guests_have_no_vacation_and_an_end_date_lies_ahead() {
     assert!(back.get("since").is_none(), "{back}");
     // Nothing was owed while away: nothing was spent.
     assert_eq!(back["hours_left"], 720);
+    app.stop().await;
+}
+
+/// The deadline of the first duty in `m`.
+fn deadline(m: &Value) -> chrono::DateTime<chrono::FixedOffset> {
+    let at = m["to_act"][0]["deadline_at"].as_str().unwrap();
+    chrono::DateTime::parse_from_rfc3339(at).unwrap()
+}
+
+#[actix_web::test]
+async fn twenty_vacation_toggles_before_a_deadline_gain_no_more_clock_than_they_cost_issue_46() {
+    let app = start().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let id = match_where_first(&app, &alice, &bob, "bob").await;
+    // A minute before her deadline, Alice starts and ends a vacation 20
+    // times in a row: once a pause of a second cost nothing and handed
+    // the duty an hour, again and again.
+    app.clock
+        .advance(Duration::hours(48) - Duration::minutes(1));
+    let before = deadline(&view(&app, &alice, &id).await);
+    let (mut started, mut refused) = (0, 0);
+    for _ in 0..20 {
+        let start = app.post("/v1/me/vacation", &alice, json!({})).await;
+        match start.status.as_u16() {
+            200 => started += 1,
+            429 => {
+                assert_eq!(start.code(), "rate_limited", "{}", start.body);
+                assert!(start.body["detail"].is_string(), "{}", start.body);
+                refused += 1;
+            }
+            other => panic!("a vacation start answered {other}: {}", start.body),
+        }
+        app.clock.advance(Duration::seconds(1));
+        let end = app
+            .request("DELETE", "/v1/me/vacation", Some(&alice), None, &[])
+            .await;
+        assert_eq!(end.status, 200, "{}", end.body);
+        app.clock.advance(Duration::seconds(1));
+    }
+    assert_eq!((started, refused), (1, 19), "one vacation starts a day");
+    let after = deadline(&view(&app, &alice, &id).await);
+    let left = app.get("/v1/me/vacation", &alice).await.body["hours_left"]
+        .as_i64()
+        .unwrap();
+    let charged = Duration::hours(720 - left);
+    assert_eq!(charged, Duration::hours(24), "the least a vacation costs");
+    assert!(
+        after - before <= charged,
+        "the deadline moved {} for {charged} charged",
+        after - before
+    );
+    // A day later she may go away again.
+    app.clock.advance(Duration::hours(24));
+    let again = app.post("/v1/me/vacation", &alice, json!({})).await;
+    assert_eq!(again.status, 200, "{}", again.body);
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn moves_posted_while_the_opponent_toggles_vacation_all_apply_and_mail_once_issue_46() {
+    let app = start().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let id = match_where_first(&app, &alice, &bob, "bob").await;
+    let mut applied = 0;
+    for _ in 0..10 {
+        // Alice loads the board, Bob toggles his vacation (a start, then
+        // its end, a second apart), and Alice's move arrives 2 s after
+        // she loaded, with the seq she saw.
+        let seq = view(&app, &alice, &id).await["seq"].clone();
+        let Some(mv) = first_move(&app, &alice, &id).await else {
+            break;
+        };
+        app.post("/v1/me/vacation", &bob, json!({})).await;
+        app.clock.advance(Duration::seconds(1));
+        app.request("DELETE", "/v1/me/vacation", Some(&bob), None, &[])
+            .await;
+        app.clock.advance(Duration::seconds(1));
+        let path = format!("/v1/matches/{id}/actions");
+        let posted = app
+            .post(&path, &alice, json!({"seq": seq, "action": mv}))
+            .await;
+        assert_eq!(posted.status, 200, "{}", posted.body);
+        applied += 1;
+        if let Some(reply) = first_move(&app, &bob, &id).await {
+            assert_eq!(app.act(&bob, &id, reply).await.status, 200);
+        }
+    }
+    assert_eq!(applied, 10);
+    assert!(events_of(&app, &id, "on_vacation").await >= 1, "toggled");
+    // A move decided before the position changed is still refused.
+    let seq = view(&app, &alice, &id).await["seq"].clone();
+    let mv = first_move(&app, &alice, &id).await.unwrap();
+    let path = format!("/v1/matches/{id}/actions");
+    let first = app
+        .post(&path, &alice, json!({"seq": seq, "action": mv}))
+        .await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    let reply = first_move(&app, &bob, &id).await.unwrap();
+    let late = app
+        .post(&path, &bob, json!({"seq": seq, "action": reply}))
+        .await;
+    assert_eq!(
+        (late.status.as_u16(), late.code()),
+        (409, "stale_seq"),
+        "{}",
+        late.body
+    );
+    // Alice heard of Bob's vacation once in all.
+    let told = app
+        .count(
+            "SELECT count(*) AS n FROM notices n JOIN users u ON u.id = n.user_id \
+             WHERE u.username = 'alice' AND n.kind IN ('opponent_on_vacation', 'opponent_back')"
+                .into(),
+        )
+        .await;
+    assert_eq!(told, 1);
     app.stop().await;
 }

@@ -1,0 +1,75 @@
+//! Engine time, shared fairly (issue #46). Every search a computer makes
+//! is timed and charged to the person it plays (the job's owner) and to
+//! the address that person last made a computer match from. The job
+//! runner claims the move of whoever spent least in the last hour first
+//! (`job_queue::claim`), so one player's backlog never delays another's
+//! reply, and a person or address over budget waits until its hour
+//! frees up: engine *time* is bounded, whatever the number of matches
+//! or accounts behind it.
+//!
+//! The budgets are far above what a person playing by hand spends: a
+//! hard Janggi reply takes about 1.2 s, so 10 minutes an hour is some 500
+//! hard replies an hour; only a script (a takeback loop, dozens of
+//! matches played at once) meets it. Its replies then wait, the match
+//! page saying the computer is thinking; nothing is refused or lost.
+
+use crate::error::Error;
+use crate::schema::{engine_time, users};
+use chrono::{DateTime, Duration, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use uuid::Uuid;
+
+pub use crate::limits::engine::{PER_ADDRESS, PER_PLAYER, WINDOW};
+
+/// `player` makes a computer match from `address`: their engine time
+/// counts against it from now on.
+pub fn seen_from(conn: &mut PgConnection, player: Uuid, address: &str) -> Result<(), Error> {
+    diesel::update(users::table.find(player))
+        .filter(users::address.is_distinct_from(address))
+        .set(users::address.eq(address))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Charge `spent` of engine time to `owner` (and their address) at `now`.
+pub fn charge(
+    conn: &mut PgConnection,
+    owner: Uuid,
+    spent: std::time::Duration,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    let address: Option<String> = users::table
+        .find(owner)
+        .select(users::address)
+        .first::<Option<String>>(conn)
+        .optional()?
+        .flatten();
+    diesel::insert_into(engine_time::table)
+        .values((
+            engine_time::owner.eq(owner),
+            engine_time::address.eq(address),
+            engine_time::at.eq(now),
+            engine_time::millis.eq(spent.as_millis().min(i32::MAX as u128) as i32),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Engine time `owner` spent in the window before `now`.
+pub fn spent(conn: &mut PgConnection, owner: Uuid, now: DateTime<Utc>) -> Result<Duration, Error> {
+    let millis: Option<i64> = engine_time::table
+        .filter(engine_time::owner.eq(owner))
+        .filter(engine_time::at.gt(now - WINDOW))
+        .select(diesel::dsl::sum(engine_time::millis))
+        .first(conn)?;
+    Ok(Duration::milliseconds(millis.unwrap_or(0)))
+}
+
+/// Forget charges older than a window (once per run of the job runner).
+pub fn forget_old(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
+    Ok(
+        diesel::delete(engine_time::table.filter(engine_time::at.lt(now - WINDOW)))
+            .execute(conn)?,
+    )
+}

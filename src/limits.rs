@@ -17,7 +17,9 @@
 //!   the password was right.
 //! - challenges: 30 a day per challenger, not counting those accepted
 //!   (an accepted challenge was welcome: its count is given back), and at
-//!   most 5 unanswered per pair at once.
+//!   most 5 unanswered per pair at once. A tournament invitation by name
+//!   counts as a challenge (issue #46), and a creator has at most 3
+//!   tournaments open (a count under the lock, `tournaments::entry`).
 //! - guests: 10 per address per hour.
 //! - invitations: 60 previews and 20 accepts per address per hour; codes
 //!   carry ~50 bits, so guessing stays hopeless.

@@ -45,17 +45,24 @@ fn invisible(c: char) -> bool {
 
 /// A display name as stored: NFKC, trimmed, 1–24 visible characters.
 pub fn display_name(raw: &str) -> Result<String, Error> {
-    let name: String = raw.nfkc().collect();
-    let name = name.trim();
-    let bad = name
+    display_text(raw, 24).ok_or_else(|| {
+        Error::validation(
+            "a nickname has 1–24 visible characters, with no control or invisible ones",
+        )
+    })
+}
+
+/// Text one player shows others (a nickname, a tournament's name), as
+/// stored: NFKC, trimmed, one line of 1 to `most` characters with no
+/// control, bidirectional or invisible character — none if it is not
+/// that. The caller says what was wrong in its own words.
+pub fn display_text(raw: &str, most: usize) -> Option<String> {
+    let text: String = raw.nfkc().collect();
+    let text = text.trim();
+    let bad = text
         .chars()
         .any(|c| c.is_control() || invisible(c) || (c.is_whitespace() && c != ' '));
-    if bad || !(1..=24).contains(&name.chars().count()) {
-        return Err(Error::validation(
-            "a nickname has 1–24 visible characters, with no control or invisible ones",
-        ));
-    }
-    Ok(name.to_owned())
+    (!bad && (1..=most).contains(&text.chars().count())).then(|| text.to_owned())
 }
 
 /// What a name looks like: its UTS #39 skeleton, case folded first, so

@@ -495,6 +495,15 @@ pub trait Game {
         true
     }
 
+    /// Whether the setup deals each player something the others cannot
+    /// see (FlipChess's hands, §F1): once dealt, a player has looked at
+    /// their chances, so leaving before a move is not a clean abort
+    /// (issue #46). Banqi's face-down layout is hidden from everyone
+    /// alike and does not count. Default: nothing private is dealt.
+    fn deals_in_private() -> bool {
+        false
+    }
+
     /// How this configuration's opening stands to fair play (issue #30):
     /// the standard start, a custom one every player can see, or one that
     /// fixes what some player may not see (a Banqi layout naming its

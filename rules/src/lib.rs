@@ -265,6 +265,14 @@ macro_rules! games {
                 }
             }
 
+            /// Whether the setup deals a player something private
+            /// ([`crate::Game::deals_in_private`]).
+            pub fn deals_in_private(&self) -> bool {
+                match self {
+                    $(MatchState::$Id(_) => <$G as $crate::Game>::deals_in_private()),+
+                }
+            }
+
             /// Whether a stored event is a player's own move
             /// ([`crate::Game::is_own_move`]).
             pub fn is_own_move(

@@ -21,7 +21,8 @@ use uuid::Uuid;
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewTournament {
-    /// 1 to 80 characters.
+    /// One line of 1 to 80 visible characters (no control, bidirectional
+    /// or invisible ones).
     pub name: String,
     pub format: Format,
     /// A two-player game (`checkers`, `janggi`, `banqi`, `flipchess`),
@@ -39,7 +40,9 @@ pub struct NewTournament {
     #[schema(pattern = "^(rating|random)$")]
     pub seeding: Option<String>,
     /// Players invited by name (more can be invited later, or join by
-    /// the invitation link).
+    /// the invitation link). Not for guests (403). Each counts as a
+    /// challenge sent (docs/abuse.md); one who declined is not asked again
+    /// (409).
     #[schema(max_items = 31)]
     pub players: Option<Vec<String>>,
     /// When it starts by itself, once enough players have joined;
@@ -85,8 +88,10 @@ fn viewer(state: &AppState, user: Uuid) -> Box<Viewer> {
 #[utoipa::path(post, path = "/v1/tournaments", tag = "tournaments", request_body = NewTournament,
     responses((status = 201, body = TournamentView, description = "open, with its creator in it and the named players invited"),
         (status = 400, description = "a bad name, a game for more than two players, an unknown player"),
-        (status = 403, description = "blocked: two of the players are apart"),
-        (status = 409, description = "tournament_full: more players than the format takes")),
+        (status = 403, description = "blocked: two of the players are apart; forbidden: a guest naming players"),
+        (status = 409, description = "tournament_full: more players than the format takes"),
+        (status = 422, description = "unfair_start: an opening no player may choose, or a custom one rated"),
+        (status = 429, description = "rate_limited: three of mine open already, or too many challenges and invitations")),
     security(("bearer" = [])))]
 #[post("/v1/tournaments")]
 pub async fn create_tournament(
@@ -96,6 +101,7 @@ pub async fn create_tournament(
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
     let (now, min_turn) = (state.clock.now(), state.config.min_turn_seconds);
+    let mut random = state.roller();
     let seed_by_rating = match req.seeding.as_deref() {
         None | Some("rating") => true,
         Some("random") => false,
@@ -123,7 +129,7 @@ pub async fn create_tournament(
             starts_at: req.starts_at,
         };
         let invited = req.players.clone().unwrap_or_default();
-        let row = entry::create(c, user, terms, &invited, min_turn, now)?;
+        let row = entry::create(c, user, terms, &invited, min_turn, now, &mut random)?;
         view(c, row.id)
     })
     .await?;
@@ -182,8 +188,9 @@ pub struct Invitees {
 #[utoipa::path(post, path = "/v1/tournaments/{id}/invite", tag = "tournaments",
     params(("id" = Uuid, Path)), request_body = Invitees,
     responses((status = 200, body = TournamentView),
-        (status = 403, description = "not its creator, or blocked"),
-        (status = 409, description = "tournament_full or tournament_started")),
+        (status = 403, description = "not its creator, a guest, or blocked"),
+        (status = 409, description = "tournament_full or tournament_started; conflict: a player who declined is not asked again"),
+        (status = 429, description = "rate_limited: too many challenges and invitations")),
     security(("bearer" = [])))]
 #[post("/v1/tournaments/{id}/invite")]
 pub async fn invite_players(

@@ -45,7 +45,9 @@ pub const PENDING_PER_PAIR: i64 = 5;
 
 /// Count a challenge `from` sends `to` against the limits (issue #30: 40
 /// challenges in a row once sent 40 emails): unaccepted ones per day, and
-/// unanswered ones per pair at once, counted under the pair's lock.
+/// unanswered ones per pair at once, counted under the pair's lock. A
+/// tournament invitation is counted here too (issue #46): it is one more
+/// mail asking `to` to play, and waits as a challenge does.
 pub fn count_sent(
     conn: &mut PgConnection,
     from: Uuid,
@@ -62,9 +64,11 @@ pub fn count_sent(
         .filter(matches::status.eq(MatchStatus::Waiting))
         .count()
         .get_result(conn)?;
+    let pending = pending + crate::tournaments::entry::invitations_waiting(conn, from, to)?;
     if pending >= PENDING_PER_PAIR {
         return Err(Error::rate_limited(format!(
-            "at most {PENDING_PER_PAIR} of your challenges may wait for the same player"
+            "at most {PENDING_PER_PAIR} of your challenges and tournament invitations \
+             may wait for the same player"
         )));
     }
     Ok(())

@@ -531,7 +531,8 @@ pub(crate) fn fair_start(game: GameId, config: &Value, rated: bool) -> Result<()
     }
 }
 
-fn is_guest(conn: &mut PgConnection, user: Uuid) -> Result<bool, Error> {
+/// Whether `user` is a guest (one who is gone counts as one).
+pub(crate) fn is_guest(conn: &mut PgConnection, user: Uuid) -> Result<bool, Error> {
     Ok(users::table
         .find(user)
         .select(users::guest)

@@ -141,7 +141,22 @@ pub(super) fn words(kind: Kind, locale: Locale, payload: &Value) -> Words {
     });
     let tournament = payload["tournament"].as_str().unwrap_or_default();
     let standings = payload["standings"].as_str().unwrap_or_default();
+    // A tournament invitation's terms (issue #46): seen before joining.
+    let variant = payload["variant"]
+        .as_str()
+        .map_or(String::new(), |v| format!(" ({})", v.replace('_', " ")));
+    let turn_hours = payload["turn_hours"].as_f64().map_or(String::new(), |h| {
+        format!("{}", (h * 100.0).round() / 100.0)
+    });
+    let rated = locale.word(if payload["rated"] == true {
+        "tournament_invited.rated"
+    } else {
+        "tournament_invited.unrated"
+    });
     let values = [
+        ("variant", variant.as_str()),
+        ("turn_hours", turn_hours.as_str()),
+        ("rated", rated),
         ("tournament", tournament),
         ("standings", standings),
         ("game", game),

@@ -111,6 +111,27 @@ mod tests {
         }
     }
 
+    /// Issue #46: a tournament invitation reaches people who did not ask
+    /// for it; its subject, what an inbox shows, carries none of the
+    /// creator's words (the name is in the body, checked, in quotes).
+    #[test]
+    fn a_tournament_invitations_subject_carries_no_creators_text() {
+        for locale in BOTH {
+            let subject = locale.word("tournament_invited.subject");
+            assert!(!subject.contains("{tournament}"), "{locale:?}: {subject}");
+            let said = locale.say(
+                "tournament_invited.detail",
+                &[
+                    ("game", "Janggi"),
+                    ("variant", ""),
+                    ("turn_hours", "24"),
+                    ("rated", "x"),
+                ],
+            );
+            assert!(said.contains("24"), "{said}");
+        }
+    }
+
     #[test]
     fn placeholders_are_filled_and_an_unknown_key_says_nothing() {
         let said = Locale::Korean.say("your_turn.subject", &[("game", "장기")]);

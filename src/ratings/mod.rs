@@ -6,7 +6,9 @@
 //!
 //! * **What counts**: a match created `rated: true` whose players are all
 //!   registered; one in which some player never made a move ends
-//!   *aborted* and unrated. Abandonment is a loss like any other.
+//!   *aborted* and unrated, except in a game that deals private hands
+//!   (FlipChess: no hand shopping, issue #46). Abandonment is a loss like
+//!   any other.
 //! * **Locking**: the rows of every player are created if missing and
 //!   then locked in user-id order, and the board counts are changed in
 //!   rating order, so two matches of one player ending at the same moment

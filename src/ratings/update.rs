@@ -106,7 +106,11 @@ pub fn record(
 
 /// Why a finished match is not rated, if it is not: a guest played, or a
 /// seat never made a move of its own (the rules say what is one:
-/// `Game::is_own_move`).
+/// `Game::is_own_move`) — except where the deal showed each player a
+/// private hand (FlipChess): there leaving before a move, by resigning
+/// or by letting the clock run out, counts as a loss, or a player could
+/// look at their hand and walk away from it unrated until they liked one
+/// (issue #46, docs/decisions/ratings.md).
 fn unrated(
     conn: &mut PgConnection,
     table: &Table,
@@ -120,6 +124,9 @@ fn unrated(
         .get_result(conn)?;
     if guests > 0 {
         return Ok(Some(("unrated", "a guest played: guests are never rated")));
+    }
+    if table.state.deals_in_private() {
+        return Ok(None);
     }
     let mut events: Vec<(Option<i16>, Value)> = match_events::table
         .filter(match_events::match_id.eq(table.row.id))

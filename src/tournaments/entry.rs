@@ -1,12 +1,21 @@
 //! Who takes part: creating a tournament, inviting, joining, declining
 //! and withdrawing (issue #35). Every change locks the tournament's row
 //! first (`super::load`), so entries and the start never cross.
+//!
+//! Invitations are mail to people who did not ask for it, so they are
+//! limited as challenges are (issue #46, docs/abuse.md): each invited
+//! player is counted against `Limit::Challenge` and the per-pair rule
+//! (`lobby::challenge::count_sent`), a creator has at most
+//! [`OPEN_PER_CREATOR`] tournaments open, guests name nobody, and a player
+//! who said no is never asked again.
 
 use super::{Format, TournamentRow, DECLINED, INVITED, JOINED, OPEN, WITHDRAWN};
 use crate::error::Error;
+use crate::limits::Limit;
 use crate::lobby::create::{game_config, invite_code, turn_seconds, GameChoice};
 use crate::notify::Kind;
 use crate::schema::tournament_players;
+use crate::schema::tournaments;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -26,8 +35,19 @@ pub struct Terms<'a> {
     pub starts_at: Option<DateTime<Utc>>,
 }
 
+/// Tournaments one creator may have open (taking players) at once.
+/// Three lets an organiser run a club's weekly event beside a one-off and
+/// a knockout; more is a way to keep many invitations waiting at once
+/// (each open tournament holds up to 31), not a way to play more.
+pub const OPEN_PER_CREATOR: i64 = 3;
+
+/// The longest tournament name, in characters.
+pub const NAME_MOST: usize = 80;
+
 /// Create a tournament with its creator in it and `invited` asked; the
-/// row. A start time queues the start job.
+/// row. A start time queues the start job. The game is checked as
+/// `POST /v1/matches` checks it, down to a trial deal (`random`), so a
+/// tournament never fails at its start for its options.
 pub fn create(
     conn: &mut PgConnection,
     creator: Uuid,
@@ -35,13 +55,16 @@ pub fn create(
     invited: &[String],
     min_turn_seconds: i64,
     now: DateTime<Utc>,
+    random: &mut dyn posthorn_rules::Random,
 ) -> Result<TournamentRow, Error> {
-    let name = terms.name.trim();
-    if name.is_empty() || name.chars().count() > 80 {
-        return Err(Error::validation(
-            "a tournament's name is 1 to 80 characters",
-        ));
-    }
+    // The name reaches people who did not ask for it: checked as a
+    // nickname is (one line, nothing invisible or reordering).
+    let name = crate::names::display_text(terms.name, NAME_MOST).ok_or_else(|| {
+        Error::validation(format!(
+            "a tournament's name is one line of 1 to {NAME_MOST} visible characters, \
+             with no control or invisible ones"
+        ))
+    })?;
     let (game, config) = game_config(terms.choice)?;
     let seats = MatchState::seat_range(game, &config)?;
     // Four-player chess (even its two-person teams) is left out: its
@@ -58,9 +81,11 @@ pub fn create(
         return Err(Error::validation("starts_at must be in the future"));
     }
     crate::lobby::create::fair_start(game, &config, terms.rated)?;
+    MatchState::setup(game, &config, 2, random)?;
+    ensure_few_open(conn, creator)?;
     let row = TournamentRow {
         id: Uuid::new_v4(),
-        name: name.to_owned(),
+        name,
         format: terms.format.id().to_owned(),
         game: game.id().to_owned(),
         variant: crate::lobby::create::chosen(&config, "variant", game.about().variants),
@@ -93,9 +118,28 @@ pub fn create(
     Ok(row)
 }
 
+/// Refuse a creator's fourth open tournament (429), counted under the
+/// creator's lock so twenty creations at once make no more than three.
+fn ensure_few_open(conn: &mut PgConnection, creator: Uuid) -> Result<(), Error> {
+    crate::limits::serialize(conn, &format!("tournaments-open:{creator}"))?;
+    let open: i64 = tournaments::table
+        .filter(tournaments::created_by.eq(creator))
+        .filter(tournaments::status.eq(OPEN))
+        .count()
+        .get_result(conn)?;
+    if open >= OPEN_PER_CREATOR {
+        return Err(Error::rate_limited(format!(
+            "at most {OPEN_PER_CREATOR} of your tournaments may take players at once: \
+             start one first"
+        )));
+    }
+    Ok(())
+}
+
 /// Invite players by name (the creator, while the tournament is open):
-/// each must exist, be new to it, and be on good terms with everyone in
-/// it; the tournament must have room. They are told.
+/// each must exist, be new to it, never have said no to it, and be on
+/// good terms with everyone in it; the tournament must have room; each
+/// counts as a challenge sent. They are told, with the terms.
 pub fn invite(
     conn: &mut PgConnection,
     row: &TournamentRow,
@@ -107,6 +151,11 @@ pub fn invite(
         return Err(Error::forbidden("only the tournament's creator invites"));
     }
     ensure_open(row)?;
+    if !names.is_empty() && crate::lobby::create::is_guest(conn, by)? {
+        return Err(Error::forbidden(
+            "guests cannot invite players by name; share the tournament's invitation link instead",
+        ));
+    }
     let mut present = in_it(conn, row.id)?;
     let mut told = Vec::new();
     for name in names {
@@ -119,26 +168,49 @@ pub fn invite(
                 "{name:?} is already in the tournament"
             )));
         }
+        // Refused, not skipped: the creator learns why nobody was asked,
+        // and the player is never mailed about it twice. They may still
+        // come back by themselves (`join`).
+        if matches!(
+            state_of(conn, row.id, player.id)?.as_deref(),
+            Some(DECLINED | WITHDRAWN)
+        ) {
+            return Err(Error::conflict(format!(
+                "{name:?} said no to this tournament and is not asked again; \
+                 they can still join it themselves"
+            )));
+        }
         ensure_room(row, present.len() + 1)?;
         crate::friends::ensure_apart(conn, player.id, &present)?;
+        crate::lobby::challenge::count_sent(conn, by, player.id, now)?;
         set_state(conn, row.id, player.id, INVITED, now)?;
         present.push(player.id);
         told.push(player.id);
     }
-    // Each invitation is its own notice (one declined may be asked again).
-    let seq = (now.timestamp() % i32::MAX as i64) as i32;
-    super::tell(
-        conn,
-        row,
-        &told,
-        Kind::TournamentInvited,
-        seq,
-        json!({}),
-        now,
-    )
+    // One notice per invitation: a player is invited to a tournament once.
+    let terms = json!({
+        "variant": row.variant.as_ref().or(row.mode.as_ref()),
+        "turn_hours": row.turn_seconds as f64 / 3600.0,
+        "rated": row.rated,
+    });
+    super::tell(conn, row, &told, Kind::TournamentInvited, 0, terms, now)
 }
 
-/// Join: an invited player, or anyone holding the invitation `code`.
+/// Tournament invitations `from` has waiting for `to`: in their open
+/// tournaments, not yet joined nor declined.
+pub fn invitations_waiting(conn: &mut PgConnection, from: Uuid, to: Uuid) -> Result<i64, Error> {
+    Ok(tournament_players::table
+        .inner_join(tournaments::table)
+        .filter(tournaments::created_by.eq(from))
+        .filter(tournaments::status.eq(OPEN))
+        .filter(tournament_players::user_id.eq(to))
+        .filter(tournament_players::state.eq(INVITED))
+        .count()
+        .get_result(conn)?)
+}
+
+/// Join: an invited player, one who said no and changed their mind, or
+/// anyone holding the invitation `code`.
 pub fn join(
     conn: &mut PgConnection,
     id: Uuid,
@@ -153,6 +225,7 @@ pub fn join(
     match state.as_deref() {
         Some(JOINED) => return Ok(()),
         Some(INVITED) => {}
+        Some(DECLINED | WITHDRAWN) => {}
         _ if code == Some(row.invite_code.as_str()) => {}
         _ => {
             return Err(Error::NotInvited(
@@ -166,6 +239,12 @@ pub fn join(
     }
     crate::friends::ensure_apart(conn, user, &present)?;
     set_state(conn, id, user, JOINED, now)?;
+    // A welcome invitation is not spam: its sender gets the count back,
+    // as for an accepted challenge.
+    if state.as_deref() == Some(INVITED) {
+        let creator = row.created_by.to_string();
+        crate::limits::refund(conn, Limit::Challenge, &creator, now)?;
+    }
     // Past its start time, it starts as soon as enough have joined.
     if row.starts_at.is_some_and(|at| at <= now) && super::start::ready(conn, &row)? {
         super::start::start_if_apart(conn, &row, now, random)?;

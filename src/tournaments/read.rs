@@ -197,6 +197,10 @@ pub struct TournamentView {
     pub game: String,
     pub variant: Option<String>,
     pub mode: Option<String>,
+    /// The game's other options, as every match of it is created with
+    /// (shown to invitees before they join).
+    #[schema(value_type = Object)]
+    pub options: Value,
     pub turn_hours: f64,
     pub rated: bool,
     /// `rating` or `random` (a knockout's seeds).
@@ -254,6 +258,7 @@ pub fn view(
         game: row.game.clone(),
         variant: row.variant.clone(),
         mode: row.mode.clone(),
+        options: other_options(&row.options),
         turn_hours: row.turn_seconds as f64 / 3600.0,
         rated: row.rated,
         seeding: row.seeding.clone(),
@@ -295,6 +300,14 @@ pub fn view(
             })
             .collect(),
     })
+}
+
+/// A configuration without its variant and mode (shown on their own).
+fn other_options(config: &Value) -> Value {
+    let mut options = config.as_object().cloned().unwrap_or_default();
+    options.remove("variant");
+    options.remove("mode");
+    Value::Object(options)
 }
 
 /// The web client's page for the tournament, with the code that lets

@@ -3,7 +3,7 @@
 // and the standings with the crosstable (round robin) or the bracket
 // (knockout), each match a link. Built to read on a phone: the tables
 // scroll sideways inside their card, not the page.
-import { api, el, form, gameChoice, gameName, go, link, local, session, shareLink, show, t } from "./core.js";
+import { api, el, form, gameChoice, gameName, go, link, local, named, session, shareLink, show, t } from "./core.js";
 
 const FORMATS = ["round_robin", "double_round_robin", "knockout"];
 
@@ -74,8 +74,7 @@ export async function tournamentPage(id) {
   show(
     el("div", { class: "card tournament", "data-status": x.status },
       el("h2", {}, x.name),
-      el("p", {}, t("t_" + x.format), " · ", gameName(x),
-        " · ", x.turn_hours + " " + t("hours_per_turn"), " · ", t(x.rated ? "rated_match" : "unrated_match")),
+      terms(x, open && mine === "invited"),
       el("p", { class: "status", role: "status" }, t("t_" + x.status),
         x.starts_at && open ? " · " + t("t_starts") + " " + local(x.starts_at) : "",
         x.champion ? " · 🏆 " + name(x.champion) : ""),
@@ -87,6 +86,30 @@ export async function tournamentPage(id) {
     x.crosstable ? crosstableCard(x, name) : null,
     x.bracket ? bracketCard(x, name) : null,
     x.matches.length ? matchesCard(x, name) : null);
+}
+
+/// What every match of the tournament will be (issue #46): the game and
+/// its variant or mode, the format, the time per turn, rated or not, and
+/// every other option (Janggi's setups, a custom start) — read by an
+/// invitee before they join.
+function terms(x, invited) {
+  const options = x.options || {};
+  const rows = [
+    [t("game"), gameName(x)],
+    [t("t_format"), t("t_" + x.format)],
+    [t("turn_hours"), String(x.turn_hours)],
+    [t("t_rating"), t(x.rated ? "rated_match" : "unrated_match")],
+  ];
+  const setups = options.setups || {};
+  if (setups.cho) rows.push([t("setup_cho"), setups.cho]);
+  if (setups.han) rows.push([t("setup_han"), setups.han]);
+  if (options.position) rows.push([t("custom_start"), el("code", { class: "position" }, String(options.position))]);
+  for (const [key, value] of Object.entries(options)) {
+    if (key !== "setups" && key !== "position") rows.push([named("option_", key), JSON.stringify(value)]);
+  }
+  return el("div", { class: "terms", "data-terms": "" },
+    invited ? el("p", { class: "muted" }, t("t_terms_first")) : null,
+    el("dl", {}, ...rows.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)])));
 }
 
 function inviteForm(x) {

@@ -36,6 +36,7 @@ mod sessions;
 mod smtp;
 mod support;
 mod takebacks;
+mod tournament_limits;
 mod tournaments;
 mod vacation;
 mod web;

@@ -206,6 +206,57 @@ async fn unrated_aborted_and_guest_matches_never_change_a_rating() {
     app.stop().await;
 }
 
+/// Issue #46: a rated FlipChess seek pairs and deals at once; a player
+/// who resigns on seeing their hand, before any move, loses a rated
+/// match (otherwise they could shop for hands unrated). A checkers match
+/// resigned before a move stays aborted (above): nothing was dealt.
+#[actix_web::test]
+async fn a_flipchess_hand_resigned_before_a_move_is_a_rated_loss() {
+    let app = TestApp::start().await;
+    let t = users(&app, &["alice", "bob"]).await;
+    let seek = json!({"game": "flipchess", "rated": true, "turn_hours": 48.0});
+    let waiting = app.challenge("/v1/seeks", &t["alice"], seek.clone()).await;
+    assert_eq!(waiting.status, 201, "{}", waiting.body);
+    let paired = app.challenge("/v1/seeks", &t["bob"], seek).await;
+    assert_eq!(paired.status, 201, "{}", paired.body);
+    let m = paired.body["match"].clone();
+    assert_eq!(
+        (m["status"].as_str(), m["rated"].as_bool()),
+        (Some("active"), Some(true)),
+        "{m}"
+    );
+    // Bob sees his hand and resigns before anyone has moved.
+    let seen = app
+        .get(&format!("/v1/matches/{}", id(&m)), &t["bob"])
+        .await
+        .body;
+    assert_eq!(
+        seen["seq"].as_i64().map(|s| s > 0),
+        Some(true),
+        "dealt: {seen}"
+    );
+    let end = resign(&app, &m, &t["bob"]).await;
+    assert_eq!(end["status"], "finished", "{end}");
+    assert_eq!(end["result"]["aborted"], Value::Null, "{}", end["result"]);
+    let changes = end["result"]["ratings"].as_array().expect("rated").clone();
+    assert_eq!(changes.len(), 2, "{changes:?}");
+    for change in &changes {
+        assert_eq!(change["perf"], "flipchess");
+        assert_ne!(change["change"], 0, "{change}");
+    }
+    let bob = perf_of(&profile(&app, &t["alice"], "bob").await, "flipchess").cloned();
+    let bob = bob.expect("Bob has a FlipChess rating");
+    assert_eq!(
+        (bob["games"].as_i64(), bob["losses"].as_i64()),
+        (Some(1), Some(1)),
+        "{bob}"
+    );
+    assert!(bob["rating"].as_f64().unwrap() < 1500.0, "{bob}");
+    let alice = perf_of(&profile(&app, &t["bob"], "alice").await, "flipchess").cloned();
+    assert_eq!(alice.expect("Alice is rated")["wins"], 1);
+    app.stop().await;
+}
+
 /// Red, Green, Blue and Gray each push a pawn; then `resigning` give up.
 async fn four_player(
     app: &TestApp,

@@ -156,6 +156,11 @@ impl Game for FlipChess {
         )
     }
 
+    /// §F1: each player is dealt seven cards only they see.
+    fn deals_in_private() -> bool {
+        true
+    }
+
     /// A given position is a custom start (issue #30); nothing hidden is
     /// fixed by it.
     fn start(config: &Config) -> crate::Start {

@@ -95,6 +95,11 @@ fn run_lane_on(
     let runs = super::threads::side_by_side(threads, "a job runner", || {
         run_leased(pool, workers, now, &[lane], lease)
     });
+    total(runs)
+}
+
+/// What several runs did together (the first failure, if any).
+fn total(runs: Vec<Result<Ran, Error>>) -> Result<Ran, Error> {
     let mut total = Ran::default();
     for ran in runs {
         let ran = ran?;
@@ -125,13 +130,7 @@ pub fn run_due_on(
             .map(|l| (l.join()).unwrap_or_else(|_| Err(Error::internal("a lane panicked"))))
             .collect::<Vec<_>>()
     });
-    let mut total = Ran::default();
-    for ran in runs {
-        let ran = ran?;
-        total.done += ran.done;
-        total.retried += ran.retried;
-    }
-    Ok(total)
+    total(runs)
 }
 
 /// Run the jobs due at `now` until none is left (blocking; run it off the

@@ -187,19 +187,15 @@ async fn a_four_player_table_whose_person_resigns_ends_at_once() {
     let took = started.elapsed();
     let m = app.get(&format!("/v1/matches/{id}"), &mina).await.body;
     assert_eq!(m["status"], "finished", "{}", m["result"]);
-    let moves = app
-        .count(format!(
+    let since = |kind: &str| {
+        format!(
             "SELECT count(*) AS n FROM match_events WHERE match_id = '{id}' \
-             AND seq > {after} AND body->>'type' = 'moved'"
-        ))
-        .await;
+             AND seq > {after} AND body->>'type' = '{kind}'"
+        )
+    };
+    let moves = app.count(since("moved")).await;
     assert_eq!(moves, 0, "no computer searched for nobody");
-    let resigned = app
-        .count(format!(
-            "SELECT count(*) AS n FROM match_events WHERE match_id = '{id}' \
-             AND seq > {after} AND body->>'type' = 'resigned'"
-        ))
-        .await;
+    let resigned = app.count(since("resigned")).await;
     assert_eq!(resigned, 2, "two of the three computers resigned (§Q9)");
     assert!(took < Duration::from_secs(10), "ended in {took:?}");
     app.stop().await;

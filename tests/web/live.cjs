@@ -170,4 +170,51 @@ async function wholeMatchByKeyboard(browser, errors) {
   for (const page of pages.values()) await page.context().close();
 }
 
-module.exports = { offlineMoveSentOnce, offersWithoutReload, wholeMatchByKeyboard };
+/// Issue #46: an opponent's vacation never makes a move late, and a move
+/// the service refuses as stale (the board changed under it) is said,
+/// never dropped without a word.
+async function staleMoveSaid(browser, errors) {
+  const [ida, jon] = [await account("ida"), await account("jon")];
+  const id = await started(ida, jon, { game: "checkers" });
+  const [mover, other] = (await legal(id, ida)).some((a) => a.type === "move") ? [ida, jon] : [jon, ida];
+  const page = await L.player(browser, errors);
+  await L.signIn(page, mover);
+  await L.openMatch(page, id);
+  const pick = async () => {
+    const move = (await legal(id, mover)).find((a) => a.type === "move");
+    const [from, to] = move.move.match(/\d+/g);
+    await page.click(`[data-square="${from}"]`);
+    await page.click(`[data-square="${to}"]`);
+    await page.waitForSelector(".confirm");
+  };
+  // The opponent goes on vacation and comes back while the move is being
+  // made: it is played all the same.
+  await pick();
+  const before = await seqOf(id, mover);
+  await api("POST", "/v1/me/vacation", other.access_token, {});
+  await api("DELETE", "/v1/me/vacation", other.access_token);
+  await page.click(".confirm button:first-of-type");
+  await page.waitForFunction((b) => Number(document.querySelector(".match-head")?.dataset.seq) > b + 2, before, { timeout: 15000 });
+  assert.equal(await page.$(".error"), null, "no complaint");
+  // The other replies; then, while the mover's next move is being made,
+  // the other offers a draw (a fact of the game): the move is refused as
+  // stale and the page says why.
+  const reply = (await legal(id, other)).find((a) => a.type === "move");
+  await api("POST", `/v1/matches/${id}/actions`, other.access_token, { seq: await seqOf(id, other), action: reply });
+  await page.waitForFunction((b) => Number(document.querySelector(".match-head")?.dataset.seq) > b + 3, before, { timeout: 20000 });
+  await pick();
+  const offer = (await legal(id, other)).find((a) => a.type === "offer_draw");
+  assert.ok(offer, "a draw may be offered off turn");
+  await api("POST", `/v1/matches/${id}/actions`, other.access_token, { seq: await seqOf(id, other), action: offer });
+  const noise = errors.length;
+  await page.click(".confirm button:first-of-type");
+  await page.waitForSelector(".error", { timeout: 15000 });
+  assert.match(await page.textContent(".error"), /board changed/);
+  // The browser's own line for the refused request is expected here.
+  const kept = errors.slice(noise).filter((e) => !/status of 409/.test(e));
+  errors.splice(noise, errors.length - noise, ...kept);
+  await page.waitForSelector("[data-offer=draw]", { timeout: 15000 });
+  await page.context().close();
+}
+
+module.exports = { offlineMoveSentOnce, offersWithoutReload, wholeMatchByKeyboard, staleMoveSaid };

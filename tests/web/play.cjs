@@ -25,7 +25,7 @@ const { takebackByConsent } = require("./takebacks.cjs");
 const { tournamentFromTheForm } = require("./tournaments.cjs");
 const { moveByKeyboard, welcomeAndHowTo } = require("./welcome.cjs");
 const { everyPageInKorean } = require("./korean.cjs");
-const { offlineMoveSentOnce, offersWithoutReload, wholeMatchByKeyboard } = require("./live.cjs");
+const { offlineMoveSentOnce, offersWithoutReload, wholeMatchByKeyboard, staleMoveSaid } = require("./live.cjs");
 const { audit } = require("./audit.cjs");
 const { boardsSayIt } = require("./marks.cjs");
 
@@ -339,6 +339,9 @@ async function accountPages(page, token) {
 
     await wholeMatchByKeyboard(browser, errors);
     console.log("a whole short checkers match played by keyboard alone");
+
+    await staleMoveSaid(browser, errors);
+    console.log("a move made while the opponent went on vacation and back was played; one made stale by a draw offer was said, not dropped");
 
     await boardsSayIt(browser, errors);
     console.log("boards: sides and side to move in every game and seat, check and last moves marked (FlipChess too), a double capture's path, Janggi's points and palace lines, a pass warned");

@@ -26,8 +26,11 @@ pub struct NewTournament {
     pub format: Format,
     /// A two-player game (`checkers`, `janggi`, `banqi`, `flipchess`),
     /// or `game/variant`.
+    #[schema(schema_with = crate::enforced::game_choice)]
     pub game: String,
+    #[schema(schema_with = crate::enforced::variant)]
     pub variant: Option<String>,
+    #[schema(schema_with = crate::enforced::mode)]
     pub mode: Option<String>,
     #[schema(value_type = Option<Object>)]
     pub options: Option<Value>,
@@ -86,7 +89,8 @@ fn viewer(state: &AppState, user: Uuid) -> Box<Viewer> {
     responses((status = 201, body = TournamentView, description = "open, with its creator in it and the named players invited"),
         (status = 400, description = "a bad name, a game for more than two players, an unknown player"),
         (status = 403, description = "blocked: two of the players are apart"),
-        (status = 409, description = "tournament_full: more players than the format takes")),
+        (status = 409, description = "tournament_full: more players than the format takes"),
+        (status = 422, description = "a name empty or longer than 80 characters once trimmed, a game for more than two players, a variant or mode of another game, an unknown player")),
     security(("bearer" = [])))]
 #[post("/v1/tournaments")]
 pub async fn create_tournament(
@@ -183,7 +187,8 @@ pub struct Invitees {
     params(("id" = Uuid, Path)), request_body = Invitees,
     responses((status = 200, body = TournamentView),
         (status = 403, description = "not its creator, or blocked"),
-        (status = 409, description = "tournament_full or tournament_started")),
+        (status = 409, description = "tournament_full or tournament_started"),
+        (status = 422, description = "no player has that name")),
     security(("bearer" = [])))]
 #[post("/v1/tournaments/{id}/invite")]
 pub async fn invite_players(

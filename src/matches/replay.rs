@@ -28,8 +28,13 @@ pub fn position_at(
     seq: i32,
 ) -> Result<Position, Error> {
     let table = Table::load_mine(conn, match_id, user, false)?;
-    if seq < 1 || seq > table.row.seq {
-        return Err(Error::validation(format!(
+    // Below 1 breaks the document's `minimum`; past the last event is a
+    // well-formed seq this match has not reached: 422 (issue #46).
+    if seq < 1 {
+        return Err(Error::validation("seq is at least 1"));
+    }
+    if seq > table.row.seq {
+        return Err(Error::unacceptable(format!(
             "seq must be between 1 and {}, the match's last",
             table.row.seq
         )));

@@ -37,8 +37,9 @@ pub fn create(
     now: DateTime<Utc>,
 ) -> Result<TournamentRow, Error> {
     let name = terms.name.trim();
+    // Trimmed first, which the document cannot say: 422 (issue #46).
     if name.is_empty() || name.chars().count() > 80 {
-        return Err(Error::validation(
+        return Err(Error::unacceptable(
             "a tournament's name is 1 to 80 characters",
         ));
     }
@@ -47,7 +48,7 @@ pub fn create(
     // Four-player chess (even its two-person teams) is left out: its
     // groups-of-four round robin is optional in issue #35 and not built.
     if seats != (2..=2) {
-        return Err(Error::validation(format!(
+        return Err(Error::unacceptable(format!(
             "tournaments are for two-player games; {} takes {} to {} players",
             game.id(),
             seats.start(),
@@ -111,7 +112,7 @@ pub fn invite(
     let mut told = Vec::new();
     for name in names {
         let player = crate::players::named(conn, name).map_err(|e| match e {
-            Error::NotFound(_) => Error::validation(format!("there is no player named {name:?}")),
+            Error::NotFound(_) => Error::unacceptable(format!("there is no player named {name:?}")),
             e => e,
         })?;
         if present.contains(&player.id) {

@@ -265,6 +265,7 @@ pub fn register(
     conn: &mut PgConnection,
     req: Registration,
     password_hash: String,
+    address: &str,
     issuer: &Issuer,
 ) -> Result<Session, Error> {
     check_username(&req.username)?;
@@ -273,6 +274,9 @@ pub fn register(
     check_settings(&locale, &time_zone)?;
     let email = req.email.as_deref().map(names::email).transpose()?;
     names::check_registrable(conn, &req.username)?;
+    // After the checks, so a refused name costs nothing; a name taken at
+    // the insert below rolls the hit back with the transaction.
+    limits::take(conn, Limit::SignUpFromAddress, address, issuer.now)?;
     let user = UserRow {
         email: None,
         email_pending: email.clone(),

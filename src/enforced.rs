@@ -211,12 +211,26 @@ impl utoipa::ToSchema for TimeZone {
 }
 
 /// `GET /v1/matches`' cursor: opaque, as `next_cursor` gave it.
+/// My matches' cursor. Issue #46: "one this service did not give" was a
+/// 400 for a cursor the pattern allowed; the pattern now admits exactly
+/// the cursors the service reads: `o:` and 1–18 digits (an offset), in
+/// unpadded base64url. `bzo` is `o:` and the top bits of the first digit;
+/// each further 4 characters carry three digits, and the tail one or two.
+/// A digit is `0011dddd` with `dddd` 0–9, which fixes each character's
+/// choices (`tests/service/schemas.rs` checks offsets against it).
+pub const MATCH_CURSOR: &str = concat!(
+    "^bzo[w-z0-5]",
+    "(?:(?:[MN][DTjz]|O[DT])[AEIMQUYcgk][w-z0-5]){0,5}",
+    "(?:[MN][AQgw]|O[AQ]|(?:[MN][DTjz]|O[DT])[AEIMQUYcgk])?$",
+);
+
 pub fn match_cursor() -> Object {
     string(true)
-        .pattern(Some("^[A-Za-z0-9_-]+$"))
+        .pattern(Some(MATCH_CURSOR))
         .description(Some(
-            "The previous page's `next_cursor`, unchanged: an opaque token \
-             (base64url). One this service did not give is refused with 400.",
+            "The previous page's `next_cursor`, unchanged. Treat it as opaque: \
+             its form (stated by the pattern) may change with a new version of \
+             the API. A cursor past the last match gives an empty page.",
         ))
         .build()
 }

@@ -10,6 +10,10 @@ use std::fmt;
 pub enum Error {
     /// The input is not acceptable; the text says why.
     Validation(String),
+    /// The input has the form the API document states but is refused for
+    /// what it means (a look-alike name, an option of another game): 422,
+    /// where `Validation` is 400 (docs/api.md, "Errors"; issue #46).
+    Unacceptable(String),
     /// No valid credentials.
     Unauthorized(String),
     Forbidden(String),
@@ -51,6 +55,10 @@ pub enum Error {
 impl Error {
     pub fn validation(detail: impl Into<String>) -> Self {
         Error::Validation(detail.into())
+    }
+    /// A well-formed value refused for its meaning (422).
+    pub fn unacceptable(detail: impl Into<String>) -> Self {
+        Error::Unacceptable(detail.into())
     }
     pub fn unauthorized(detail: impl Into<String>) -> Self {
         Error::Unauthorized(detail.into())
@@ -95,6 +103,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Validation(s)
+            | Error::Unacceptable(s)
             | Error::Unauthorized(s)
             | Error::Forbidden(s)
             | Error::Conflict(s)

@@ -138,7 +138,7 @@ pub fn request(
 ) -> Result<RequestState, Error> {
     let them = players::named(conn, name)?;
     if them.id == me {
-        return Err(Error::validation("you cannot befriend yourself"));
+        return Err(Error::unacceptable("you cannot befriend yourself"));
     }
     ensure_not_blocked(conn, me, them.id, &them.username)?;
     // Sends are counted, not pending requests: withdrawing and sending
@@ -336,7 +336,7 @@ pub fn block(
 ) -> Result<Player, Error> {
     let them = players::named(conn, name)?;
     if them.id == me {
-        return Err(Error::validation("you cannot block yourself"));
+        return Err(Error::unacceptable("you cannot block yourself"));
     }
     diesel::insert_into(blocks::table)
         .values((

@@ -107,10 +107,58 @@ fn look_alike(conn: &mut PgConnection, name: &str) -> Result<Option<String>, Err
         .optional()?)
 }
 
-/// Refuse a nickname that looks like a registered user's name.
+/// Words a computer seat is shown with (issue #46): the web client writes
+/// "computer · hard" and "컴퓨터 · 어려움" (src/web/words.js), the service
+/// names its players "Computer (hard)" and `computer:hard`
+/// (src/computer/mod.rs).
+const COMPUTER: [&str; 2] = ["computer", "컴퓨터"];
+
+/// What is left of a name to compare it by: its look (both skeletons) with
+/// everything but letters and digits dropped, so `Computer · Hard`,
+/// `computer_hard` and `COMPUTER(hard)` are one name.
+fn bare(name: &str) -> [String; 2] {
+    let letters = |s: String| s.chars().filter(|c| c.is_alphanumeric()).collect();
+    [letters(skeleton(name)), letters(skeleton_cased(name))]
+}
+
+/// Whether `name` reads as a computer seat: "computer" in either language,
+/// alone or with a level in either language before or after it, whatever
+/// the case, spacing, punctuation or look-alike letters (`Cornputer`,
+/// `СOMPUTER` with a Cyrillic С). A person named so would pass for the
+/// service's opponent at a table.
+pub fn reads_as_computer(name: &str) -> bool {
+    let levels = posthorn_rules::engine::Level::ALL.iter().flat_map(|level| {
+        let (english, korean) = level.names();
+        [english, korean]
+    });
+    let forms = COMPUTER.iter().flat_map(|computer| {
+        let with_level = levels
+            .clone()
+            .flat_map(move |level| [format!("{computer}{level}"), format!("{level}{computer}")]);
+        std::iter::once(computer.to_string()).chain(with_level)
+    });
+    let [folded, cased] = bare(name);
+    forms
+        .map(|form| bare(&form))
+        .any(|[f, c]| f == folded || c == cased)
+}
+
+fn check_not_a_computer(name: &str, what: &str) -> Result<(), Error> {
+    if reads_as_computer(name) {
+        return Err(Error::unacceptable(format!(
+            "that {what} reads as a computer player's name; choose another"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuse a nickname that looks like a registered user's name or reads as
+/// a computer's: 422, the name has the documented form and is refused for
+/// whom it resembles.
 pub fn check_not_confusable(conn: &mut PgConnection, name: &str) -> Result<(), Error> {
+    check_not_a_computer(name, "nickname")?;
     match look_alike(conn, name)? {
-        Some(_) => Err(Error::validation(
+        Some(_) => Err(Error::unacceptable(
             "that nickname looks like the name of a registered player; choose another",
         )),
         None => Ok(()),
@@ -118,13 +166,14 @@ pub fn check_not_confusable(conn: &mut PgConnection, name: &str) -> Result<(), E
 }
 
 /// Refuse a username that is taken (409) or only looks like one that is
-/// (`rnallory`, `ma11ory` and `maIIory` beside `mallory`: 400).
+/// (`rnallory`, `ma11ory` and `maIIory` beside `mallory`: 422).
 pub fn check_registrable(conn: &mut PgConnection, username: &str) -> Result<(), Error> {
+    check_not_a_computer(username, "username")?;
     match look_alike(conn, username)? {
         Some(held) if held.eq_ignore_ascii_case(username) => {
             Err(Error::conflict("that username is already registered"))
         }
-        Some(_) => Err(Error::validation(
+        Some(_) => Err(Error::unacceptable(
             "that username looks like the name of a registered player; choose another",
         )),
         None => Ok(()),
@@ -202,6 +251,40 @@ mod tests {
         }
         assert!(alike("ADMIN", "admin"));
         assert!(!alike("mailory", "mallory"));
+    }
+
+    #[test]
+    fn names_that_read_as_a_computer_seat_are_told_apart() {
+        for computer in [
+            "computer · hard",
+            "Computer (hard)",
+            "computer:hard",
+            "computer_hard",
+            "COMPUTER-EASY",
+            "Normal Computer",
+            "computer",
+            " Computer! ",
+            "컴퓨터 · 어려움",
+            "컴퓨터",
+            "어려움 컴퓨터",
+            "컴퓨터 hard",
+            "Cornputer hard",
+            "\u{421}omputer",
+            "Ｃｏｍｐｕｔｅｒ",
+        ] {
+            assert!(reads_as_computer(computer), "{computer:?}");
+        }
+        for person in [
+            "Computer fan",
+            "computers",
+            "hard",
+            "컴퓨터광",
+            "Mina",
+            "computer hardy",
+            "superhard computer",
+        ] {
+            assert!(!reads_as_computer(person), "{person:?}");
+        }
     }
 
     #[test]

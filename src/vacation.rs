@@ -202,7 +202,7 @@ pub fn start(
         return Err(Error::conflict("no vacation allowance is left"));
     }
     if until.is_some_and(|u| u <= now) {
-        return Err(Error::validation("until must be in the future"));
+        return Err(Error::unacceptable("until must be in the future"));
     }
     crate::limits::take(conn, Limit::VacationStart, &user.to_string(), now)?;
     let paused = pause_everywhere(conn, user, now, until, now)?;

@@ -11,19 +11,21 @@ use crate::state::AppState;
 use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
 
 #[utoipa::path(post, path = "/v1/accounts", tag = "accounts", request_body = Registration,
-    responses((status = 201, body = Session, description = "an email given waits for its verification link, whether or not it is registered already"), (status = 400), (status = 409, description = "the username is taken")))]
+    responses((status = 201, body = Session, description = "an email given waits for its verification link, whether or not it is registered already"), (status = 400), (status = 409, description = "the username is taken"), (status = 422, description = "the username looks like a registered player's or a computer's name"), (status = 429, description = "too many accounts from this address (5 an hour)")))]
 #[post("/v1/accounts")]
 pub async fn register(
     state: web::Data<AppState>,
+    http: HttpRequest,
     body: Body<Registration>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
+    let address = crate::http::caller::client_address(&http);
     accounts::check_password(&req.password)?;
     let password = req.password.clone();
     let hash = auth::gated(move || auth::hash_password(&password)).await??;
     let issuer = state.issuer();
     let session = db::run(&state.pool, move |c| {
-        accounts::register(c, req, hash, &issuer)
+        accounts::register(c, req, hash, &address, &issuer)
     })
     .await?;
     Ok(HttpResponse::Created().json(session))
@@ -179,7 +181,7 @@ pub async fn verify_email(
 }
 
 #[utoipa::path(post, path = "/v1/guests", tag = "accounts", request_body = GuestRequest,
-    responses((status = 201, body = Session), (status = 400), (status = 429)))]
+    responses((status = 201, body = Session), (status = 400), (status = 422, description = "the nickname looks like a registered player's or a computer's name"), (status = 429)))]
 #[post("/v1/guests")]
 pub async fn guest(
     state: web::Data<AppState>,

@@ -40,6 +40,16 @@ pub fn find_nul(value: &Value) -> bool {
     }
 }
 
+/// Whether a NUL stands in an object's key (of a free-form value, which
+/// the document's string patterns do not reach).
+fn nul_in_a_key(value: &Value) -> bool {
+    match value {
+        Value::Array(items) => items.iter().any(nul_in_a_key),
+        Value::Object(fields) => (fields.iter()).any(|(k, v)| k.contains('\0') || nul_in_a_key(v)),
+        _ => false,
+    }
+}
+
 fn is_json(req: &HttpRequest) -> bool {
     req.headers()
         .get(header::CONTENT_TYPE)
@@ -99,9 +109,13 @@ impl<T: DeserializeOwned + 'static> FromRequest for Body<T> {
                 ApiError::validation(format!("the request body is not valid JSON: {e}"))
             })?;
             if find_nul(&value) {
-                return Err(ApiError::validation(
-                    "text may not contain the NUL character (\\u0000)",
-                ));
+                let said = "text may not contain the NUL character (\\u0000)";
+                // A string's pattern says so (400); a key's nothing can (422).
+                return Err(if nul_in_a_key(&value) {
+                    ApiError::unacceptable(said)
+                } else {
+                    ApiError::validation(said)
+                });
             }
             T::deserialize(Strict(value))
                 .map(Body)

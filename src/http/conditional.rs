@@ -82,7 +82,7 @@ pub struct PlanQuery {
     params(("id" = Uuid, Path), PlanQuery),
     responses((status = 200, body = conditional::Options, description = "after the planned actions: who acts, their legal actions, the position as I see it, and the last action's events as I see them"),
         (status = 400, description = "a line that is not a JSON array of actions, or too long"),
-        (status = 404), (status = 422, description = "an action not legal along the line; not a two-player match; or something is hidden from me")),
+        (status = 404), (status = 422, description = "`line` is not a JSON array; an action not legal along the line; not a two-player match; or something is hidden from me")),
     security(("bearer" = [])))]
 #[get("/v1/matches/{id}/conditional-moves/options")]
 pub async fn plan(
@@ -94,7 +94,9 @@ pub async fn plan(
     let id = id.into_inner();
     let text = query.into_inner().line.unwrap_or_else(|| "[]".into());
     let line: Vec<serde_json::Value> = serde_json::from_str(&text)
-        .map_err(|_| crate::error::Error::validation("line must be a JSON array of actions"))?;
+        // JSON is no regular language: the document describes `line` and
+        // cannot state it, so a string that is not one is a 422 (issue #46).
+        .map_err(|_| crate::error::Error::unacceptable("line must be a JSON array of actions"))?;
     let mut random = state.roller();
     let options = db::read(&state.pool, move |c| {
         conditional::options(c, id, caller.user_id, &line, &mut random)

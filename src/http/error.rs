@@ -76,7 +76,7 @@ impl Code {
     fn describe(self) -> (&'static str, StatusCode, &'static str, &'static str) {
         use StatusCode as S;
         match self {
-            Code::ValidationFailed => ("validation_failed", S::BAD_REQUEST, "The request could not be read or a value is not acceptable; `detail` says which. Correct the request; sending it again unchanged will fail again.", "요청을 읽을 수 없거나 값이 올바르지 않아요. 입력을 고쳐서 다시 보내 주세요."),
+            Code::ValidationFailed => ("validation_failed", S::BAD_REQUEST, "The request could not be read or a value is not acceptable; `detail` says which. With 400 it breaks the API document (its form); with 422 it has the documented form and is refused for what it means (a name like another's, an option of another game). Correct the request; sending it again unchanged will fail again.", "요청을 읽을 수 없거나 값이 올바르지 않아요. 입력을 고쳐서 다시 보내 주세요."),
             Code::Unauthorized => ("unauthorized", S::UNAUTHORIZED, "No valid credentials: sign in, or refresh the access token.", "로그인이 필요해요. 다시 로그인해 주세요."),
             Code::Forbidden => ("forbidden", S::FORBIDDEN, "Signed in, but not allowed to do this.", "이 일을 할 권한이 없어요."),
             Code::NotFound => ("not_found", S::NOT_FOUND, "No such thing, or not yours to see: a match of others answers the same as one that does not exist.", "찾을 수 없어요. 없거나 볼 수 없는 것이에요."),
@@ -135,6 +135,9 @@ impl Code {
 pub struct ApiError {
     pub code: Code,
     pub detail: String,
+    /// The code's status, or 422 for a `validation_failed` refused for its
+    /// meaning rather than its form ([`ApiError::unacceptable`]).
+    status: StatusCode,
     /// Extension members of the problem document (e.g. the current `seq`).
     pub extra: Map<String, Value>,
 }
@@ -144,6 +147,7 @@ impl ApiError {
         ApiError {
             code,
             detail: detail.into(),
+            status: code.status(),
             extra: Map::new(),
         }
     }
@@ -156,6 +160,15 @@ impl ApiError {
     pub fn validation(detail: impl Into<String>) -> Self {
         Self::new(Code::ValidationFailed, detail)
     }
+    /// `validation_failed` with 422: the request has the form the API
+    /// document states, and its meaning is refused (docs/api.md: 400 is
+    /// for form, so a client that follows the document never meets it).
+    pub fn unacceptable(detail: impl Into<String>) -> Self {
+        ApiError {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            ..Self::new(Code::ValidationFailed, detail)
+        }
+    }
     pub fn unauthorized(detail: impl Into<String>) -> Self {
         Self::new(Code::Unauthorized, detail)
     }
@@ -164,7 +177,7 @@ impl ApiError {
     }
 
     pub fn status(&self) -> StatusCode {
-        self.code.status()
+        self.status
     }
 
     pub fn body(&self) -> Value {
@@ -217,6 +230,7 @@ impl From<Error> for ApiError {
     fn from(e: Error) -> Self {
         match e {
             Error::Validation(s) => ApiError::new(Code::ValidationFailed, s),
+            Error::Unacceptable(s) => ApiError::unacceptable(s),
             Error::Unauthorized(s) => ApiError::new(Code::Unauthorized, s),
             Error::Forbidden(s) => ApiError::new(Code::Forbidden, s),
             Error::NotFound(what) => ApiError::not_found(what),

@@ -22,7 +22,8 @@ pub async fn list_friends(
 
 #[utoipa::path(post, path = "/v1/friends/requests", tag = "friends", request_body = Named,
     responses((status = 201, body = RequestState), (status = 403, description = "blocked"),
-        (status = 404), (status = 409, description = "already friends, or asked already"), (status = 429)),
+        (status = 404), (status = 409, description = "already friends, or asked already"),
+        (status = 422, description = "the name is the caller's own"), (status = 429)),
     security(("bearer" = [])))]
 #[post("/v1/friends/requests")]
 pub async fn send_request(
@@ -101,7 +102,7 @@ pub async fn list_blocks(
 }
 
 #[utoipa::path(post, path = "/v1/blocks", tag = "friends", request_body = Named,
-    responses((status = 201, body = Player), (status = 404)), security(("bearer" = [])))]
+    responses((status = 201, body = Player), (status = 404), (status = 422, description = "the name is the caller's own")), security(("bearer" = [])))]
 #[post("/v1/blocks")]
 pub async fn block(
     state: web::Data<AppState>,

@@ -41,7 +41,7 @@ where
 
 #[utoipa::path(post, path = "/v1/matches", tag = "matches", request_body = NewMatch,
     params(("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,128}$", description = "a retry with the same key and request gets the first answer (the same match); another request with it gets 422 (kept 24 h)")),
-    responses((status = 201, body = MatchView), (status = 400), (status = 429, description = "at most 10 matches against the computer going at once")), security(("bearer" = [])))]
+    responses((status = 201, body = MatchView), (status = 400), (status = 422, description = "well formed and refused for its meaning: players the game does not take, an unknown player, a variant or mode of another game, `turn_hours` or `rated` against the computer alone, an opening that may not be chosen (`unfair_start`), an `Idempotency-Key` reused"), (status = 429, description = "at most 10 matches against the computer going at once")), security(("bearer" = [])))]
 #[post("/v1/matches")]
 pub async fn create_match(
     state: web::Data<AppState>,
@@ -313,7 +313,7 @@ async fn challenge_step(
 
 #[utoipa::path(post, path = "/v1/matches/{id}/accept", tag = "matches",
     params(("id" = Uuid, Path)),
-    responses((status = 200, body = MatchView), (status = 404, description = "no challenge for me")),
+    responses((status = 200, body = MatchView), (status = 404, description = "no challenge for me"), (status = 409, description = "my own match: I sit in it already")),
     security(("bearer" = [])))]
 #[post("/v1/matches/{id}/accept")]
 pub async fn accept_challenge(
@@ -326,7 +326,7 @@ pub async fn accept_challenge(
 
 #[utoipa::path(post, path = "/v1/matches/{id}/decline", tag = "matches",
     params(("id" = Uuid, Path)),
-    responses((status = 200, body = MatchView), (status = 404, description = "no challenge for me")),
+    responses((status = 200, body = MatchView), (status = 404, description = "no challenge for me"), (status = 409, description = "my own match: I sit in it already")),
     security(("bearer" = [])))]
 #[post("/v1/matches/{id}/decline")]
 pub async fn decline_challenge(
@@ -398,8 +398,8 @@ pub async fn preview_invite(
 }
 
 #[utoipa::path(get, path = "/v1/matches/{id}/positions/{seq}", tag = "matches",
-    params(("id" = Uuid, Path), ("seq" = i32, Path, minimum = 1, description = "an event's seq, at most the match's (400 beyond it)")),
-    responses((status = 200, body = crate::matches::replay::Position), (status = 400), (status = 404)),
+    params(("id" = Uuid, Path), ("seq" = i32, Path, minimum = 0, description = "an event's seq, from 1 to the match's (422 otherwise)")),
+    responses((status = 200, body = crate::matches::replay::Position), (status = 400), (status = 404), (status = 422, description = "a seq of no event: 0, or past the match's last")),
     security(("bearer" = [])))]
 #[get("/v1/matches/{id}/positions/{seq}")]
 pub async fn position_at(

@@ -15,7 +15,8 @@ use uuid::Uuid;
 
 #[utoipa::path(post, path = "/v1/seeks", tag = "seeks", request_body = NewSeek,
     responses((status = 201, body = SeekAnswer, description = "paired at once (`match` set) or waiting"),
-        (status = 400), (status = 409, description = "a seek with these settings is already waiting")),
+        (status = 400), (status = 409, description = "a seek with these settings is already waiting"),
+        (status = 422, description = "a variant or mode of another game, players the game does not take, a rated seek falling back to the computer")),
     security(("bearer" = [])))]
 #[post("/v1/seeks")]
 pub async fn post_seek(

@@ -27,8 +27,11 @@ pub struct NewTournament {
     pub format: Format,
     /// A two-player game (`checkers`, `janggi`, `banqi`, `flipchess`),
     /// or `game/variant`.
+    #[schema(schema_with = crate::enforced::game_choice)]
     pub game: String,
+    #[schema(schema_with = crate::enforced::variant)]
     pub variant: Option<String>,
+    #[schema(schema_with = crate::enforced::mode)]
     pub mode: Option<String>,
     #[schema(value_type = Option<Object>)]
     pub options: Option<Value>,
@@ -90,7 +93,7 @@ fn viewer(state: &AppState, user: Uuid) -> Box<Viewer> {
         (status = 400, description = "a bad name, a game for more than two players, an unknown player"),
         (status = 403, description = "blocked: two of the players are apart; forbidden: a guest naming players"),
         (status = 409, description = "tournament_full: more players than the format takes"),
-        (status = 422, description = "unfair_start: an opening no player may choose, or a custom one rated"),
+        (status = 422, description = "unfair_start: an opening no player may choose, or a custom one rated; validation_failed: a name empty or invisible once trimmed, a game for more than two players, a variant or mode of another game, an unknown player"),
         (status = 429, description = "rate_limited: three of mine open already, or too many challenges and invitations")),
     security(("bearer" = [])))]
 #[post("/v1/tournaments")]
@@ -190,6 +193,7 @@ pub struct Invitees {
     responses((status = 200, body = TournamentView),
         (status = 403, description = "not its creator, a guest, or blocked"),
         (status = 409, description = "tournament_full or tournament_started; conflict: a player who declined is not asked again"),
+        (status = 422, description = "no player has that name"),
         (status = 429, description = "rate_limited: too many challenges and invitations")),
     security(("bearer" = [])))]
 #[post("/v1/tournaments/{id}/invite")]

@@ -30,7 +30,7 @@ pub async fn get_vacation(
     request_body = VacationRequest,
     responses((status = 200, body = Vacation, description = "on vacation from now: every duty of mine pauses, in every match"),
         (status = 403, description = "guests have no vacation"),
-        (status = 400, description = "an end date that is not in the future"),
+        (status = 422, description = "an end date that is not in the future"),
         (status = 409, description = "on vacation already, or no allowance left"),
         (status = 429, description = "a vacation started within the last day already")),
     security(("bearer" = [])))]

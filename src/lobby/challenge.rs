@@ -40,6 +40,23 @@ pub fn create(
     Ok(())
 }
 
+/// Tournament invitations `from` has waiting for `to`: in their open
+/// tournaments, not yet joined nor declined. Read from the tables here,
+/// since the lobby sits below the tournaments (`tournaments::OPEN` and
+/// `tournaments::INVITED` are these words; tests/service/tournament_limits.rs
+/// counts invitations against this rule).
+fn invitations_waiting(conn: &mut PgConnection, from: Uuid, to: Uuid) -> Result<i64, Error> {
+    use crate::schema::{tournament_players, tournaments};
+    Ok(tournament_players::table
+        .inner_join(tournaments::table)
+        .filter(tournaments::created_by.eq(from))
+        .filter(tournaments::status.eq("open"))
+        .filter(tournament_players::user_id.eq(to))
+        .filter(tournament_players::state.eq("invited"))
+        .count()
+        .get_result(conn)?)
+}
+
 /// Unanswered challenges one player may have out to another at once.
 pub const PENDING_PER_PAIR: i64 = 5;
 
@@ -64,7 +81,7 @@ pub fn count_sent(
         .filter(matches::status.eq(MatchStatus::Waiting))
         .count()
         .get_result(conn)?;
-    let pending = pending + crate::tournaments::entry::invitations_waiting(conn, from, to)?;
+    let pending = pending + invitations_waiting(conn, from, to)?;
     if pending >= PENDING_PER_PAIR {
         return Err(Error::rate_limited(format!(
             "at most {PENDING_PER_PAIR} of your challenges and tournament invitations \
@@ -86,8 +103,15 @@ fn held_seat(conn: &mut PgConnection, match_id: Uuid, user: Uuid) -> Result<(Tab
         .select(challenges::seat)
         .first(conn)
         .optional()?;
-    seat.map(|s| (table, s))
-        .ok_or(Error::not_found("challenge"))
+    match seat {
+        Some(seat) => Ok((table, seat)),
+        // One's own match holds no challenge to answer: it exists, so 409
+        // rather than a 404 that would say it does not (issue #46).
+        None if !table.seats_of(user).is_empty() => Err(Error::conflict(
+            "you sit in this match already: there is no challenge to you to answer",
+        )),
+        None => Err(Error::not_found("challenge")),
+    }
 }
 
 /// Take the seat held for `user`; the match starts once every seat is.

@@ -56,21 +56,21 @@ impl Computers {
     ) -> Result<Option<Computers>, Error> {
         if named.is_empty() {
             if seat.is_some() || side.is_some() {
-                return Err(Error::validation(
+                return Err(Error::unacceptable(
                     "seat is chosen only against the computer; seats are drawn otherwise",
                 ));
             }
             return Ok(None);
         }
         if rated == Some(true) {
-            return Err(Error::validation(
+            return Err(Error::unacceptable(
                 "a match against the computer is never rated; leave rated out",
             ));
         }
         // Alone with computers the person has no time limit; with other
         // people at the table every turn is timed as between people.
         if timed && !other_people {
-            return Err(Error::validation(
+            return Err(Error::unacceptable(
                 "a match of one person against the computer has no time limit; leave turn_hours out",
             ));
         }

@@ -120,14 +120,55 @@ pub(crate) fn game_config(req: GameChoice) -> Result<(GameId, Value), Error> {
         let Some(value) = value else { continue };
         match config.insert(field.into(), Value::String(value.into())) {
             Some(Value::String(earlier)) if earlier != value => {
-                return Err(Error::validation(format!(
+                return Err(Error::unacceptable(format!(
                     "{field} is given twice, as {earlier:?} and {value:?}"
                 )))
             }
             _ => {}
         }
     }
+    offered(game, &config)?;
     Ok((game, Value::Object(config)))
+}
+
+/// A `variant` or `mode` of another game has the form the document
+/// states, which lists every game's, and is refused for its meaning: 422
+/// (issue #46). A name no game offers breaks the document's pattern: 400.
+/// What is not a string is left to the rules crate (400).
+fn offered(game: GameId, config: &Map<String, Value>) -> Result<(), Error> {
+    let about = game.about();
+    for (field, offered) in [("variant", about.variants), ("mode", about.modes)] {
+        let Some(Value::String(name)) = config.get(field) else {
+            continue;
+        };
+        if offered.contains(&name.as_str()) {
+            continue;
+        }
+        let anyones = GameId::ALL.iter().any(|g| {
+            let about = g.about();
+            let theirs = if field == "variant" {
+                about.variants
+            } else {
+                about.modes
+            };
+            theirs.contains(&name.as_str())
+        });
+        let refuse = if anyones {
+            Error::unacceptable
+        } else {
+            Error::validation
+        };
+        return Err(refuse(if offered.is_empty() {
+            format!("{} has no {field}s; leave {field} out", game.id())
+        } else {
+            format!(
+                "unknown {field} {name:?} for {}; {field}s: {}",
+                game.id(),
+                offered.join(", ")
+            )
+        }));
+    }
+    Ok(())
 }
 
 /// The variant (or mode) a match is played in: the one chosen, else the
@@ -379,14 +420,14 @@ fn who_sits(
         let id = match crate::players::named(conn, name) {
             Ok(player) => player.id,
             Err(Error::NotFound(_)) => {
-                return Err(Error::validation(format!(
+                return Err(Error::unacceptable(format!(
                     "there is no player named {name:?}"
                 )))
             }
             Err(e) => return Err(e),
         };
         if people.contains(&Some(id)) {
-            return Err(Error::validation(format!(
+            return Err(Error::unacceptable(format!(
                 "{name:?} is already at the table"
             )));
         }
@@ -412,15 +453,17 @@ fn who_sits(
     // Open seats beside computers only when asked for (friends joining
     // by invitation), never as the default filling of a table.
     if computers.is_some() && open > 0 && req.open_seats.is_none() {
-        return Err(Error::validation(format!(
+        return Err(Error::unacceptable(format!(
             "{} takes at least {} players: name that many computers",
             game.id(),
             range.start()
         )));
     }
     people.extend(std::iter::repeat_n(None, open));
+    // Players per game span fields (`game`, `opponents`, `open_seats`,
+    // `computers`): the document describes the rule, the answer is 422.
     if !range.contains(&people.len()) {
-        return Err(Error::validation(format!(
+        return Err(Error::unacceptable(format!(
             "{} takes {} to {} players; this match would seat {}",
             game.id(),
             range.start(),

@@ -221,7 +221,7 @@ fn settle_pool(req: &NewSeek, min_turn_seconds: i64) -> Result<SeekRow, Error> {
     let (variant, mode) = (pick("variant", about.variants), pick("mode", about.modes));
     let players = req.players.map_or(*range.start(), usize::from);
     if !range.contains(&players) {
-        return Err(Error::validation(format!(
+        return Err(Error::unacceptable(format!(
             "{} takes {} to {} players",
             game.id(),
             range.start(),
@@ -238,7 +238,8 @@ fn settle_pool(req: &NewSeek, min_turn_seconds: i64) -> Result<SeekRow, Error> {
     let turn_seconds = create::turn_seconds(req.turn_hours, min_turn_seconds)?;
     if let Some(r) = req.rating_range {
         if r.min > r.max || r.min < 0 {
-            return Err(Error::validation("rating_range needs 0 ≤ min ≤ max"));
+            // Spans two fields, which the document cannot say: 422.
+            return Err(Error::unacceptable("rating_range needs 0 ≤ min ≤ max"));
         }
     }
     let rated = req.rated.unwrap_or(false);
@@ -294,7 +295,7 @@ pub const FALLBACK_JOB: &str = "seek.computer";
 /// Refuse a fallback a seek cannot have: a computer match is unrated.
 pub fn check_fallback(req: &NewSeek, rated: bool) -> Result<(), Error> {
     match req.bot_after_seconds {
-        Some(_) if rated => Err(Error::validation(
+        Some(_) if rated => Err(Error::unacceptable(
             "a match against the computer is unrated: a rated seek cannot fall back to it",
         )),
         Some(s) if !(10..=86_400).contains(&s) => Err(Error::validation(

@@ -28,8 +28,14 @@ pub fn position_at(
     seq: i32,
 ) -> Result<Position, Error> {
     let table = Table::load_mine(conn, match_id, user, false)?;
+    // Below 0 breaks the document's `minimum`; 0 (a match's seq before
+    // its first event, which its view links here) and past the last event
+    // are well-formed seqs this match has no position at: 422 (#46).
+    if seq < 0 {
+        return Err(Error::validation("seq is at least 0"));
+    }
     if seq < 1 || seq > table.row.seq {
-        return Err(Error::validation(format!(
+        return Err(Error::unacceptable(format!(
             "seq must be between 1 and {}, the match's last",
             table.row.seq
         )));

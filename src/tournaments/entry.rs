@@ -44,6 +44,17 @@ pub const OPEN_PER_CREATOR: i64 = 3;
 /// The longest tournament name, in characters.
 pub const NAME_MOST: usize = 80;
 
+/// A tournament's `options` is a free object in its document (each
+/// game's options are listed by `GET /v1/games`), so what the game
+/// refuses in it is refused for its meaning: 422 (issue #46).
+fn for_its_meaning(refused: impl Into<Error>) -> Error {
+    match refused.into() {
+        Error::Rule(rule) => Error::unacceptable(rule.to_string()),
+        Error::Validation(detail) => Error::unacceptable(detail),
+        other => other,
+    }
+}
+
 /// Create a tournament with its creator in it and `invited` asked; the
 /// row. A start time queues the start job. The game is checked as
 /// `POST /v1/matches` checks it, down to a trial deal (`random`), so a
@@ -59,18 +70,19 @@ pub fn create(
 ) -> Result<TournamentRow, Error> {
     // The name reaches people who did not ask for it: checked as a
     // nickname is (one line, nothing invisible or reordering).
+    // What the document cannot say (trimmed, nothing invisible) is 422.
     let name = crate::names::display_text(terms.name, NAME_MOST).ok_or_else(|| {
-        Error::validation(format!(
+        Error::unacceptable(format!(
             "a tournament's name is one line of 1 to {NAME_MOST} visible characters, \
              with no control or invisible ones"
         ))
     })?;
     let (game, config) = game_config(terms.choice)?;
-    let seats = MatchState::seat_range(game, &config)?;
+    let seats = MatchState::seat_range(game, &config).map_err(for_its_meaning)?;
     // Four-player chess (even its two-person teams) is left out: its
     // groups-of-four round robin is optional in issue #35 and not built.
     if seats != (2..=2) {
-        return Err(Error::validation(format!(
+        return Err(Error::unacceptable(format!(
             "tournaments are for two-player games; {} takes {} to {} players",
             game.id(),
             seats.start(),
@@ -78,10 +90,10 @@ pub fn create(
         )));
     }
     if matches!(terms.starts_at, Some(at) if at <= now) {
-        return Err(Error::validation("starts_at must be in the future"));
+        return Err(Error::unacceptable("starts_at must be in the future"));
     }
     crate::lobby::create::fair_start(game, &config, terms.rated)?;
-    MatchState::setup(game, &config, 2, random)?;
+    MatchState::setup(game, &config, 2, random).map_err(for_its_meaning)?;
     ensure_few_open(conn, creator)?;
     let row = TournamentRow {
         id: Uuid::new_v4(),
@@ -160,7 +172,7 @@ pub fn invite(
     let mut told = Vec::new();
     for name in names {
         let player = crate::players::named(conn, name).map_err(|e| match e {
-            Error::NotFound(_) => Error::validation(format!("there is no player named {name:?}")),
+            Error::NotFound(_) => Error::unacceptable(format!("there is no player named {name:?}")),
             e => e,
         })?;
         if present.contains(&player.id) {
@@ -194,19 +206,6 @@ pub fn invite(
         "rated": row.rated,
     });
     super::tell(conn, row, &told, Kind::TournamentInvited, 0, terms, now)
-}
-
-/// Tournament invitations `from` has waiting for `to`: in their open
-/// tournaments, not yet joined nor declined.
-pub fn invitations_waiting(conn: &mut PgConnection, from: Uuid, to: Uuid) -> Result<i64, Error> {
-    Ok(tournament_players::table
-        .inner_join(tournaments::table)
-        .filter(tournaments::created_by.eq(from))
-        .filter(tournaments::status.eq(OPEN))
-        .filter(tournament_players::user_id.eq(to))
-        .filter(tournament_players::state.eq(INVITED))
-        .count()
-        .get_result(conn)?)
 }
 
 /// Join: an invited player, one who said no and changed their mind, or

@@ -60,7 +60,8 @@ async fn flood(
             let Some((seq, mv)) = my_move(&app, &token, id).await else {
                 continue;
             };
-            if !post_move(&app, &token, id, seq, mv).await || !(takebacks && i == 0) {
+            let moved = post_move(&app, &token, id, seq, mv).await;
+            if !(moved && takebacks && i == 0) {
                 continue;
             }
             let m = app.get(&format!("/v1/matches/{id}"), &token).await.body;

@@ -296,3 +296,91 @@ async fn a_player_has_at_most_a_few_open_seeks() {
     );
     app.stop().await;
 }
+
+async fn sign_up(app: &TestApp, username: &str, from: &str) -> Reply {
+    let body = json!({"username": username, "password": "a long password"});
+    app.request(
+        "POST",
+        "/v1/accounts",
+        None,
+        Some(body),
+        &[("X-Forwarded-For", from)],
+    )
+    .await
+}
+
+/// Issue #46, 5: sign-ups are limited per address like guests, and hold
+/// when 20 arrive at once: exactly the allowance is made, the rest are
+/// `429 rate_limited`; another address still signs up.
+#[actix_web::test]
+async fn sign_ups_are_limited_per_address_even_all_at_once() {
+    let app = TestApp::start().await;
+    let from = "203.0.113.50";
+    let names: Vec<String> = (0..20).map(|n| format!("signup{n}")).collect();
+    let replies =
+        futures_util::future::join_all(names.iter().map(|name| sign_up(&app, name, from))).await;
+    let made = replies.iter().filter(|r| r.status == 201).count();
+    let refused = replies
+        .iter()
+        .filter(|r| (r.status.as_u16(), r.code()) == (429, "rate_limited"))
+        .count();
+    let allowed = Limit::SignUpFromAddress.allowed() as usize;
+    assert_eq!((made, refused), (allowed, 20 - allowed));
+    let elsewhere = sign_up(&app, "elsewhere", "198.51.100.77").await;
+    assert_eq!(elsewhere.status, 201, "{}", elsewhere.body);
+    // A refused name costs nothing: a look-alike is refused before the
+    // limit is taken, so the count on a fresh address stays whole.
+    let fresh = "192.0.2.99";
+    let look_alike = sign_up(&app, "e1sewhere", fresh).await;
+    assert_eq!(look_alike.status, 422, "{}", look_alike.body);
+    for n in 0..allowed {
+        let reply = sign_up(&app, &format!("fresh{n}"), fresh).await;
+        assert_eq!(reply.status, 201, "{}", reply.body);
+    }
+    app.stop().await;
+}
+
+/// Issue #46, 5: an IPv6 client is keyed by its /64, so the addresses of
+/// one subscriber's block share one allowance; the next block does not.
+#[actix_web::test]
+async fn ipv6_sign_ups_and_guests_are_counted_per_64() {
+    let app = TestApp::start().await;
+    let allowed = Limit::SignUpFromAddress.allowed();
+    for n in 0..allowed {
+        let from = format!("2001:db8:46:1:{n:x}::1");
+        let reply = sign_up(&app, &format!("six{n}"), &from).await;
+        assert_eq!(reply.status, 201, "{}", reply.body);
+    }
+    let same_block = sign_up(&app, "sixmore", "2001:db8:46:1:ffff::9").await;
+    assert_eq!(
+        (same_block.status.as_u16(), same_block.code()),
+        (429, "rate_limited")
+    );
+    let next_block = sign_up(&app, "sixnext", "2001:db8:46:2::1").await;
+    assert_eq!(next_block.status, 201, "{}", next_block.body);
+    // Guests share the keying: the guest limit counts the block too.
+    for n in 0..Limit::GuestFromAddress.allowed() {
+        let from = format!("2001:db8:46:3:{n:x}::1");
+        let reply = app
+            .request(
+                "POST",
+                "/v1/guests",
+                None,
+                Some(json!({"nickname": format!("Six {n}")})),
+                &[("X-Forwarded-For", &from)],
+            )
+            .await;
+        assert_eq!(reply.status, 201, "{}", reply.body);
+    }
+    let guest = app
+        .request(
+            "POST",
+            "/v1/guests",
+            None,
+            Some(json!({"nickname": "Six more"})),
+            &[("X-Forwarded-For", "2001:db8:46:3::abcd")],
+        )
+        .await;
+    assert_eq!(guest.status, 429, "{}", guest.body);
+    app.stop().await;
+}

@@ -92,7 +92,9 @@ async fn a_named_opponent_is_never_in_a_match_they_did_not_accept() {
             &[],
         )
         .await;
-    assert_eq!(again.status, 404, "answered once");
+    // Answered once: Bob now sits in the match, so there is no challenge
+    // to him left (409, the match exists; issue #46).
+    assert_eq!(again.status, 409, "answered once");
     app.stop().await;
 }
 

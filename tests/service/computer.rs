@@ -412,6 +412,8 @@ async fn a_person_takes_back_their_move_and_the_reply_and_the_log_keeps_both() {
 
 #[actix_web::test]
 async fn a_computer_match_is_never_rated_never_timed_and_never_on_a_board() {
+    // Each refusal is of a well-formed request, for its meaning: 422
+    // (issue #46).
     let app = TestApp::start_seeded(9).await;
     let mina = app.register("mina").await;
     let rated = app
@@ -421,7 +423,12 @@ async fn a_computer_match_is_never_rated_never_timed_and_never_on_a_board() {
             json!({"game": "checkers", "computers": [{"level": "easy"}], "rated": true}),
         )
         .await;
-    assert_eq!(rated.status, 400, "{}", rated.body);
+    assert_eq!(
+        (rated.status.as_u16(), rated.code()),
+        (422, "validation_failed"),
+        "{}",
+        rated.body
+    );
     let timed = app
         .post(
             "/v1/matches",
@@ -429,11 +436,21 @@ async fn a_computer_match_is_never_rated_never_timed_and_never_on_a_board() {
             json!({"game": "checkers", "computers": [{"level": "easy"}], "turn_hours": 24}),
         )
         .await;
-    assert_eq!(timed.status, 400, "{}", timed.body);
+    assert_eq!(
+        (timed.status.as_u16(), timed.code()),
+        (422, "validation_failed"),
+        "{}",
+        timed.body
+    );
     let seat_alone = app
         .post("/v1/matches", &mina, json!({"game": "checkers", "seat": 0}))
         .await;
-    assert_eq!(seat_alone.status, 400, "{}", seat_alone.body);
+    assert_eq!(
+        (seat_alone.status.as_u16(), seat_alone.code()),
+        (422, "validation_failed"),
+        "{}",
+        seat_alone.body
+    );
     let nobody = app
         .post(
             "/v1/matches",
@@ -441,7 +458,8 @@ async fn a_computer_match_is_never_rated_never_timed_and_never_on_a_board() {
             json!({"game": "checkers", "opponents": ["computer:easy"]}),
         )
         .await;
-    assert_eq!(nobody.status, 400, "a computer is never challenged by name");
+    // No player has that name: 422 since issue #46.
+    assert_eq!(nobody.status, 422, "a computer is never challenged by name");
     let m = app
         .post(
             "/v1/matches",
@@ -584,8 +602,9 @@ async fn a_seek_that_finds_nobody_plays_the_computer_after_its_wait() {
             json!({"game": "flipchess", "rated": true, "bot_after_seconds": 60}),
         )
         .await;
+    // Well formed, refused for its meaning: 422 (issue #46).
     assert_eq!(
-        rated.status, 400,
+        rated.status, 422,
         "a rated seek cannot fall back: {}",
         rated.body
     );

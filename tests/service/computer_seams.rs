@@ -184,7 +184,8 @@ async fn two_friends_play_four_player_teams_against_two_computers() {
     let rated = app
         .post("/v1/matches", &mina, ask(json!({"rated": true})))
         .await;
-    assert_eq!(rated.status, 400, "never rated: {}", rated.body);
+    // Refused for its meaning: 422 since issue #46.
+    assert_eq!(rated.status, 422, "never rated: {}", rated.body);
     // `challenge`: bob is asked, not seated by the harness.
     let created = app
         .challenge("/v1/matches", &mina, ask(json!({"turn_hours": 24})))

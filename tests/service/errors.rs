@@ -232,3 +232,81 @@ async fn requests_the_document_refuses_are_refused() {
     assert_eq!(half.status, 400, "{}", half.body);
     app.stop().await;
 }
+
+/// Issue #46, item 8: requests the document allows but the service
+/// refuses for what they mean answer 422, not 400; one's own match holds
+/// no challenge to accept (409: it exists).
+#[actix_web::test]
+async fn refusals_of_meaning_are_422_and_ones_own_challenge_409() {
+    let app = TestApp::start().await;
+    let ann = app.register("ann").await;
+    app.register("bob").await;
+    let seek = app
+        .post(
+            "/v1/seeks",
+            &ann,
+            json!({"game": "checkers", "rating_range": {"min": 1500, "max": 1200}}),
+        )
+        .await;
+    assert_eq!(
+        (seek.status.as_u16(), seek.code()),
+        (422, "validation_failed"),
+        "{}",
+        seek.body
+    );
+    let tournament = app
+        .post(
+            "/v1/tournaments",
+            &ann,
+            json!({"name": "Cup", "format": "round_robin", "game": "checkers", "options": {"no_such_option": 1}}),
+        )
+        .await;
+    assert_eq!(tournament.status, 422, "{}", tournament.body);
+    let past = (posthorn::clock::Clock::now(&app.clock) - chrono::Duration::hours(1)).to_rfc3339();
+    let early = app
+        .post(
+            "/v1/tournaments",
+            &ann,
+            json!({"name": "Cup", "format": "round_robin", "game": "checkers", "starts_at": past}),
+        )
+        .await;
+    assert_eq!(early.status, 422, "{}", early.body);
+    // A NUL in a string breaks the document's pattern (400); in a key of a
+    // free-form value nothing in the document can say so (422).
+    let m = app
+        .post(
+            "/v1/matches",
+            &ann,
+            json!({"game": "checkers", "opponents": ["bob"]}),
+        )
+        .await;
+    let id = m.body["id"].as_str().unwrap();
+    let path = format!("/v1/matches/{id}/actions");
+    let in_key = app
+        .post(
+            &path,
+            &ann,
+            json!({"seq": 0, "action": {"type": "move", "a\u{0}": 1}}),
+        )
+        .await;
+    assert_eq!(in_key.status, 422, "{}", in_key.body);
+    let in_text = app
+        .post(&path, &ann, json!({"seq": 0, "action": {"type": "a\u{0}"}}))
+        .await;
+    assert_eq!(in_text.status, 400, "{}", in_text.body);
+    let own = app
+        .post(&format!("/v1/matches/{id}/accept"), &ann, json!({}))
+        .await;
+    assert_eq!(
+        (own.status.as_u16(), own.code()),
+        (409, "conflict"),
+        "{}",
+        own.body
+    );
+    let stranger = app.register("cyd").await;
+    let theirs = app
+        .post(&format!("/v1/matches/{id}/accept"), &stranger, json!({}))
+        .await;
+    assert_eq!(theirs.status, 404, "{}", theirs.body);
+    app.stop().await;
+}

@@ -248,7 +248,8 @@ async fn a_block_keeps_a_pair_apart_however_their_seats_are_filled() {
 }
 
 /// Issue #30, 8: names that only look like a registered one are refused
-/// at registration, compared before any case folding; guests too.
+/// at registration, compared before any case folding; guests too. Issue
+/// #46: with 422, since the name has the documented form.
 #[actix_web::test]
 async fn look_alike_names_cannot_register_or_play_as_guests() {
     let app = TestApp::start().await;
@@ -265,7 +266,7 @@ async fn look_alike_names_cannot_register_or_play_as_guests() {
             .await;
         assert_eq!(
             (reply.status.as_u16(), reply.code()),
-            (400, "validation_failed"),
+            (422, "validation_failed"),
             "{name}"
         );
     }
@@ -290,7 +291,7 @@ async fn look_alike_names_cannot_register_or_play_as_guests() {
         .await;
     assert_eq!(
         (guest.status.as_u16(), guest.code()),
-        (400, "validation_failed")
+        (422, "validation_failed")
     );
     app.stop().await;
 }
@@ -324,5 +325,70 @@ async fn every_game_waits_for_its_last_seat_with_nothing_dealt() {
             .await;
         assert_eq!(feed.status, 200, "{id}: {}", feed.body);
     }
+    app.stop().await;
+}
+
+/// Issue #46, 7: no guest nickname or username reads as a computer seat,
+/// in English or Korean, whatever its case, spacing or punctuation: 422,
+/// the name has the documented form. The check reads the name alone, so
+/// 20 at once are all refused and none is made.
+#[actix_web::test]
+async fn names_that_read_as_a_computer_are_refused() {
+    let app = TestApp::start().await;
+    for nickname in [
+        "computer · hard",
+        "Computer (easy)",
+        "컴퓨터 · 어려움",
+        "COMPUTER",
+    ] {
+        let guest = app
+            .request(
+                "POST",
+                "/v1/guests",
+                None,
+                Some(json!({"nickname": nickname})),
+                &[("X-Forwarded-For", "192.0.2.46")],
+            )
+            .await;
+        assert_eq!(
+            (guest.status.as_u16(), guest.code()),
+            (422, "validation_failed"),
+            "{nickname}"
+        );
+    }
+    let shared = &app;
+    let at_once = (0..20).map(|n| {
+        let from = format!("192.0.2.{}", 100 + n);
+        async move {
+            shared
+                .request(
+                    "POST",
+                    "/v1/accounts",
+                    None,
+                    Some(json!({"username": "computer_hard", "password": "a long password"})),
+                    &[("X-Forwarded-For", &from)],
+                )
+                .await
+        }
+    });
+    for reply in futures_util::future::join_all(at_once).await {
+        assert_eq!(
+            (reply.status.as_u16(), reply.code()),
+            (422, "validation_failed"),
+            "{}",
+            reply.body
+        );
+    }
+    // A name that only mentions a computer is a person's.
+    let fan = app
+        .request(
+            "POST",
+            "/v1/guests",
+            None,
+            Some(json!({"nickname": "Computer fan"})),
+            &[("X-Forwarded-For", "192.0.2.47")],
+        )
+        .await;
+    assert_eq!(fan.status, 201, "{}", fan.body);
     app.stop().await;
 }

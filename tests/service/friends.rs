@@ -120,7 +120,11 @@ async fn a_friend_request_is_answered_and_friends_see_whose_turn_it_is() {
     let me_myself = app
         .post("/v1/friends/requests", &alice, json!({"username": "alice"}))
         .await;
-    assert_eq!(me_myself.status, 400);
+    // Issue #46: a well-formed name, refused for whose it is.
+    assert_eq!(
+        (me_myself.status.as_u16(), me_myself.code()),
+        (422, "validation_failed")
+    );
     let nobody = app
         .post(
             "/v1/friends/requests",

@@ -461,13 +461,15 @@ async fn a_burst_of_failed_sign_ins_keeps_memory_bounded() {
 async fn look_alike_names_and_malformed_emails_are_refused() {
     let app = TestApp::start().await;
     app.register("admin").await;
-    for nickname in [
-        "Аdmin",
-        "Ａｄｍｉｎ",
-        "Ad\u{200b}min",
-        "\u{202e}nimdA",
-        "\u{feff}Admin",
-        "ADMIN",
+    // Issue #46: an invisible character breaks the documented form (400);
+    // a look-alike has it and is refused for whom it resembles (422).
+    for (nickname, status) in [
+        ("Аdmin", 422),
+        ("Ａｄｍｉｎ", 422),
+        ("Ad\u{200b}min", 400),
+        ("\u{202e}nimdA", 400),
+        ("\u{feff}Admin", 400),
+        ("ADMIN", 422),
     ] {
         let reply = app
             .request(
@@ -480,7 +482,7 @@ async fn look_alike_names_and_malformed_emails_are_refused() {
             .await;
         assert_eq!(
             (reply.status.as_u16(), reply.code()),
-            (400, "validation_failed"),
+            (status, "validation_failed"),
             "{nickname:?}"
         );
     }

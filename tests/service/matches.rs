@@ -629,16 +629,31 @@ async fn an_unknown_or_unbuilt_variant_is_refused_naming_the_valid_ones() {
     let app = TestApp::start().await;
     let alice = app.register("alice").await;
     app.register("bob").await;
-    for body in [
-        json!({"game": "checkers/filipino", "opponents": ["bob"]}),
-        json!({"game": "checkers", "variant": "nope", "opponents": ["bob"]}),
-        json!({"game": "checkers/american", "variant": "pool", "opponents": ["bob"]}),
-        json!({"game": "flipchess", "variant": "american", "opponents": ["bob"]}),
+    // Issue #46: a name no game offers breaks the document (400); one of
+    // another game, or two names at once, has its form and is refused for
+    // its meaning (422).
+    for (body, status) in [
+        (
+            json!({"game": "checkers/filipino", "opponents": ["bob"]}),
+            400,
+        ),
+        (
+            json!({"game": "checkers", "variant": "nope", "opponents": ["bob"]}),
+            400,
+        ),
+        (
+            json!({"game": "checkers/american", "variant": "pool", "opponents": ["bob"]}),
+            422,
+        ),
+        (
+            json!({"game": "flipchess", "variant": "american", "opponents": ["bob"]}),
+            422,
+        ),
     ] {
         let reply = app.post("/v1/matches", &alice, body.clone()).await;
         assert_eq!(
             (reply.status.as_u16(), reply.code()),
-            (400, "validation_failed"),
+            (status, "validation_failed"),
             "{body}: {}",
             reply.body
         );

@@ -325,6 +325,36 @@ fn the_document_states_what_a_request_must_be() {
     };
     let cursor = param("/v1/matches", "cursor");
     assert!(cursor.is_valid(&json!("bzoyMA")) && !cursor.is_valid(&json!("")));
+    // Issue #46: exactly the cursors the service reads (`o:<offset>` in
+    // base64url), so a schema-valid cursor is never refused.
+    use base64::Engine;
+    let b64 = |s: &str| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(s);
+    for offset in [
+        "0",
+        "9",
+        "20",
+        "40",
+        "987",
+        "1234",
+        "98765",
+        "123456789012345678",
+    ] {
+        let token = b64(&format!("o:{offset}"));
+        assert!(cursor.is_valid(&json!(token)), "{offset}: {token}");
+    }
+    for forged in [
+        "o:",
+        "o:-1",
+        "o:+1",
+        "o:1a",
+        "x:1",
+        "o:1234567890123456789",
+        "0",
+    ] {
+        let token = b64(forged);
+        assert!(!cursor.is_valid(&json!(token)), "{forged}: {token}");
+    }
+    assert!(!cursor.is_valid(&json!("MA")), "base64url of 0, no prefix");
     let game = param("/v1/matches", "game");
     assert!(game.is_valid(&json!("janggi")) && !game.is_valid(&json!("")));
     let board = param("/v1/leaderboards/{perf}", "cursor");

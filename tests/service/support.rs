@@ -281,14 +281,19 @@ impl TestApp {
     /// Register `name` and return its access token. Its address,
     /// `name@example.test`, is verified as if its link had been opened
     /// (tests of the link itself are in `fair_play.rs`).
+    /// Each from an address of its own: sign-ups per address are limited
+    /// (`limits.rs`, issue #46).
     pub async fn register(&self, name: &str) -> String {
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let address = std::net::Ipv4Addr::from(0x0A00_0000 + n).to_string();
         let reply = self
             .request(
                 "POST",
                 "/v1/accounts",
                 None,
                 Some(json!({"username": name, "password": "a long password"})),
-                &[],
+                &[("X-Forwarded-For", &address)],
             )
             .await;
         assert_eq!(reply.status, 201, "{}", reply.body);

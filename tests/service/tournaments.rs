@@ -610,7 +610,8 @@ async fn refusals_are_problem_documents_blocked_not_invited_started_full() {
             json!({"name": "Four", "format": "round_robin", "game": "four_player_chess"}),
         )
         .await;
-    assert_eq!(four.status, 400, "two-player games only: {}", four.body);
+    // A game of the documented form, refused for its seats: 422 (issue #46).
+    assert_eq!(four.status, 422, "two-player games only: {}", four.body);
     app.stop().await;
 }
 

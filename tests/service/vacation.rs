@@ -257,7 +257,7 @@ async fn guests_have_no_vacation_and_an_end_date_lies_ahead() {
     let bad = app
         .post("/v1/me/vacation", &alice, json!({"until": past}))
         .await;
-    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert_eq!(bad.status, 422, "{}", bad.body);
     // An end date ends it by itself.
     let until = (now(&app) + Duration::days(2)).to_rfc3339();
     let away = app

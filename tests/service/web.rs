@@ -153,7 +153,20 @@ async fn a_past_position_is_drawn_for_the_caller_only() {
     let beyond = app
         .get(&format!("/v1/matches/{id}/positions/{}", seq + 1), &alice)
         .await;
-    assert_eq!(beyond.status, 400);
+    // A well-formed seq the match has not reached: 422 (issue #46); so is
+    // 0, the seq a waiting match's view names; below it breaks the shape.
+    assert_eq!(
+        (beyond.status.as_u16(), beyond.code()),
+        (422, "validation_failed")
+    );
+    let zero = app
+        .get(&format!("/v1/matches/{id}/positions/0"), &alice)
+        .await;
+    assert_eq!(zero.status, 422, "{}", zero.body);
+    let below = app
+        .get(&format!("/v1/matches/{id}/positions/-1"), &alice)
+        .await;
+    assert_eq!(below.status, 400, "{}", below.body);
     app.stop().await;
 }
 

@@ -39,20 +39,30 @@ async fn my_move(app: &TestApp, token: &str, id: &str) -> Option<(Value, Value)>
 
 async fn post_move(app: &TestApp, token: &str, id: &str, seq: Value, mv: Value) -> bool {
     let path = format!("/v1/matches/{id}/actions");
-    let posted = app.post(&path, token, json!({"seq": seq, "action": mv})).await;
+    let posted = app
+        .post(&path, token, json!({"seq": seq, "action": mv}))
+        .await;
     posted.status == 200
 }
 
 /// One flooding player: answer every computer reply at once, in all of
 /// `matches`, until `stop`; with `takebacks`, the first match instead
 /// moves and takes the move back again and again.
-async fn flood(app: Rc<TestApp>, token: String, matches: Vec<String>, takebacks: bool, stop: Instant) {
+async fn flood(
+    app: Rc<TestApp>,
+    token: String,
+    matches: Vec<String>,
+    takebacks: bool,
+    stop: Instant,
+) {
     while Instant::now() < stop {
         for (i, id) in matches.iter().enumerate() {
             let Some((seq, mv)) = my_move(&app, &token, id).await else {
                 continue;
             };
-            if !post_move(&app, &token, id, seq, mv).await || !(takebacks && i == 0) {
+            let moved = post_move(&app, &token, id, seq, mv).await;
+            // One match of the flood also asks to take its move back.
+            if !(moved && takebacks && i == 0) {
                 continue;
             }
             let m = app.get(&format!("/v1/matches/{id}"), &token).await.body;

@@ -62,9 +62,9 @@ async function staysSignedIn(browser, errors) {
   await signUp.locator("input[name=password]").fill("a long password");
   await signUp.locator("button[type=submit]").click();
   await page.waitForSelector("nav a[href='/new']", { state: "attached" });
-  const lee = await api("POST", "/v1/accounts", null, { username: "lee", password: "a long password" });
+  const ryu = await api("POST", "/v1/accounts", null, { username: "ryu", password: "a long password" });
   const m = await api("POST", "/v1/matches", await L.tokenOf(page), { game: "checkers", open_seats: 1, turn_hours: 24 });
-  await api("POST", `/v1/invites/${m.invite.code}/accept`, lee.access_token);
+  await api("POST", `/v1/invites/${m.invite.code}/accept`, ryu.access_token);
 
   let refreshes = 0;
   let refused = 0;
@@ -142,12 +142,12 @@ async function invitationsSurviveSigningIn(browser, errors) {
 
   // A Korean browser signing up: the words in Korean.
   const context = await browser.newContext({ viewport: L.PHONE, locale: "ko-KR" });
-  const jun = await context.newPage();
-  jun.on("pageerror", (e) => errors.push(String(e)));
-  await jun.goto(BASE + "/invite/" + second.invite.code);
-  const link = await jun.textContent(`a[href='/signin?invite=${second.invite.code}']`);
+  const yuna = await context.newPage();
+  yuna.on("pageerror", (e) => errors.push(String(e)));
+  await yuna.goto(BASE + "/invite/" + second.invite.code);
+  const link = await yuna.textContent(`a[href='/signin?invite=${second.invite.code}']`);
   assert.match(link, /로그인하거나 가입해서 참가/);
-  const told = await joinsAfterSigningIn(jun, second.invite.code, second.id, "up", "jun");
+  const told = await joinsAfterSigningIn(yuna, second.invite.code, second.id, "up", "yuna");
   assert.match(told, /바로 초대에 참가/);
   await context.close();
 }

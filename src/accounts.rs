@@ -170,6 +170,9 @@ pub struct Issuer {
     pub now: DateTime<Utc>,
     pub access_seconds: i64,
     pub refresh_days: i64,
+    /// How long a just-rotated refresh token is still answered (with its
+    /// successor) instead of being taken for a stolen copy.
+    pub reuse_seconds: i64,
 }
 
 fn check_username(name: &str) -> Result<(), Error> {
@@ -227,26 +230,34 @@ fn open_session(
     user: &UserRow,
     issuer: &Issuer,
 ) -> Result<Session, Error> {
-    issue_in_family(conn, user, Uuid::new_v4(), issuer)
+    let (token, _) = auth::new_refresh_token();
+    let family = Uuid::new_v4();
+    store_refresh_token(conn, user.id, family, &token, issuer)?;
+    Ok(session_with(user, family, token, issuer))
 }
 
-fn issue_in_family(
+fn store_refresh_token(
     conn: &mut PgConnection,
-    user: &UserRow,
+    user: Uuid,
     family: Uuid,
+    token: &str,
     issuer: &Issuer,
-) -> Result<Session, Error> {
-    let (token, hash) = auth::new_refresh_token();
+) -> Result<(), Error> {
     diesel::insert_into(refresh_tokens::table)
         .values((
-            refresh_tokens::token_hash.eq(hash),
-            refresh_tokens::user_id.eq(user.id),
+            refresh_tokens::token_hash.eq(auth::hash_token(token)),
+            refresh_tokens::user_id.eq(user),
             refresh_tokens::family.eq(family),
             refresh_tokens::created_at.eq(issuer.now),
             refresh_tokens::expires_at.eq(issuer.now + Duration::days(issuer.refresh_days)),
         ))
         .execute(conn)?;
-    Ok(Session {
+    Ok(())
+}
+
+/// A new access token for `family`, beside its refresh token `token`.
+fn session_with(user: &UserRow, family: Uuid, token: String, issuer: &Issuer) -> Session {
+    Session {
         user: User::from(user),
         access_token: issuer.keys.issue(
             user.id,
@@ -258,7 +269,7 @@ fn issue_in_family(
         token_type: "Bearer".into(),
         expires_in: issuer.access_seconds,
         refresh_token: token,
-    })
+    }
 }
 
 pub fn register(
@@ -419,53 +430,96 @@ pub fn login_succeeded(
     open_session(conn, user, issuer)
 }
 
-/// Rotate a refresh token. `Ok(Err(_))`: refused, but what was recorded
-/// (a reused token revokes its family) must still be committed.
-pub fn refresh(
-    conn: &mut PgConnection,
-    token: &str,
-    issuer: &Issuer,
-) -> Result<Result<Session, Error>, Error> {
-    let refused = || Error::unauthorized("the refresh token is not valid; sign in again");
-    let row = refresh_tokens::table
-        .find(auth::hash_token(token))
-        .select((
-            refresh_tokens::token_hash,
-            refresh_tokens::user_id,
-            refresh_tokens::family,
-            refresh_tokens::expires_at,
-            refresh_tokens::spent_at,
-            refresh_tokens::revoked_at,
-        ))
-        .for_update()
-        .first::<(
-            Vec<u8>,
-            Uuid,
-            Uuid,
-            DateTime<Utc>,
-            Option<DateTime<Utc>>,
-            Option<DateTime<Utc>>,
-        )>(conn)
-        .optional()?;
-    let Some((hash, user_id, family, expires_at, spent_at, revoked_at)) = row else {
-        return Ok(Err(refused()));
-    };
-    if revoked_at.is_some() || expires_at <= issuer.now {
-        return Ok(Err(refused()));
+/// What [`refresh`] decided.
+#[derive(Debug)]
+pub enum Refreshed {
+    Session(Session),
+    /// Refused. `ended` is the session this refusal ended (a spent token
+    /// presented after the reuse interval), whose access tokens must stop
+    /// too; it must be committed although the request is refused.
+    Refused {
+        ended: Option<Uuid>,
+    },
+}
+
+/// How many rotations a repeated token is followed through within the
+/// reuse interval (a client that refreshed again meanwhile) before it is
+/// refused; more in one interval is no browser's race.
+const MAX_LINKS: usize = 4;
+
+/// Rotate a refresh token: its successor is derived from it
+/// (`Keys::successor_token`). The same token presented again within
+/// `issuer.reuse_seconds` of its rotation (two reads of one page, or two
+/// tabs, refreshing at once) is answered with that same successor and a
+/// fresh access token, so every racer ends up holding the one live token
+/// of the session; after the interval it is taken for a stolen copy and
+/// the session ends.
+pub fn refresh(conn: &mut PgConnection, token: &str, issuer: &Issuer) -> Result<Refreshed, Error> {
+    let reuse_since = issuer.now - Duration::seconds(issuer.reuse_seconds);
+    let mut presented = token.to_owned();
+    for link in 0..=MAX_LINKS {
+        let row = refresh_tokens::table
+            .find(auth::hash_token(&presented))
+            .select((
+                refresh_tokens::user_id,
+                refresh_tokens::family,
+                refresh_tokens::expires_at,
+                refresh_tokens::spent_at,
+                refresh_tokens::revoked_at,
+            ))
+            // Racers on one token wait here for the first to commit its
+            // rotation, then find the token spent and its successor stored.
+            .for_update()
+            .first::<(
+                Uuid,
+                Uuid,
+                DateTime<Utc>,
+                Option<DateTime<Utc>>,
+                Option<DateTime<Utc>>,
+            )>(conn)
+            .optional()?;
+        let Some((user_id, family, expires_at, spent_at, revoked_at)) = row else {
+            return Ok(Refreshed::Refused { ended: None });
+        };
+        if revoked_at.is_some() || expires_at <= issuer.now {
+            return Ok(Refreshed::Refused { ended: None });
+        }
+        match spent_at {
+            Some(spent) if spent > reuse_since => {
+                // Rotated moments ago: answer as its successor would be.
+                presented = issuer.keys.successor_token(&presented);
+                continue;
+            }
+            Some(_) => {
+                // A spent token presented again: someone holds a copy.
+                revoke_family(conn, family, issuer.now)?;
+                return Ok(Refreshed::Refused {
+                    ended: Some(family),
+                });
+            }
+            None => {}
+        }
+        let user = users::table
+            .find(user_id)
+            .select(UserRow::as_select())
+            .first(conn)?;
+        if link > 0 {
+            // The live successor of a repeated token: the same refresh
+            // token the first racer got, a new access token.
+            return Ok(Refreshed::Session(session_with(
+                &user, family, presented, issuer,
+            )));
+        }
+        diesel::update(refresh_tokens::table.find(auth::hash_token(&presented)))
+            .set(refresh_tokens::spent_at.eq(issuer.now))
+            .execute(conn)?;
+        let successor = issuer.keys.successor_token(&presented);
+        store_refresh_token(conn, user.id, family, &successor, issuer)?;
+        return Ok(Refreshed::Session(session_with(
+            &user, family, successor, issuer,
+        )));
     }
-    if spent_at.is_some() {
-        // A spent token presented again: someone holds a copy. End the session.
-        revoke_family(conn, family, issuer.now)?;
-        return Ok(Err(refused()));
-    }
-    diesel::update(refresh_tokens::table.find(hash))
-        .set(refresh_tokens::spent_at.eq(issuer.now))
-        .execute(conn)?;
-    let user = users::table
-        .find(user_id)
-        .select(UserRow::as_select())
-        .first(conn)?;
-    Ok(issue_in_family(conn, &user, family, issuer))
+    Ok(Refreshed::Refused { ended: None })
 }
 
 pub fn revoke_family(

@@ -34,6 +34,9 @@ pub struct Keys {
     validation: Validation,
     unsubscribe: Validation,
     verify_email: Validation,
+    /// The HMAC key a rotated refresh token's successor is derived with
+    /// (`successor_token`), itself derived from the JWT secret.
+    successor: Vec<u8>,
 }
 
 const UNSUBSCRIBE_AUDIENCE: &str = "posthorn-unsubscribe";
@@ -88,7 +91,24 @@ impl Keys {
             validation,
             unsubscribe,
             verify_email,
+            successor: Sha256::new_with_prefix(b"posthorn refresh successor\0")
+                .chain_update(secret)
+                .finalize()
+                .to_vec(),
         })
+    }
+
+    /// The refresh token that rotating `parent` issues. Derived, not
+    /// random, so that the same just-rotated token presented again within
+    /// the reuse interval is answered with the same successor although only
+    /// hashes are stored (docs/decisions/accounts-and-sessions.md); only
+    /// the holder of `parent` and the service can compute it.
+    pub fn successor_token(&self, parent: &str) -> String {
+        use hmac::Mac;
+        let mut mac = hmac::Hmac::<Sha256>::new_from_slice(&self.successor)
+            .expect("HMAC takes a key of any length");
+        mac.update(parent.as_bytes());
+        URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
     }
 
     pub fn issue(

@@ -29,6 +29,11 @@ pub struct Config {
     pub access_token_seconds: i64,
     /// `POSTHORN_REFRESH_TOKEN_DAYS`: lifetime of a refresh token.
     pub refresh_token_days: i64,
+    /// `POSTHORN_REFRESH_REUSE_SECONDS`: how long a just-rotated refresh
+    /// token presented again is answered with its successor (a page's or
+    /// tabs' refreshes racing) before it counts as a stolen copy that ends
+    /// the session.
+    pub refresh_reuse_seconds: i64,
     /// `POSTHORN_MAX_BODY_BYTES`: larger request bodies get 413.
     pub max_body_bytes: usize,
     /// `POSTHORN_BODY_TIMEOUT_SECONDS`: a request body must arrive within
@@ -85,6 +90,7 @@ impl Default for Config {
             pool_size: 8,
             access_token_seconds: 15 * 60,
             refresh_token_days: 60,
+            refresh_reuse_seconds: 60,
             max_body_bytes: 64 * 1024,
             body_timeout_seconds: 10,
             sweep_interval_seconds: 5,
@@ -155,6 +161,12 @@ impl Config {
                 var("POSTHORN_REFRESH_TOKEN_DAYS"),
                 d.refresh_token_days,
             )?,
+            refresh_reuse_seconds: number(
+                "POSTHORN_REFRESH_REUSE_SECONDS",
+                var("POSTHORN_REFRESH_REUSE_SECONDS"),
+                d.refresh_reuse_seconds as u64,
+            )?
+            .min(3600) as i64,
             max_body_bytes: number(
                 "POSTHORN_MAX_BODY_BYTES",
                 var("POSTHORN_MAX_BODY_BYTES"),

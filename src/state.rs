@@ -50,6 +50,7 @@ impl AppState {
             now: self.clock.now(),
             access_seconds: self.config.access_token_seconds,
             refresh_days: self.config.refresh_token_days,
+            reuse_seconds: self.config.refresh_reuse_seconds,
         }
     }
 }

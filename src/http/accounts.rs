@@ -1,7 +1,8 @@
 //! Account and session endpoints: thin wrappers over `crate::accounts`.
 
 use crate::accounts::{
-    self, GuestRequest, Login, Me, MeChanges, PasswordChange, Refresh, Registration, Session,
+    self, GuestRequest, Login, Me, MeChanges, PasswordChange, Refresh, Refreshed, Registration,
+    Session,
 };
 use crate::auth::{self, Caller};
 use crate::db;
@@ -64,7 +65,8 @@ pub async fn login(
 }
 
 #[utoipa::path(post, path = "/v1/sessions/refresh", tag = "accounts", request_body = Refresh,
-    responses((status = 200, body = Session), (status = 401)))]
+    responses((status = 200, body = Session, description = "the token rotated; the same token presented again within the reuse interval (`POSTHORN_REFRESH_REUSE_SECONDS`, 60 s) gets the same new refresh token"),
+        (status = 401, description = "not valid; a rotated token presented after the reuse interval also ends its session")))]
 #[post("/v1/sessions/refresh")]
 pub async fn refresh(
     state: web::Data<AppState>,
@@ -72,8 +74,17 @@ pub async fn refresh(
 ) -> Result<HttpResponse, ApiError> {
     let token = body.into_inner().refresh_token;
     let issuer = state.issuer();
-    let session = db::run(&state.pool, move |c| accounts::refresh(c, &token, &issuer)).await??;
-    Ok(HttpResponse::Ok().json(session))
+    let now = issuer.now;
+    match db::run(&state.pool, move |c| accounts::refresh(c, &token, &issuer)).await? {
+        Refreshed::Session(session) => Ok(HttpResponse::Ok().json(session)),
+        Refreshed::Refused { ended } => {
+            // A stolen copy's session ends for its access tokens at once.
+            state.revoked.add(ended.as_slice(), now);
+            Err(ApiError::unauthorized(
+                "the refresh token is not valid; sign in again",
+            ))
+        }
+    }
 }
 
 #[utoipa::path(delete, path = "/v1/sessions/current", tag = "accounts",

@@ -33,11 +33,26 @@ function forgetKept() {
 export const session = {
   get access() { return store.getItem("access_token"); },
   get refresh() { return store.getItem("refresh_token"); },
+  /// Whether the access token has a while left (60 s, or a quarter of
+  /// its life if shorter). Unknown (saved before expiries were kept):
+  /// taken as fresh, and a 401 renews it.
+  get fresh() {
+    const at = Number(store.getItem("access_expires_at"));
+    if (!at) return true;
+    const left = at - Date.now();
+    return left > Math.min(60000, Number(store.getItem("access_life") || 900000) / 4);
+  },
   save(s) {
     // Another account on this device: what the last one kept is not theirs.
     const before = this.user();
     if (s.user && before && before.id !== s.user.id) forgetKept();
     store.setItem("access_token", s.access_token);
+    // When the access token ends, by this device's clock: it is renewed
+    // a little before (`api`), not after a read has failed.
+    if (s.expires_in) {
+      store.setItem("access_expires_at", String(Date.now() + s.expires_in * 1000));
+      store.setItem("access_life", String(s.expires_in * 1000));
+    } else store.removeItem("access_expires_at");
     if (s.refresh_token) store.setItem("refresh_token", s.refresh_token);
     if (s.user) store.setItem("user", JSON.stringify(s.user));
     // The account's language applies at once, from sign-in on (issue #33).
@@ -46,7 +61,7 @@ export const session = {
   remember(user) { store.setItem("user", JSON.stringify(user)); },
   // Signing out forgets the account's kept reads and unsent moves too.
   clear() {
-    ["access_token", "refresh_token", "user", "push_id"].forEach((k) => store.removeItem(k));
+    ["access_token", "access_expires_at", "access_life", "refresh_token", "user", "push_id"].forEach((k) => store.removeItem(k));
     forgetKept();
   },
   user() { try { return JSON.parse(store.getItem("user")); } catch (_) { return null; } },
@@ -70,7 +85,64 @@ export function keepRead(path, data) {
   } catch (_) { /* storage full: not kept */ }
 }
 
+/// The one renewal of the session in flight in this page (issue #47).
+let renewing = null;
+
+/// Renew the session whose access token is `stale`, once per browser:
+/// every request of this page that needs it waits for the same renewal,
+/// and tabs take turns through a Web Lock, each reading the stored session
+/// again once it holds the lock, so that a tab finding the token another
+/// tab just renewed uses it instead of spending the refresh token again
+/// (the service would answer a second spend within 60 s alike, and end
+/// the session after that). Resolves whether the session goes on; never
+/// rejects (offline, the request itself says so).
+export function renewSession(stale) {
+  if (!renewing) {
+    const locks = navigator.locks;
+    const name = "posthorn-session-refresh";
+    // Taken at once: nobody else is renewing. Else wait for whoever is.
+    const locked = locks && locks.request
+      ? locks.request(name, { ifAvailable: true }, (lock) => (lock ? renewUnlessDone(stale, false)
+        : locks.request(name, () => renewUnlessDone(stale, true))))
+      : renewUnlessDone(stale, false);
+    renewing = Promise.resolve(locked).catch(() => false).finally(() => { renewing = null; });
+  }
+  return renewing;
+}
+
+/// Until `key` changes in another tab, at most `ms`.
+function storageChange(key, ms) {
+  return new Promise((resolve) => {
+    const done = () => { removeEventListener("storage", changed); clearTimeout(timer); resolve(); };
+    const changed = (event) => { if (event.key === key) done(); };
+    const timer = setTimeout(done, ms);
+    addEventListener("storage", changed);
+  });
+}
+
+async function renewUnlessDone(stale, waited) {
+  // Another tab held the lock: its renewal reaches this tab's storage
+  // a moment after the lock does (tabs are other processes).
+  if (waited && session.access === stale) await storageChange("access_token", 2000);
+  // Renewed meanwhile, by this page or another tab: nothing to do.
+  if (session.access && session.access !== stale && session.fresh) return true;
+  const token = session.refresh;
+  if (!token) return false;
+  const renewed = await fetch("/v1/sessions/refresh", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ refresh_token: token }),
+  });
+  if (!renewed.ok) return false;
+  session.save(await renewed.json());
+  return true;
+}
+
 export async function api(method, path, body, headers) {
+  // About to expire (back after a while): renewed before the request, so
+  // that a page's reads do not each fail first.
+  if (session.refresh && !session.fresh) await renewSession(session.access);
+  const sent = session.access;
   const send = () => fetch(path, {
     method,
     headers: Object.assign(
@@ -92,16 +164,8 @@ export async function api(method, path, body, headers) {
     error.network = true;
     throw error;
   }
-  if (response.status === 401 && session.refresh) {
-    const renewed = await fetch("/v1/sessions/refresh", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ refresh_token: session.refresh }),
-    });
-    if (renewed.ok) {
-      session.save(await renewed.json());
-      response = await send();
-    }
+  if (response.status === 401 && sent && session.refresh && await renewSession(sent)) {
+    response = await send();
   }
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;

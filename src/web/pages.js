@@ -6,10 +6,19 @@ export { computerPage } from "./computer.js";
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 
+/// The invitation a signed-out visitor came from (`/signin?invite=CODE`),
+/// joined once they have signed in or up (issue #47).
+function invitationWaiting() {
+  const code = new URLSearchParams(location.search).get("invite");
+  return code && /^[A-Za-z0-9]+$/.test(code) ? code : null;
+}
+
 export function signInPage(then, redraw) {
-  const done = (reply) => {
+  const invite = invitationWaiting();
+  const done = async (reply) => {
     session.save(reply.data);
     redraw();
+    if (invite) return joinInvitation(invite);
     then ? then() : go("/");
   };
   const account = (mode) => form({}, async (data) => {
@@ -32,7 +41,20 @@ export function signInPage(then, redraw) {
     el("h2", {}, t("guest")),
     el("label", {}, t("nickname"), el("input", { name: "nickname", required: true })),
     el("button", { type: "submit" }, t("guest")));
-  show(account("in"), account("up"), guest);
+  show(invite ? el("p", { class: "card", "data-invite-waiting": invite }, t("invite_after_sign_in")) : null,
+    account("in"), account("up"), guest);
+}
+
+/// Join the invitation `code` and open its match. Refused (taken
+/// meanwhile, or my own): the invitation's page says what it can.
+async function joinInvitation(code) {
+  let m;
+  try {
+    m = (await api("POST", "/v1/invites/" + encodeURIComponent(code) + "/accept")).data;
+  } catch (_) {
+    return go("/invite/" + code);
+  }
+  go("/matches/" + m.id);
 }
 
 export function statusLine(m) {
@@ -188,7 +210,8 @@ export async function invitePage(code, redraw) {
     await accept();
   }, title, el("label", {}, t("nickname"), el("input", { name: "nickname", required: true, autocomplete: "nickname" })),
   el("button", { type: "submit" }, t("join_as_guest")),
-  el("p", {}, link("/signin", t("sign_in")))));
+  // Signing in or up comes back here and joins (issue #47).
+  el("p", {}, link("/signin?invite=" + encodeURIComponent(code), t("invite_sign_in")))));
 }
 
 // ---- settings: account, notifications, push on this device ----

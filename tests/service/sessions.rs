@@ -277,3 +277,74 @@ async fn another_instance_refuses_an_ended_session_after_its_next_reading() {
     other.stop_instance().await;
     app.stop().await;
 }
+
+/// Issue #47, 1: a page's reads (and its tabs) refreshing at once with the
+/// one refresh token they share. Every racer within the reuse interval
+/// (60 s) gets the same new refresh token and a working access token; the
+/// session goes on. The old token presented after the interval is a stolen
+/// copy: the session ends, its access tokens with it.
+#[actix_web::test]
+async fn concurrent_refreshes_with_one_token_keep_the_session_and_a_late_reuse_ends_it() {
+    let app = TestApp::start().await;
+    app.register("alice").await;
+    let (_, first) = tokens(&sign_in(&app, "a long password").await);
+    // Coming back after the access token expired.
+    app.clock.advance(chrono::Duration::minutes(16));
+    let other = tokens(&sign_in(&app, "a long password").await).0;
+
+    let replies = futures_util::future::join_all((0..50).map(|_| refresh(&app, &first))).await;
+    let statuses: Vec<u16> = replies.iter().map(|r| r.status.as_u16()).collect();
+    assert_eq!(statuses, vec![200; 50], "{:?}", replies[0].body);
+    let mut successors: Vec<String> = replies.iter().map(|r| tokens(r).1).collect();
+    successors.dedup();
+    assert_eq!(successors.len(), 1, "every racer holds the one live token");
+    let successor = successors.remove(0);
+    assert_ne!(successor, first);
+    for reply in [&replies[0], &replies[49]] {
+        assert_eq!(app.get("/v1/me", &tokens(reply).0).await.status, 200);
+    }
+    let family = "SELECT count(*) AS n FROM refresh_tokens WHERE family = \
+         (SELECT family FROM refresh_tokens WHERE spent_at IS NOT NULL LIMIT 1)"
+        .to_owned();
+    assert_eq!(app.count(family.clone()).await, 2, "one rotation, not 50");
+
+    // Still within the interval, a late racer gets the same token...
+    app.clock.advance(chrono::Duration::seconds(30));
+    let late = refresh(&app, &first).await;
+    assert_eq!(
+        (late.status.as_u16(), tokens(&late).1),
+        (200, successor.clone())
+    );
+    // ...and, once the session rotated again, the live one.
+    let rotated = refresh(&app, &successor).await;
+    assert_eq!(rotated.status, 200, "{}", rotated.body);
+    let (access, live) = tokens(&rotated);
+    assert_ne!(live, successor);
+    let later = refresh(&app, &first).await;
+    assert_eq!(
+        (later.status.as_u16(), tokens(&later).1),
+        (200, live.clone())
+    );
+    assert_eq!(
+        app.get("/v1/me", &access).await.status,
+        200,
+        "still signed in"
+    );
+    assert_eq!(app.count(family).await, 3);
+
+    // After the interval the first token is a stolen copy: the session ends.
+    app.clock.advance(chrono::Duration::seconds(31));
+    let stolen = refresh(&app, &first).await;
+    assert_eq!(
+        (stolen.status.as_u16(), stolen.code()),
+        (401, "unauthorized")
+    );
+    assert_eq!(refresh(&app, &live).await.status, 401, "the family ended");
+    assert_eq!(app.get("/v1/me", &access).await.status, 401, "at once");
+    assert_eq!(
+        app.get("/v1/me", &other).await.status,
+        200,
+        "other sessions go on"
+    );
+    app.stop().await;
+}

@@ -12,6 +12,8 @@
 //    without a reload (live.cjs), keyboard play (welcome.cjs, live.cjs).
 //  - Issue #30: a custom start shown on the invitation, an address
 //    confirmed by its mailed link, "sign out everywhere" (fairplay.cjs).
+//  - Issue #47: a page opened 16 minutes after sign-in stays signed in;
+//    an invitation survives signing in or up (comingback.cjs).
 // Every page carries the CSP, logs no script error and does not shift;
 // screenshots of each game at phone and desktop size go to $SHOTS; the
 // service's answer time for every request is printed at the end.
@@ -28,6 +30,7 @@ const { everyPageInKorean } = require("./korean.cjs");
 const { offlineMoveSentOnce, offersWithoutReload, wholeMatchByKeyboard, staleMoveSaid } = require("./live.cjs");
 const { audit } = require("./audit.cjs");
 const { boardsSayIt } = require("./marks.cjs");
+const { invitationsSurviveSigningIn, staysSignedIn } = require("./comingback.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -312,6 +315,12 @@ async function accountPages(page, token) {
 
     await fairPlayAndSessions(browser, errors);
     console.log("fair play: a custom start shown before joining, an address confirmed by its link, signed out everywhere");
+
+    await staysSignedIn(browser, errors);
+    console.log("coming back: a page opened 16 minutes after sign-in, in two tabs with six reads each, stayed signed in on one refresh (ahead of expiry, and after the reads' 401s)");
+
+    await invitationsSurviveSigningIn(browser, errors);
+    console.log("invitations: a visitor who signed in from the invitation, and one who signed up (in Korean), were seated in the match");
 
     await playTheComputer(browser, errors);
     console.log("the computer: chosen on its page, a reply by itself, labelled, untimed, a move taken back");

@@ -46,9 +46,14 @@ def free_port():
         return s.getsockname()[1]
 
 
-def call(base, method, path, token=None, body=None, key=None, timeout=10):
-    """(status, json) of one request; raises OSError when the connection breaks."""
+def call(base, method, path, token=None, body=None, key=None, timeout=10, address=None):
+    """(status, json) of one request; raises OSError when the connection
+    breaks. `address`: the client it comes from, as a trusted proxy would
+    say (the service started with POSTHORN_TRUSTED_PROXIES=127.0.0.1):
+    sign-ups are limited per address (issue #46)."""
     headers = {"Content-Type": "application/json"}
+    if address:
+        headers["X-Forwarded-For"] = address
     if token:
         headers["Authorization"] = "Bearer " + token
     if key:
@@ -140,7 +145,7 @@ class Load:
         """Sign the players up and start one thread a pair."""
         tokens = []
         for i in range(2 * self.pairs):
-            status, session = self.call("POST", "/v1/accounts",
+            status, session = self.call("POST", "/v1/accounts", address=f"198.51.100.{i + 1}",
                                         body={"username": f"{self.prefix}{i}", "password": "a long password"})
             assert status == 201, session
             tokens.append(session["access_token"])

@@ -138,7 +138,10 @@ def start_service():
     # The sweep notes which server is primary on each tick: every second.
     env = dict(os.environ, POSTHORN_BIND=f"127.0.0.1:{PORT}", POSTHORN_DATA_DIR=os.path.join(DATA, "service"),
                DATABASE_URL=URL, RUST_LOG=os.environ.get("RUST_LOG", "warn"), POSTHORN_METRICS_TOKEN=METRICS_TOKEN,
-               POSTHORN_SWEEP_INTERVAL_SECONDS="1")
+               POSTHORN_SWEEP_INTERVAL_SECONDS="1",
+               # The drill's players sign up from addresses of their own
+               # (drill.Load), told by loopback as a trusted proxy.
+               POSTHORN_TRUSTED_PROXIES="127.0.0.1")
     proc = subprocess.Popen([BIN], env=env, stdout=subprocess.DEVNULL, stderr=open(SERVICE_LOG, "a"))
     started.append(("service", proc))
     return wait_ready(proc, BASE, SERVICE_LOG)

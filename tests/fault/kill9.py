@@ -32,7 +32,8 @@ LOG = os.path.join(DATA, "service.log")
 
 
 def start():
-    env = dict(os.environ, POSTHORN_BIND=f"127.0.0.1:{PORT}", POSTHORN_DATA_DIR=DATA, RUST_LOG="warn")
+    env = dict(os.environ, POSTHORN_BIND=f"127.0.0.1:{PORT}", POSTHORN_DATA_DIR=DATA, RUST_LOG="warn",
+               POSTHORN_TRUSTED_PROXIES="127.0.0.1")
     env.pop("DATABASE_URL", None)
     proc = subprocess.Popen([BIN], env=env, stdout=subprocess.DEVNULL, stderr=open(LOG, "a"))
     return wait_ready(proc, BASE, LOG)

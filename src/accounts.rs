@@ -331,7 +331,7 @@ fn ask_to_verify(
 }
 
 /// The account whose verified address `address` is.
-fn verified_owner(conn: &mut PgConnection, address: &str) -> Result<Option<Uuid>, Error> {
+pub fn verified_owner(conn: &mut PgConnection, address: &str) -> Result<Option<Uuid>, Error> {
     let lower_email = diesel::dsl::sql::<diesel::sql_types::Text>("lower(email)");
     Ok(users::table
         .filter(lower_email.eq(address.to_lowercase()))
@@ -594,6 +594,24 @@ pub fn change_password(
         .set(users::password_hash.eq(new_hash))
         .execute(conn)?;
     end_sessions(conn, user, Some(keep), now)
+}
+
+/// A forgotten password set from a reset link (issue #47): store it, end
+/// every session of the account (whoever knew the old password is out),
+/// and open one for the person who just proved they read its mail.
+/// Returns the new session and those ended.
+pub fn reset_password(
+    conn: &mut PgConnection,
+    user: Uuid,
+    new_hash: String,
+    issuer: &Issuer,
+) -> Result<(Session, Vec<Uuid>), Error> {
+    let row = diesel::update(users::table.find(user))
+        .set(users::password_hash.eq(new_hash))
+        .returning(UserRow::as_returning())
+        .get_result(conn)?;
+    let ended = end_sessions(conn, user, None, issuer.now)?;
+    Ok((open_session(conn, &row, issuer)?, ended))
 }
 
 pub fn create_guest(

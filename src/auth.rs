@@ -111,6 +111,19 @@ impl Keys {
         URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
     }
 
+    /// The token of password reset `reset`'s link (issue #47). Derived,
+    /// not random, so that the link can be written when the mail is sent
+    /// (by the outbox, from the reset's id) while only its hash is stored:
+    /// the database alone cannot make a working link.
+    pub fn reset_token(&self, reset: Uuid) -> String {
+        use hmac::Mac;
+        let mut mac = hmac::Hmac::<Sha256>::new_from_slice(&self.successor)
+            .expect("HMAC takes a key of any length");
+        mac.update(b"posthorn password reset\0");
+        mac.update(reset.as_bytes());
+        URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+    }
+
     pub fn issue(
         &self,
         user: Uuid,

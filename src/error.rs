@@ -41,6 +41,9 @@ pub enum Error {
     TournamentStarted(String),
     /// Not invited to that tournament, and no valid invitation code.
     NotInvited(String),
+    /// A password reset link used already, over its hour, or never sent
+    /// (issue #47): ask for a new one.
+    ResetLinkExpired(String),
     /// An `Idempotency-Key` already used for a different request.
     IdempotencyKeyReused,
     /// Try again soon: no database connection came free.
@@ -116,6 +119,7 @@ impl fmt::Display for Error {
             | Error::TournamentFull(s)
             | Error::TournamentStarted(s)
             | Error::NotInvited(s)
+            | Error::ResetLinkExpired(s)
             | Error::Unavailable(s) => f.write_str(s),
             Error::NotFound(what) => write!(f, "no such {what}"),
             Error::StaleSeq(seq) => write!(f, "stale seq; the match is at {seq}"),

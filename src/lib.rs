@@ -22,6 +22,7 @@ pub mod metrics;
 pub mod names;
 pub mod notices;
 pub mod notify;
+pub mod password_resets;
 pub mod players;
 pub mod ratings;
 pub mod revoked;

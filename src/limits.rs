@@ -33,6 +33,10 @@
 //!   end is an event in every match of theirs and a notice to every
 //!   opponent, and each vacation costs at least a day anyway.
 //! - sign-ups: 5 accounts per address per hour (issue #46).
+//! - password resets (issue #47): 5 asked per address per hour, and 3
+//!   mails a day to one email address (an account's verified address, so
+//!   per account), counted whether or not the address is anyone's, so a
+//!   refusal tells nothing.
 
 use crate::error::Error;
 use crate::schema::limit_hits;
@@ -62,11 +66,20 @@ pub enum Limit {
     /// apart (`GuestFromAddress`), so a guest is still there for anyone
     /// past it.
     SignUpFromAddress,
+    /// Password resets asked from one address (issue #47): 5 an hour. A
+    /// person who forgot a password asks once or twice; a script asking
+    /// for many addresses' links (to flood their mailboxes) is stopped.
+    PasswordResetFromAddress,
+    /// Password reset mails to one email address (issue #47): 3 a day.
+    /// Keyed by the address asked for, known or not, so its 429 says
+    /// nothing about whether an account has it; a known address is one
+    /// account's verified one, so this is the limit per account.
+    PasswordResetForEmail,
 }
 
 impl Limit {
     /// Every limit, once.
-    pub const ALL: [Limit; 12] = [
+    pub const ALL: [Limit; 14] = [
         Limit::SignInAccountAddress,
         Limit::SignInAccount,
         Limit::SignInAddress,
@@ -79,6 +92,8 @@ impl Limit {
         Limit::VerificationMail,
         Limit::VacationStart,
         Limit::SignUpFromAddress,
+        Limit::PasswordResetFromAddress,
+        Limit::PasswordResetForEmail,
     ];
 
     /// `(key prefix, hits allowed, window in minutes, what the refusal says)`.
@@ -117,6 +132,18 @@ impl Limit {
             ),
             VacationStart => ("vacation-start", 1, 24 * 60, "one vacation may start a day"),
             SignUpFromAddress => ("sign-up", 5, 60, "too many accounts from this address"),
+            PasswordResetFromAddress => (
+                "reset-address",
+                5,
+                60,
+                "too many password resets asked from this address",
+            ),
+            PasswordResetForEmail => (
+                "reset-email",
+                3,
+                24 * 60,
+                "at most 3 password reset mails a day to one address",
+            ),
         }
     }
 

@@ -49,6 +49,21 @@ diesel::table! {
 }
 
 diesel::table! {
+    password_resets (id) {
+        id -> Uuid,
+        token_hash -> Bytea,
+        user_id -> Uuid,
+        email -> Text,
+        created_at -> Timestamptz,
+        expires_at -> Timestamptz,
+        used_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::joinable!(password_resets -> users (user_id));
+diesel::allow_tables_to_appear_in_same_query!(password_resets, users);
+
+diesel::table! {
     jobs (id) {
         id -> Int8,
         kind -> Text,

@@ -191,6 +191,57 @@ pub async fn verify_email(
     Ok(HttpResponse::Ok().json(VerifiedEmail { email }))
 }
 
+#[utoipa::path(post, path = "/v1/password-resets", tag = "accounts", request_body = crate::password_resets::ResetRequest,
+    responses((status = 202, description = "the same answer, after the same work, whether or not the address is an account's: if it is that account's verified address, a link to `/reset-password#TOKEN` is mailed to it, valid an hour"),
+        (status = 400, description = "not an email address"),
+        (status = 429, description = "too many asked from this address (5 an hour), or for this email address (3 a day, counted whether or not it is anyone's)")))]
+#[post("/v1/password-resets")]
+pub async fn ask_password_reset(
+    state: web::Data<AppState>,
+    http: HttpRequest,
+    body: Body<crate::password_resets::ResetRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let email = body.into_inner().email;
+    let (address, now) = (
+        crate::http::caller::client_address(&http),
+        state.clock.now(),
+    );
+    db::run(&state.pool, move |c| {
+        crate::password_resets::ask(c, &email, &address, now)
+    })
+    .await?;
+    Ok(HttpResponse::Accepted().finish())
+}
+
+#[utoipa::path(post, path = "/v1/password-resets/complete", tag = "accounts", request_body = crate::password_resets::ResetCompletion,
+    responses((status = 201, body = Session, description = "the new password is set; every session of the account has ended and this new one is open"),
+        (status = 400, description = "the password breaks the rules of sign-up (8–256 characters)"),
+        (status = 410, description = "`reset_link_expired`: the link was used already, is more than an hour old, or is not one the service sent: ask for a new one")))]
+#[post("/v1/password-resets/complete")]
+pub async fn complete_password_reset(
+    state: web::Data<AppState>,
+    body: Body<crate::password_resets::ResetCompletion>,
+) -> Result<HttpResponse, ApiError> {
+    let crate::password_resets::ResetCompletion { token, password } = body.into_inner();
+    accounts::check_password(&password)?;
+    let (check, now) = (token.clone(), state.clock.now());
+    // A spent link costs no hash.
+    db::run(&state.pool, move |c| {
+        crate::password_resets::check_link(c, &check, now)
+    })
+    .await?;
+    let hash = auth::gated(move || auth::hash_password(&password)).await??;
+    let issuer = state.issuer();
+    let (session, ended) = db::run(&state.pool, move |c| {
+        crate::password_resets::complete(c, &token, hash, &issuer)
+    })
+    .await?;
+    // Whoever held the old password is out at once on this instance, on
+    // the others within seconds (`revoked.rs`).
+    state.revoked.add(&ended, now);
+    Ok(HttpResponse::Created().json(session))
+}
+
 #[utoipa::path(post, path = "/v1/guests", tag = "accounts", request_body = GuestRequest,
     responses((status = 201, body = Session), (status = 400), (status = 422, description = "the nickname looks like a registered player's or a computer's name"), (status = 429)))]
 #[post("/v1/guests")]

@@ -131,7 +131,7 @@ pub async fn home(req: HttpRequest) -> HttpResponse {
 }
 
 /// The pages the client draws itself: invitations, matches, and the rest.
-#[get("/{page:(invite|matches|new|computer|seek|settings|leaderboards|users|friends|signin|verify-email|tournaments|how-to)(/.*)?}")]
+#[get("/{page:(invite|matches|new|computer|seek|settings|leaderboards|users|friends|signin|verify-email|forgot-password|reset-password|tournaments|how-to)(/.*)?}")]
 pub async fn page(req: HttpRequest) -> HttpResponse {
     shell(&req)
 }

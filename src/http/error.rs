@@ -37,6 +37,7 @@ pub enum Code {
     TournamentFull,
     TournamentStarted,
     NotInvited,
+    ResetLinkExpired,
     Unavailable,
     Internal,
 }
@@ -66,6 +67,7 @@ impl Code {
         Code::TournamentFull,
         Code::TournamentStarted,
         Code::NotInvited,
+        Code::ResetLinkExpired,
         Code::Unavailable,
         Code::Internal,
     ];
@@ -99,6 +101,7 @@ impl Code {
             Code::TournamentFull => ("tournament_full", S::CONFLICT, "The tournament has all the players its format takes (16 in a round robin, 32 in a knockout).", "토너먼트 자리가 다 찼어요."),
             Code::TournamentStarted => ("tournament_started", S::CONFLICT, "The tournament has started or finished: players can no longer be invited, join or decline, and it cannot be started again.", "이미 시작했거나 끝난 토너먼트예요."),
             Code::NotInvited => ("not_invited", S::FORBIDDEN, "You are not invited to that tournament: ask its creator for an invitation, or open its invitation link.", "이 토너먼트에 초대받지 않았어요. 만든 사람에게 초대를 부탁하세요."),
+            Code::ResetLinkExpired => ("reset_link_expired", S::GONE, "The password reset link was used already, is more than an hour old, or is not one this service sent (or the account's address changed since): ask for a new link.", "쓸 수 없는 비밀번호 재설정 링크예요. 이미 쓰였거나 한 시간이 지났어요. 새 링크를 받아 주세요."),
             Code::Unavailable => ("unavailable", S::SERVICE_UNAVAILABLE, "The service is busy or its database is restarting; try again shortly.", "서비스가 바쁘거나 다시 시작하는 중이에요. 잠시 뒤에 다시 해 보세요."),
             Code::Internal => ("internal", S::INTERNAL_SERVER_ERROR, "Something failed on the service's side; it has been logged.", "서비스에 문제가 생겼어요. 기록해 두었어요."),
         }
@@ -258,6 +261,7 @@ impl From<Error> for ApiError {
             Error::TournamentFull(s) => ApiError::new(Code::TournamentFull, s),
             Error::TournamentStarted(s) => ApiError::new(Code::TournamentStarted, s),
             Error::NotInvited(s) => ApiError::new(Code::NotInvited, s),
+            Error::ResetLinkExpired(s) => ApiError::new(Code::ResetLinkExpired, s),
             Error::IdempotencyKeyReused => ApiError::new(
                 Code::IdempotencyKeyReused,
                 "this Idempotency-Key was used for a different request",

@@ -55,6 +55,8 @@ api_routes!(
     accounts::logout_everywhere,
     accounts::change_password,
     accounts::verify_email,
+    accounts::ask_password_reset,
+    accounts::complete_password_reset,
     accounts::guest,
     accounts::me,
     accounts::change_me,

@@ -23,6 +23,8 @@ pub struct Runner {
     pub fallback: crate::lobby::seek_fallback::Fallback,
     pub advancer: crate::tournaments::advance::Advancer,
     pub starter: crate::tournaments::advance::Starter,
+    /// Mails password reset links (issue #47).
+    pub resets: crate::password_resets::Mailer,
     pub threads: usize,
     pub lease: Duration,
 }
@@ -44,6 +46,9 @@ impl Runner {
             starter: crate::tournaments::advance::Starter {
                 dice: state.dice.clone(),
             },
+            resets: crate::password_resets::Mailer {
+                keys: state.keys.clone(),
+            },
             threads: state.config.bot_threads,
             lease: Duration::seconds(state.config.job_lease_seconds),
         }
@@ -54,7 +59,13 @@ impl Runner {
     /// light and quick lanes on one thread each (issue #46). The quick
     /// lane's run also settles the failures and old records.
     pub fn run(&self, lane: Lane) -> Result<Ran, Error> {
-        let workers: [&dyn Work; 4] = [&self.mover, &self.fallback, &self.advancer, &self.starter];
+        let workers: [&dyn Work; 5] = [
+            &self.mover,
+            &self.fallback,
+            &self.advancer,
+            &self.starter,
+            &self.resets,
+        ];
         let now = || self.clock.now();
         if lane == Lane::Quick {
             crate::db::transaction(&self.pool, |c| settle_failures(c, now()))?;

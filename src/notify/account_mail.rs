@@ -1,6 +1,7 @@
 //! Mail about the account itself, not about a match (issue #30): the link
-//! that verifies an address, and the word to an address's owner that
-//! someone else tried to use it. It goes through the outbox like every
+//! that verifies an address, the word to an address's owner that
+//! someone else tried to use it, and the link that sets a forgotten
+//! password (issue #47). It goes through the outbox like every
 //! notification (delivered or recorded as failed), to the address in its
 //! payload rather than the account's verified one, ignores the match
 //! switches and quiet hours (someone is waiting for it), and carries no
@@ -27,15 +28,22 @@ pub enum AccountMail {
     /// The address is another account's already: its owner is told,
     /// and whoever typed it learns nothing (no enumeration).
     EmailInUse,
+    /// A link that sets a new password, valid an hour, used once.
+    PasswordReset,
 }
 
 impl AccountMail {
-    pub const ALL: [AccountMail; 2] = [AccountMail::VerifyEmail, AccountMail::EmailInUse];
+    pub const ALL: [AccountMail; 3] = [
+        AccountMail::VerifyEmail,
+        AccountMail::EmailInUse,
+        AccountMail::PasswordReset,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             AccountMail::VerifyEmail => "verify_email",
             AccountMail::EmailInUse => "email_in_use",
+            AccountMail::PasswordReset => "password_reset",
         }
     }
 
@@ -55,6 +63,33 @@ pub fn enqueue(
     serial: i64,
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
+    let payload = serde_json::json!({"address": address});
+    enqueue_payload(conn, user, mail, payload, serial, now)
+}
+
+/// Queue the link of password reset `reset` to `address` (issue #47): the
+/// mail names the reset, and its token is derived from it when the mail
+/// is written (`Keys::reset_token`), so the outbox holds no working link.
+pub fn enqueue_reset(
+    conn: &mut PgConnection,
+    user: Uuid,
+    address: &str,
+    reset: Uuid,
+    serial: i64,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    let payload = serde_json::json!({"address": address, "reset": reset});
+    enqueue_payload(conn, user, AccountMail::PasswordReset, payload, serial, now)
+}
+
+fn enqueue_payload(
+    conn: &mut PgConnection,
+    user: Uuid,
+    mail: AccountMail,
+    payload: serde_json::Value,
+    serial: i64,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
     diesel::insert_into(notifications::table)
         .values((
             notifications::user_id.eq(user),
@@ -62,7 +97,7 @@ pub fn enqueue(
             notifications::seq.eq((serial % i64::from(i32::MAX)) as i32),
             notifications::kind.eq(mail.name()),
             notifications::channel.eq(Channel::Email.to_string()),
-            notifications::payload.eq(serde_json::json!({"address": address})),
+            notifications::payload.eq(payload),
             notifications::next_attempt_at.eq(now),
             notifications::created_at.eq(now),
         ))
@@ -100,6 +135,7 @@ fn words(mail: AccountMail, locale: Locale) -> [&'static str; 5] {
     let key = match mail {
         AccountMail::VerifyEmail => "verify_email",
         AccountMail::EmailInUse => "email_in_use",
+        AccountMail::PasswordReset => "password_reset",
     };
     ["subject", "headline", "detail", "link_label", "footer"]
         .map(|part| locale.word(&format!("{key}.{part}")))
@@ -128,6 +164,15 @@ pub(super) fn compose(
                 .sign_verify_email(row.user_id, address, courier.clock.now())
         ),
         AccountMail::EmailInUse => String::new(),
+        AccountMail::PasswordReset => {
+            let reset: Uuid = serde_json::from_value(row.payload["reset"].clone())
+                .map_err(|e| format!("a reset mail without its reset: {e}"))?;
+            format!(
+                "{}/reset-password#{}",
+                courier.public_url.trim_end_matches('/'),
+                courier.keys.reset_token(reset)
+            )
+        }
     };
     let greeting = locale.say("mail.greeting", &[("name", name)]);
     let text = TextBody {

@@ -2,7 +2,7 @@
 // no third party; every page is drawn from the REST API by the modules
 // this one imports.
 import { api, el, go, link, onNavigate, session, setLanguage, show, t, countdown, fail } from "./core.js";
-import { computerPage, invitePage, matchesPage, newMatchPage, settingsPage, signInPage, signOut, verifyEmailPage } from "./pages.js";
+import { computerPage, invitePage, matchesPage, newMatchPage, settingsPage, signInPage, signOut, verifyEmailPage, forgotPasswordPage, resetPasswordPage } from "./pages.js";
 import { friendsPage, leaderboardPage, profilePage } from "./social.js";
 import { leaveMatch, matchPage } from "./match.js";
 import { seekPage } from "./seeks.js";
@@ -83,6 +83,8 @@ async function route() {
     if (invite) return await invitePage(invite, drawNav);
     if (path === "/signin") return signInPage(null, drawNav);
     if (path === "/verify-email") return await verifyEmailPage();
+    if (path === "/forgot-password") return forgotPasswordPage();
+    if (path === "/reset-password") return resetPasswordPage(drawNav);
     const howTo = part(/^\/how-to\/([a-z_]+)$/);
     if (howTo) return howToPage(howTo);
     if (path === "/how-to") return welcomePage();

@@ -36,7 +36,8 @@ export function signInPage(then, redraw) {
   el("label", {}, t("username"), el("input", { name: "username", required: true, autocomplete: "username" })),
   el("label", {}, t("password"), el("input", { name: "password", type: "password", required: true, autocomplete: mode === "up" ? "new-password" : "current-password" })),
   mode === "up" ? el("label", {}, t("email"), el("input", { name: "email", type: "email", autocomplete: "email" })) : null,
-  el("button", { type: "submit" }, mode === "up" ? t("sign_up") : t("sign_in")));
+  el("button", { type: "submit" }, mode === "up" ? t("sign_up") : t("sign_in")),
+  mode === "in" ? el("p", {}, link("/forgot-password", t("forgot_password"))) : null);
   const guest = form({}, async (data) => done(await api("POST", "/v1/guests", { nickname: data.get("nickname") })),
     el("h2", {}, t("guest")),
     el("label", {}, t("nickname"), el("input", { name: "nickname", required: true })),
@@ -306,6 +307,40 @@ export async function verifyEmailPage() {
   } catch (error) {
     show(el("div", { class: "card", role: "alert" }, el("h2", {}, t("email_not_verified")), el("p", {}, error.message || ""), link("/settings", t("settings"))));
   }
+}
+
+/// Ask for a link that sets a forgotten password (issue #47). The service
+/// answers alike whether or not the address is an account's, and so
+/// does the page: it never says which.
+export function forgotPasswordPage() {
+  const sent = el("p", { role: "status", "data-reset-sent": true, hidden: true });
+  const ask = form({}, async (data) => {
+    await api("POST", "/v1/password-resets", { email: String(data.get("email")).trim() });
+    sent.textContent = t("reset_link_sent");
+    sent.hidden = false;
+  }, el("h2", {}, t("forgot_password_title")),
+  el("p", {}, t("forgot_password_help")),
+  el("label", {}, t("reset_email"), el("input", { name: "email", type: "email", required: true, autocomplete: "email" })),
+  el("button", { type: "submit" }, t("send_reset_link")), sent);
+  show(ask, el("p", {}, link("/signin", t("sign_in"))));
+}
+
+/// The page a reset link opens: the token rides in the fragment, which no
+/// server log or Referer header sees. A new password signs this browser
+/// in (the service answers a session) and every other device out.
+export function resetPasswordPage(redraw) {
+  const token = location.hash.replace(/^#/, "");
+  const again = el("p", {}, link("/forgot-password", t("ask_new_link")));
+  if (!token) return show(el("div", { class: "card", role: "alert" }, el("h2", {}, t("reset_title")), el("p", {}, t("reset_link_missing"))), again);
+  const set = form({}, async (data) => {
+    const reply = await api("POST", "/v1/password-resets/complete", { token, password: data.get("password") });
+    session.save(reply.data);
+    redraw();
+    show(el("div", { class: "card", role: "status", "data-reset-done": true }, el("h2", {}, t("password_reset_done")), link("/", t("matches"))));
+  }, el("h2", {}, t("reset_title")),
+  el("label", {}, t("new_password"), el("input", { name: "password", type: "password", required: true, minlength: 8, autocomplete: "new-password" })),
+  el("button", { type: "submit" }, t("set_password")));
+  show(set, again);
 }
 
 export async function signOut() {

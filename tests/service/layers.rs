@@ -29,7 +29,7 @@ const FLOORS: [&[&str]; 8] = [
         "job_queue",
     ],
     &["players", "notify"],
-    &["friends", "accounts"],
+    &["friends", "accounts", "password_resets"],
     &["matches"],
     &["ratings", "notices", "summary", "computer", "vacation"],
     &["lobby", "tournaments"],

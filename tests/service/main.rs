@@ -25,6 +25,7 @@ mod matches;
 mod notifications;
 mod one_off;
 mod operations;
+mod password_resets;
 mod push;
 mod push_service;
 mod ratings;

@@ -72,7 +72,7 @@ fn to_address(message: &str) -> String {
 }
 
 /// The subject, decoded from RFC 2047 base64 words when need be.
-fn subject(message: &str) -> String {
+pub(crate) fn subject(message: &str) -> String {
     use base64::Engine;
     let raw = header(message, "Subject").unwrap_or_default();
     raw.replace("?==?", "?= =?")

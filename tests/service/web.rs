@@ -19,6 +19,8 @@ async fn every_page_link_opens_the_shell_under_a_strict_csp() {
         "/leaderboards/checkers/american",
         "/users/alice",
         "/friends",
+        "/forgot-password",
+        "/reset-password",
         "/app.js",
         "/core.js",
         "/pages.js",

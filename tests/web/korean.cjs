@@ -123,6 +123,8 @@ async function everyPageInKorean(browser, errors) {
   visitor.on("pageerror", (e) => errors.push(String(e)));
   await visit(visitor, "/", ".welcome");
   await visit(visitor, "/signin", "form");
+  await visit(visitor, "/forgot-password", "input[name=email]");
+  await visit(visitor, "/reset-password#a-token-from-a-mail", "input[name=password]");
   await context.close();
 }
 

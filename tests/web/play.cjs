@@ -13,7 +13,8 @@
 //  - Issue #30: a custom start shown on the invitation, an address
 //    confirmed by its mailed link, "sign out everywhere" (fairplay.cjs).
 //  - Issue #47: a page opened 16 minutes after sign-in stays signed in;
-//    an invitation survives signing in or up (comingback.cjs).
+//    an invitation survives signing in or up (comingback.cjs); a
+//    forgotten password is reset by its mailed link (resets.cjs).
 // Every page carries the CSP, logs no script error and does not shift;
 // screenshots of each game at phone and desktop size go to $SHOTS; the
 // service's answer time for every request is printed at the end.
@@ -31,6 +32,7 @@ const { offlineMoveSentOnce, offersWithoutReload, wholeMatchByKeyboard, staleMov
 const { audit } = require("./audit.cjs");
 const { boardsSayIt } = require("./marks.cjs");
 const { invitationsSurviveSigningIn, staysSignedIn } = require("./comingback.cjs");
+const { passwordReset } = require("./resets.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -321,6 +323,9 @@ async function accountPages(page, token) {
 
     await invitationsSurviveSigningIn(browser, errors);
     console.log("invitations: a visitor who signed in from the invitation, and one who signed up (in Korean), were seated in the match");
+
+    await passwordReset(browser, errors);
+    console.log("a forgotten password: a link asked from the sign-in page, read from the mail, a new password set in its page (signed in here, out everywhere else), the old one refused, the link refused twice");
 
     await playTheComputer(browser, errors);
     console.log("the computer: chosen on its page, a reply by itself, labelled, untimed, a move taken back");

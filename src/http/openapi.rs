@@ -56,6 +56,7 @@ api_routes!(
     accounts::change_password,
     accounts::verify_email,
     accounts::guest,
+    accounts::register_guest,
     accounts::me,
     accounts::change_me,
     accounts::summary,

@@ -31,6 +31,7 @@ const { offlineMoveSentOnce, offersWithoutReload, wholeMatchByKeyboard, staleMov
 const { audit } = require("./audit.cjs");
 const { boardsSayIt } = require("./marks.cjs");
 const { invitationsSurviveSigningIn, staysSignedIn } = require("./comingback.cjs");
+const { guestKeepsTheAccount } = require("./guests.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -321,6 +322,9 @@ async function accountPages(page, token) {
 
     await invitationsSurviveSigningIn(browser, errors);
     console.log("invitations: a visitor who signed in from the invitation, and one who signed up (in Korean), were seated in the match");
+
+    await guestKeepsTheAccount(browser, errors);
+    console.log("guests kept: a guest from an invitation on a Korean browser played in Korean, saved the account with a password after the match, and found the match signed in on another browser");
 
     await playTheComputer(browser, errors);
     console.log("the computer: chosen on its page, a reply by itself, labelled, untimed, a move taken back");

@@ -171,10 +171,20 @@ fn refused_in_names() -> String {
 }
 
 /// A guest's nickname: 1–24 visible characters after trimming spaces
-/// (spaces around them are trimmed, however many).
+/// (spaces around them are trimmed, however many), in any script
+/// (`민지`, `Mina`).
 pub fn nickname() -> Object {
+    nickname_of(false)
+}
+
+/// A display name that may be left out (`Upgrade.display_name`).
+pub fn nickname_optional() -> Object {
+    nickname_of(true)
+}
+
+fn nickname_of(nullable: bool) -> Object {
     let bad = refused_in_names();
-    string(false)
+    string(nullable)
         .pattern(Some(format!(
             "^ *[^{bad} ](?:[^{bad}]{{0,22}}[^{bad} ])? *$"
         )))
@@ -183,7 +193,7 @@ pub fn nickname() -> Object {
              control, invisible or non-space blank character. A nickname that looks \
              like a registered player's name is refused.",
         ))
-        .examples([json!("Mina")])
+        .examples([json!("Mina"), json!("민지")])
         .build()
 }
 

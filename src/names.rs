@@ -88,7 +88,9 @@ pub fn skeleton_cased(name: &str) -> String {
         .to_lowercase()
 }
 
-/// The registered player whose name looks like `name`, if any. Holds the
+/// The registered player whose name looks like `name`, if any: their
+/// username, or the display name a guest kept on registering (issue #47;
+/// `민지` is as much a registered player's name as `minji`). Holds the
 /// locks on both looks until the transaction ends (always in the same
 /// order), so two look-alikes registering at once are judged in turn.
 fn look_alike(conn: &mut PgConnection, name: &str) -> Result<Option<String>, Error> {
@@ -99,8 +101,10 @@ fn look_alike(conn: &mut PgConnection, name: &str) -> Result<Option<String>, Err
         .filter(users::guest.eq(false))
         .filter(
             users::skeleton
-                .eq(folded)
-                .or(users::skeleton_cased.eq(cased)),
+                .eq(&folded)
+                .or(users::skeleton_cased.eq(&cased))
+                .or(users::display_skeleton.eq(&folded))
+                .or(users::display_skeleton_cased.eq(&cased)),
         )
         .select(users::username)
         .first(conn)

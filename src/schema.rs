@@ -24,6 +24,8 @@ diesel::table! {
         vacation_paying_since -> Nullable<Timestamptz>,
         auto_vacation -> Bool,
         address -> Nullable<Text>,
+        display_skeleton -> Nullable<Text>,
+        display_skeleton_cased -> Nullable<Text>,
     }
 }
 

@@ -2,13 +2,15 @@
 
 use crate::accounts::{
     self, GuestRequest, Login, Me, MeChanges, PasswordChange, Refresh, Refreshed, Registration,
-    Session,
+    Session, Upgrade,
 };
 use crate::auth::{self, Caller};
 use crate::db;
 use crate::http::body::Body;
 use crate::http::error::ApiError;
+use crate::notify::words::Locale;
 use crate::state::AppState;
+use actix_web::http::header;
 use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
 
 #[utoipa::path(post, path = "/v1/accounts", tag = "accounts", request_body = Registration,
@@ -243,6 +245,7 @@ pub async fn complete_password_reset(
 }
 
 #[utoipa::path(post, path = "/v1/guests", tag = "accounts", request_body = GuestRequest,
+    params(("Accept-Language" = Option<String>, Header, description = "with no `locale` in the body, the guest's language: `ko` when Korean is preferred, else `en`")),
     responses((status = 201, body = Session), (status = 400), (status = 422, description = "the nickname looks like a registered player's or a computer's name"), (status = 429)))]
 #[post("/v1/guests")]
 pub async fn guest(
@@ -252,11 +255,43 @@ pub async fn guest(
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
     let address = crate::http::caller::client_address(&http);
+    let asked = crate::http::speak::asked_locale(http.headers().get(header::ACCEPT_LANGUAGE));
+    let browser_locale = asked.unwrap_or(Locale::English).tag();
     let issuer = state.issuer();
     let session = db::run(&state.pool, move |c| {
-        accounts::create_guest(c, req, &address, &issuer)
+        accounts::create_guest(c, req, browser_locale, &address, &issuer)
     })
     .await?;
+    Ok(HttpResponse::Created().json(session))
+}
+
+#[utoipa::path(post, path = "/v1/me/registration", tag = "accounts", request_body = Upgrade,
+    responses((status = 201, body = Session, description = "the guest account is registered, the same account with every match, rating and friend; every guest session has ended and this is the account's new session (`user.guest` false). An email given waits for its verification link"),
+        (status = 400), (status = 401),
+        (status = 409, description = "the account is registered already, or the username is taken"),
+        (status = 422, description = "the username, or the nickname kept, looks like a registered player's or a computer's name"),
+        (status = 429, description = "too many accounts from this address (5 an hour)")),
+    security(("bearer" = [])))]
+#[post("/v1/me/registration")]
+pub async fn register_guest(
+    state: web::Data<AppState>,
+    caller: Caller,
+    http: HttpRequest,
+    body: Body<Upgrade>,
+) -> Result<HttpResponse, ApiError> {
+    let req = body.into_inner();
+    let address = crate::http::caller::client_address(&http);
+    accounts::check_password(&req.password)?;
+    let password = req.password.clone();
+    let hash = auth::gated(move || auth::hash_password(&password)).await??;
+    let issuer = state.issuer();
+    let now = issuer.now;
+    let (session, ended) = db::run(&state.pool, move |c| {
+        accounts::upgrade(c, caller.user_id, req, hash, &address, &issuer)
+    })
+    .await?;
+    // The guest's access tokens stop at once: they still say `guest`.
+    state.revoked.add(&ended, now);
     Ok(HttpResponse::Created().json(session))
 }
 

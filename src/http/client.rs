@@ -36,6 +36,7 @@ const FILES: &[(&str, &str, &str, &str)] = &[
     script!("seeks.js"),
     script!("computer.js"),
     script!("vacation.js"),
+    script!("guests.js"),
     script!("conditional.js"),
     script!("tournaments.js"),
     script!("welcome.js"),

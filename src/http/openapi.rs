@@ -58,6 +58,7 @@ api_routes!(
     accounts::ask_password_reset,
     accounts::complete_password_reset,
     accounts::guest,
+    accounts::register_guest,
     accounts::me,
     accounts::change_me,
     accounts::summary,

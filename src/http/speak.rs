@@ -67,8 +67,9 @@ where
 }
 
 /// The language the request prefers among those Posthorn speaks, by
-/// `q`-value (RFC 9110 §12.5.4); `None` when it names neither.
-fn asked_locale(header: Option<&HeaderValue>) -> Option<Locale> {
+/// `q`-value (RFC 9110 §12.5.4); `None` when it names neither. A new
+/// guest's account takes it too (`accounts::guest`).
+pub(crate) fn asked_locale(header: Option<&HeaderValue>) -> Option<Locale> {
     let text = header?.to_str().ok()?;
     let mut best: Option<(f32, Locale)> = None;
     for part in text.split(',') {

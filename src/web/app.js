@@ -103,7 +103,7 @@ async function route() {
     const user = part(/^\/users\/([^/]+)$/);
     if (user) return await profilePage(user);
     if (path.startsWith("/leaderboards")) return await leaderboardPage(path.replace(/^\/leaderboards\/?/, ""), location.search);
-    return await matchesPage();
+    return await matchesPage(drawNav);
   } catch (error) {
     if (error.status === 401) { session.clear(); return signInPage(route, drawNav); }
     fail(error);

@@ -1,6 +1,7 @@
 // The account pages: sign in / sign up / guest, my matches, a new match,
 // an invitation, and the settings.
 import { vacationCard } from "./vacation.js";
+import { keepAccountCard, keepingAccount } from "./guests.js";
 import { api, countdown, displayName, el, fail, form, gameChoice, gameName, go, language, link, session, setLanguage, shareLink, show, t } from "./core.js";
 export { computerPage } from "./computer.js";
 
@@ -104,21 +105,25 @@ let listWatch = null;
 /// My matches. While the list is open it is read again every 10 s and
 /// redrawn when it changed: a challenge, a move or a new match appears
 /// without a reload (issue #33).
-export async function matchesPage() {
+export async function matchesPage(redraw = () => {}) {
   const items = (await api("GET", "/v1/matches")).data.items;
   const seen = JSON.stringify(items);
   clearInterval(listWatch);
   listWatch = setInterval(async () => {
     if (location.pathname !== "/") return clearInterval(listWatch);
-    if (document.hidden) return;
+    // A guest typing a username into the card keeps what was typed.
+    if (document.hidden || keepingAccount()) return;
     try {
       const now = (await api("GET", "/v1/matches")).data.items;
-      if (JSON.stringify(now) !== seen && location.pathname === "/") await matchesPage();
+      if (JSON.stringify(now) !== seen && location.pathname === "/") await matchesPage(redraw);
     } catch (_) { /* offline or slow: the next tick tries again */ }
   }, 10000);
   if (!items.length) return show(el("p", { class: "muted" }, t("none")), link("/new", t("new_match")), link("/computer", t("play_computer")));
   const mine = items.filter((m) => !(m.status === "waiting" && !m.my_seats.length));
-  show(challengesCard(items), el("h2", {}, t("matches")), el("ul", { class: "matches" }, mine.map((m) => {
+  // A guest whose match has ended is offered to keep the account (issue
+  // #47): the moment they know they want to come back.
+  const ended = mine.some((m) => m.status === "finished" && m.my_seats.length);
+  show(ended ? keepAccountCard(redraw) : null, challengesCard(items), el("h2", {}, t("matches")), el("ul", { class: "matches" }, mine.map((m) => {
     // One name per player, with how many seats they hold (three seats of
     // one computer level read "computer · hard ×3").
     const names = m.seats.filter((s) => !m.my_seats.includes(s.seat)).map(displayName);
@@ -275,7 +280,9 @@ export async function settingsPage(redraw) {
     ? el("button", { type: "button", class: "secondary", on: { click: () => subscribePush().then(() => { saved.textContent = t("saved"); }, (e) => { saved.textContent = t("error") + ": " + e.message; }) } }, t("push_on"))
     : null;
   const away = me.guest ? null : await vacationCard(saved);
-  show(el("h2", {}, t("settings")), saved, account, notices, push, away, me.guest ? null : sessionsCard(saved));
+  // A guest saves the account here too (issue #47); then the password
+  // and sessions card is theirs.
+  show(el("h2", {}, t("settings")), saved, keepAccountCard(redraw), account, notices, push, away, me.guest ? null : sessionsCard(saved));
 }
 
 /// The password and the account's sessions (issue #30): a new password

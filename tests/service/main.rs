@@ -17,6 +17,7 @@ mod fair_play;
 mod flipchess;
 mod four_player_chess;
 mod friends;
+mod guests;
 mod hardening;
 mod headers;
 mod janggi;

@@ -28,6 +28,7 @@ async fn every_page_link_opens_the_shell_under_a_strict_csp() {
         "/match.js",
         "/computer.js",
         "/vacation.js",
+        "/guests.js",
         "/conditional.js",
         "/seeks.js",
         "/flipchess.js",

@@ -15,8 +15,8 @@ const { BASE, api, assert } = L;
 /// an IANA time zone, the English language option's own name.
 const NAMES = ["minjun", "seoyeon", "jiho", "posthorn", "utc", "asia", "seoul", "english"];
 
-/// The Latin words on the page that are not names.
-async function englishOn(page) {
+/// The Latin words on the page that are not names (`NAMES`, and `more`).
+async function englishOn(page, more = []) {
   return page.evaluate((names) => {
     for (const d of document.querySelectorAll("details")) d.open = true;
     const texts = [document.title];
@@ -36,7 +36,7 @@ async function englishOn(page) {
       for (const word of text.match(/[A-Za-z]{2,}/g) || []) if (!names.includes(word.toLowerCase())) words.add(word);
     }
     return [...words];
-  }, NAMES);
+  }, NAMES.concat(more));
 }
 
 async function visit(page, path, ready) {
@@ -128,4 +128,4 @@ async function everyPageInKorean(browser, errors) {
   await context.close();
 }
 
-module.exports = { everyPageInKorean };
+module.exports = { everyPageInKorean, englishOn };

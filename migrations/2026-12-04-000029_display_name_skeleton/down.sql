@@ -1,0 +1,2 @@
+ALTER TABLE users DROP COLUMN display_skeleton_cased;
+ALTER TABLE users DROP COLUMN display_skeleton;

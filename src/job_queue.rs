@@ -147,8 +147,9 @@ pub fn fail_exhausted(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usi
 
 /// Claim a due job of `lanes`, leasing it until `now + lease`: neither
 /// done nor failed, due, and not leased by a live worker. Fairly (issue
-/// #46): the job of the person whose engine spent least in the last hour
-/// first, then the one due longest, so one player's backlog never delays
+/// #46): the job of the person whose engine, or whose address's, spent
+/// least in the last hour first (ten guests from one address are as heavy
+/// as their address), then the one due longest, so one player's backlog never delays
 /// another's reply; a person over their engine budget waits
 /// (`limits::engine`). Commit the claim before working, so other
 /// instances see the lease.
@@ -201,7 +202,7 @@ const CLAIM: &str = "\
       AND j.run_at <= $2 AND j.attempts < $3 \
       AND (j.leased_until IS NULL OR j.leased_until <= $2) \
       AND (j.owner IS NULL OR (mine.spent < $5 AND here.spent < $6)) \
-    ORDER BY mine.spent NULLS FIRST, j.run_at \
+    ORDER BY greatest(mine.spent, here.spent), j.run_at \
     LIMIT 1 FOR UPDATE OF j SKIP LOCKED";
 
 /// The claimed `job` is done; false when its lease was lost to another

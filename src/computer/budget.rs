@@ -15,7 +15,7 @@
 
 use crate::error::Error;
 use crate::schema::{engine_time, users};
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use uuid::Uuid;
@@ -54,16 +54,6 @@ pub fn charge(
         ))
         .execute(conn)?;
     Ok(())
-}
-
-/// Engine time `owner` spent in the window before `now`.
-pub fn spent(conn: &mut PgConnection, owner: Uuid, now: DateTime<Utc>) -> Result<Duration, Error> {
-    let millis: Option<i64> = engine_time::table
-        .filter(engine_time::owner.eq(owner))
-        .filter(engine_time::at.gt(now - WINDOW))
-        .select(diesel::dsl::sum(engine_time::millis))
-        .first(conn)?;
-    Ok(Duration::milliseconds(millis.unwrap_or(0)))
 }
 
 /// Forget charges older than a window (once per run of the job runner).

@@ -131,19 +131,6 @@ pub fn people_in(table: &Table) -> Vec<Uuid> {
         .collect()
 }
 
-/// The person whose engine time a computer's move at `table` spends
-/// (issue #46): the first still in, else the first seated.
-fn owner(table: &Table) -> Option<Uuid> {
-    let person = |user: &Uuid| {
-        table
-            .players
-            .get(user)
-            .is_some_and(|p| p.computer.is_none())
-    };
-    (people_in(table).first().copied())
-        .or_else(|| table.seats.iter().flatten().find(|u| person(u)).copied())
-}
-
 /// The computer's turn: when an append leaves a duty with a computer
 /// seat, a job to play it is queued in the same transaction, keyed by the
 /// match and its seq, so it is queued once and a crash loses nothing. It
@@ -166,8 +153,12 @@ impl Reaction for Reply {
         let Some(&(_, level)) = owing(table).first() else {
             return Ok(Vec::new());
         };
+        // Charged to the first person still in (issue #46); a table with
+        // nobody left only resigns, which spends nothing and so waits for
+        // nobody's budget.
+        let people = people_in(table);
         let lane = match level {
-            _ if people_in(table).is_empty() => Lane::Quick,
+            _ if people.is_empty() => Lane::Quick,
             Level::Hard => Lane::Heavy,
             Level::Easy | Level::Normal => Lane::Light,
         };
@@ -177,7 +168,7 @@ impl Reaction for Reply {
             key: &format!("{MOVE_JOB}:{id}:{seq}"),
             payload: serde_json::json!({"match_id": id, "seq": seq}),
             lane,
-            owner: owner(table),
+            owner: people.first().copied(),
         };
         crate::job_queue::enqueue_work(conn, work, appended.now, appended.now)?;
         Ok(Vec::new())

@@ -22,10 +22,15 @@ use uuid::Uuid;
 pub async fn post_seek(
     state: web::Data<AppState>,
     caller: Caller,
+    request: actix_web::HttpRequest,
     body: Body<NewSeek>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
+    // A seek nobody meets may be played by the computer (its fallback):
+    // its engine time counts against this address too (issue #46).
+    let address = crate::http::caller::client_address(&request);
     let answer = as_asker(&state, caller.user_id, move |c, ask, random| {
+        crate::computer::budget::seen_from(c, ask.creator, &address)?;
         seeks::post(c, ask, req, random)
     })
     .await?;

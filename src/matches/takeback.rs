@@ -100,7 +100,7 @@ pub fn take_back(
     seq: i32,
     now: DateTime<Utc>,
 ) -> Result<Taken, Error> {
-    let mine = checked(table, user, seq)?;
+    let mine = checked(conn, table, user, seq)?;
     let computer = |u: &Uuid| (table.players.get(u)).is_some_and(|p| p.computer.is_some());
     let others: Vec<Uuid> = (table.seats.iter().flatten())
         .filter(|u| **u != user)
@@ -115,13 +115,20 @@ pub fn take_back(
     Ok(Taken::Asked)
 }
 
-/// The caller's seats, once the request may be heard at all: the current
-/// seq, a match being played, a seat in it, and nothing hidden that an
+/// The caller's seats, once the request may be heard at all: a seq that
+/// saw the position, a match being played, a seat in it, and nothing hidden that an
 /// undo would show again (a piece turned up or cards drawn, then undone,
 /// would be known and hidden again: Banqi, FlipChess; the rules say
 /// whether anything is hidden from the seat, §H1).
-fn checked(table: &Table, user: Uuid, seq: i32) -> Result<Vec<Seat>, Error> {
-    if seq != table.row.seq {
+fn checked(
+    conn: &mut PgConnection,
+    table: &Table,
+    user: Uuid,
+    seq: i32,
+) -> Result<Vec<Seat>, Error> {
+    // Stale only when the position changed, as for a move (issue #46): an
+    // opponent's vacation does not void a takeback asked or answered.
+    if !super::play::saw_the_position(conn, table, seq)? {
         return Err(Error::stale_seq(table.row.seq));
     }
     if table.row.status != MatchStatus::Active {
@@ -234,7 +241,7 @@ pub fn answer(
     accept: bool,
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
-    let mine = checked(table, user, seq)?;
+    let mine = checked(conn, table, user, seq)?;
     let Some((asker, to_seq)) = pending(conn, table)? else {
         return Err(Error::conflict("no takeback is asked for in this match"));
     };

@@ -176,7 +176,10 @@ function takebackBar(state) {
   const send = (what) => async () => {
     try {
       await api("POST", "/v1/matches/" + state.id + "/takeback" + what, { seq: m.seq });
-    } catch (error) { if (error.status !== 409) state.error = error.message; }
+    } catch (error) {
+      // Said, never dropped (issue #46): a stale seq is the board changed.
+      state.error = error.problem && error.problem.code === "stale_seq" ? t("board_changed") : error.message;
+    }
     await state.reload();
   };
   const button = (what, label, cls) => el("button", { type: "button", class: cls, "data-action": "take_back" + what.replace("/", "_"), on: { click: send(what) } }, t(label));

@@ -85,9 +85,11 @@ async fn one_players_backlog_never_delays_anothers_computer_reply() {
     let cho = app.register("cho").await;
     // Ann has three hard Janggi replies waiting, queued first, and her
     // engine has already worked for her this hour.
+    let mut anns = Vec::new();
     for _ in 0..3 {
         let id = against(&app, &ann, "janggi", "hard", "203.0.113.1").await;
         computer_owes(&app, &ann, &id).await;
+        anns.push(id);
     }
     let ann_id = user_id(&app, &ann).await;
     charge(&app, ann_id, 5).await;
@@ -99,8 +101,35 @@ async fn one_players_backlog_never_delays_anothers_computer_reply() {
     let first = next_claim(&app, &[Lane::Heavy]).await.unwrap();
     assert_eq!(first.owner, Some(user_id(&app, &cho).await));
     // Then Ann's, oldest first.
-    let next = next_claim(&app, &[Lane::Heavy]).await.unwrap();
-    assert_eq!(next.owner, Some(ann_id));
+    for id in &anns {
+        let next = next_claim(&app, &[Lane::Heavy]).await.unwrap();
+        assert_eq!(
+            (next.owner, &next.payload["match_id"]),
+            (Some(ann_id), &json!(id))
+        );
+    }
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn players_from_one_address_are_claimed_as_heavy_as_their_address() {
+    let app = TestApp::start().await;
+    // Two guests from one address: the first has spent a minute, the
+    // second nothing; Cho, elsewhere, has spent half a minute.
+    let one = app.guest("first").await;
+    let two = app.guest("second").await;
+    let cho = app.register("cho").await;
+    for token in [&one, &two] {
+        let id = against(&app, token, "janggi", "hard", "198.51.100.9").await;
+        computer_owes(&app, token, &id).await;
+    }
+    let id = against(&app, &cho, "janggi", "hard", "203.0.113.5").await;
+    computer_owes(&app, &cho, &id).await;
+    charge(&app, user_id(&app, &one).await, 60).await;
+    charge(&app, user_id(&app, &cho).await, 30).await;
+    // A fresh account from a busy address is no lighter than its address.
+    let first = next_claim(&app, &[Lane::Heavy]).await.unwrap();
+    assert_eq!(first.owner, Some(user_id(&app, &cho).await));
     app.stop().await;
 }
 
@@ -173,6 +202,14 @@ async fn a_four_player_table_whose_person_resigns_ends_at_once() {
     let created = app.post("/v1/matches", &mina, body).await;
     assert_eq!(created.status, 201, "{}", created.body);
     let id = created.body["id"].as_str().unwrap().to_owned();
+    // Her engine budget is spent: resigning computers spend none and so
+    // wait for nobody's budget.
+    charge(
+        &app,
+        user_id(&app, &mina).await,
+        budget::PER_PLAYER.num_seconds() as u64,
+    )
+    .await;
     let resigned = app.act(&mina, &id, json!({"type": "resign"})).await;
     assert_eq!(resigned.status, 200, "{}", resigned.body);
     let after = resigned.body["match"]["seq"].as_i64().unwrap();

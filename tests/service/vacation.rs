@@ -335,7 +335,7 @@ async fn moves_posted_while_the_opponent_toggles_vacation_all_apply_and_mail_onc
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
     let id = match_where_first(&app, &alice, &bob, "bob").await;
-    let mut applied = 0;
+    let (mut applied, mut started) = (0, Vec::new());
     for _ in 0..10 {
         // Alice loads the board, Bob toggles his vacation (a start, then
         // its end, a second apart), and Alice's move arrives 2 s after
@@ -344,7 +344,8 @@ async fn moves_posted_while_the_opponent_toggles_vacation_all_apply_and_mail_onc
         let Some(mv) = first_move(&app, &alice, &id).await else {
             break;
         };
-        app.post("/v1/me/vacation", &bob, json!({})).await;
+        let start = app.post("/v1/me/vacation", &bob, json!({})).await;
+        started.push(start.status.as_u16());
         app.clock.advance(Duration::seconds(1));
         app.request("DELETE", "/v1/me/vacation", Some(&bob), None, &[])
             .await;
@@ -360,7 +361,10 @@ async fn moves_posted_while_the_opponent_toggles_vacation_all_apply_and_mail_onc
         }
     }
     assert_eq!(applied, 10);
-    assert!(events_of(&app, &id, "on_vacation").await >= 1, "toggled");
+    // His first start went through; the others met the day's limit.
+    assert_eq!(started[0], 200);
+    assert!(started[1..].iter().all(|s| *s == 429), "{started:?}");
+    assert_eq!(events_of(&app, &id, "on_vacation").await, 1);
     // A move decided before the position changed is still refused.
     let seq = view(&app, &alice, &id).await["seq"].clone();
     let mv = first_move(&app, &alice, &id).await.unwrap();
@@ -388,5 +392,36 @@ async fn moves_posted_while_the_opponent_toggles_vacation_all_apply_and_mail_onc
         )
         .await;
     assert_eq!(told, 1);
+    app.stop().await;
+}
+
+#[actix_web::test]
+async fn every_move_is_rebased_over_a_real_vacation_and_a_timeout_notice_issue_46() {
+    let app = start().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let id = match_where_first(&app, &alice, &bob, "bob").await;
+    let path = format!("/v1/matches/{id}/actions");
+    for round in 0..10 {
+        // Alice loads the board; a day later (her timeout notice comes,
+        // and Bob may start a vacation again) Bob goes away and comes
+        // back; her move, with the seq she loaded, is played.
+        let seq = view(&app, &alice, &id).await["seq"].clone();
+        let mv = first_move(&app, &alice, &id).await.unwrap();
+        app.clock.advance(Duration::hours(25));
+        sweep(&app).await;
+        let start = app.post("/v1/me/vacation", &bob, json!({})).await;
+        assert_eq!(start.status, 200, "round {round}: {}", start.body);
+        app.request("DELETE", "/v1/me/vacation", Some(&bob), None, &[])
+            .await;
+        let posted = app
+            .post(&path, &alice, json!({"seq": seq, "action": mv}))
+            .await;
+        assert_eq!(posted.status, 200, "round {round}: {}", posted.body);
+        let reply = first_move(&app, &bob, &id).await.unwrap();
+        assert_eq!(app.act(&bob, &id, reply).await.status, 200);
+    }
+    assert_eq!(events_of(&app, &id, "on_vacation").await, 10);
+    assert_eq!(events_of(&app, &id, "timeout_notice").await, 10);
     app.stop().await;
 }

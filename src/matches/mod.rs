@@ -13,6 +13,7 @@ pub mod play;
 pub mod reactions;
 pub mod replay;
 pub mod snapshots;
+pub mod stale;
 pub mod status;
 pub mod takeback;
 

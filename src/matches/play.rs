@@ -2,7 +2,7 @@
 //! feed and the list of my matches.
 
 use super::snapshots::Snapshot;
-use super::{conditional, courtesy, EventRow, EventView, MatchView, NewEvent, ServiceEvent, Table};
+use super::{conditional, courtesy, EventRow, EventView, MatchView, NewEvent, Table};
 use crate::error::Error;
 use crate::idempotency::{self, Keyed};
 use crate::matches::MatchStatus;
@@ -152,7 +152,7 @@ pub fn act(
         let answer = serde_json::from_value(answer).map_err(Error::internal)?;
         return Ok((answer, table.snapshot()));
     }
-    if !saw_the_position(conn, &table, request.seq)? {
+    if !super::stale::saw_the_position(conn, &table, request.seq)? {
         return Err(Error::stale_seq(table.row.seq));
     }
     match table.row.status {
@@ -192,40 +192,6 @@ pub fn act(
         keyed.remember(conn, user, match_id, stored, now)?;
     }
     Ok((answer, table.snapshot()))
-}
-
-/// How many events behind a re-based action may be: a vacation's start
-/// and end and a notice or two between loading and posting, with room.
-const REBASED_WITHIN: i32 = 16;
-
-/// Whether a player who loaded the match at `seq` saw the position it
-/// stands in now (issue #46): every event since only moved the clock (a
-/// vacation started or ended, a timeout notice, courtesy time), so an
-/// action decided on it is judged on the position as it is, not refused
-/// as stale. An opponent toggling vacation cannot make a move late.
-pub(crate) fn saw_the_position(
-    conn: &mut PgConnection,
-    table: &Table,
-    seq: i32,
-) -> Result<bool, Error> {
-    if seq >= table.row.seq {
-        return Ok(seq == table.row.seq);
-    }
-    // Further behind than any run of clock events: stale without reading
-    // the log (which a seq of 0 on a long match would read whole, under
-    // the match's lock).
-    if table.row.seq - seq > REBASED_WITHIN {
-        return Ok(false);
-    }
-    let since: Vec<(Option<i16>, bool, Value)> = match_events::table
-        .filter(match_events::match_id.eq(table.row.id))
-        .filter(match_events::seq.gt(seq))
-        .select((match_events::seat, match_events::rules, match_events::body))
-        .load(conn)?;
-    Ok(since.iter().all(|(seat, rules, body)| {
-        let seat = seat.map(|s| Seat(s as u8));
-        !rules && ServiceEvent::from_body(body).is_some_and(|e| e.clock(seat).is_some())
-    }))
 }
 
 fn events_since(

@@ -128,7 +128,7 @@ fn checked(
 ) -> Result<Vec<Seat>, Error> {
     // Stale only when the position changed, as for a move (issue #46): an
     // opponent's vacation does not void a takeback asked or answered.
-    if !super::play::saw_the_position(conn, table, seq)? {
+    if !super::stale::saw_the_position(conn, table, seq)? {
         return Err(Error::stale_seq(table.row.seq));
     }
     if table.row.status != MatchStatus::Active {

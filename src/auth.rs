@@ -263,6 +263,12 @@ pub async fn gated<T: Send + 'static>(
         .map_err(|e| Error::internal(format!("password hashing: {e}")))
 }
 
+/// [`hash_password`] through the gate, off the async workers: what every
+/// new password (sign-up, registration, change, reset) is stored as.
+pub async fn gated_hash(password: String) -> Result<String, Error> {
+    gated(move || hash_password(&password)).await?
+}
+
 pub fn hash_password(password: &str) -> Result<String, Error> {
     let salt = SaltString::encode_b64(&random_bytes::<16>()).map_err(Error::internal)?;
     Argon2::default()

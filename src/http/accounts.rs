@@ -24,8 +24,7 @@ pub async fn register(
     let req = body.into_inner();
     let address = crate::http::caller::client_address(&http);
     accounts::check_password(&req.password)?;
-    let password = req.password.clone();
-    let hash = auth::gated(move || auth::hash_password(&password)).await??;
+    let hash = auth::gated_hash(req.password.clone()).await?;
     let issuer = state.issuer();
     let session = db::run(&state.pool, move |c| {
         accounts::register(c, req, hash, &address, &issuer)
@@ -151,7 +150,7 @@ pub async fn change_password(
     if !right {
         return Err(ApiError::unauthorized("the current password is wrong"));
     }
-    let new_hash = auth::gated(move || auth::hash_password(&new_password)).await??;
+    let new_hash = auth::gated_hash(new_password).await?;
     let ended = db::run(&state.pool, move |c| {
         crate::limits::forgive(c, &attempt)?;
         accounts::change_password(c, caller.user_id, new_hash, caller.session, now)
@@ -232,7 +231,7 @@ pub async fn complete_password_reset(
         crate::password_resets::check_link(c, &check, now)
     })
     .await?;
-    let hash = auth::gated(move || auth::hash_password(&password)).await??;
+    let hash = auth::gated_hash(password).await?;
     let issuer = state.issuer();
     let (session, ended) = db::run(&state.pool, move |c| {
         crate::password_resets::complete(c, &token, hash, &issuer)
@@ -282,8 +281,7 @@ pub async fn register_guest(
     let req = body.into_inner();
     let address = crate::http::caller::client_address(&http);
     accounts::check_password(&req.password)?;
-    let password = req.password.clone();
-    let hash = auth::gated(move || auth::hash_password(&password)).await??;
+    let hash = auth::gated_hash(req.password.clone()).await?;
     let issuer = state.issuer();
     let now = issuer.now;
     let (session, ended) = db::run(&state.pool, move |c| {

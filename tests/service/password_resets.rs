@@ -3,6 +3,7 @@
 //! session; an address nobody has is answered alike and mailed nothing;
 //! the limits hold, also at once.
 
+use crate::sessions::mails_to;
 use crate::smtp::SmtpServer;
 use crate::support::{Reply, TestApp};
 use chrono::Duration;
@@ -31,18 +32,6 @@ async fn mail_due(app: &TestApp) {
         deliver_due(&s.courier()).unwrap();
     })
     .await;
-}
-
-/// The mails sent to `address`, soft line breaks joined.
-fn mails_to(smtp: &SmtpServer, address: &str) -> Vec<String> {
-    smtp.messages()
-        .into_iter()
-        .filter(|m| {
-            m.lines()
-                .any(|l| l.starts_with("To:") && l.contains(address))
-        })
-        .map(|m| m.replace("=\r\n", "").replace("=3D", "="))
-        .collect()
 }
 
 /// The token of the reset link in `mail`.

@@ -20,7 +20,7 @@ async fn deliver(app: &TestApp) {
 }
 
 /// The mails sent to `address`, soft line breaks joined.
-fn mails_to(smtp: &SmtpServer, address: &str) -> Vec<String> {
+pub(crate) fn mails_to(smtp: &SmtpServer, address: &str) -> Vec<String> {
     smtp.messages()
         .into_iter()
         .filter(|m| {

@@ -196,6 +196,9 @@ pub struct Issuer {
     /// How long a just-rotated refresh token is still answered (with its
     /// successor) instead of being taken for a stolen copy.
     pub reuse_seconds: i64,
+    /// The device the request comes from (`devices::label`), shown in my
+    /// sessions (issue #47).
+    pub device: String,
 }
 
 fn check_username(name: &str) -> Result<(), Error> {
@@ -273,6 +276,7 @@ fn store_refresh_token(
             refresh_tokens::family.eq(family),
             refresh_tokens::created_at.eq(issuer.now),
             refresh_tokens::expires_at.eq(issuer.now + Duration::days(issuer.refresh_days)),
+            refresh_tokens::device.eq(&issuer.device),
         ))
         .execute(conn)?;
     Ok(())
@@ -366,16 +370,23 @@ pub fn verified_owner(conn: &mut PgConnection, address: &str) -> Result<Option<U
 /// Open a verification link: the address becomes the account's own, if
 /// the account still waits for that address and nobody else verified it
 /// meanwhile.
-pub fn verify_email(conn: &mut PgConnection, user: Uuid, address: &str) -> Result<String, Error> {
-    let pending: Option<Option<String>> = users::table
+///
+/// The address it replaces, if any, is told (issue #47): whoever changed
+/// it may not be the account's owner.
+pub fn verify_email(
+    conn: &mut PgConnection,
+    user: Uuid,
+    address: &str,
+    now: DateTime<Utc>,
+) -> Result<String, Error> {
+    let found: Option<(Option<String>, Option<String>)> = users::table
         .find(user)
-        .select(users::email_pending)
+        .select((users::email, users::email_pending))
         .for_update()
         .first(conn)
         .optional()?;
-    let waits = pending
-        .flatten()
-        .is_some_and(|p| p.eq_ignore_ascii_case(address));
+    let (old, pending) = found.unwrap_or_default();
+    let waits = pending.is_some_and(|p| p.eq_ignore_ascii_case(address));
     if !waits {
         return Err(Error::not_found(
             "verification link (a newer address replaced it, or it was used)",
@@ -391,6 +402,10 @@ pub fn verify_email(conn: &mut PgConnection, user: Uuid, address: &str) -> Resul
         ))
         .execute(conn)
         .map_err(|e| taken(e, "this address belongs to another account"))?;
+    if let Some(old) = old.filter(|o| !o.eq_ignore_ascii_case(address)) {
+        let serial = now.timestamp_millis();
+        account_mail::enqueue(conn, user, AccountMail::EmailChanged, &old, serial, now)?;
+    }
     Ok(address.to_owned())
 }
 

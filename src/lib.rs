@@ -6,6 +6,7 @@ pub mod clock;
 pub mod computer;
 pub mod config;
 pub mod db;
+pub mod devices;
 pub mod dice;
 pub mod enforced;
 pub mod error;

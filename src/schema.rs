@@ -26,6 +26,8 @@ diesel::table! {
         address -> Nullable<Text>,
         display_skeleton -> Nullable<Text>,
         display_skeleton_cased -> Nullable<Text>,
+        deleted_at -> Nullable<Timestamptz>,
+        name_held_until -> Nullable<Timestamptz>,
     }
 }
 
@@ -47,6 +49,17 @@ diesel::table! {
         expires_at -> Timestamptz,
         spent_at -> Nullable<Timestamptz>,
         revoked_at -> Nullable<Timestamptz>,
+        device -> Text,
+    }
+}
+
+diesel::table! {
+    identities (provider, subject) {
+        provider -> Text,
+        subject -> Text,
+        user_id -> Uuid,
+        email -> Nullable<Text>,
+        linked_at -> Timestamptz,
     }
 }
 

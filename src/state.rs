@@ -43,14 +43,16 @@ impl AppState {
         crate::dice::Roller(self.dice.clone())
     }
 
-    /// What sessions are issued with, now.
-    pub fn issuer(&self) -> crate::accounts::Issuer {
+    /// What sessions are issued with, now, to `device`
+    /// (`http::caller::device`).
+    pub fn issuer(&self, device: String) -> crate::accounts::Issuer {
         crate::accounts::Issuer {
             keys: self.keys.clone(),
             now: self.clock.now(),
             access_seconds: self.config.access_token_seconds,
             refresh_days: self.config.refresh_token_days,
             reuse_seconds: self.config.refresh_reuse_seconds,
+            device,
         }
     }
 }

@@ -25,7 +25,7 @@ pub async fn register(
     let address = crate::http::caller::client_address(&http);
     accounts::check_password(&req.password)?;
     let hash = auth::gated_hash(req.password.clone()).await?;
-    let issuer = state.issuer();
+    let issuer = state.issuer(crate::http::caller::device(&http));
     let session = db::run(&state.pool, move |c| {
         accounts::register(c, req, hash, &address, &issuer)
     })
@@ -52,7 +52,7 @@ pub async fn login(
     let matches = auth::gated(move || auth::verify_password(&password, hash.as_deref())).await?;
     match user {
         Some(user) if matches => {
-            let issuer = state.issuer();
+            let issuer = state.issuer(crate::http::caller::device(&req));
             let session = db::run(&state.pool, move |c| {
                 accounts::login_succeeded(c, &user, &attempt, &issuer)
             })
@@ -71,10 +71,11 @@ pub async fn login(
 #[post("/v1/sessions/refresh")]
 pub async fn refresh(
     state: web::Data<AppState>,
+    http: HttpRequest,
     body: Body<Refresh>,
 ) -> Result<HttpResponse, ApiError> {
     let token = body.into_inner().refresh_token;
-    let issuer = state.issuer();
+    let issuer = state.issuer(crate::http::caller::device(&http));
     let now = issuer.now;
     match db::run(&state.pool, move |c| accounts::refresh(c, &token, &issuer)).await? {
         Refreshed::Session(session) => Ok(HttpResponse::Ok().json(session)),
@@ -184,9 +185,10 @@ pub async fn verify_email(
 ) -> Result<HttpResponse, ApiError> {
     let token = body.into_inner().token;
     // Public: whoever opens the link proves they read the address's mail.
-    let (user, address) = state.keys.verify_email(token.trim(), state.clock.now())?;
+    let now = state.clock.now();
+    let (user, address) = state.keys.verify_email(token.trim(), now)?;
     let email = db::run(&state.pool, move |c| {
-        accounts::verify_email(c, user, &address)
+        accounts::verify_email(c, user, &address, now)
     })
     .await?;
     Ok(HttpResponse::Ok().json(VerifiedEmail { email }))
@@ -221,6 +223,7 @@ pub async fn ask_password_reset(
 #[post("/v1/password-resets/complete")]
 pub async fn complete_password_reset(
     state: web::Data<AppState>,
+    http: HttpRequest,
     body: Body<crate::password_resets::ResetCompletion>,
 ) -> Result<HttpResponse, ApiError> {
     let crate::password_resets::ResetCompletion { token, password } = body.into_inner();
@@ -232,7 +235,7 @@ pub async fn complete_password_reset(
     })
     .await?;
     let hash = auth::gated_hash(password).await?;
-    let issuer = state.issuer();
+    let issuer = state.issuer(crate::http::caller::device(&http));
     let (session, ended) = db::run(&state.pool, move |c| {
         crate::password_resets::complete(c, &token, hash, &issuer)
     })
@@ -256,7 +259,7 @@ pub async fn guest(
     let address = crate::http::caller::client_address(&http);
     let asked = crate::http::speak::asked_locale(http.headers().get(header::ACCEPT_LANGUAGE));
     let browser_locale = asked.unwrap_or(Locale::English).tag();
-    let issuer = state.issuer();
+    let issuer = state.issuer(crate::http::caller::device(&http));
     let session = db::run(&state.pool, move |c| {
         accounts::create_guest(c, req, browser_locale, &address, &issuer)
     })
@@ -282,7 +285,7 @@ pub async fn register_guest(
     let address = crate::http::caller::client_address(&http);
     accounts::check_password(&req.password)?;
     let hash = auth::gated_hash(req.password.clone()).await?;
-    let issuer = state.issuer();
+    let issuer = state.issuer(crate::http::caller::device(&http));
     let now = issuer.now;
     let (session, ended) = db::run(&state.pool, move |c| {
         accounts::upgrade(c, caller.user_id, req, hash, &address, &issuer)

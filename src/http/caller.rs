@@ -47,6 +47,13 @@ fn caller(req: &HttpRequest) -> Result<Caller, ApiError> {
     })
 }
 
+/// The device a request comes from, as my sessions name it
+/// (`devices::label`).
+pub fn device(req: &HttpRequest) -> String {
+    let agent = req.headers().get(header::USER_AGENT);
+    crate::devices::label(agent.and_then(|v| v.to_str().ok()).unwrap_or(""))
+}
+
 /// The address a request comes from, as per-address limits key it: the
 /// peer, or when the peer is a trusted proxy, the rightmost
 /// `X-Forwarded-For` entry that is not one (entries left of it could be

@@ -7,6 +7,7 @@ pub mod caller;
 pub mod client;
 pub mod computer;
 pub mod conditional;
+pub mod devices;
 pub mod edge;
 pub mod error;
 pub mod friends;

@@ -9,8 +9,8 @@
 //! 503 when the database is busy).
 
 use super::{
-    accounts, computer, conditional, friends, matches, notify, ops, ratings, seeks, tournaments,
-    vacation,
+    accounts, computer, conditional, devices, friends, matches, notify, ops, ratings, seeks,
+    tournaments, vacation,
 };
 use actix_web::http::StatusCode;
 use serde::Serialize;
@@ -62,6 +62,8 @@ api_routes!(
     accounts::me,
     accounts::change_me,
     accounts::summary,
+    devices::my_sessions,
+    devices::end_session,
     matches::create_match,
     matches::accept_invite,
     matches::preview_invite,

@@ -30,13 +30,17 @@ pub enum AccountMail {
     EmailInUse,
     /// A link that sets a new password, valid an hour, used once.
     PasswordReset,
+    /// To the address an account just left for a new one it verified
+    /// (issue #47): if that was not its owner, they hear of it there.
+    EmailChanged,
 }
 
 impl AccountMail {
-    pub const ALL: [AccountMail; 3] = [
+    pub const ALL: [AccountMail; 4] = [
         AccountMail::VerifyEmail,
         AccountMail::EmailInUse,
         AccountMail::PasswordReset,
+        AccountMail::EmailChanged,
     ];
 
     pub fn name(self) -> &'static str {
@@ -44,6 +48,7 @@ impl AccountMail {
             AccountMail::VerifyEmail => "verify_email",
             AccountMail::EmailInUse => "email_in_use",
             AccountMail::PasswordReset => "password_reset",
+            AccountMail::EmailChanged => "email_changed",
         }
     }
 
@@ -132,11 +137,7 @@ struct HtmlBody<'a> {
 
 /// `(subject, headline, detail, link label, footer)` in the reader's words.
 fn words(mail: AccountMail, locale: Locale) -> [&'static str; 5] {
-    let key = match mail {
-        AccountMail::VerifyEmail => "verify_email",
-        AccountMail::EmailInUse => "email_in_use",
-        AccountMail::PasswordReset => "password_reset",
-    };
+    let key = mail.name();
     ["subject", "headline", "detail", "link_label", "footer"]
         .map(|part| locale.word(&format!("{key}.{part}")))
 }
@@ -163,7 +164,7 @@ pub(super) fn compose(
                 .keys
                 .sign_verify_email(row.user_id, address, courier.clock.now())
         ),
-        AccountMail::EmailInUse => String::new(),
+        AccountMail::EmailInUse | AccountMail::EmailChanged => String::new(),
         AccountMail::PasswordReset => {
             let reset: Uuid = serde_json::from_value(row.payload["reset"].clone())
                 .map_err(|e| format!("a reset mail without its reset: {e}"))?;

@@ -29,10 +29,18 @@ const FLOORS: [&[&str]; 8] = [
         "job_queue",
     ],
     &["players", "notify"],
-    &["friends", "accounts", "password_resets"],
+    &[
+        "friends",
+        "accounts",
+        "password_resets",
+        "devices",
+        "identities",
+    ],
     &["matches"],
-    &["ratings", "notices", "summary", "computer", "vacation"],
-    &["lobby", "tournaments"],
+    &[
+        "ratings", "notices", "summary", "computer", "vacation", "export",
+    ],
+    &["lobby", "tournaments", "deletion"],
     &["state"],
     &["jobs", "http"],
 ];

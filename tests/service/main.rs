@@ -11,6 +11,7 @@ mod computer;
 mod computer_seams;
 mod conditional;
 mod deadlines;
+mod devices;
 mod engine_time;
 mod errors;
 mod fair_play;

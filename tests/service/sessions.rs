@@ -7,7 +7,7 @@ use crate::support::{Reply, TestApp};
 use posthorn::jobs::outbox::deliver_due;
 use serde_json::json;
 
-async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {
+pub(crate) async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {
     TestApp::start_with(posthorn::config::Config {
         smtp_url: Some(smtp.url()),
         ..Default::default()
@@ -15,7 +15,7 @@ async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {
     .await
 }
 
-async fn deliver(app: &TestApp) {
+pub(crate) async fn deliver(app: &TestApp) {
     app.blocking(|s| deliver_due(&s.courier())).await.unwrap();
 }
 
@@ -32,7 +32,7 @@ pub(crate) fn mails_to(smtp: &SmtpServer, address: &str) -> Vec<String> {
 }
 
 /// The token of the verification link in `mail`.
-fn link_token(mail: &str) -> String {
+pub(crate) fn link_token(mail: &str) -> String {
     let start = mail.find("/verify-email#").expect("a verification link") + "/verify-email#".len();
     mail[start..]
         .chars()

@@ -177,14 +177,34 @@ pub struct GuestRequest {
 pub struct Upgrade {
     #[schema(schema_with = crate::enforced::new_username)]
     pub username: String,
+    /// How the account signs in from now on: a password, or `identity`
+    /// (exactly one of them).
     #[schema(min_length = 8, max_length = 256)]
-    pub password: String,
+    pub password: Option<String>,
+    /// Google or Apple, instead of a password (issue #47).
+    pub identity: Option<IdentityProof>,
     /// Waits for its verification link, as at sign-up.
     #[schema(format = Email)]
     pub email: Option<String>,
     /// The name others see; left out, the guest's nickname is kept.
     #[schema(schema_with = crate::enforced::nickname_optional)]
     pub display_name: Option<String>,
+}
+
+/// A Google or Apple `id_token` (issue #47): from the provider's SDK in
+/// the apps, or its sign-in page in the web client, asked for with a
+/// nonce of `POST /v1/sessions/nonce`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IdentityProof {
+    pub provider: crate::config::Provider,
+    #[schema(min_length = 1, max_length = 8192)]
+    pub id_token: String,
+    /// The nonce the token was asked for with, as the service issued it
+    /// (the token may carry it, or its SHA-256 in hex, as Apple's SDK
+    /// does).
+    #[schema(min_length = 1, max_length = 128)]
+    pub nonce: String,
 }
 
 /// What a session is issued with.
@@ -211,9 +231,10 @@ fn check_username(name: &str) -> Result<(), Error> {
             "a username has 3–24 characters: letters, digits, '_' and '-'",
         ));
     }
-    if name.to_ascii_lowercase().starts_with("guest-") {
+    let lower = name.to_ascii_lowercase();
+    if lower.starts_with("guest-") || lower.starts_with("deleted-") {
         return Err(Error::validation(
-            "usernames starting with 'guest-' are for guests",
+            "usernames starting with 'guest-' or 'deleted-' are kept for guests and deleted accounts",
         ));
     }
     Ok(())
@@ -262,6 +283,20 @@ fn open_session(
     Ok(session_with(user, family, token, issuer))
 }
 
+/// Start a new session for the account `user` (signed in another way
+/// than a password: `identities`). A deleted account has none.
+pub fn open_session_of(
+    conn: &mut PgConnection,
+    user: Uuid,
+    issuer: &Issuer,
+) -> Result<Session, Error> {
+    let row = users::table
+        .find(user)
+        .select(UserRow::as_select())
+        .first(conn)?;
+    open_session(conn, &row, issuer)
+}
+
 fn store_refresh_token(
     conn: &mut PgConnection,
     user: Uuid,
@@ -306,24 +341,61 @@ pub fn register(
     address: &str,
     issuer: &Issuer,
 ) -> Result<Session, Error> {
-    check_username(&req.username)?;
-    let locale = req.locale.unwrap_or_else(|| "en".into());
-    let time_zone = req.time_zone.unwrap_or_else(|| "UTC".into());
+    let new = NewAccount {
+        username: req.username,
+        password_hash: Some(password_hash),
+        email_pending: req.email.as_deref().map(names::email).transpose()?,
+        email: None,
+        locale: req.locale,
+        time_zone: req.time_zone,
+    };
+    Ok(create(conn, new, address, issuer)?.1)
+}
+
+/// A new registered account, however it proves who it is: a password, or
+/// an identity at Google or Apple (`identities`, issue #47).
+pub struct NewAccount {
+    pub username: String,
+    pub password_hash: Option<String>,
+    /// An address given: it waits for its verification link.
+    pub email_pending: Option<String>,
+    /// An address its provider verified: the account's at once, unless
+    /// another account has it.
+    pub email: Option<String>,
+    pub locale: Option<String>,
+    pub time_zone: Option<String>,
+}
+
+/// Create a registered account and its first session, judged as every
+/// sign-up is: the username's form, look-alikes and computers' names, the
+/// settings, sign-ups per address.
+pub fn create(
+    conn: &mut PgConnection,
+    new: NewAccount,
+    address: &str,
+    issuer: &Issuer,
+) -> Result<(Uuid, Session), Error> {
+    check_username(&new.username)?;
+    let locale = new.locale.unwrap_or_else(|| "en".into());
+    let time_zone = new.time_zone.unwrap_or_else(|| "UTC".into());
     check_settings(&locale, &time_zone)?;
-    let email = req.email.as_deref().map(names::email).transpose()?;
-    names::check_registrable(conn, &req.username)?;
+    names::check_registrable(conn, &new.username)?;
     // After the checks, so a refused name costs nothing; a name taken at
     // the insert below rolls the hit back with the transaction.
     limits::take(conn, Limit::SignUpFromAddress, address, issuer.now)?;
+    let email = match new.email {
+        Some(verified) if verified_owner(conn, &verified)?.is_none() => Some(verified),
+        _ => None,
+    };
     let user = UserRow {
-        email: None,
-        email_pending: email.clone(),
-        skeleton: Some(names::skeleton(&req.username)),
-        skeleton_cased: Some(names::skeleton_cased(&req.username)),
+        email,
+        email_pending: new.email_pending.clone(),
+        skeleton: Some(names::skeleton(&new.username)),
+        skeleton_cased: Some(names::skeleton_cased(&new.username)),
         id: Uuid::new_v4(),
-        display_name: req.username.clone(),
-        username: req.username,
-        password_hash: Some(password_hash),
+        display_name: new.username.clone(),
+        username: new.username,
+        password_hash: new.password_hash,
         guest: false,
         locale,
         time_zone,
@@ -333,10 +405,10 @@ pub fn register(
         .values(&user)
         .execute(conn)
         .map_err(|e| taken(e, "that username is already registered"))?;
-    if let Some(address) = &email {
+    if let Some(address) = &new.email_pending {
         ask_to_verify(conn, user.id, address, issuer.now)?;
     }
-    open_session(conn, &user, issuer)
+    Ok((user.id, open_session(conn, &user, issuer)?))
 }
 
 /// Mail `address` the link that makes it `user`'s (issue #30). If it is
@@ -708,7 +780,7 @@ pub fn upgrade(
     conn: &mut PgConnection,
     user_id: Uuid,
     req: Upgrade,
-    password_hash: String,
+    password_hash: Option<String>,
     address: &str,
     issuer: &Issuer,
 ) -> Result<(Session, Vec<Uuid>), Error> {
@@ -748,7 +820,7 @@ pub fn upgrade(
         username: req.username,
         email: None,
         email_pending: email.clone(),
-        password_hash: Some(password_hash),
+        password_hash,
         display_name,
         guest: false,
         ..current

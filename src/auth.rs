@@ -42,6 +42,10 @@ pub struct Keys {
 const UNSUBSCRIBE_AUDIENCE: &str = "posthorn-unsubscribe";
 const VERIFY_EMAIL_AUDIENCE: &str = "posthorn-verify-email";
 
+/// How long a sign-in nonce works: time to pick an account at the
+/// provider, and a username after it.
+pub const NONCE_SECONDS: i64 = 15 * 60;
+
 /// How long an email verification link works.
 pub const VERIFY_EMAIL_HOURS: i64 = 48;
 
@@ -122,6 +126,42 @@ impl Keys {
         mac.update(b"posthorn password reset\0");
         mac.update(reset.as_bytes());
         URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+    }
+
+    fn mac(&self, label: &[u8], message: &[u8]) -> [u8; 32] {
+        use hmac::Mac;
+        let mut mac = hmac::Hmac::<Sha256>::new_from_slice(&self.successor)
+            .expect("HMAC takes a key of any length");
+        mac.update(label);
+        mac.update(message);
+        mac.finalize().into_bytes().into()
+    }
+
+    /// A nonce for a sign-in with Google or Apple (issue #47): the app
+    /// hands it to the provider, whose `id_token` carries it back, so a
+    /// token is accepted only if it was asked for moments ago through this
+    /// service. Signed, not stored: its expiry and 16 random bytes, then
+    /// their MAC.
+    pub fn sign_in_nonce(&self, now: DateTime<Utc>) -> String {
+        let mut body = (now.timestamp() + NONCE_SECONDS).to_be_bytes().to_vec();
+        body.extend(random_bytes::<16>());
+        let tag = self.mac(b"posthorn sign-in nonce\0", &body);
+        body.extend(&tag[..16]);
+        URL_SAFE_NO_PAD.encode(body)
+    }
+
+    /// Whether `nonce` is one of [`Keys::sign_in_nonce`]'s, unexpired.
+    pub fn nonce_is_ours(&self, nonce: &str, now: DateTime<Utc>) -> bool {
+        let Ok(bytes) = URL_SAFE_NO_PAD.decode(nonce) else {
+            return false;
+        };
+        if bytes.len() != 40 {
+            return false;
+        }
+        let (body, tag) = bytes.split_at(24);
+        let expected = self.mac(b"posthorn sign-in nonce\0", body);
+        let expiry = i64::from_be_bytes(body[..8].try_into().expect("8 bytes"));
+        subtle::ConstantTimeEq::ct_eq(tag, &expected[..16]).into() && expiry > now.timestamp()
     }
 
     pub fn issue(

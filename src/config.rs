@@ -74,6 +74,106 @@ pub struct Config {
     /// `POSTHORN_METRICS_TOKEN`: `/metrics` answers only
     /// `Authorization: Bearer <token>`; unset: `/metrics` is not served.
     pub metrics_token: Option<String>,
+    /// Sign-in with Google and Apple (issue #47): a provider with no
+    /// client id configured is not offered.
+    pub sign_in: Vec<SignInProvider>,
+}
+
+/// The providers a player may sign in with (OpenID Connect, issue #47):
+/// the one list of them; requests name them in lowercase.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Provider {
+    Google,
+    Apple,
+}
+
+impl Provider {
+    pub const ALL: [Provider; 2] = [Provider::Google, Provider::Apple];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Provider::Google => "google",
+            Provider::Apple => "apple",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Provider> {
+        Self::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Where the provider publishes its keys, who it says issued a token,
+    /// and where a browser asks it for one, as the providers document
+    /// them; each can be configured (tests run a local issuer).
+    fn published(self) -> (&'static str, &'static [&'static str], &'static str) {
+        match self {
+            Provider::Google => (
+                "https://www.googleapis.com/oauth2/v3/certs",
+                &["https://accounts.google.com", "accounts.google.com"],
+                "https://accounts.google.com/o/oauth2/v2/auth",
+            ),
+            Provider::Apple => (
+                "https://appleid.apple.com/auth/keys",
+                &["https://appleid.apple.com"],
+                "https://appleid.apple.com/auth/authorize",
+            ),
+        }
+    }
+}
+
+/// One provider's configuration (`POSTHORN_GOOGLE_*`, `POSTHORN_APPLE_*`).
+#[derive(Clone, Debug)]
+pub struct SignInProvider {
+    pub provider: Provider,
+    /// The `aud` a token must name: the apps' client ids (for Apple, the
+    /// bundle id and the web's Services ID). The first is the web
+    /// client's. Empty: this provider is not offered.
+    pub client_ids: Vec<String>,
+    /// The `iss` a token must name.
+    pub issuers: Vec<String>,
+    /// The provider's JSON Web Key Set.
+    pub keys_url: String,
+    /// Where the web client sends a browser for an `id_token`.
+    pub authorize_url: String,
+}
+
+impl SignInProvider {
+    /// `provider` as it publishes itself, with no client id: off.
+    pub fn published(provider: Provider) -> SignInProvider {
+        let (keys, issuers, authorize) = provider.published();
+        SignInProvider {
+            provider,
+            client_ids: Vec::new(),
+            issuers: issuers.iter().map(|i| i.to_string()).collect(),
+            keys_url: keys.into(),
+            authorize_url: authorize.into(),
+        }
+    }
+
+    fn from_env(provider: Provider, var: &dyn Fn(&str) -> Option<String>) -> SignInProvider {
+        let prefix = format!("POSTHORN_{}_", provider.name().to_uppercase());
+        let list = |v: String| -> Vec<String> {
+            v.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect()
+        };
+        let d = SignInProvider::published(provider);
+        SignInProvider {
+            provider,
+            client_ids: var(&format!("{prefix}CLIENT_IDS"))
+                .map(list)
+                .unwrap_or_default(),
+            issuers: var(&format!("{prefix}ISSUERS"))
+                .map(list)
+                .unwrap_or(d.issuers),
+            keys_url: var(&format!("{prefix}KEYS_URL")).unwrap_or(d.keys_url),
+            authorize_url: var(&format!("{prefix}AUTHORIZE_URL")).unwrap_or(d.authorize_url),
+        }
+    }
 }
 
 impl Default for Config {
@@ -106,6 +206,7 @@ impl Default for Config {
             allow_insecure_push_endpoints: false,
             trusted_proxies: Vec::new(),
             metrics_token: None,
+            sign_in: Provider::ALL.map(SignInProvider::published).to_vec(),
         }
     }
 }
@@ -217,6 +318,9 @@ impl Config {
                 })
                 .collect::<Result<_, _>>()?,
             metrics_token: var("POSTHORN_METRICS_TOKEN"),
+            sign_in: Provider::ALL
+                .map(|p| SignInProvider::from_env(p, &var))
+                .to_vec(),
         })
     }
 }

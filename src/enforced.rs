@@ -23,8 +23,10 @@ pub const MAX_SEATS: u8 = 4;
 /// A username as the service gives them (guests' `guest-…` included).
 pub const USERNAME: &str = "^[A-Za-z0-9_-]{3,24}$";
 
-/// A username one may register: `guest-`, in any case, is kept for guests.
-pub const NEW_USERNAME: &str = "^(?![Gg][Uu][Ee][Ss][Tt]-)[A-Za-z0-9_-]{3,24}$";
+/// A username one may register: `guest-`, in any case, is kept for
+/// guests, and `deleted-` for deleted accounts (issue #47).
+pub const NEW_USERNAME: &str =
+    "^(?![Gg][Uu][Ee][Ss][Tt]-|[Dd][Ee][Ll][Ee][Tt][Ee][Dd]-)[A-Za-z0-9_-]{3,24}$";
 
 /// No NUL anywhere (`body.rs`, and `%00` in a path or query): the pattern
 /// every request string without a narrower one is given.
@@ -32,11 +34,20 @@ pub const NO_NUL: &str = "^[^\\x00]*$";
 
 /// `Registration.username`.
 pub fn new_username() -> Object {
-    string(false)
+    new_username_of(false)
+}
+
+/// `IdentitySignIn.username`: only for a new account.
+pub fn new_username_optional() -> Object {
+    new_username_of(true)
+}
+
+fn new_username_of(nullable: bool) -> Object {
+    string(nullable)
         .pattern(Some(NEW_USERNAME))
         .description(Some(
-            "3–24 letters, digits, `_` and `-`; not starting with `guest-` (any case), \
-             which is kept for guests.",
+            "3–24 letters, digits, `_` and `-`; not starting with `guest-` or `deleted-` \
+             (any case), which are kept for guests and deleted accounts.",
         ))
         .examples([json!("mina")])
         .build()

@@ -44,6 +44,9 @@ pub enum Error {
     /// A password reset link used already, over its hour, or never sent
     /// (issue #47): ask for a new one.
     ResetLinkExpired(String),
+    /// A Google or Apple identity no account has (issue #47): the app
+    /// asks for a username and creates one.
+    IdentityUnknown(String),
     /// An `Idempotency-Key` already used for a different request.
     IdempotencyKeyReused,
     /// Try again soon: no database connection came free.
@@ -120,6 +123,7 @@ impl fmt::Display for Error {
             | Error::TournamentStarted(s)
             | Error::NotInvited(s)
             | Error::ResetLinkExpired(s)
+            | Error::IdentityUnknown(s)
             | Error::Unavailable(s) => f.write_str(s),
             Error::NotFound(what) => write!(f, "no such {what}"),
             Error::StaleSeq(seq) => write!(f, "stale seq; the match is at {seq}"),

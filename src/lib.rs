@@ -13,6 +13,7 @@ pub mod error;
 pub mod friends;
 pub mod http;
 pub mod idempotency;
+pub mod identities;
 pub mod job_queue;
 pub mod jobs;
 pub mod limits;
@@ -110,9 +111,10 @@ pub fn app_state(
         pool,
         keys: Arc::new(auth::Keys::new(&secret)?),
         clock,
-        config: Arc::new(config),
+        config: Arc::new(config.clone()),
         metrics: Arc::new(metrics::Metrics::default()),
         dice: Arc::new(dice::OsDice),
         revoked: Arc::new(revoked::Revoked::default()),
+        identities: Arc::new(identities::verify::Verifier::new(config.sign_in.clone())),
     })
 }

@@ -22,6 +22,8 @@ pub struct AppState {
     pub dice: Arc<dyn crate::dice::Dice>,
     /// Sessions ended within an access token's lifetime (issue #30).
     pub revoked: Arc<crate::revoked::Revoked>,
+    /// Google and Apple `id_token`s checked, their keys kept (issue #47).
+    pub identities: Arc<crate::identities::verify::Verifier>,
 }
 
 impl AppState {

@@ -268,10 +268,10 @@ pub async fn guest(
 }
 
 #[utoipa::path(post, path = "/v1/me/registration", tag = "accounts", request_body = Upgrade,
-    responses((status = 201, body = Session, description = "the guest account is registered, the same account with every match, rating and friend; every guest session has ended and this is the account's new session (`user.guest` false). An email given waits for its verification link"),
-        (status = 400), (status = 401),
-        (status = 409, description = "the account is registered already, or the username is taken"),
-        (status = 422, description = "the username, or the nickname kept, looks like a registered player's or a computer's name"),
+    responses((status = 201, body = Session, description = "the guest account is registered, the same account with every match, rating and friend; every guest session has ended and this is the account's new session (`user.guest` false). It signs in from now on with the password, or the Google or Apple identity, given. An email given waits for its verification link"),
+        (status = 400), (status = 401, description = "not signed in, or the identity token was refused"),
+        (status = 409, description = "the account is registered already, the username is taken, or the identity is another account's"),
+        (status = 422, description = "the username, or the nickname kept, looks like a registered player's or a computer's name; neither or both of `password` and `identity`; a provider not offered here"),
         (status = 429, description = "too many accounts from this address (5 an hour)")),
     security(("bearer" = [])))]
 #[post("/v1/me/registration")]
@@ -283,14 +283,31 @@ pub async fn register_guest(
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
     let address = crate::http::caller::client_address(&http);
-    accounts::check_password(&req.password)?;
-    let hash = auth::gated_hash(req.password.clone()).await?;
     let issuer = state.issuer(crate::http::caller::device(&http));
     let now = issuer.now;
-    let (session, ended) = db::run(&state.pool, move |c| {
-        accounts::upgrade(c, caller.user_id, req, hash, &address, &issuer)
-    })
-    .await?;
+    let (session, ended) = match (&req.password, &req.identity) {
+        (Some(password), None) => {
+            accounts::check_password(password)?;
+            let hash = auth::gated_hash(password.clone()).await?;
+            db::run(&state.pool, move |c| {
+                accounts::upgrade(c, caller.user_id, req, Some(hash), &address, &issuer)
+            })
+            .await?
+        }
+        (None, Some(proof)) => {
+            let proven = state.identities.verify(proof, &state.keys, now).await?;
+            db::run(&state.pool, move |c| {
+                crate::identities::register_guest(c, caller.user_id, req, proven, &address, &issuer)
+            })
+            .await?
+        }
+        _ => {
+            return Err(crate::error::Error::unacceptable(
+                "give a password or an identity to sign in with (one of them)",
+            )
+            .into())
+        }
+    };
     // The guest's access tokens stop at once: they still say `guest`.
     state.revoked.add(&ended, now);
     Ok(HttpResponse::Created().json(session))

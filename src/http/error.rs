@@ -38,6 +38,7 @@ pub enum Code {
     TournamentStarted,
     NotInvited,
     ResetLinkExpired,
+    IdentityUnknown,
     Unavailable,
     Internal,
 }
@@ -68,6 +69,7 @@ impl Code {
         Code::TournamentStarted,
         Code::NotInvited,
         Code::ResetLinkExpired,
+        Code::IdentityUnknown,
         Code::Unavailable,
         Code::Internal,
     ];
@@ -102,6 +104,7 @@ impl Code {
             Code::TournamentStarted => ("tournament_started", S::CONFLICT, "The tournament has started or finished: players can no longer be invited, join or decline, and it cannot be started again.", "이미 시작했거나 끝난 토너먼트예요."),
             Code::NotInvited => ("not_invited", S::FORBIDDEN, "You are not invited to that tournament: ask its creator for an invitation, or open its invitation link.", "이 토너먼트에 초대받지 않았어요. 만든 사람에게 초대를 부탁하세요."),
             Code::ResetLinkExpired => ("reset_link_expired", S::GONE, "The password reset link was used already, is more than an hour old, or is not one this service sent (or the account's address changed since): ask for a new link.", "쓸 수 없는 비밀번호 재설정 링크예요. 이미 쓰였거나 한 시간이 지났어요. 새 링크를 받아 주세요."),
+            Code::IdentityUnknown => ("identity_unknown", S::NOT_FOUND, "No account signs in with this Google or Apple identity yet: send the same token again with a username to create one, or sign in another way and link it in settings.", "이 Google 또는 Apple 계정으로 로그인하는 계정이 아직 없어요. 사용자 이름을 정해 새 계정을 만들거나, 다른 방법으로 로그인한 뒤 설정에서 연결하세요."),
             Code::Unavailable => ("unavailable", S::SERVICE_UNAVAILABLE, "The service is busy or its database is restarting; try again shortly.", "서비스가 바쁘거나 다시 시작하는 중이에요. 잠시 뒤에 다시 해 보세요."),
             Code::Internal => ("internal", S::INTERNAL_SERVER_ERROR, "Something failed on the service's side; it has been logged.", "서비스에 문제가 생겼어요. 기록해 두었어요."),
         }
@@ -262,6 +265,7 @@ impl From<Error> for ApiError {
             Error::TournamentStarted(s) => ApiError::new(Code::TournamentStarted, s),
             Error::NotInvited(s) => ApiError::new(Code::NotInvited, s),
             Error::ResetLinkExpired(s) => ApiError::new(Code::ResetLinkExpired, s),
+            Error::IdentityUnknown(s) => ApiError::new(Code::IdentityUnknown, s),
             Error::IdempotencyKeyReused => ApiError::new(
                 Code::IdempotencyKeyReused,
                 "this Idempotency-Key was used for a different request",

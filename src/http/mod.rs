@@ -14,6 +14,7 @@ pub mod friends;
 pub mod game_examples;
 pub mod game_schemas;
 pub mod headers;
+pub mod identities;
 pub mod matches;
 pub mod notify;
 pub mod openapi;

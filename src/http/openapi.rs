@@ -9,8 +9,8 @@
 //! 503 when the database is busy).
 
 use super::{
-    accounts, computer, conditional, devices, friends, matches, notify, ops, ratings, seeks,
-    tournaments, vacation,
+    accounts, computer, conditional, devices, friends, identities, matches, notify, ops, ratings,
+    seeks, tournaments, vacation,
 };
 use actix_web::http::StatusCode;
 use serde::Serialize;
@@ -64,6 +64,12 @@ api_routes!(
     accounts::summary,
     devices::my_sessions,
     devices::end_session,
+    identities::providers,
+    identities::nonce,
+    identities::sign_in,
+    identities::mine,
+    identities::link,
+    identities::unlink,
     matches::create_match,
     matches::accept_invite,
     matches::preview_invite,

@@ -21,6 +21,7 @@ mod friends;
 mod guests;
 mod hardening;
 mod headers;
+mod identities;
 mod janggi;
 mod layers;
 mod matches;

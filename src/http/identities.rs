@@ -1,0 +1,139 @@
+//! Signing in with Google and Apple (issue #47, item 5): thin wrappers
+//! over `crate::identities`; the token is checked first
+//! (`identities::verify`), then one transaction.
+
+use crate::accounts::{IdentityProof, Session};
+use crate::auth::Caller;
+use crate::config::Provider;
+use crate::db;
+use crate::http::error::ApiError;
+use crate::identities::{self, Identities, IdentitySignIn};
+use crate::state::AppState;
+use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Nonce {
+    /// Hand it to the provider's sign-in (Apple's SDK takes its SHA-256);
+    /// send it back beside the `id_token`. Valid 15 minutes.
+    pub nonce: String,
+}
+
+/// A provider offered here, for the web client's sign-in page.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct OfferedProvider {
+    pub provider: Provider,
+    /// The web client's client id (the first configured).
+    pub client_id: String,
+    /// Where a browser asks the provider for an `id_token`.
+    pub authorize_url: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct OfferedProviders {
+    pub providers: Vec<OfferedProvider>,
+}
+
+#[utoipa::path(get, path = "/v1/sign-in-providers", tag = "accounts",
+    responses((status = 200, body = OfferedProviders, description = "the providers one may sign in with here; none when none is configured")))]
+#[get("/v1/sign-in-providers")]
+pub async fn providers(state: web::Data<AppState>) -> HttpResponse {
+    let providers = state
+        .identities
+        .offered()
+        .map(|p| OfferedProvider {
+            provider: p.provider,
+            client_id: p.client_ids[0].clone(),
+            authorize_url: p.authorize_url.clone(),
+        })
+        .collect();
+    HttpResponse::Ok().json(OfferedProviders { providers })
+}
+
+#[utoipa::path(post, path = "/v1/sessions/nonce", tag = "accounts",
+    responses((status = 201, body = Nonce)))]
+#[post("/v1/sessions/nonce")]
+pub async fn nonce(state: web::Data<AppState>) -> HttpResponse {
+    let nonce = state.keys.sign_in_nonce(state.clock.now());
+    HttpResponse::Created().json(Nonce { nonce })
+}
+
+#[utoipa::path(post, path = "/v1/sessions/identity", tag = "accounts", request_body = IdentitySignIn,
+    responses((status = 201, body = Session, description = "signed in; with a `username`, an identity no account had has created one (a registered player with no password, the provider's verified address its own unless another account has it)"),
+        (status = 401, description = "the token was refused: its signature, key, `iss`, `aud`, `exp`, `nonce` or algorithm"),
+        (status = 404, description = "`identity_unknown`: no account has this identity; send the same token again with a `username`"),
+        (status = 409, description = "the username is taken"),
+        (status = 422, description = "a provider not offered here; a username that looks like a registered player's or a computer's name"),
+        (status = 429, description = "too many accounts from this address"),
+        (status = 503, description = "the provider's keys could not be read")))]
+#[post("/v1/sessions/identity")]
+pub async fn sign_in(
+    state: web::Data<AppState>,
+    http: HttpRequest,
+    body: crate::http::body::Body<IdentitySignIn>,
+) -> Result<HttpResponse, ApiError> {
+    let req = body.into_inner();
+    let issuer = state.issuer(crate::http::caller::device(&http));
+    let proven = (state.identities)
+        .verify(&req.proof, &state.keys, issuer.now)
+        .await?;
+    let address = crate::http::caller::client_address(&http);
+    let session = db::run(&state.pool, move |c| {
+        identities::sign_in(c, proven, req, &address, &issuer)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(session))
+}
+
+#[utoipa::path(get, path = "/v1/me/identities", tag = "accounts",
+    responses((status = 200, body = Identities)), security(("bearer" = [])))]
+#[get("/v1/me/identities")]
+pub async fn mine(state: web::Data<AppState>, caller: Caller) -> Result<HttpResponse, ApiError> {
+    let list = db::run(&state.pool, move |c| identities::list(c, caller.user_id)).await?;
+    Ok(HttpResponse::Ok().json(list))
+}
+
+#[utoipa::path(post, path = "/v1/me/identities", tag = "accounts", request_body = IdentityProof,
+    responses((status = 201, body = Identities, description = "linked: the account signs in with it too"),
+        (status = 401, description = "the token was refused"),
+        (status = 403, description = "a guest registers with an identity instead (`POST /v1/me/registration`)"),
+        (status = 409, description = "the identity is another account's, or this account has one at that provider"),
+        (status = 422, description = "a provider not offered here")),
+    security(("bearer" = [])))]
+#[post("/v1/me/identities")]
+pub async fn link(
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: crate::http::body::Body<IdentityProof>,
+) -> Result<HttpResponse, ApiError> {
+    let proof = body.into_inner();
+    let now = state.clock.now();
+    let proven = state.identities.verify(&proof, &state.keys, now).await?;
+    let list = db::run(&state.pool, move |c| {
+        identities::link(c, caller.user_id, caller.guest, proven, now)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(list))
+}
+
+#[utoipa::path(delete, path = "/v1/me/identities/{provider}", tag = "accounts",
+    params(("provider" = Provider, Path)),
+    responses((status = 204, description = "unlinked"),
+        (status = 404, description = "no identity of mine at that provider"),
+        (status = 409, description = "it is the account's only way to sign in: set a password or link another first")),
+    security(("bearer" = [])))]
+#[delete("/v1/me/identities/{provider}")]
+pub async fn unlink(
+    state: web::Data<AppState>,
+    caller: Caller,
+    provider: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let provider =
+        Provider::parse(&provider).ok_or(crate::error::Error::not_found("identity provider"))?;
+    db::run(&state.pool, move |c| {
+        identities::unlink(c, caller.user_id, provider)
+    })
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
+}

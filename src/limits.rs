@@ -75,11 +75,14 @@ pub enum Limit {
     /// nothing about whether an account has it; a known address is one
     /// account's verified one, so this is the limit per account.
     PasswordResetForEmail,
+    /// Exports of one account's data (issue #47): 5 a day. Each reads
+    /// every match of the account; a person downloads theirs once.
+    Export,
 }
 
 impl Limit {
     /// Every limit, once.
-    pub const ALL: [Limit; 14] = [
+    pub const ALL: [Limit; 15] = [
         Limit::SignInAccountAddress,
         Limit::SignInAccount,
         Limit::SignInAddress,
@@ -94,6 +97,7 @@ impl Limit {
         Limit::SignUpFromAddress,
         Limit::PasswordResetFromAddress,
         Limit::PasswordResetForEmail,
+        Limit::Export,
     ];
 
     /// `(key prefix, hits allowed, window in minutes, what the refusal says)`.
@@ -131,6 +135,12 @@ impl Limit {
                 "at most 5 verification mails a day",
             ),
             VacationStart => ("vacation-start", 1, 24 * 60, "one vacation may start a day"),
+            Export => (
+                "export",
+                5,
+                24 * 60,
+                "at most 5 exports of an account a day",
+            ),
             SignUpFromAddress => ("sign-up", 5, 60, "too many accounts from this address"),
             PasswordResetFromAddress => (
                 "reset-address",

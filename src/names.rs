@@ -93,6 +93,9 @@ pub fn skeleton_cased(name: &str) -> String {
 /// `민지` is as much a registered player's name as `minji`). Holds the
 /// locks on both looks until the transaction ends (always in the same
 /// order), so two look-alikes registering at once are judged in turn.
+///
+/// A deleted account's username is held (issue #47): it answers as taken,
+/// by its own name, so that nobody can take it to pass for its player.
 fn look_alike(conn: &mut PgConnection, name: &str) -> Result<Option<String>, Error> {
     let (folded, cased) = (skeleton(name), skeleton_cased(name));
     crate::limits::serialize(conn, &format!("name-skeleton:{folded}"))?;
@@ -106,9 +109,10 @@ fn look_alike(conn: &mut PgConnection, name: &str) -> Result<Option<String>, Err
                 .or(users::display_skeleton.eq(&folded))
                 .or(users::display_skeleton_cased.eq(&cased)),
         )
-        .select(users::username)
-        .first(conn)
-        .optional()?)
+        .select((users::username, users::deleted_at.is_not_null()))
+        .first::<(String, bool)>(conn)
+        .optional()?
+        .map(|(held, deleted)| if deleted { name.to_owned() } else { held }))
 }
 
 /// Words a computer seat is shown with (issue #46): the web client writes

@@ -24,6 +24,12 @@ pub struct Player {
     /// computer opponent (`GET /v1/bots`); absent for people.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<String>,
+    /// A deleted account (issue #47): shown as "deleted player", never
+    /// linked; its name and every personal field are gone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[diesel(select_expression = users::deleted_at.is_not_null())]
+    #[diesel(select_expression_type = diesel::dsl::IsNotNull<users::deleted_at>)]
+    pub deleted: bool,
 }
 
 /// The players among `ids` (those that exist), by id.
@@ -40,6 +46,7 @@ pub fn load(conn: &mut PgConnection, ids: Vec<Uuid>) -> Result<HashMap<Uuid, Pla
 pub fn named(conn: &mut PgConnection, name: &str) -> Result<Player, Error> {
     users::table
         .filter(users::computer.is_null())
+        .filter(users::deleted_at.is_null())
         .filter(
             diesel::dsl::sql::<diesel::sql_types::Text>("lower(username)").eq(name.to_lowercase()),
         )

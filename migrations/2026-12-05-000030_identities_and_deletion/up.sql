@@ -24,3 +24,5 @@ CREATE TABLE identities (
 -- else can take the name (docs/decisions/accounts-and-sessions.md).
 ALTER TABLE users ADD COLUMN deleted_at timestamptz;
 ALTER TABLE users ADD COLUMN name_held_until timestamptz;
+-- The daily sweep frees the names whose hold is over.
+CREATE INDEX users_name_held ON users (name_held_until) WHERE name_held_until IS NOT NULL;

@@ -91,6 +91,7 @@ fn bot(level: Level) -> Bot {
             display_name: format!("Computer ({})", level.id()),
             guest: false,
             computer: Some(level.id().to_owned()),
+            deleted: false,
         },
     }
 }

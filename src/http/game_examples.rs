@@ -38,6 +38,7 @@ fn player(n: u8) -> Player {
         display_name: format!("{}{}", name[..1].to_uppercase(), &name[1..]),
         guest: false,
         computer: None,
+        deleted: false,
     }
 }
 

@@ -16,6 +16,7 @@ pub mod game_schemas;
 pub mod headers;
 pub mod identities;
 pub mod matches;
+pub mod my_data;
 pub mod notify;
 pub mod openapi;
 pub mod ops;

@@ -9,8 +9,8 @@
 //! 503 when the database is busy).
 
 use super::{
-    accounts, computer, conditional, devices, friends, identities, matches, notify, ops, ratings,
-    seeks, tournaments, vacation,
+    accounts, computer, conditional, devices, friends, identities, matches, my_data, notify, ops,
+    ratings, seeks, tournaments, vacation,
 };
 use actix_web::http::StatusCode;
 use serde::Serialize;
@@ -70,6 +70,8 @@ api_routes!(
     identities::mine,
     identities::link,
     identities::unlink,
+    my_data::delete_me,
+    my_data::export,
     matches::create_match,
     matches::accept_invite,
     matches::preview_invite,

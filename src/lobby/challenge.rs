@@ -165,6 +165,22 @@ pub fn withdraw(
     Ok(table)
 }
 
+/// A player seated in a match nobody has started leaves for good (an
+/// account deleted, issue #47): the match is cancelled, as if its
+/// creator had withdrawn it.
+pub fn abandon(
+    conn: &mut PgConnection,
+    match_id: Uuid,
+    user: Uuid,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    let mut table = Table::load_mine(conn, match_id, user, true)?;
+    if table.row.status == MatchStatus::Waiting {
+        cancel(conn, &mut table, "withdrawn", Some(user), now)?;
+    }
+    Ok(())
+}
+
 /// Cancel a waiting match: its challenges and invitations go, its log
 /// says why, and everyone seated or challenged but `actor` is told.
 fn cancel(

@@ -379,6 +379,7 @@ pub(crate) fn lay_table(
         game,
         seats: people.to_vec(),
         players: Default::default(),
+        players_cached: false,
         state: MatchState::empty(game),
         held: None,
         on_behalf: None,

@@ -160,6 +160,11 @@ pub struct Table {
     pub seats: Vec<Option<Uuid>>,
     /// The seated players, as others see them.
     pub players: HashMap<Uuid, Player>,
+    /// `players` came from a snapshot: right about who is a computer, but
+    /// a name may have changed since (a guest registered, an account was
+    /// deleted, issue #47) without an event to move the seq, so a view
+    /// reads them again.
+    pub players_cached: bool,
     pub state: MatchState,
     /// Appends not yet written: the sweep holds them to write a whole
     /// batch in one statement ([`held`]); `None` writes each at once.
@@ -211,6 +216,7 @@ impl Table {
                 row,
                 seats: snap.seats,
                 players: snap.players,
+                players_cached: true,
                 state: snap.state,
                 held: None,
                 on_behalf: None,
@@ -246,6 +252,7 @@ impl Table {
                     row,
                     seats: snap.seats,
                     players: snap.players,
+                    players_cached: true,
                     state: snap.state,
                     held: None,
                     on_behalf: None,
@@ -295,6 +302,7 @@ impl Table {
             game,
             seats: seat_rows.into_iter().map(|(_, u, _)| u).collect(),
             players,
+            players_cached: false,
             state,
             held: None,
             on_behalf: None,
@@ -493,6 +501,10 @@ impl Table {
 
     /// How `user` sees this match.
     pub fn view_for(&mut self, conn: &mut PgConnection, user: Uuid) -> Result<MatchView, Error> {
+        if self.players_cached {
+            self.players.clear();
+            self.players_cached = false;
+        }
         self.seat_players(conn)?;
         let mut view = self.view_with(&self.players, user)?;
         if self.row.status == MatchStatus::Waiting {

@@ -295,6 +295,27 @@ pub fn withdraw(
             "the creator plays in their own tournament: start it, or leave it unstarted",
         ));
     }
+    leave(conn, id, user, now, random)
+}
+
+/// Take `user` out of tournament `id` for good (a withdrawal, or an
+/// account deleted, issue #47): an invitation is declined; a player
+/// withdraws (even its creator, before the start: the others play on) and
+/// every unfinished match of theirs in it is resigned.
+pub fn leave(
+    conn: &mut PgConnection,
+    id: Uuid,
+    user: Uuid,
+    now: DateTime<Utc>,
+    random: &mut dyn posthorn_rules::Random,
+) -> Result<(), Error> {
+    let row = super::load(conn, id, true)?;
+    match state_of(conn, id, user)?.as_deref() {
+        _ if row.status == super::FINISHED => return Ok(()),
+        Some(INVITED) => return set_state(conn, id, user, DECLINED, now),
+        Some(JOINED) => {}
+        _ => return Ok(()),
+    }
     set_state(conn, id, user, WITHDRAWN, now)?;
     // Every match to resign is locked first, in id order, and its seq read
     // under the lock: an opponent's move cannot make a resignation stale,

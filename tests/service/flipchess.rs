@@ -14,7 +14,7 @@ fn square(name: &str) -> u8 {
 use serde_json::{json, Value};
 
 /// Nothing in `body`, sent to `me`, shows a card `me` may not see.
-fn assert_no_hidden_cards(body: &Value, me: u64) {
+pub(crate) fn assert_no_hidden_cards(body: &Value, me: u64) {
     match body {
         Value::Object(map) => {
             if map.get("type").and_then(Value::as_str) == Some("drew")

@@ -97,6 +97,7 @@ async fn every_route_answers_with_the_security_headers() {
             ("username", "bob".to_owned()),
             ("perf", "checkers/american".to_owned()),
             ("seq", "1".to_owned()),
+            ("provider", "google".to_owned()),
         ]
     };
 

@@ -37,7 +37,7 @@ impl SigningKey {
         }
     }
 
-    fn sign(&self, claims: &Value) -> String {
+    pub(crate) fn sign(&self, claims: &Value) -> String {
         let mut header = Header::new(Algorithm::RS256);
         header.kid = Some(self.kid.clone());
         let key = EncodingKey::from_rsa_der(&self.der);

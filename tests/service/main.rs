@@ -11,6 +11,7 @@ mod computer;
 mod computer_seams;
 mod conditional;
 mod deadlines;
+mod deletion;
 mod devices;
 mod engine_time;
 mod errors;

@@ -1,0 +1,173 @@
+//! `GET /v1/me/export` (issue #47, item 7): everything the service keeps
+//! about me, as one JSON document. Every match is read through the same
+//! use cases as its own endpoints (`matches::play::view` and `events`), so
+//! it holds exactly what I could see there: an opponent's FlipChess hand
+//! or a face-down Banqi piece never appears, because the rules redact it
+//! for my seat as they do for every answer.
+
+use crate::accounts::{self, Me};
+use crate::devices::{self, DeviceSession};
+use crate::error::Error;
+use crate::friends::{self, ChallengeSettings, Friends};
+use crate::identities::{self, Identity};
+use crate::limits::{self, Limit};
+use crate::matches::{play, EventView, MatchView};
+use crate::players::Player;
+use crate::schema::{match_seats, push_subscriptions, rating_changes, ratings};
+use crate::vacation::{self, Vacation};
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use posthorn_rules::Random;
+use serde::Serialize;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Export {
+    pub exported_at: DateTime<Utc>,
+    /// My account, as `GET /v1/me` answers it.
+    pub profile: Me,
+    pub settings: ExportedSettings,
+    /// The devices signed in (`GET /v1/me/sessions`).
+    pub sessions: Vec<DeviceSession>,
+    /// Google and Apple identities linked.
+    pub identities: Vec<Identity>,
+    pub push_subscriptions: Vec<ExportedSubscription>,
+    /// Every match I sit in or was challenged to, as I see it, with its
+    /// whole event log as I may read it.
+    pub matches: Vec<ExportedMatch>,
+    pub ratings: Vec<ExportedRating>,
+    /// How each rated match moved my rating.
+    pub rating_history: Vec<RatingChange>,
+    pub friends: Friends,
+    pub blocks: Vec<Player>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedSettings {
+    pub notifications: crate::notify::Settings,
+    pub challenges: ChallengeSettings,
+    pub vacation: Vacation,
+}
+
+#[derive(Debug, Serialize, ToSchema, Queryable)]
+pub struct ExportedSubscription {
+    pub id: Uuid,
+    pub endpoint: String,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedMatch {
+    #[serde(rename = "match")]
+    pub match_view: MatchView,
+    pub events: Vec<EventView>,
+}
+
+#[derive(Debug, Serialize, ToSchema, Queryable)]
+pub struct ExportedRating {
+    pub perf: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub games: i32,
+    pub wins: i32,
+    pub draws: i32,
+    pub losses: i32,
+    pub last_rated_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Serialize, ToSchema, Queryable)]
+pub struct RatingChange {
+    pub match_id: Uuid,
+    pub perf: String,
+    pub before: f64,
+    pub after: f64,
+}
+
+/// My data; counted against [`Limit::Export`].
+pub fn export(
+    conn: &mut PgConnection,
+    user: Uuid,
+    session: Uuid,
+    now: DateTime<Utc>,
+    random: &mut dyn Random,
+) -> Result<Export, Error> {
+    limits::take(conn, Limit::Export, &user.to_string(), now)?;
+    Ok(Export {
+        exported_at: now,
+        profile: accounts::me(conn, user)?,
+        settings: ExportedSettings {
+            notifications: crate::notify::settings_of(conn, user)?,
+            challenges: friends::challenge_settings(conn, user)?,
+            vacation: vacation::status(conn, user, now)?,
+        },
+        sessions: devices::list(conn, user, session, now)?.sessions,
+        identities: identities::list(conn, user)?.identities,
+        push_subscriptions: push_subscriptions::table
+            .filter(push_subscriptions::user_id.eq(user))
+            .order(push_subscriptions::created_at)
+            .select((
+                push_subscriptions::id,
+                push_subscriptions::endpoint,
+                push_subscriptions::created_at,
+            ))
+            .load(conn)?,
+        matches: my_matches(conn, user, now, random)?,
+        ratings: ratings::table
+            .filter(ratings::user_id.eq(user))
+            .order(ratings::perf)
+            .select((
+                ratings::perf,
+                ratings::rating,
+                ratings::deviation,
+                ratings::games,
+                ratings::wins,
+                ratings::draws,
+                ratings::losses,
+                ratings::last_rated_at,
+            ))
+            .load(conn)?,
+        rating_history: rating_changes::table
+            .filter(rating_changes::user_id.eq(user))
+            .order(rating_changes::match_id)
+            .select((
+                rating_changes::match_id,
+                rating_changes::perf,
+                rating_changes::before,
+                rating_changes::after,
+            ))
+            .load(conn)?,
+        friends: friends::list(conn, user)?,
+        blocks: friends::blocked(conn, user)?,
+    })
+}
+
+/// Every match of mine through its own read use cases.
+fn my_matches(
+    conn: &mut PgConnection,
+    user: Uuid,
+    now: DateTime<Utc>,
+    random: &mut dyn Random,
+) -> Result<Vec<ExportedMatch>, Error> {
+    let seated = match_seats::table
+        .filter(match_seats::user_id.eq(user))
+        .select(match_seats::match_id);
+    let mut ids: Vec<Uuid> =
+        crate::schema::matches::table
+            .filter(crate::schema::matches::id.eq_any(seated).or(
+                crate::schema::matches::id.eq_any(crate::matches::challenged::matches_of(user)),
+            ))
+            .order(crate::schema::matches::created_at)
+            .select(crate::schema::matches::id)
+            .load(conn)?;
+    ids.dedup();
+    ids.into_iter()
+        .map(|id| {
+            Ok(ExportedMatch {
+                match_view: play::view(conn, id, user, now, random)?,
+                events: play::events(conn, id, user, 0, now, random)?.events,
+            })
+        })
+        .collect()
+}

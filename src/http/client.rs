@@ -40,6 +40,8 @@ const FILES: &[(&str, &str, &str, &str)] = &[
     script!("conditional.js"),
     script!("tournaments.js"),
     script!("welcome.js"),
+    script!("identity.js"),
+    script!("account.js"),
     script!("offline.js"),
     // The games: the registry, what their boards share, one module each.
     script!("games.js"),
@@ -131,8 +133,10 @@ pub async fn home(req: HttpRequest) -> HttpResponse {
     shell(&req)
 }
 
-/// The pages the client draws itself: invitations, matches, and the rest.
-#[get("/{page:(invite|matches|new|computer|seek|settings|leaderboards|users|friends|signin|verify-email|forgot-password|reset-password|tournaments|how-to)(/.*)?}")]
+/// The pages the client draws itself: invitations, matches, and the rest
+/// (`signin/callback` is where Google and Apple send a browser back;
+/// `account-deletion` is public, for the app stores' link).
+#[get("/{page:(invite|matches|new|computer|seek|settings|leaderboards|users|friends|signin|verify-email|forgot-password|reset-password|tournaments|how-to|account-deletion)(/.*)?}")]
 pub async fn page(req: HttpRequest) -> HttpResponse {
     shell(&req)
 }

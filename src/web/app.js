@@ -2,7 +2,10 @@
 // no third party; every page is drawn from the REST API by the modules
 // this one imports.
 import { api, el, go, link, onNavigate, session, setLanguage, show, t, countdown, fail } from "./core.js";
-import { computerPage, invitePage, matchesPage, newMatchPage, settingsPage, signInPage, signOut, verifyEmailPage, forgotPasswordPage, resetPasswordPage } from "./pages.js";
+import { computerPage, invitePage, matchesPage, newMatchPage, settingsPage, signInPage, signInReturned, signOut, verifyEmailPage, forgotPasswordPage, resetPasswordPage } from "./pages.js";
+import { accountDeletionPage, deleteReturned, linkReturned } from "./account.js";
+import { guestReturned } from "./guests.js";
+import { identityFailed, identityReturned } from "./identity.js";
 import { friendsPage, leaderboardPage, profilePage } from "./social.js";
 import { leaveMatch, matchPage } from "./match.js";
 import { seekPage } from "./seeks.js";
@@ -11,6 +14,11 @@ import { howToPage, welcomePage } from "./welcome.js";
 import { offlineBanner, watchConnection } from "./offline.js";
 
 const nav = document.getElementById("nav");
+
+/// Who finishes what Google or Apple vouched for, by what it was asked
+/// for (identity.js): signing in, a guest saving the account, linking it
+/// in settings, confirming a deletion.
+const RETURNS = { signin: signInReturned, register: guestReturned, link: linkReturned, delete: deleteReturned };
 
 /// What waits for me (issue #33): my turns, challenges and friend
 /// requests, as a badge on "My matches", in the title and on the app icon
@@ -81,7 +89,14 @@ async function route() {
   try {
     const invite = part(/^\/invite\/([A-Za-z0-9]+)$/);
     if (invite) return await invitePage(invite, drawNav);
-    if (path === "/signin") return signInPage(null, drawNav);
+    if (path === "/signin/callback") {
+      const back = identityReturned();
+      const then = back && RETURNS[back.flow.purpose];
+      if (back && !then) return identityFailed(back.flow, "identity_expired");
+      return then ? await then(back.proof, back.flow, drawNav) : undefined;
+    }
+    if (path === "/signin") return await signInPage(null, drawNav);
+    if (path === "/account-deletion") return accountDeletionPage();
     if (path === "/verify-email") return await verifyEmailPage();
     if (path === "/forgot-password") return forgotPasswordPage();
     if (path === "/reset-password") return resetPasswordPage(drawNav);
@@ -89,7 +104,7 @@ async function route() {
     if (howTo) return howToPage(howTo);
     if (path === "/how-to") return welcomePage();
     // A first visit: what Posthorn is, before any form (issue #33).
-    if (!session.access) return path === "/" ? welcomePage() : signInPage(route, drawNav);
+    if (!session.access) return path === "/" ? welcomePage() : await signInPage(route, drawNav);
     const match = part(/^\/matches\/([0-9a-f-]{36})$/);
     if (match) return await matchPage(match);
     if (path === "/new") return await newMatchPage();
@@ -105,7 +120,7 @@ async function route() {
     if (path.startsWith("/leaderboards")) return await leaderboardPage(path.replace(/^\/leaderboards\/?/, ""), location.search);
     return await matchesPage(drawNav);
   } catch (error) {
-    if (error.status === 401) { session.clear(); return signInPage(route, drawNav); }
+    if (error.status === 401) { session.clear(); drawNav(); return signInPage(route, drawNav); }
     fail(error);
   }
 }

@@ -176,7 +176,8 @@ export async function api(method, path, body, headers) {
     throw error;
   }
   if (method === "GET" && response.status === 200 && KEPT.test(path)) keepRead(path, text);
-  return { status: response.status, data, etag: response.headers.get("etag") };
+  // The text as sent and the headers too: a file to save keeps both.
+  return { status: response.status, data, etag: response.headers.get("etag"), text, headers: response.headers };
 }
 
 export function el(tag, attrs, ...children) {
@@ -230,6 +231,13 @@ export function go(path) {
   routes.go();
 }
 
+/// Draw `path` in place of the page in the history (a page nobody should
+/// come back to, such as a provider's return, or the same page again).
+export function replace(path) {
+  history.replaceState(null, "", path);
+  routes.go();
+}
+
 /// An invitation link to hand on in one tap (issue #33): the link, a copy
 /// button, and the phone's own share sheet where the Web Share API exists.
 export function shareLink(url, title) {
@@ -258,6 +266,9 @@ export function countdown(iso) {
   return (hours >= 24 ? Math.floor(hours / 24) + d + " " + (hours % 24) + h : hours + h + " " + minutes + m) + " " + t("left");
 }
 
+/// This device's time zone: a new account reads deadlines in it.
+export const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+
 export function zone() {
   const user = session.user();
   return (user && user.time_zone && user.time_zone !== "UTC" ? user.time_zone : undefined);
@@ -277,8 +288,17 @@ export function gameName(m) {
 export function displayName(seat) {
   if (!seat || !seat.user) return "…";
   // A computer opponent says so everywhere it is named (issue #32).
-  return seat.user.computer ? t("computer") + " · " + t("level_" + seat.user.computer) : seat.user.display_name;
+  return seat.user.computer ? t("computer") + " · " + t("level_" + seat.user.computer) : playerName(seat.user);
 }
+
+/// A player's name as others see it. A deleted account (issue #47) is
+/// "deleted player" in the page's language, whatever name it had.
+export const playerName = (player) => (player.deleted ? t("deleted_player") : player.display_name);
+
+/// A link to the player's profile; a deleted player has none to link to.
+export const playerLink = (player, ...text) => (player.deleted
+  ? el("span", { class: "deleted-player" }, t("deleted_player"))
+  : link("/users/" + encodeURIComponent(player.username), ...(text.length ? text : [player.display_name])));
 
 /// Whether a computer holds a seat of the match.
 export const againstComputer = (m) => m.seats.some((s) => s.user && s.user.computer);

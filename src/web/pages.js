@@ -2,10 +2,10 @@
 // an invitation, and the settings.
 import { vacationCard } from "./vacation.js";
 import { keepAccountCard, keepingAccount } from "./guests.js";
-import { api, countdown, displayName, el, fail, form, gameChoice, gameName, go, language, link, session, setLanguage, shareLink, show, t } from "./core.js";
+import { accountCards } from "./account.js";
+import { providerButtons, signInProviders, signInWithIdentity } from "./identity.js";
+import { api, browserZone, countdown, displayName, el, fail, form, gameChoice, gameName, go, language, link, playerName, session, setLanguage, shareLink, show, t } from "./core.js";
 export { computerPage } from "./computer.js";
-
-const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 
 /// The invitation a signed-out visitor came from (`/signin?invite=CODE`),
 /// joined once they have signed in or up (issue #47).
@@ -14,8 +14,9 @@ function invitationWaiting() {
   return code && /^[A-Za-z0-9]+$/.test(code) ? code : null;
 }
 
-export function signInPage(then, redraw) {
+export async function signInPage(then, redraw) {
   const invite = invitationWaiting();
+  const providers = await signInProviders();
   const done = async (reply) => {
     session.save(reply.data);
     redraw();
@@ -43,8 +44,29 @@ export function signInPage(then, redraw) {
     el("h2", {}, t("guest")),
     el("label", {}, t("nickname"), el("input", { name: "nickname", required: true })),
     el("button", { type: "submit" }, t("guest")));
+  // Google and Apple first where offered: one tap signs in or up (the
+  // username is asked after, for a new account). The invitation goes
+  // along and is joined on the way back.
+  const withProvider = providers.length ? el("div", { class: "card providers", "data-providers": true },
+    providerButtons(providers, "sign_in_with", "signin", { extra: () => (invite ? { invite } : {}) }),
+    el("p", { class: "muted" }, t("identity_new_hint"))) : null;
   show(invite ? el("p", { class: "card", "data-invite-waiting": invite }, t("invite_after_sign_in")) : null,
-    account("in"), account("up"), guest);
+    withProvider, account("in"), account("up"), guest);
+}
+
+/// Back from Google or Apple to sign in (or up): signed in, the
+/// invitation the visitor came from is joined, else the page they were
+/// on before signing in is drawn.
+export function signInReturned(proof, flow, redraw) {
+  return signInWithIdentity(proof, flow, async (reply) => {
+    session.save(reply);
+    redraw();
+    // The provider's return is no page to come back to.
+    history.replaceState(null, "", "/");
+    if (flow.invite) return joinInvitation(flow.invite);
+    const back = flow.back && !flow.back.startsWith("/signin") ? flow.back : "/";
+    go(back);
+  });
 }
 
 /// Join the invitation `code` and open its match. Refused (taken
@@ -123,7 +145,9 @@ export async function matchesPage(redraw = () => {}) {
   // A guest whose match has ended is offered to keep the account (issue
   // #47): the moment they know they want to come back.
   const ended = mine.some((m) => m.status === "finished" && m.my_seats.length);
-  show(ended ? keepAccountCard(redraw) : null, challengesCard(items), el("h2", {}, t("matches")), el("ul", { class: "matches" }, mine.map((m) => {
+  const guest = session.user() && session.user().guest;
+  const providers = ended && guest ? await signInProviders() : [];
+  show(ended ? keepAccountCard(redraw, providers) : null, challengesCard(items), el("h2", {}, t("matches")), el("ul", { class: "matches" }, mine.map((m) => {
     // One name per player, with how many seats they hold (three seats of
     // one computer level read "computer · hard ×3").
     const names = m.seats.filter((s) => !m.my_seats.includes(s.seat)).map(displayName);
@@ -200,7 +224,7 @@ export function startTerms(m) {
 
 export async function invitePage(code, redraw) {
   const invite = (await api("GET", "/v1/invites/" + encodeURIComponent(code))).data;
-  const title = el("div", {}, el("h2", {}, invite.inviter.display_name + " " + t("invite_title") + ": " + gameName(invite)),
+  const title = el("div", {}, el("h2", {}, playerName(invite.inviter) + " " + t("invite_title") + ": " + gameName(invite)),
     startTerms(invite));
   if (!invite.open) return show(el("div", { class: "card" }, title, el("p", {}, t("invite_gone"))));
   const accept = async () => {
@@ -279,10 +303,11 @@ export async function settingsPage(redraw) {
   const push = "PushManager" in window
     ? el("button", { type: "button", class: "secondary", on: { click: () => subscribePush().then(() => { saved.textContent = t("saved"); }, (e) => { saved.textContent = t("error") + ": " + e.message; }) } }, t("push_on"))
     : null;
-  const away = me.guest ? null : await vacationCard(saved);
+  const [away, more, providers] = await Promise.all([me.guest ? null : vacationCard(saved), accountCards(me, redraw), signInProviders()]);
   // A guest saves the account here too (issue #47); then the password
-  // and sessions card is theirs.
-  show(el("h2", {}, t("settings")), saved, keepAccountCard(redraw), account, notices, push, away, me.guest ? null : sessionsCard(saved));
+  // and sessions card is theirs. Devices, sign-in methods, my data and
+  // deleting the account follow (account.js).
+  show(el("h2", {}, t("settings")), saved, keepAccountCard(redraw, providers), account, notices, push, away, me.guest ? null : sessionsCard(saved), ...more);
 }
 
 /// The password and the account's sessions (issue #30): a new password

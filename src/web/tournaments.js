@@ -3,7 +3,7 @@
 // and the standings with the crosstable (round robin) or the bracket
 // (knockout), each match a link. Built to read on a phone: the tables
 // scroll sideways inside their card, not the page.
-import { api, el, form, gameChoice, gameName, go, link, local, named, session, shareLink, show, t } from "./core.js";
+import { api, el, form, gameChoice, gameName, go, link, local, named, playerLink, playerName, session, shareLink, show, t } from "./core.js";
 
 const FORMATS = ["round_robin", "double_round_robin", "knockout"];
 
@@ -54,7 +54,7 @@ export async function tournamentPage(id) {
   const query = code ? "?code=" + encodeURIComponent(code) : "";
   const x = (await api("GET", "/v1/tournaments/" + id + query)).data;
   const me = session.user();
-  const names = Object.fromEntries(x.players.map((p) => [p.player.id, p.player.display_name]));
+  const names = Object.fromEntries(x.players.map((p) => [p.player.id, playerName(p.player)]));
   const name = (id) => names[id] || "…";
   const step = (what, body) => async () => {
     await api("POST", "/v1/tournaments/" + x.id + "/" + what, body);
@@ -123,7 +123,7 @@ function inviteForm(x) {
 
 function playersCard(x) {
   return el("div", { class: "card" }, el("h3", {}, t("t_players_title")), el("ul", {},
-    x.players.map((p) => el("li", {}, p.seed ? "#" + p.seed + " " : "", link("/users/" + encodeURIComponent(p.player.username), p.player.display_name),
+    x.players.map((p) => el("li", {}, p.seed ? "#" + p.seed + " " : "", playerLink(p.player),
       p.rating ? " (" + p.rating + ")" : "", " · ", el("span", { class: "muted" }, t("t_" + p.state))))));
 }
 

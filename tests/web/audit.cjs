@@ -140,6 +140,7 @@ async function audit(browser, errors) {
     await visit(out, "/", `welcome ${lang}`, found, ".welcome");
     await visit(out, "/signin", `sign-in ${lang}`, found, "form");
     await visit(out, "/how-to", `how-to ${lang}`, found, ".game-cards");
+    await visit(out, "/account-deletion", `account deletion ${lang}`, found, "[data-page=account-deletion] li");
     for (const game of GAMES) await visit(out, "/how-to/" + game, `how-to ${game} ${lang}`, found, `.how-to[data-game=${game}] li`);
     await context.close();
 
@@ -175,4 +176,4 @@ async function audit(browser, errors) {
   assert.deepEqual(found, [], "axe and the tap targets:\n  " + found.join("\n  "));
 }
 
-module.exports = { audit, both };
+module.exports = { audit, both, check };

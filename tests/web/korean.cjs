@@ -12,8 +12,9 @@ const L = require("./lib.cjs");
 const { BASE, api, assert } = L;
 
 /// Latin words a Korean page may show: people's and the service's names,
-/// an IANA time zone, the English language option's own name.
-const NAMES = ["minjun", "seoyeon", "jiho", "posthorn", "utc", "asia", "seoul", "english"];
+/// an IANA time zone, the English language option's own name, and the
+/// two sign-in providers' brands ("Google로 로그인", issue #47).
+const NAMES = ["minjun", "seoyeon", "jiho", "posthorn", "utc", "asia", "seoul", "english", "google", "apple"];
 
 /// The Latin words on the page that are not names (`NAMES`, and `more`).
 async function englishOn(page, more = []) {
@@ -125,6 +126,7 @@ async function everyPageInKorean(browser, errors) {
   await visit(visitor, "/signin", "form");
   await visit(visitor, "/forgot-password", "input[name=email]");
   await visit(visitor, "/reset-password#a-token-from-a-mail", "input[name=password]");
+  await visit(visitor, "/account-deletion", "[data-page=account-deletion] li");
   await context.close();
 }
 

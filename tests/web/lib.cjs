@@ -71,6 +71,24 @@ async function player(browser, errors, viewport) {
   return page;
 }
 
+/// Someone on a browser of their own (issue #47): a phone in `locale`,
+/// whose requests come from an address of its own (sign-ups from one
+/// address are limited, and every test signs people up). Console errors
+/// matching `expected` (the refusals a test asks for) are not script
+/// errors.
+let nextBrowserAddress = 1;
+async function person(browser, errors, { locale = "en-US", viewport = PHONE, expected = null } = {}) {
+  const context = await browser.newContext({ viewport, locale, timezoneId: "Asia/Seoul" });
+  const n = nextBrowserAddress++;
+  await context.setExtraHTTPHeaders({ "x-forwarded-for": `10.47.${(n >> 8) & 255}.${n & 255}` });
+  const page = await context.newPage();
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error" && !(expected && expected.test(m.text()))) errors.push(m.text());
+  });
+  return page;
+}
+
 /// Signs the page in with a session the test made through the API.
 async function signIn(page, session) {
   await page.goto(BASE + "/signin");
@@ -105,6 +123,12 @@ async function shots(page, name) {
   await page.setViewportSize(DESKTOP);
   await page.screenshot({ path: `${SHOTS}/${name}-desktop.png`, fullPage: true });
   await page.setViewportSize(PHONE);
+}
+
+/// A phone-size screenshot of one part of a long page (a settings card).
+async function sectionShot(page, selector, name) {
+  if (!SHOTS) return;
+  await page.locator(selector).screenshot({ path: `${SHOTS}/${name}-phone.png` });
 }
 
 /// The squares an action joins, as the board names them.
@@ -191,4 +215,4 @@ async function preferCaptures(page, game, moves, random) {
   return pool[random(pool.length)];
 }
 
-module.exports = { BASE, PHONE, DESKTOP, api, player, signIn, tokenOf, openMatch, shownSeq, shots, act, seeded, labels, playToEnd, preferCaptures, timingReport, assert };
+module.exports = { BASE, PHONE, DESKTOP, api, player, person, signIn, tokenOf, openMatch, shownSeq, shots, sectionShot, act, seeded, labels, playToEnd, preferCaptures, timingReport, assert };

@@ -14,7 +14,11 @@
 //    confirmed by its mailed link, "sign out everywhere" (fairplay.cjs).
 //  - Issue #47: a page opened 16 minutes after sign-in stays signed in;
 //    an invitation survives signing in or up (comingback.cjs); a
-//    forgotten password is reset by its mailed link (resets.cjs).
+//    forgotten password is reset by its mailed link (resets.cjs); Google
+//    sign-in by the redirect against a local issuer, a guest saving the
+//    account with it, linking and unlinking (google.cjs); signed-in
+//    devices, my data as a file, deleting the account and the public
+//    page that says what it does (account.cjs).
 // Every page carries the CSP, logs no script error and does not shift;
 // screenshots of each game at phone and desktop size go to $SHOTS; the
 // service's answer time for every request is printed at the end.
@@ -34,6 +38,8 @@ const { boardsSayIt } = require("./marks.cjs");
 const { invitationsSurviveSigningIn, staysSignedIn } = require("./comingback.cjs");
 const { passwordReset } = require("./resets.cjs");
 const { guestKeepsTheAccount } = require("./guests.cjs");
+const { signInWithGoogle, guestSavesWithGoogle, linkAndUnlink } = require("./google.cjs");
+const { signedInDevices, myDataAndDeletion, accountDeletionPage } = require("./account.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -335,6 +341,19 @@ async function accountPages(page, token) {
     console.log("a forgotten password: a link asked from the sign-in page, read from the mail, a new password set in its page (signed in here, out everywhere else), the old one refused, the link refused twice");
     await guestKeepsTheAccount(browser, errors);
     console.log("guests kept: a guest from an invitation on a Korean browser played in Korean, saved the account with a password after the match, and found the match signed in on another browser");
+
+    const googleOnly = await signInWithGoogle(browser, errors);
+    console.log("Google: a new person on a Korean phone signed in by the redirect, chose a username (a taken one refused), signed out and in again unasked; invitations joined through it, a new person's too");
+    await guestSavesWithGoogle(browser, errors);
+    console.log("Google: a guest from an invitation saved the account with Google, the match kept, found on another browser");
+    await linkAndUnlink(browser, errors, googleOnly);
+    console.log("Google: linked and unlinked in a password account's settings; a Google-only account refused unlinking its one way in, said in Korean");
+    await signedInDevices(browser, errors);
+    console.log("devices: two browsers listed, this one marked; the other signed out from the first, and signed out on its next request");
+    await myDataAndDeletion(browser, errors, googleOnly);
+    console.log("my data and deletion: the file parsed with the match; a wrong password said, the right one deleted; the opponent sees a deleted player unlinked, in Korean and English; signing in again failed; a Google-only account and a guest deleted too");
+    await accountDeletionPage(browser, errors);
+    console.log("/account-deletion: in English and Korean, signed out");
 
     await playTheComputer(browser, errors);
     console.log("the computer: chosen on its page, a reply by itself, labelled, untimed, a move taken back");

@@ -687,7 +687,11 @@ pub fn password_of(conn: &mut PgConnection, user: Uuid) -> Result<UserRow, Error
         .optional()?
         .ok_or_else(|| Error::unauthorized("this account no longer exists"))?;
     if row.password_hash.is_none() {
-        return Err(Error::forbidden("guests have no password: sign up first"));
+        return Err(Error::forbidden(if row.guest {
+            "guests have no password: sign up first"
+        } else {
+            "this account signs in with Google or Apple and has no password; a password reset link sets one"
+        }));
     }
     Ok(row)
 }

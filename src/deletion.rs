@@ -97,13 +97,32 @@ fn leave_play(
     for (id, status, seq) in open {
         if status == MatchStatus::Waiting {
             crate::lobby::challenge::abandon(conn, id, user, now)?;
-        } else {
+            continue;
+        }
+        // Each seat of mine still playing resigns (one already out of a
+        // four-player match has nothing to resign).
+        let Some(table) = crate::matches::Table::load(conn, id, true)? else {
+            continue;
+        };
+        let playing: Vec<u8> = (table.seats_of(user).into_iter())
+            .filter(|s| {
+                table
+                    .state
+                    .legal_actions(*s)
+                    .iter()
+                    .any(|a| a["type"] == "resign")
+            })
+            .map(|s| s.0)
+            .collect();
+        let mut seq = seq;
+        for seat in playing {
             let resign = crate::matches::play::ActionRequest {
                 seq,
-                seat: None,
+                seat: Some(seat),
                 action: json!({"type": "resign"}),
             };
-            crate::matches::play::act(conn, id, user, resign, None, now, random)?;
+            let (answer, _) = crate::matches::play::act(conn, id, user, resign, None, now, random)?;
+            seq = answer.match_view.seq;
         }
     }
     Ok(())

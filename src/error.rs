@@ -47,6 +47,9 @@ pub enum Error {
     /// A Google or Apple identity no account has (issue #47): the app
     /// asks for a username and creates one.
     IdentityUnknown(String),
+    /// A Google or Apple identity that signs in to another account
+    /// already: it cannot be linked or registered with here.
+    IdentityTaken(String),
     /// An `Idempotency-Key` already used for a different request.
     IdempotencyKeyReused,
     /// Try again soon: no database connection came free.
@@ -124,6 +127,7 @@ impl fmt::Display for Error {
             | Error::NotInvited(s)
             | Error::ResetLinkExpired(s)
             | Error::IdentityUnknown(s)
+            | Error::IdentityTaken(s)
             | Error::Unavailable(s) => f.write_str(s),
             Error::NotFound(what) => write!(f, "no such {what}"),
             Error::StaleSeq(seq) => write!(f, "stale seq; the match is at {seq}"),

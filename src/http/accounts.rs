@@ -270,7 +270,7 @@ pub async fn guest(
 #[utoipa::path(post, path = "/v1/me/registration", tag = "accounts", request_body = Upgrade,
     responses((status = 201, body = Session, description = "the guest account is registered, the same account with every match, rating and friend; every guest session has ended and this is the account's new session (`user.guest` false). It signs in from now on with the password, or the Google or Apple identity, given. An email given waits for its verification link"),
         (status = 400), (status = 401, description = "not signed in, or the identity token was refused"),
-        (status = 409, description = "the account is registered already, the username is taken, or the identity is another account's"),
+        (status = 409, description = "the account is registered already or the username is taken (`conflict`); the identity is another account's (`identity_taken`)"),
         (status = 422, description = "the username, or the nickname kept, looks like a registered player's or a computer's name; neither or both of `password` and `identity`; a provider not offered here"),
         (status = 429, description = "too many accounts from this address (5 an hour)")),
     security(("bearer" = [])))]

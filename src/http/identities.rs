@@ -98,7 +98,7 @@ pub async fn mine(state: web::Data<AppState>, caller: Caller) -> Result<HttpResp
     responses((status = 201, body = Identities, description = "linked: the account signs in with it too"),
         (status = 401, description = "the token was refused"),
         (status = 403, description = "a guest registers with an identity instead (`POST /v1/me/registration`)"),
-        (status = 409, description = "the identity is another account's, or this account has one at that provider"),
+        (status = 409, description = "`identity_taken`: the identity is another account's; `conflict`: this account has one at that provider already"),
         (status = 422, description = "a provider not offered here")),
     security(("bearer" = [])))]
 #[post("/v1/me/identities")]

@@ -143,8 +143,8 @@ fn attach(
     match owner(conn, proven)? {
         Some(owner) if owner == user => return Ok(()),
         Some(_) => {
-            return Err(Error::conflict(
-                "this identity signs in to another account already",
+            return Err(Error::IdentityTaken(
+                "this identity signs in to another account already".into(),
             ))
         }
         None => {}

@@ -317,6 +317,12 @@ pub fn leave(
         _ => return Ok(()),
     }
     set_state(conn, id, user, WITHDRAWN, now)?;
+    if row.status == OPEN && user == row.created_by {
+        // Nobody is left to start it: it starts as soon as enough have
+        // joined (at its start time if it has one; the starter waits
+        // for enough players).
+        super::queue_start(conn, id, row.starts_at.unwrap_or(now), now)?;
+    }
     // Every match to resign is locked first, in id order, and its seq read
     // under the lock: an opponent's move cannot make a resignation stale,
     // and a match finishing beside us cannot hold one of them while

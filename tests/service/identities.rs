@@ -280,6 +280,15 @@ async fn every_forged_or_misdirected_token_is_refused_and_creates_nothing() {
         ),
     ];
     let users_before = app.count("SELECT count(*) AS n FROM users".into()).await;
+    // A field the API does not know is a malformed request (400), in the
+    // proof's part of the body and beside it.
+    for extra in [
+        json!({"username": "eve", "admin": true}),
+        json!({"id_token2": "x"}),
+    ] {
+        let reply = sign_in(&app, "google", &key.sign(&good), &n, extra.clone()).await;
+        assert_eq!(reply.status, 400, "{extra}: {}", reply.body);
+    }
     for (why, token, nonce) in cases {
         let reply = sign_in(&app, "google", &token, &nonce, json!({"username": "eve"})).await;
         assert_eq!(reply.status, 401, "{why}: {}", reply.body);
@@ -412,7 +421,12 @@ async fn a_guest_registers_with_google_and_a_player_links_and_unlinks_one() {
             &[],
         )
         .await;
-    assert_eq!(taken.status, 409, "{}", taken.body);
+    assert_eq!(
+        (taken.status.as_u16(), taken.code()),
+        (409, "identity_taken"),
+        "{}",
+        taken.body
+    );
     // Alice links her own, signs in with it, and unlinks it (she keeps her
     // password).
     let n = nonce(&app).await;

@@ -492,6 +492,68 @@ async fn a_player_who_withdraws_forfeits_what_is_left_and_their_results_stand() 
     app.stop().await;
 }
 
+/// Issue #47: deleting an account withdraws it from its tournaments, as a
+/// withdrawal does (what is left is lost, what was played stands); the
+/// creator's open tournament goes on without them.
+#[actix_web::test]
+async fn a_deleted_player_is_withdrawn_from_every_tournament() {
+    let app = TestApp::start().await;
+    let players = Players::register(&app, &["dla", "dlb", "dlc", "dld"]).await;
+    let id = open(&app, &players, "round_robin", json!({})).await;
+    let (gone, gone_token) = players.of("dlb");
+    start(&app, &players.by_name[0].2, &id).await;
+    // Dlb also made a tournament nobody has started.
+    let own = app
+        .post(
+            "/v1/tournaments",
+            gone_token,
+            json!({"name": "Dlb's cup", "format": "round_robin",
+            "game": "checkers", "players": ["dla", "dlc", "dld"], "turn_hours": 48}),
+        )
+        .await;
+    assert_eq!(own.status, 201, "{}", own.body);
+    let own_id = own.body["id"].as_str().unwrap().to_owned();
+    for name in ["dla", "dlc", "dld"] {
+        let joined = app
+            .post(
+                &format!("/v1/tournaments/{own_id}/join"),
+                players.of(name).1,
+                json!({}),
+            )
+            .await;
+        assert_eq!(joined.status, 200, "{}", joined.body);
+    }
+    let deleted = app
+        .request(
+            "POST",
+            "/v1/me/deletion",
+            Some(gone_token),
+            Some(json!({"password": "a long password"})),
+            &[],
+        )
+        .await;
+    assert_eq!(deleted.status, 204, "{}", deleted.body);
+    let view = tournament(&app, &players.by_name[0].2, &id).await;
+    let theirs: Vec<&Value> = (view["matches"].as_array().unwrap().iter())
+        .filter(|m| m["first"] == json!(gone) || m["second"] == json!(gone))
+        .collect();
+    assert_eq!(theirs.len(), 3);
+    assert!(
+        theirs.iter().all(|m| m["status"] == "finished"),
+        "resigned: {view}"
+    );
+    let line = (view["players"].as_array().unwrap().iter())
+        .find(|p| p["player"]["id"] == json!(gone))
+        .unwrap();
+    assert_eq!(line["state"], "withdrawn");
+    assert_eq!(line["player"]["deleted"], true);
+    // The open one starts for the three who joined, with nobody to start it.
+    run_jobs(&app).await;
+    let cup = tournament(&app, players.of("dlc").1, &own_id).await;
+    assert_eq!(cup["status"], "active", "{cup}");
+    app.stop().await;
+}
+
 #[actix_web::test]
 async fn refusals_are_problem_documents_blocked_not_invited_started_full() {
     let app = TestApp::start().await;

@@ -9,8 +9,13 @@ use posthorn_rules::{GameId, MatchState, Random, Seat, SplitMix64, Viewer};
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-/// The match as the server recorded it: its rules events, folded.
-async fn recorded(app: &TestApp, id: Uuid) -> (MatchState, Vec<Value>) {
+/// A `game` match as the server recorded it: its rules events, folded
+/// (the export's test reads FlipChess ones too).
+pub(crate) async fn recorded_game(
+    app: &TestApp,
+    id: Uuid,
+    game: GameId,
+) -> (MatchState, Vec<Value>) {
     use posthorn::schema::match_events::dsl as e;
     let bodies: Vec<Value> = app
         .blocking(move |s| {
@@ -22,8 +27,12 @@ async fn recorded(app: &TestApp, id: Uuid) -> (MatchState, Vec<Value>) {
                 .unwrap()
         })
         .await;
-    let state = MatchState::replay(GameId::Banqi, &bodies).expect("the log folds");
+    let state = MatchState::replay(game, &bodies).expect("the log folds");
     (state, bodies)
+}
+
+async fn recorded(app: &TestApp, id: Uuid) -> (MatchState, Vec<Value>) {
+    recorded_game(app, id, GameId::Banqi).await
 }
 
 /// Panics when anything in `shown` equals one of `secrets`.

@@ -1,13 +1,13 @@
 //! Issue #47, items 6 and 7: deleting an account (and what its opponents
 //! still read), and exporting one's data with nothing hidden in it.
 
+use crate::banqi::recorded_game;
 use crate::identities::{Issuer, SigningKey};
 use crate::support::{start_time, TestApp};
 use chrono::Duration;
 use diesel::prelude::*;
-use posthorn_rules::{GameId, MatchState, Seat, Viewer};
+use posthorn_rules::{GameId, Seat, Viewer};
 use serde_json::{json, Value};
-use uuid::Uuid;
 
 async fn delete(app: &TestApp, token: &str, body: Value) -> crate::support::Reply {
     app.request("POST", "/v1/me/deletion", Some(token), Some(body), &[])
@@ -257,22 +257,6 @@ async fn a_guest_deletes_with_its_session_and_an_identity_account_with_its_ident
     app.stop().await;
 }
 
-/// The match's rules events as the service recorded them, folded.
-async fn recorded(app: &TestApp, id: Uuid, game: GameId) -> (MatchState, Vec<Value>) {
-    use posthorn::schema::match_events::dsl as e;
-    let bodies: Vec<Value> = app
-        .blocking(move |s| {
-            e::match_events
-                .filter(e::match_id.eq(id).and(e::rules.eq(true)))
-                .order(e::seq)
-                .select(e::body)
-                .load(&mut s.pool.get().unwrap())
-                .unwrap()
-        })
-        .await;
-    (MatchState::replay(game, &bodies).unwrap(), bodies)
-}
-
 fn shows_any(shown: &Value, secrets: &[Value]) -> bool {
     secrets.contains(shown)
         || match shown {
@@ -320,7 +304,7 @@ async fn export_hides_what_the_rules_hide(game: GameId) {
             200
         );
     }
-    let (state, _) = recorded(&app, id.parse().unwrap(), game).await;
+    let (state, _) = recorded_game(&app, id.parse().unwrap(), game).await;
     for (seat, token) in by_seat.iter().enumerate() {
         let export = app.get("/v1/me/export", token).await;
         assert_eq!(export.status, 200, "{}", export.body);

@@ -290,10 +290,16 @@ pub fn open_session_of(
     user: Uuid,
     issuer: &Issuer,
 ) -> Result<Session, Error> {
+    // Read under a share lock: a deletion running beside this sign-in
+    // either finishes first (and is seen) or waits for it (and ends it).
     let row = users::table
         .find(user)
+        .filter(users::deleted_at.is_null())
         .select(UserRow::as_select())
-        .first(conn)?;
+        .for_share()
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| Error::unauthorized("this account was deleted"))?;
     open_session(conn, &row, issuer)
 }
 
@@ -910,6 +916,13 @@ pub fn change_me(
                     users::email_pending.eq(None::<String>),
                 ))
                 .execute(conn)?;
+            // The address that loses the account is told, as a replaced
+            // one is (`verify_email`): whoever removed it may not be the
+            // account's owner.
+            if let Some(old) = current.email {
+                let serial = now.timestamp_millis();
+                account_mail::enqueue(conn, user_id, AccountMail::EmailRemoved, &old, serial, now)?;
+            }
         }
         None => {}
     }

@@ -16,8 +16,8 @@ use crate::notify::DeliveryStatus;
 use crate::schema::{
     blocks, challenges, conditional_lines, engine_time, friendships, idempotent_answers,
     identities, match_seats, matches, notification_settings, notifications, password_resets,
-    push_subscriptions, rating_changes, ratings, rematch_offers, seeks, tournament_players,
-    tournaments, users,
+    push_subscriptions, rating_changes, ratings, refresh_tokens, rematch_offers, seeks,
+    tournament_players, tournaments, users,
 };
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -155,7 +155,7 @@ fn erase(
     guest: bool,
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
-    let tombstone = format!("deleted-{}", &user.simple().to_string()[..12]);
+    let tombstone = format!("deleted-{}", &user.simple().to_string()[..16]);
     let held = (!guest).then(|| now + Duration::days(NAME_HELD_DAYS));
     diesel::update(users::table.find(user))
         .set((
@@ -205,8 +205,8 @@ fn erase(
         .execute(conn)?;
     diesel::delete(engine_time::table.filter(engine_time::owner.eq(user))).execute(conn)?;
     // Nothing queued is lost without a record: what was still to be sent
-    // is recorded as failed, its payload (an address, a match's words)
-    // erased.
+    // is recorded as failed; every notice's payload (an address, a
+    // match's words), sent or not, is erased.
     diesel::update(
         notifications::table
             .filter(notifications::user_id.eq(user))
@@ -215,9 +215,16 @@ fn erase(
     .set((
         notifications::status.eq(DeliveryStatus::Failed.as_str()),
         notifications::last_error.eq("the account was deleted"),
-        notifications::payload.eq(json!({})),
     ))
     .execute(conn)?;
+    diesel::update(notifications::table.filter(notifications::user_id.eq(user)))
+        .set(notifications::payload.eq(json!({})))
+        .execute(conn)?;
+    // The sessions were ended by the caller; what device each was is
+    // personal too.
+    diesel::update(refresh_tokens::table.filter(refresh_tokens::user_id.eq(user)))
+        .set(refresh_tokens::device.eq(""))
+        .execute(conn)?;
     Ok(())
 }
 

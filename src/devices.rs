@@ -85,6 +85,18 @@ pub fn list(
     Ok(DeviceSessions { sessions })
 }
 
+/// When session `session` signed in: its first refresh token (tokens are
+/// never deleted, so the first is there for as long as the family).
+pub fn signed_in_at(
+    conn: &mut PgConnection,
+    session: Uuid,
+) -> Result<Option<DateTime<Utc>>, Error> {
+    Ok(refresh_tokens::table
+        .filter(refresh_tokens::family.eq(session))
+        .select(min(refresh_tokens::created_at))
+        .first(conn)?)
+}
+
 /// End one of my sessions: its refresh tokens stop now (the caller stops
 /// its access tokens, `revoked.rs`). Someone else's session, or one
 /// already ended, is not found.

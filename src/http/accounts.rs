@@ -137,23 +137,15 @@ pub async fn change_password(
         new_password,
     } = body.into_inner();
     accounts::check_password(&new_password)?;
-    let (address, now) = (crate::http::caller::client_address(&req), state.clock.now());
     // A wrong current password counts as a failed sign-in.
-    let (user, attempt) = db::run(&state.pool, move |c| {
-        let user = accounts::password_of(c, caller.user_id)?;
-        let (_, attempt) = accounts::start_sign_in(c, &user.username, &address, now)?;
-        Ok((user, attempt))
-    })
-    .await?;
-    let hash = user.password_hash.clone();
     let right =
-        auth::gated(move || auth::verify_password(&current_password, hash.as_deref())).await?;
+        crate::http::reauth::password_is_right(&state, &caller, &req, current_password).await?;
     if !right {
         return Err(ApiError::unauthorized("the current password is wrong"));
     }
+    let now = state.clock.now();
     let new_hash = auth::gated_hash(new_password).await?;
     let ended = db::run(&state.pool, move |c| {
-        crate::limits::forgive(c, &attempt)?;
         accounts::change_password(c, caller.user_id, new_hash, caller.session, now)
     })
     .await?;
@@ -269,7 +261,8 @@ pub async fn guest(
 
 #[utoipa::path(post, path = "/v1/me/registration", tag = "accounts", request_body = Upgrade,
     responses((status = 201, body = Session, description = "the guest account is registered, the same account with every match, rating and friend; every guest session has ended and this is the account's new session (`user.guest` false). It signs in from now on with the password, or the Google or Apple identity, given. An email given waits for its verification link"),
-        (status = 400), (status = 401, description = "not signed in, or the identity token was refused"),
+        (status = 400), (status = 401, description = "not signed in"),
+        (status = 403, description = "the identity token was refused"),
         (status = 409, description = "the account is registered already or the username is taken (`conflict`); the identity is another account's (`identity_taken`)"),
         (status = 422, description = "the username, or the nickname kept, looks like a registered player's or a computer's name; neither or both of `password` and `identity`; a provider not offered here"),
         (status = 429, description = "too many accounts from this address (5 an hour)")),
@@ -295,7 +288,7 @@ pub async fn register_guest(
             .await?
         }
         (None, Some(proof)) => {
-            let proven = state.identities.verify(proof, &state.keys, now).await?;
+            let proven = crate::http::reauth::verified(&state, proof).await?;
             db::run(&state.pool, move |c| {
                 crate::identities::register_guest(c, caller.user_id, req, proven, &address, &issuer)
             })

@@ -6,7 +6,9 @@ use crate::accounts::{IdentityProof, Session};
 use crate::auth::Caller;
 use crate::config::Provider;
 use crate::db;
+use crate::error::Error;
 use crate::http::error::ApiError;
+use crate::http::reauth;
 use crate::identities::{self, Identities, IdentitySignIn};
 use crate::state::AppState;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
@@ -94,24 +96,56 @@ pub async fn mine(state: web::Data<AppState>, caller: Caller) -> Result<HttpResp
     Ok(HttpResponse::Ok().json(list))
 }
 
-#[utoipa::path(post, path = "/v1/me/identities", tag = "accounts", request_body = IdentityProof,
-    responses((status = 201, body = Identities, description = "linked: the account signs in with it too"),
-        (status = 401, description = "the token was refused"),
-        (status = 403, description = "a guest registers with an identity instead (`POST /v1/me/registration`)"),
+/// `POST /v1/me/identities`: the identity to link, and the account's
+/// password unless the session signed in within the last 10 minutes.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IdentityLink {
+    #[serde(flatten)]
+    pub proof: IdentityProof,
+    /// The account's password: a new way in is handed out only to whoever
+    /// proves again who they are (or signed in just now).
+    #[schema(max_length = 256)]
+    pub password: Option<String>,
+}
+
+#[utoipa::path(post, path = "/v1/me/identities", tag = "accounts", request_body = IdentityLink,
+    responses((status = 201, body = Identities, description = "linked: the account signs in with it too, and its address is told"),
+        (status = 401),
+        (status = 403, description = "a guest registers with an identity instead (`POST /v1/me/registration`); the password is missing (the session signed in over 10 minutes ago) or wrong; the token was refused"),
         (status = 409, description = "`identity_taken`: the identity is another account's; `conflict`: this account has one at that provider already"),
-        (status = 422, description = "a provider not offered here")),
+        (status = 422, description = "a provider not offered here"),
+        (status = 429, description = "too many wrong passwords (the sign-in limits)"),
+        (status = 503, description = "the provider's keys could not be read")),
     security(("bearer" = [])))]
 #[post("/v1/me/identities")]
 pub async fn link(
     state: web::Data<AppState>,
     caller: Caller,
-    body: crate::http::body::Body<IdentityProof>,
+    http: HttpRequest,
+    body: crate::http::body::Body<IdentityLink>,
 ) -> Result<HttpResponse, ApiError> {
-    let proof = body.into_inner();
+    let IdentityLink { proof, password } = body.into_inner();
+    if caller.guest {
+        return Err(Error::forbidden(
+            "a guest registers with an identity (POST /v1/me/registration), keeping every match",
+        )
+        .into());
+    }
+    let proven_again = match password {
+        Some(password) => reauth::password_is_right(&state, &caller, &http, password).await?,
+        None => reauth::signed_in_recently(&state, &caller).await?,
+    };
+    if !proven_again {
+        return Err(Error::forbidden(
+            "confirm with your password (or sign in again, then link within 10 minutes)",
+        )
+        .into());
+    }
+    let proven = reauth::verified(&state, &proof).await?;
     let now = state.clock.now();
-    let proven = state.identities.verify(&proof, &state.keys, now).await?;
     let list = db::run(&state.pool, move |c| {
-        identities::link(c, caller.user_id, caller.guest, proven, now)
+        identities::link(c, caller.user_id, proven, now)
     })
     .await?;
     Ok(HttpResponse::Created().json(list))
@@ -119,7 +153,7 @@ pub async fn link(
 
 #[utoipa::path(delete, path = "/v1/me/identities/{provider}", tag = "accounts",
     params(("provider" = Provider, Path)),
-    responses((status = 204, description = "unlinked"),
+    responses((status = 204, description = "unlinked; the account's address is told"),
         (status = 404, description = "no identity of mine at that provider"),
         (status = 409, description = "it is the account's only way to sign in: set a password or link another first")),
     security(("bearer" = [])))]
@@ -129,10 +163,10 @@ pub async fn unlink(
     caller: Caller,
     provider: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let provider =
-        Provider::parse(&provider).ok_or(crate::error::Error::not_found("identity provider"))?;
+    let provider = Provider::parse(&provider).ok_or(Error::not_found("identity provider"))?;
+    let now = state.clock.now();
     db::run(&state.pool, move |c| {
-        identities::unlink(c, caller.user_id, provider)
+        identities::unlink(c, caller.user_id, provider, now)
     })
     .await?;
     Ok(HttpResponse::NoContent().finish())

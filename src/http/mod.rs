@@ -21,6 +21,7 @@ pub mod notify;
 pub mod openapi;
 pub mod ops;
 pub mod ratings;
+pub mod reauth;
 pub mod seeks;
 pub mod speak;
 pub mod tournaments;

@@ -2,11 +2,12 @@
 //! everything the service keeps about me.
 
 use crate::accounts::IdentityProof;
-use crate::auth::{self, Caller};
+use crate::auth::Caller;
 use crate::db;
 use crate::error::Error;
 use crate::http::body::Body;
 use crate::http::error::ApiError;
+use crate::http::reauth;
 use crate::state::AppState;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::Deserialize;
@@ -26,8 +27,10 @@ pub struct DeletionRequest {
 #[utoipa::path(post, path = "/v1/me/deletion", tag = "accounts", request_body = DeletionRequest,
     responses((status = 204, description = "the account is deleted: every session has ended, its matches in play are resigned and its tournaments left, its personal data erased, its ratings off the leaderboards; finished matches show it as a deleted player. What is kept and for how long: `/account-deletion`"),
         (status = 401),
-        (status = 403, description = "a registered account confirms with its password or a linked identity: that was missing or wrong"),
-        (status = 429, description = "too many wrong passwords (the sign-in limits)")),
+        (status = 403, description = "a registered account confirms with its password or a linked identity: that was missing or wrong (a refused identity token too)"),
+        (status = 422, description = "both a password and an identity, or an identity's provider not offered here"),
+        (status = 429, description = "too many wrong passwords (the sign-in limits)"),
+        (status = 503, description = "the identity provider's keys could not be read")),
     security(("bearer" = [])))]
 #[post("/v1/me/deletion")]
 pub async fn delete_me(
@@ -51,44 +54,48 @@ pub async fn delete_me(
     Ok(HttpResponse::NoContent().finish())
 }
 
-/// A registered player proves again who they are: their password (a
-/// wrong one counts as a failed sign-in), or a linked identity. A guest's
-/// session is its only credential, so it needs nothing more.
+/// A registered player proves again who they are: their password, or a
+/// fresh sign-in with a linked identity (never both). A guest's session
+/// is its only credential, so it needs nothing more.
 async fn confirm(
     state: &AppState,
     caller: &Caller,
     http: &HttpRequest,
     req: DeletionRequest,
 ) -> Result<(), Error> {
-    let refused =
-        || Error::forbidden("confirm with your password, or sign in again with Google or Apple");
-    let (user, now) = (caller.user_id, state.clock.now());
-    if let Some(proof) = req.identity {
-        let proven = state.identities.verify(&proof, &state.keys, now).await?;
-        let theirs = db::run(&state.pool, move |c| {
-            crate::identities::is_theirs(c, user, &proven)
-        })
-        .await?;
-        return if theirs { Ok(()) } else { Err(refused()) };
+    let right = match req {
+        DeletionRequest {
+            password: Some(_),
+            identity: Some(_),
+        } => {
+            return Err(Error::validation(
+                "confirm with your password or an identity, not both",
+            ))
+        }
+        DeletionRequest {
+            identity: Some(proof),
+            ..
+        } => reauth::identity_is_theirs(state, caller, &proof).await?,
+        DeletionRequest {
+            password: Some(password),
+            ..
+        } => reauth::password_is_right(state, caller, http, password)
+            .await
+            .map_err(|e| match e {
+                Error::Forbidden(_) => refused(),
+                e => e,
+            })?,
+        DeletionRequest { .. } => false,
+    };
+    if right {
+        Ok(())
+    } else {
+        Err(refused())
     }
-    let password = req.password.ok_or_else(refused)?;
-    let address = crate::http::caller::client_address(http);
-    let (row, attempt) = db::run(&state.pool, move |c| {
-        let row = crate::accounts::password_of(c, user)?;
-        let (_, attempt) = crate::accounts::start_sign_in(c, &row.username, &address, now)?;
-        Ok((row, attempt))
-    })
-    .await
-    .map_err(|e| match e {
-        Error::Forbidden(_) => refused(),
-        e => e,
-    })?;
-    let hash = row.password_hash;
-    let right = auth::gated(move || auth::verify_password(&password, hash.as_deref())).await?;
-    if !right {
-        return Err(Error::forbidden("the password is wrong"));
-    }
-    db::run(&state.pool, move |c| crate::limits::forgive(c, &attempt)).await
+}
+
+fn refused() -> Error {
+    Error::forbidden("confirm with your password, or sign in again with Google or Apple")
 }
 
 #[utoipa::path(get, path = "/v1/me/export", tag = "accounts",

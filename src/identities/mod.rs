@@ -8,6 +8,7 @@ pub mod verify;
 use crate::accounts::{self, Issuer, NewAccount, Session, Upgrade};
 use crate::config::Provider;
 use crate::error::Error;
+use crate::notify::account_mail::{self, AccountMail};
 use crate::schema::{identities, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -115,21 +116,47 @@ pub fn register_guest(
     Ok(upgraded)
 }
 
-/// Link `proven` to my registered account.
+/// Link `proven` to my registered account (the caller has proven again
+/// who they are: `http::reauth`). The account's address hears of it.
 pub fn link(
     conn: &mut PgConnection,
     user: Uuid,
-    guest: bool,
     proven: Proven,
     now: DateTime<Utc>,
 ) -> Result<Identities, Error> {
-    if guest {
-        return Err(Error::forbidden(
-            "a guest registers with an identity (POST /v1/me/registration), keeping every match",
-        ));
+    lock(conn, user)?;
+    if owner(conn, &proven)? != Some(user) {
+        attach(conn, user, &proven, now)?;
+        tell(conn, user, AccountMail::IdentityLinked, now)?;
     }
-    attach(conn, user, &proven, now)?;
     list(conn, user)
+}
+
+/// The account's row, locked: two links or unlinks of one account run one
+/// after the other, so "never the last way in" holds.
+fn lock(conn: &mut PgConnection, user: Uuid) -> Result<(), Error> {
+    users::table
+        .find(user)
+        .select(users::id)
+        .for_update()
+        .first::<Uuid>(conn)
+        .optional()?
+        .ok_or_else(|| Error::unauthorized("this account no longer exists"))?;
+    Ok(())
+}
+
+/// Mail `mail` to the account's verified address, if it has one.
+fn tell(
+    conn: &mut PgConnection,
+    user: Uuid,
+    mail: AccountMail,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    let address: Option<String> = users::table.find(user).select(users::email).first(conn)?;
+    if let Some(address) = address {
+        account_mail::enqueue(conn, user, mail, &address, now.timestamp_millis(), now)?;
+    }
+    Ok(())
 }
 
 /// Write the link, refusing an identity that is another account's, or a
@@ -172,7 +199,13 @@ fn attach(
 }
 
 /// Unlink my identity at `provider`, unless it is my last way in.
-pub fn unlink(conn: &mut PgConnection, user: Uuid, provider: Provider) -> Result<(), Error> {
+pub fn unlink(
+    conn: &mut PgConnection,
+    user: Uuid,
+    provider: Provider,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    lock(conn, user)?;
     let mine = list(conn, user)?;
     if !mine.identities.iter().any(|i| i.provider == provider) {
         return Err(Error::not_found("identity"));
@@ -188,7 +221,7 @@ pub fn unlink(conn: &mut PgConnection, user: Uuid, provider: Provider) -> Result
             .filter(identities::provider.eq(provider.name())),
     )
     .execute(conn)?;
-    Ok(())
+    tell(conn, user, AccountMail::IdentityUnlinked, now)
 }
 
 /// My identities.

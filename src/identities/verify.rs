@@ -114,7 +114,7 @@ impl Verifier {
         // Expiry is judged by the service's clock, below.
         rules.validate_exp = false;
         let claims = jsonwebtoken::decode::<Claims>(&proof.id_token, &key, &rules)
-            .map_err(|e| refused(&format!("{:?}", e.kind())))?
+            .map_err(|_| refused("its signature, issuer or audience does not check out"))?
             .claims;
         if claims.exp + LEEWAY_SECONDS <= now.timestamp() {
             return Err(refused("it has expired"));
@@ -165,7 +165,12 @@ impl Verifier {
                 return found.map_err(|_| refused("its key is not one the provider publishes"));
             }
         }
-        let fresh = self.fetch(&config.keys_url).await?;
+        let fresh = match self.fetch(&config.keys_url).await {
+            Ok(fresh) => fresh,
+            // The provider cannot be read: a key already kept still
+            // checks (an unknown one waits until it can be read).
+            Err(e) => return kept(Duration::MAX).and_then(Result::ok).ok_or(e),
+        };
         self.keys.lock().unwrap_or_else(|p| p.into_inner()).insert(
             config.provider,
             Fetched {

@@ -65,6 +65,14 @@ pub fn ask_for(
         )));
     }
     let everyone = players(&table);
+    if everyone
+        .iter()
+        .any(|u| table.players.get(u).is_some_and(|p| p.deleted))
+    {
+        return Err(Error::conflict(
+            "a player of this match deleted their account: there is nobody to play the rematch",
+        ));
+    }
     for other in everyone.iter().filter(|u| **u != user) {
         crate::friends::ensure_not_blocked(conn, user, *other, "a player of this match")?;
     }

@@ -33,14 +33,24 @@ pub enum AccountMail {
     /// To the address an account just left for a new one it verified
     /// (issue #47): if that was not its owner, they hear of it there.
     EmailChanged,
+    /// To the address an account just removed (issue #47): the same
+    /// warning, since mail stops going there.
+    EmailRemoved,
+    /// To the account's address when a Google or Apple identity is linked
+    /// or unlinked (issue #47): a new way in is told where the owner reads.
+    IdentityLinked,
+    IdentityUnlinked,
 }
 
 impl AccountMail {
-    pub const ALL: [AccountMail; 4] = [
+    pub const ALL: [AccountMail; 7] = [
         AccountMail::VerifyEmail,
         AccountMail::EmailInUse,
         AccountMail::PasswordReset,
         AccountMail::EmailChanged,
+        AccountMail::EmailRemoved,
+        AccountMail::IdentityLinked,
+        AccountMail::IdentityUnlinked,
     ];
 
     pub fn name(self) -> &'static str {
@@ -49,6 +59,9 @@ impl AccountMail {
             AccountMail::EmailInUse => "email_in_use",
             AccountMail::PasswordReset => "password_reset",
             AccountMail::EmailChanged => "email_changed",
+            AccountMail::EmailRemoved => "email_removed",
+            AccountMail::IdentityLinked => "identity_linked",
+            AccountMail::IdentityUnlinked => "identity_unlinked",
         }
     }
 
@@ -164,7 +177,11 @@ pub(super) fn compose(
                 .keys
                 .sign_verify_email(row.user_id, address, courier.clock.now())
         ),
-        AccountMail::EmailInUse | AccountMail::EmailChanged => String::new(),
+        AccountMail::EmailInUse
+        | AccountMail::EmailChanged
+        | AccountMail::EmailRemoved
+        | AccountMail::IdentityLinked
+        | AccountMail::IdentityUnlinked => String::new(),
         AccountMail::PasswordReset => {
             let reset: Uuid = serde_json::from_value(row.payload["reset"].clone())
                 .map_err(|e| format!("a reset mail without its reset: {e}"))?;

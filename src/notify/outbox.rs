@@ -90,7 +90,9 @@ pub const FAN_OUT_BATCH: i64 = 1000;
 
 /// Move up to [`FAN_OUT_BATCH`] notices into the outbox, as one email row
 /// (when the user has an address, wants this kind by email and takes no
-/// digest) and one push row per device (when they want it pushed). The
+/// digest) and one push row per device (when they want it pushed); a
+/// deleted account (issue #47) gets none, though an eliminated
+/// four-player seat of one still hears of its match's end. The
 /// notices are taken with `SKIP LOCKED` and deleted in the statement that
 /// writes their rows, so workers fanning out together take each once; a
 /// duplicate of a delivery's key is skipped. Returns (notices, rows).
@@ -112,7 +114,7 @@ pub fn fan_out(conn: &mut PgConnection) -> Result<(i64, i64), Error> {
              next_attempt_at, created_at) \
            SELECT u.id, n.match_id, n.seq, n.kind, c.channel, n.payload, n.created_at, n.created_at \
              FROM taken n \
-             JOIN users u ON u.id = n.user_id \
+             JOIN users u ON u.id = n.user_id AND u.deleted_at IS NULL \
              LEFT JOIN notification_settings s ON s.user_id = u.id \
              CROSS JOIN LATERAL ( \
                SELECT 'email' AS channel \

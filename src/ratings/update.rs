@@ -75,7 +75,7 @@ pub fn record(
     }
     let perf = perf_of(&table.row);
     let places = table.state.placements(table.seats.len());
-    let by_seat = lock_by_seat(conn, table, &perf)?;
+    let (by_seat, deleted) = lock_by_seat(conn, table, &perf)?;
     let after = if is_weng_lin(&perf) {
         weng_lin_update(table, &by_seat, &places)
     } else {
@@ -86,6 +86,9 @@ pub fn record(
     let mut counts: BTreeMap<i32, i32> = BTreeMap::new();
     let mut changes = Vec::new();
     for (seat, (before, after)) in by_seat.iter().zip(after).enumerate() {
+        if deleted.contains(&before.user_id) {
+            continue;
+        }
         let (win, draw) = (places[seat] == best && !all_tied, all_tied);
         let rated = Rated {
             seat,
@@ -152,17 +155,27 @@ fn unrated(
 }
 
 /// Every seated player's rating in `perf`, created at the start value if
-/// new and locked in user order (a fixed lock order), in seat order.
+/// new and locked in user order (a fixed lock order), in seat order; and
+/// the seated players whose account was deleted (issue #47): an
+/// eliminated four-player seat stays seated after its player leaves. Such
+/// a seat counts at the start values for the others' results, and nothing
+/// is written for it.
 fn lock_by_seat(
     conn: &mut PgConnection,
     table: &Table,
     perf: &str,
-) -> Result<Vec<RatingRow>, Error> {
+) -> Result<(Vec<RatingRow>, Vec<Uuid>), Error> {
     let mut users_sorted: Vec<Uuid> = table.seats.iter().flatten().copied().collect();
     users_sorted.sort();
     users_sorted.dedup();
+    let deleted: Vec<Uuid> = users::table
+        .filter(users::id.eq_any(&users_sorted))
+        .filter(users::deleted_at.is_not_null())
+        .select(users::id)
+        .load(conn)?;
+    users_sorted.retain(|u| !deleted.contains(u));
+    let (rating, deviation, volatility) = start_of(perf);
     for user in &users_sorted {
-        let (rating, deviation, volatility) = start_of(perf);
         diesel::insert_into(ratings::table)
             .values((
                 ratings::user_id.eq(user),
@@ -181,12 +194,26 @@ fn lock_by_seat(
         .select(RatingRow::as_select())
         .for_update()
         .load(conn)?;
-    Ok(table
-        .seats
-        .iter()
-        .flatten()
-        .filter_map(|u| locked.iter().find(|r| r.user_id == *u).cloned())
-        .collect())
+    let gone = |user_id: Uuid| RatingRow {
+        user_id,
+        perf: perf.to_owned(),
+        rating,
+        deviation,
+        volatility,
+        games: 0,
+        wins: 0,
+        draws: 0,
+        losses: 0,
+        last_rated_at: None,
+        board_rating: None,
+    };
+    let by_seat = (table.seats.iter().flatten())
+        .filter_map(|u| match locked.iter().find(|r| r.user_id == *u) {
+            Some(row) => Some(row.clone()),
+            None => deleted.contains(u).then(|| gone(*u)),
+        })
+        .collect();
+    Ok((by_seat, deleted))
 }
 
 /// One player's rated result, to be written.

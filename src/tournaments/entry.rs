@@ -320,8 +320,16 @@ pub fn leave(
     if row.status == OPEN && user == row.created_by {
         // Nobody is left to start it: it starts as soon as enough have
         // joined (at its start time if it has one; the starter waits
-        // for enough players).
-        super::queue_start(conn, id, row.starts_at.unwrap_or(now), now)?;
+        // for enough players). Without a start time it gets one now, so
+        // a join after this starts it (`join`).
+        let at = row.starts_at.unwrap_or(now);
+        if row.starts_at.is_none() {
+            use crate::schema::tournaments;
+            diesel::update(tournaments::table.find(id))
+                .set(tournaments::starts_at.eq(at))
+                .execute(conn)?;
+        }
+        super::queue_start(conn, id, at, now)?;
     }
     // Every match to resign is locked first, in id order, and its seq read
     // under the lock: an opponent's move cannot make a resignation stale,

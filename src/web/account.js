@@ -89,16 +89,42 @@ function methodsCard(mine, providers, told) {
     providerButtons(unlinkable, "link_provider", "link"), said);
 }
 
-/// Back from the provider with an identity to link.
+/// Back from the provider with an identity to link. A new way in is
+/// handed only to whoever proves again who they are: the service asks
+/// for the password (403) when this session signed in over 10 minutes
+/// ago, and this page asks for it then; an account without a password
+/// signs in again first.
 export async function linkReturned(proof, flow) {
   const provider = providerName(flow.provider);
+  const linked = () => {
+    note = { text: say("identity_linked", { provider }) };
+    replace("/settings");
+  };
+  const refused = (error) => {
+    note = { refused: true, text: error.status === 409 ? say("identity_taken", { provider }) : t("error") + ": " + error.message };
+    replace("/settings");
+  };
   try {
     await api("POST", "/v1/me/identities", proof);
-    note = { text: say("identity_linked", { provider }) };
+    return linked();
   } catch (error) {
-    note = { refused: true, text: error.status === 409 ? say("identity_taken", { provider }) : t("error") + ": " + error.message };
+    if (error.status !== 403) return refused(error);
   }
-  replace("/settings");
+  const mine = await api("GET", "/v1/me/identities").then((r) => r.data, () => null);
+  if (!mine || !mine.has_password) return identityFailed(flow, "link_sign_in_again");
+  show(form({ "data-link-confirm": true }, async (data) => {
+    try {
+      await api("POST", "/v1/me/identities", Object.assign({ password: String(data.get("password")) }, proof));
+    } catch (error) {
+      if (error.status === 403) throw new Error(t("wrong_password"));
+      return refused(error);
+    }
+    linked();
+  },
+  el("h2", {}, t("link_confirm")),
+  el("p", {}, say("link_confirm_why", { provider })),
+  el("label", {}, t("password"), el("input", { name: "password", type: "password", required: true, autocomplete: "current-password" })),
+  el("button", { type: "submit" }, say("link_provider", { provider }))));
 }
 
 /// Everything the service keeps about me as a file (issue #47, item 7):

@@ -87,6 +87,34 @@ async fn a_deleted_account_signs_in_nowhere_and_its_opponent_still_reads_their_m
     let board = app.get("/v1/leaderboards/banqi", &otto).await.body;
     assert_eq!(board_names(&board), ["dora", "pia"]);
 
+    // A phone signed in, and the match's end told her (fanned out into
+    // deliveries): both leave personal words behind.
+    let phone = app
+        .request(
+            "POST",
+            "/v1/sessions",
+            None,
+            Some(json!({"login": "dora", "password": "a long password"})),
+            &[(
+                "User-Agent",
+                "Mozilla/5.0 (Linux; Android 14) Chrome/131.0 Mobile Safari/537.36",
+            )],
+        )
+        .await;
+    assert_eq!(phone.status, 201, "{}", phone.body);
+    app.blocking(|s| posthorn::notify::outbox::fan_out(&mut s.pool.get().unwrap()))
+        .await
+        .unwrap();
+    let told = "SELECT count(*) AS n FROM notifications n JOIN users u ON u.id = n.user_id \
+        WHERE u.username = 'dora' AND n.payload <> '{}'::jsonb";
+    assert!(
+        app.count(told.into()).await > 0,
+        "a delivery with its words"
+    );
+    let device = "SELECT count(*) AS n FROM refresh_tokens r JOIN users u ON u.id = r.user_id \
+        WHERE u.username = 'dora' AND r.device <> ''";
+    assert_eq!(app.count(device.into()).await, 1, "the phone");
+
     // Confirmed with the password, and only with the right one.
     let bare = delete(&app, &dora, json!({})).await;
     assert_eq!(bare.status, 403, "{}", bare.body);
@@ -169,6 +197,12 @@ async fn a_deleted_account_signs_in_nowhere_and_its_opponent_still_reads_their_m
         app.count("SELECT count(*) AS n FROM users WHERE deleted_at IS NOT NULL AND email IS NULL AND password_hash IS NULL AND username LIKE 'deleted-%'".into()).await,
         1
     );
+    // What was told her and from which device she signed in are erased.
+    let left = "SELECT (SELECT count(*) FROM notifications n JOIN users u ON u.id = n.user_id \
+        WHERE u.deleted_at IS NOT NULL AND n.payload <> '{}'::jsonb) \
+        + (SELECT count(*) FROM refresh_tokens r JOIN users u ON u.id = r.user_id \
+        WHERE u.deleted_at IS NOT NULL AND r.device <> '') AS n";
+    assert_eq!(app.count(left.into()).await, 0);
     // Her name is held: nobody may register it, or a look-alike of it.
     for name in ["dora", "Dora", "d0ra"] {
         let taken = app

@@ -4,7 +4,7 @@
 use crate::sessions::{app_with_smtp, deliver, link_token, mails_to};
 use crate::smtp::SmtpServer;
 use crate::support::TestApp;
-use serde_json::json;
+use serde_json::{json, Value};
 
 const PHONE: &str = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
 const LAPTOP: &str =
@@ -149,5 +149,50 @@ async fn a_new_address_is_confirmed_before_it_counts_and_the_old_one_is_told() {
     // It names no link and not the new address: whoever changed it may
     // not be the owner, and the owner only needs to know it happened.
     assert!(!told[0].contains("mina.new@"), "{}", told[0]);
+    app.stop().await;
+}
+
+/// Issue #47 (review): removing the address tells it, as replacing it
+/// does; an address added again waits for its link.
+#[actix_web::test]
+async fn a_removed_address_is_told_and_one_added_again_waits_for_its_link() {
+    let smtp = SmtpServer::start(0);
+    let app = app_with_smtp(&smtp).await;
+    let mina = app.register("mina").await;
+    let removed = app
+        .request(
+            "PATCH",
+            "/v1/me",
+            Some(&mina),
+            Some(json!({"email": null})),
+            &[],
+        )
+        .await;
+    assert_eq!(removed.status, 200, "{}", removed.body);
+    assert_eq!(removed.body["email"], Value::Null);
+    deliver(&app).await;
+    let told = mails_to(&smtp, "mina@example.test");
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(
+        told[0].contains("This address was removed from your Posthorn account"),
+        "{}",
+        told[0]
+    );
+    let added = app
+        .request(
+            "PATCH",
+            "/v1/me",
+            Some(&mina),
+            Some(json!({"email": "mina@example.test"})),
+            &[],
+        )
+        .await;
+    assert_eq!(added.status, 200, "{}", added.body);
+    assert_eq!(added.body["email"], Value::Null);
+    assert_eq!(added.body["email_pending"], "mina@example.test");
+    deliver(&app).await;
+    let mails = mails_to(&smtp, "mina@example.test");
+    assert_eq!(mails.len(), 2, "{mails:?}");
+    assert!(mails[1].contains("/verify-email#"), "{}", mails[1]);
     app.stop().await;
 }

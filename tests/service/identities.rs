@@ -477,3 +477,87 @@ async fn a_guest_registers_with_google_and_a_player_links_and_unlinks_one() {
     assert_eq!(gone.code(), "identity_unknown");
     app.stop().await;
 }
+
+/// Issue #47 (review): a new way in is handed only to whoever proves again
+/// who they are — the password, unless the session signed in within 10
+/// minutes — and the account's address hears of every link and unlink. A
+/// refused token is 403 for a signed-in caller (401 would make a client
+/// refresh its session and try again).
+#[actix_web::test]
+async fn linking_asks_again_who_you_are_and_the_address_hears_of_it() {
+    let smtp = crate::smtp::SmtpServer::start(0);
+    let key = SigningKey::new("g1");
+    let issuer = Issuer::start(&[&key]);
+    let app = TestApp::start_with(Config {
+        smtp_url: Some(smtp.url()),
+        ..issuer.config()
+    })
+    .await;
+    let vera = app.register("vera").await;
+    app.clock.advance(chrono::Duration::minutes(11));
+    let n = nonce(&app).await;
+    let proof =
+        json!({"provider": "google", "id_token": key.sign(&google_claims("7007", &n)), "nonce": n});
+    let link = |body: Value| app.request("POST", "/v1/me/identities", Some(&vera), Some(body), &[]);
+    let with = |password: &str| {
+        let mut body = proof.clone();
+        body["password"] = json!(password);
+        body
+    };
+    let bare = link(proof.clone()).await;
+    assert_eq!(bare.status, 403, "signed in 11 minutes ago: {}", bare.body);
+    let wrong = link(with("not the password")).await;
+    assert_eq!(wrong.status, 403, "{}", wrong.body);
+    let mut forged = with("a long password");
+    forged["id_token"] = json!(key.sign(&google_claims("7007", "another nonce")));
+    let refused = link(forged).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    let mine = app.get("/v1/me/identities", &vera).await.body;
+    assert_eq!(mine["identities"], json!([]), "nothing linked yet");
+    crate::sessions::deliver(&app).await;
+    assert!(crate::sessions::mails_to(&smtp, "vera@example.test").is_empty());
+
+    let linked = link(with("a long password")).await;
+    assert_eq!(linked.status, 201, "{}", linked.body);
+    crate::sessions::deliver(&app).await;
+    let told = crate::sessions::mails_to(&smtp, "vera@example.test");
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(
+        told[0].contains("sign-in was linked to your account"),
+        "{}",
+        told[0]
+    );
+    let unlinked = app
+        .request("DELETE", "/v1/me/identities/google", Some(&vera), None, &[])
+        .await;
+    assert_eq!(unlinked.status, 204, "{}", unlinked.body);
+    crate::sessions::deliver(&app).await;
+    let told = crate::sessions::mails_to(&smtp, "vera@example.test");
+    assert_eq!(told.len(), 2, "{told:?}");
+    assert!(
+        told[1].contains("sign-in was unlinked from your account"),
+        "{}",
+        told[1]
+    );
+
+    // A session that signed in just now links without the password.
+    let fresh = app
+        .request(
+            "POST",
+            "/v1/sessions",
+            None,
+            Some(json!({"login": "vera", "password": "a long password"})),
+            &[],
+        )
+        .await;
+    assert_eq!(fresh.status, 201, "{}", fresh.body);
+    let fresh = fresh.body["access_token"].as_str().unwrap().to_owned();
+    let n = nonce(&app).await;
+    let again =
+        json!({"provider": "google", "id_token": key.sign(&google_claims("7007", &n)), "nonce": n});
+    let relinked = app
+        .request("POST", "/v1/me/identities", Some(&fresh), Some(again), &[])
+        .await;
+    assert_eq!(relinked.status, 201, "{}", relinked.body);
+    app.stop().await;
+}

@@ -652,3 +652,48 @@ async fn players_idle_for_180_days_leave_the_board_in_the_sweep() {
     assert_eq!(on_board(&after), 0, "{after}");
     app.stop().await;
 }
+
+/// Issue #47 (review): a four-player seat eliminated, then its player's
+/// account deleted, stays seated until the match ends: the others are
+/// rated as ever, and nothing is written or told for the deleted player.
+#[actix_web::test]
+async fn a_deleted_players_eliminated_seat_gets_no_rating_when_the_match_ends() {
+    let app = TestApp::start().await;
+    let t = users(&app, &["alice", "bob", "carol", "dave"]).await;
+    let (m, army_of) = four_player(&app, &t, "ffa", &["green"]).await;
+    assert_eq!(m["status"], "active");
+    let green = army_of["green"].clone();
+    let deleted = app
+        .request(
+            "POST",
+            "/v1/me/deletion",
+            Some(&t[green.as_str()]),
+            Some(json!({"password": "a long password"})),
+            &[],
+        )
+        .await;
+    assert_eq!(deleted.status, 204, "{}", deleted.body);
+    let red = &t[army_of["red"].as_str()];
+    let mut m = app.get(&format!("/v1/matches/{}", id(&m)), red).await.body;
+    for army in ["blue", "gray"] {
+        m = resign(&app, &m, &t[army_of[army].as_str()]).await;
+    }
+    assert_eq!(m["status"], "finished", "{m}");
+    let changes = m["result"]["ratings"].as_array().unwrap();
+    assert_eq!(changes.len(), 3, "the three still here: {}", m["result"]);
+    let gone_seat = (m["seats"].as_array().unwrap().iter())
+        .find(|s| s["user"]["deleted"] == true)
+        .unwrap()["seat"]
+        .clone();
+    assert!(changes.iter().all(|c| c["seat"] != gone_seat));
+    let written = "SELECT (SELECT count(*) FROM ratings r JOIN users u ON u.id = r.user_id \
+        WHERE u.deleted_at IS NOT NULL) + (SELECT count(*) FROM rating_changes r \
+        JOIN users u ON u.id = r.user_id WHERE u.deleted_at IS NOT NULL) \
+        + (SELECT count(*) FROM notifications n JOIN users u ON u.id = n.user_id \
+        WHERE u.deleted_at IS NOT NULL AND n.status = 'pending') AS n";
+    app.blocking(|s| posthorn::notify::outbox::fan_out(&mut s.pool.get().unwrap()))
+        .await
+        .unwrap();
+    assert_eq!(app.count(written.into()).await, 0);
+    app.stop().await;
+}

@@ -554,6 +554,61 @@ async fn a_deleted_player_is_withdrawn_from_every_tournament() {
     app.stop().await;
 }
 
+/// Issue #47 (review): an open tournament whose creator deleted their
+/// account with too few joined waits for players, and the join that
+/// makes enough starts it (without a start time it would wait forever:
+/// nobody is left to start it).
+#[actix_web::test]
+async fn a_deleted_creators_tournament_starts_on_the_join_that_makes_enough() {
+    let app = TestApp::start().await;
+    let players = Players::register(&app, &["tga", "tgb", "tgc", "tgd"]).await;
+    let made = app
+        .post(
+            "/v1/tournaments",
+            players.of("tga").1,
+            json!({"name": "Tga's cup", "format": "round_robin", "game": "checkers",
+                   "players": ["tgb", "tgc", "tgd"], "turn_hours": 48}),
+        )
+        .await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let id = made.body["id"].as_str().unwrap().to_owned();
+    for name in ["tgb", "tgc"] {
+        let joined = app
+            .post(
+                &format!("/v1/tournaments/{id}/join"),
+                players.of(name).1,
+                json!({}),
+            )
+            .await;
+        assert_eq!(joined.status, 200, "{}", joined.body);
+    }
+    let deleted = app
+        .request(
+            "POST",
+            "/v1/me/deletion",
+            Some(players.of("tga").1),
+            Some(json!({"password": "a long password"})),
+            &[],
+        )
+        .await;
+    assert_eq!(deleted.status, 204, "{}", deleted.body);
+    run_jobs(&app).await;
+    let (_, tgb) = players.of("tgb");
+    let waiting = tournament(&app, tgb, &id).await;
+    assert_eq!(waiting["status"], "open", "two of three: {waiting}");
+    let joined = app
+        .post(
+            &format!("/v1/tournaments/{id}/join"),
+            players.of("tgd").1,
+            json!({}),
+        )
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.body);
+    let started = tournament(&app, tgb, &id).await;
+    assert_eq!(started["status"], "active", "{started}");
+    app.stop().await;
+}
+
 #[actix_web::test]
 async fn refusals_are_problem_documents_blocked_not_invited_started_full() {
     let app = TestApp::start().await;

@@ -7,8 +7,10 @@
 //    from another invitation too, through the username.
 //  - A guest who joined by an invitation saves the account with Google
 //    and still has the match, on another browser too.
-//  - Settings: a password account links Google and unlinks it; a
-//    Google-only account is refused unlinking its one way in, said there.
+//  - Settings: a password account links Google and unlinks it (signed in
+//    over 10 minutes ago, it confirms with its password first, a wrong
+//    one refused there); a Google-only account is refused unlinking its
+//    one way in, said there.
 "use strict";
 const L = require("./lib.cjs");
 const { atGoogle } = require("./oidc.cjs");
@@ -16,6 +18,15 @@ const { englishOn } = require("./korean.cjs");
 const { check } = require("./audit.cjs");
 
 const { BASE, api, assert } = L;
+
+/// Make `username`'s sessions as old as `minutes` ago (the service's clock
+/// is the wall's here): a session that signed in long ago must prove again
+/// who it is before a new way in is linked.
+function ageSessions(username, minutes) {
+  require("child_process").execFileSync("psql", ["-q", process.env.DATABASE_URL, "-c",
+    `UPDATE refresh_tokens SET created_at = created_at - interval '${minutes} minutes' ` +
+    `WHERE user_id = (SELECT id FROM users WHERE username = '${username}')`]);
+}
 
 async function noEnglish(page, where, names = []) {
   const words = await englishOn(page, names);
@@ -164,14 +175,25 @@ async function guestSavesWithGoogle(browser, errors) {
 
 async function linkAndUnlink(browser, errors, googleOnly) {
   const lina = await api("POST", "/v1/accounts", null, { username: "lina", password: "a long password" });
-  const page = await L.person(browser, errors);
+  // The 403s are expected: the link refused until the password is given.
+  const page = await L.person(browser, errors, { expected: /status of 403/ });
   await atGoogle(page.context(), "google-lina", "lina@example.test");
   await L.signIn(page, lina);
   await page.goto(BASE + "/settings");
   const methods = "[data-sign-in-methods]";
   await page.waitForSelector(methods + " [data-method=password]");
   assert.equal(await page.$(methods + " [data-identity]"), null, "nothing linked yet");
+  ageSessions("lina", 11);
   await page.click(methods + " [data-provider=google]");
+  // Back from Google: the password first, a wrong one refused in place.
+  const confirm = "form[data-link-confirm]";
+  await page.waitForSelector(confirm);
+  await page.fill(confirm + " input[name=password]", "not the password");
+  await page.click(confirm + " button[type=submit]");
+  await page.waitForSelector(confirm + " [role=alert]:not([hidden])");
+  assert.match(await page.textContent(confirm + " [role=alert]"), /password is wrong/);
+  await page.fill(confirm + " input[name=password]", "a long password");
+  await page.click(confirm + " button[type=submit]");
   await page.waitForSelector(methods + " [data-identity=google]");
   assert.equal(new URL(page.url()).pathname, "/settings", "back in settings");
   assert.match(await page.textContent(methods + " [data-identity=google]"), /lina@example\.test/);

@@ -1,0 +1,83 @@
+//! Proving again who I am (issue #47) before an act that hands the
+//! account to someone else or ends it: deleting it, linking a new way in,
+//! changing the password. A wrong password counts as a failed sign-in
+//! (`limits`), forgiven when right; a refusal of a signed-in caller is
+//! 403, never 401 (which a client answers by refreshing its session).
+
+use crate::accounts::{self, IdentityProof};
+use crate::auth::{self, Caller};
+use crate::db;
+use crate::error::Error;
+use crate::state::AppState;
+use actix_web::HttpRequest;
+use chrono::Duration;
+
+/// How recent a sign-in stands in for a password when linking an
+/// identity: an account with no password has nothing else to give.
+pub const RECENT_SIGN_IN_MINUTES: i64 = 10;
+
+/// Whether `password` is the caller's. A wrong one takes a sign-in
+/// attempt; an account without a password is refused (403).
+pub async fn password_is_right(
+    state: &AppState,
+    caller: &Caller,
+    http: &HttpRequest,
+    password: String,
+) -> Result<bool, Error> {
+    let (user, now) = (caller.user_id, state.clock.now());
+    let address = crate::http::caller::client_address(http);
+    let (hash, attempt) = db::run(&state.pool, move |c| {
+        let row = accounts::password_of(c, user)?;
+        let (_, attempt) = accounts::start_sign_in(c, &row.username, &address, now)?;
+        Ok((row.password_hash, attempt))
+    })
+    .await?;
+    let right = auth::gated(move || auth::verify_password(&password, hash.as_deref())).await?;
+    if right {
+        db::run(&state.pool, move |c| crate::limits::forgive(c, &attempt)).await?;
+    }
+    Ok(right)
+}
+
+/// `proof` is a fresh sign-in with an identity linked to the caller's
+/// account; a token refused is 403 here.
+pub async fn identity_is_theirs(
+    state: &AppState,
+    caller: &Caller,
+    proof: &IdentityProof,
+) -> Result<bool, Error> {
+    let user = caller.user_id;
+    let proven = verified(state, proof).await?;
+    db::run(&state.pool, move |c| {
+        crate::identities::is_theirs(c, user, &proven)
+    })
+    .await
+}
+
+/// The identity `proof` proves, for a signed-in caller: a refused token is
+/// 403 (the caller's own session is fine).
+pub async fn verified(
+    state: &AppState,
+    proof: &IdentityProof,
+) -> Result<crate::identities::Proven, Error> {
+    let now = state.clock.now();
+    (state.identities)
+        .verify(proof, &state.keys, now)
+        .await
+        .map_err(|e| match e {
+            Error::Unauthorized(why) => Error::Forbidden(why),
+            e => e,
+        })
+}
+
+/// Whether the caller's session signed in within the last
+/// [`RECENT_SIGN_IN_MINUTES`].
+pub async fn signed_in_recently(state: &AppState, caller: &Caller) -> Result<bool, Error> {
+    let (session, now) = (caller.session, state.clock.now());
+    let since = now - Duration::minutes(RECENT_SIGN_IN_MINUTES);
+    let at = db::run(&state.pool, move |c| {
+        crate::devices::signed_in_at(c, session)
+    })
+    .await?;
+    Ok(at.is_some_and(|at| at >= since))
+}

@@ -11,9 +11,11 @@ use crate::error::Error;
 use crate::friends::{self, ChallengeSettings, Friends};
 use crate::identities::{self, Identity};
 use crate::limits::{self, Limit};
+use crate::matches::conditional::{self, Lines};
 use crate::matches::{play, EventView, MatchView};
 use crate::players::Player;
 use crate::schema::{match_seats, push_subscriptions, rating_changes, ratings};
+use crate::tournaments::read::TournamentSummary;
 use crate::vacation::{self, Vacation};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -42,6 +44,9 @@ pub struct Export {
     pub rating_history: Vec<RatingChange>,
     pub friends: Friends,
     pub blocks: Vec<Player>,
+    /// The tournaments I am or was in (`GET /v1/tournaments`: the newest
+    /// 100).
+    pub tournaments: Vec<TournamentSummary>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -63,6 +68,8 @@ pub struct ExportedMatch {
     #[serde(rename = "match")]
     pub match_view: MatchView,
     pub events: Vec<EventView>,
+    /// The conditional moves I keep in it.
+    pub conditional_moves: Lines,
 }
 
 #[derive(Debug, Serialize, ToSchema, Queryable)]
@@ -85,7 +92,14 @@ pub struct RatingChange {
     pub after: f64,
 }
 
-/// My data; counted against [`Limit::Export`].
+/// An export of `user`'s, counted against [`Limit::Export`]: taken in a
+/// transaction of its own before the reads (they are many, and need none).
+pub fn count(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<(), Error> {
+    limits::take(conn, Limit::Export, &user.to_string(), now)?;
+    Ok(())
+}
+
+/// My data.
 pub fn export(
     conn: &mut PgConnection,
     user: Uuid,
@@ -93,7 +107,6 @@ pub fn export(
     now: DateTime<Utc>,
     random: &mut dyn Random,
 ) -> Result<Export, Error> {
-    limits::take(conn, Limit::Export, &user.to_string(), now)?;
     Ok(Export {
         exported_at: now,
         profile: accounts::me(conn, user)?,
@@ -140,6 +153,7 @@ pub fn export(
             .load(conn)?,
         friends: friends::list(conn, user)?,
         blocks: friends::blocked(conn, user)?,
+        tournaments: crate::tournaments::read::mine(conn, user)?,
     })
 }
 
@@ -153,7 +167,7 @@ fn my_matches(
     let seated = match_seats::table
         .filter(match_seats::user_id.eq(user))
         .select(match_seats::match_id);
-    let mut ids: Vec<Uuid> =
+    let ids: Vec<Uuid> =
         crate::schema::matches::table
             .filter(crate::schema::matches::id.eq_any(seated).or(
                 crate::schema::matches::id.eq_any(crate::matches::challenged::matches_of(user)),
@@ -161,12 +175,12 @@ fn my_matches(
             .order(crate::schema::matches::created_at)
             .select(crate::schema::matches::id)
             .load(conn)?;
-    ids.dedup();
     ids.into_iter()
         .map(|id| {
             Ok(ExportedMatch {
                 match_view: play::view(conn, id, user, now, random)?,
                 events: play::events(conn, id, user, 0, now, random)?.events,
+                conditional_moves: conditional::planned(conn, id, user)?,
             })
         })
         .collect()

@@ -99,14 +99,18 @@ fn refused() -> Error {
 }
 
 #[utoipa::path(get, path = "/v1/me/export", tag = "accounts",
-    responses((status = 200, body = crate::export::Export, description = "everything kept about me, as a JSON file to save: profile, settings, sessions, identities, push subscriptions, every match as I saw it (never anything hidden from me), ratings and their history, friends and blocks"),
+    responses((status = 200, body = crate::export::Export, description = "everything kept about me, as a JSON file to save: profile, settings, sessions, identities, push subscriptions, every match as I saw it (never anything hidden from me) with the conditional moves I keep in it, ratings and their history, friends and blocks, tournaments"),
         (status = 401),
         (status = 429, description = "at most 5 exports a day")),
     security(("bearer" = [])))]
 #[get("/v1/me/export")]
 pub async fn export(state: web::Data<AppState>, caller: Caller) -> Result<HttpResponse, ApiError> {
     let (now, mut random) = (state.clock.now(), state.roller());
-    let export = db::run(&state.pool, move |c| {
+    db::run(&state.pool, move |c| {
+        crate::export::count(c, caller.user_id, now)
+    })
+    .await?;
+    let export = db::read(&state.pool, move |c| {
         crate::export::export(c, caller.user_id, caller.session, now, &mut random)
     })
     .await?;

@@ -230,6 +230,12 @@ pub fn delete(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<(), Error
     Ok(())
 }
 
+/// My stored lines in match `id` (none when I keep none), without `get`'s
+/// checks: the export reads every match of mine, finished ones too.
+pub fn planned(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<Lines, Error> {
+    stored(conn, id, user, false)
+}
+
 fn stored(conn: &mut PgConnection, id: Uuid, user: Uuid, lock: bool) -> Result<Lines, Error> {
     let query = conditional_lines::table
         .find((id, user))

@@ -395,3 +395,52 @@ async fn exports_are_limited_to_five_a_day() {
     assert_eq!(app.get("/v1/me/export", &ann).await.status, 200);
     app.stop().await;
 }
+
+/// Issue #47 (review): the export holds the conditional moves I keep in a
+/// match and the tournaments I am in.
+#[actix_web::test]
+async fn an_export_holds_my_conditional_moves_and_my_tournaments() {
+    let app = TestApp::start().await;
+    let ann = app.register("ann").await;
+    let ben = app.register("ben").await;
+    app.register("cal").await;
+    let m = app
+        .post(
+            "/v1/matches",
+            &ann,
+            json!({"game": "checkers", "opponents": ["ben"]}),
+        )
+        .await
+        .body;
+    let id = m["id"].as_str().unwrap().to_owned();
+    let waiting = if m["my_seats"][0] == m["to_act"][0]["seat"] {
+        &ben
+    } else {
+        &ann
+    };
+    let line = json!([[{"when": {"type": "moved", "move": "EXPORT-LINE"},
+                         "play": [{"type": "move", "move": "1-2"}]}]]);
+    let stored = app
+        .request(
+            "PUT",
+            &format!("/v1/matches/{id}/conditional-moves"),
+            Some(waiting),
+            Some(json!({ "lines": line })),
+            &[],
+        )
+        .await;
+    assert!(stored.status.is_success(), "{}", stored.body);
+    let cup = app
+        .post(
+            "/v1/tournaments",
+            waiting,
+            json!({"name": "Export cup", "format": "round_robin", "game": "checkers",
+                   "players": ["cal"], "turn_hours": 48}),
+        )
+        .await;
+    assert_eq!(cup.status, 201, "{}", cup.body);
+    let export = app.get("/v1/me/export", waiting).await.body;
+    assert_eq!(export["matches"][0]["conditional_moves"]["lines"], line);
+    assert_eq!(export["tournaments"][0]["name"], "Export cup", "{export}");
+    app.stop().await;
+}

@@ -38,9 +38,9 @@ const FLOORS: [&[&str]; 8] = [
     ],
     &["matches"],
     &[
-        "ratings", "notices", "summary", "computer", "vacation", "export",
+        "ratings", "notices", "summary", "computer", "vacation",
     ],
-    &["lobby", "tournaments", "deletion"],
+    &["lobby", "tournaments", "deletion", "export"],
     &["state"],
     &["jobs", "http"],
 ];

@@ -54,6 +54,7 @@ pub fn delete_account(
     leave_play(conn, user, now, random)?;
     leave_boards(conn, user)?;
     erase(conn, user, guest, now)?;
+    crate::matches::roster_changed(conn, user)?;
     accounts::end_sessions(conn, user, None, now)
 }
 
@@ -121,8 +122,8 @@ fn leave_play(
                 seat: Some(seat),
                 action: json!({"type": "resign"}),
             };
-            let (answer, _) = crate::matches::play::act(conn, id, user, resign, None, now, random)?;
-            seq = answer.match_view.seq;
+            let acted = crate::matches::play::act(conn, id, user, resign, None, now, random)?;
+            seq = acted.answer.match_view.seq;
         }
     }
     Ok(())

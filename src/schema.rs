@@ -136,6 +136,8 @@ diesel::table! {
         rematch_of -> Nullable<Uuid>,
         rematch_id -> Nullable<Uuid>,
         tournament_id -> Nullable<Uuid>,
+        roster -> Int4,
+        planning -> Array<Uuid>,
     }
 }
 

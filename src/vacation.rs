@@ -148,16 +148,6 @@ fn load(conn: &mut PgConnection, user: Uuid) -> Result<Away, Error> {
     found.ok_or_else(|| Error::unauthorized("this account no longer exists"))
 }
 
-/// Whether `user` is on vacation (an unlocked read, for the action path).
-pub fn is_away(conn: &mut PgConnection, user: Uuid) -> Result<bool, Error> {
-    let since: Option<Option<DateTime<Utc>>> = users::table
-        .find(user)
-        .select(users::vacation_since)
-        .first(conn)
-        .optional()?;
-    Ok(since.flatten().is_some())
-}
-
 pub fn status(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<Vacation, Error> {
     Ok(load(conn, user)?.view(now))
 }

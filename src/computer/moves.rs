@@ -18,7 +18,6 @@ use crate::dice::{Dice, Roller};
 use crate::error::Error;
 use crate::job_queue::{Job, Work};
 use crate::matches::play::{self, ActionRequest};
-use crate::matches::snapshots::Snapshot;
 use crate::matches::Table;
 use chrono::{DateTime, Utc};
 use posthorn_rules::engine::{self, Level};
@@ -145,10 +144,10 @@ impl Work for Mover {
 
 /// The job's end once its act is done: a stale seq means the match went
 /// on (the append that moved it queued its own job).
-fn settled(acted: Result<(play::ActionAnswer, Snapshot), Error>) -> Result<(), String> {
+fn settled(acted: Result<play::Acted, Error>) -> Result<(), String> {
     match acted {
-        Ok((_, snapshot)) => {
-            snapshot.remember();
+        Ok(acted) => {
+            acted.snapshot.remember();
             Ok(())
         }
         Err(Error::StaleSeq(_)) => Ok(()),

@@ -283,14 +283,27 @@ pub async fn register_guest(
             accounts::check_password(password)?;
             let hash = auth::gated_hash(password.clone()).await?;
             db::run(&state.pool, move |c| {
-                accounts::upgrade(c, caller.user_id, req, Some(hash), &address, &issuer)
+                let upgraded =
+                    accounts::upgrade(c, caller.user_id, req, Some(hash), &address, &issuer)?;
+                // Its matches show the new name at once.
+                crate::matches::roster_changed(c, caller.user_id)?;
+                Ok(upgraded)
             })
             .await?
         }
         (None, Some(proof)) => {
             let proven = crate::http::reauth::verified(&state, proof).await?;
             db::run(&state.pool, move |c| {
-                crate::identities::register_guest(c, caller.user_id, req, proven, &address, &issuer)
+                let upgraded = crate::identities::register_guest(
+                    c,
+                    caller.user_id,
+                    req,
+                    proven,
+                    &address,
+                    &issuer,
+                )?;
+                crate::matches::roster_changed(c, caller.user_id)?;
+                Ok(upgraded)
             })
             .await?
         }

@@ -235,9 +235,12 @@ pub async fn post_action(
     let (id, now) = (id.into_inner(), state.clock.now());
     let mut random = state.roller();
     let user = caller.user_id;
-    let (answer, snapshot, away) = db::run(&state.pool, move |c| {
-        let (answer, snapshot) = play::act(c, id, user, request, keyed, now, &mut random)?;
-        Ok((answer, snapshot, vacation::is_away(c, user)?))
+    let play::Acted {
+        answer,
+        snapshot,
+        away,
+    } = db::run(&state.pool, move |c| {
+        play::act(c, id, user, request, keyed, now, &mut random)
     })
     .await?;
     // Committed: the next action on this match can skip the fold.

@@ -369,6 +369,8 @@ pub(crate) fn lay_table(
         rematch_of: ask.rematch_of,
         rematch_id: None,
         tournament_id: ask.tournament,
+        roster: 0,
+        planning: Vec::new(),
     };
     diesel::insert_into(matches::table)
         .values(&row)
@@ -379,10 +381,10 @@ pub(crate) fn lay_table(
         game,
         seats: people.to_vec(),
         players: Default::default(),
-        players_cached: false,
         state: MatchState::empty(game),
         held: None,
         on_behalf: None,
+        takeback: Some(None),
     };
     // Issue #30: nothing hidden is dealt, and no colour drawn, while a
     // seat is open: a creator who could see their hand could cancel and

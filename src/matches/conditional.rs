@@ -21,8 +21,9 @@
 
 use super::{EventRow, MatchStatus, NewEvent, Table};
 use crate::error::Error;
-use crate::schema::{conditional_lines, match_events};
+use crate::schema::{conditional_lines, match_events, matches};
 use chrono::{DateTime, Utc};
+use diesel::dsl::{array_append, array_remove};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use posthorn_rules::{DutyKind, Env, Random, Seat};
@@ -257,10 +258,19 @@ fn store(
     lines: &Lines,
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
+    let planning = matches::table.find(id);
     if lines.lines.is_empty() {
         diesel::delete(conditional_lines::table.find((id, user))).execute(conn)?;
+        diesel::update(planning)
+            .set(matches::planning.eq(array_remove(matches::planning, user)))
+            .execute(conn)?;
         return Ok(());
     }
+    // Named on the match row, which every move reads anyway: a move whose
+    // opponent keeps no line reads none (issue #48).
+    diesel::update(planning.filter(diesel::dsl::not(matches::planning.contains(vec![user]))))
+        .set(matches::planning.eq(array_append(matches::planning, user)))
+        .execute(conn)?;
     let value = serde_json::to_value(lines).map_err(Error::internal)?;
     diesel::insert_into(conditional_lines::table)
         .values((
@@ -302,6 +312,9 @@ pub fn answer(
     let my_turn =
         (table.state.to_act().iter()).any(|d| d.seat == owner && d.kind == DutyKind::Turn);
     if user == table.seats[actor.index()].unwrap_or_default() || !my_turn {
+        return Ok(Vec::new());
+    }
+    if !table.row.planning.contains(&user) {
         return Ok(Vec::new());
     }
     let lines = stored(conn, table.row.id, user, true)?;

@@ -59,6 +59,12 @@ pub struct MatchRow {
     pub rematch_id: Option<Uuid>,
     /// The tournament this match is a pairing of (issue #35).
     pub tournament_id: Option<Uuid>,
+    /// Moves when a seated player's name changes ([`roster_changed`]): a
+    /// cached table's players hold while it stands still (issue #48).
+    pub roster: i32,
+    /// The players who may keep conditional moves here (a superset, kept
+    /// by `conditional`): nobody else's lines are read after a move.
+    pub planning: Vec<Uuid>,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable)]
@@ -160,11 +166,6 @@ pub struct Table {
     pub seats: Vec<Option<Uuid>>,
     /// The seated players, as others see them.
     pub players: HashMap<Uuid, Player>,
-    /// `players` came from a snapshot: right about who is a computer, but
-    /// a name may have changed since (a guest registered, an account was
-    /// deleted, issue #47) without an event to move the seq, so a view
-    /// reads them again.
-    pub players_cached: bool,
     pub state: MatchState,
     /// Appends not yet written: the sweep holds them to write a whole
     /// batch in one statement ([`held`]); `None` writes each at once.
@@ -172,6 +173,11 @@ pub struct Table {
     /// The seat whose stored conditional line is being played, while its
     /// reply is appended (issue #34): the notices tell its player.
     pub on_behalf: Option<Seat>,
+    /// The takeback asked and not yet answered, `(seat that asked,
+    /// to_seq)`, once known (`None`: not read yet). A function of the log
+    /// up to `seq`, so a snapshot keeps it and every append brings it up
+    /// to date (issue #48: a view reads no log for it).
+    pub takeback: Option<Option<(Seat, i32)>>,
 }
 
 /// A new event about to be appended.
@@ -196,6 +202,19 @@ impl NewEvent {
     }
 }
 
+/// A seated player's name changed without an event (a guest registered,
+/// an account was deleted, issue #47): every match they sit in moves its
+/// `roster`, so no cached table shows the old name.
+pub fn roster_changed(conn: &mut PgConnection, user: Uuid) -> Result<(), Error> {
+    let seated = match_seats::table
+        .filter(match_seats::user_id.eq(user))
+        .select(match_seats::match_id);
+    diesel::update(matches::table.filter(matches::id.eq_any(seated)))
+        .set(matches::roster.eq(matches::roster + 1))
+        .execute(conn)?;
+    Ok(())
+}
+
 pub fn game_of(row: &MatchRow) -> Result<GameId, Error> {
     GameId::parse(&row.game).ok_or_else(|| Error::internal(format!("unknown game {}", row.game)))
 }
@@ -209,18 +228,51 @@ impl Table {
         } else {
             query.first(conn).optional()?
         };
-        let Some(row) = row else { return Ok(None) };
-        if let Some(snap) = snapshots::get(id, row.seq) {
-            return Ok(Some(Table {
+        row.map(|row| Table::of_row(conn, row)).transpose()
+    }
+
+    /// Load a match to act in as `user` (one of its players), its row
+    /// locked; and whether `user` is on vacation, read in the same
+    /// statement (issue #48: an action costs no round trip of its own
+    /// for it). Acting ends a vacation (`vacation::end`).
+    pub fn load_to_act(
+        conn: &mut PgConnection,
+        id: Uuid,
+        user: Uuid,
+    ) -> Result<(Table, bool), Error> {
+        let away = diesel::dsl::exists(
+            users::table
+                .filter(users::id.eq(user))
+                .filter(users::vacation_since.is_not_null()),
+        );
+        let found: Option<(MatchRow, bool)> = matches::table
+            .find(id)
+            .select((MatchRow::as_select(), away))
+            .for_update()
+            .first(conn)
+            .optional()?;
+        let Some((row, away)) = found else {
+            return Err(Error::not_found("match"));
+        };
+        let table = Table::of_row(conn, row)?;
+        Ok((Table::mine(conn, Some(table), user)?, away))
+    }
+
+    /// The table of `row`: from the snapshot at its seq and roster, else
+    /// read and folded.
+    fn of_row(conn: &mut PgConnection, row: MatchRow) -> Result<Table, Error> {
+        let id = row.id;
+        if let Some(snap) = snapshots::get(id, row.seq, row.roster) {
+            return Ok(Table {
                 game: game_of(&row)?,
                 row,
                 seats: snap.seats,
                 players: snap.players,
-                players_cached: true,
                 state: snap.state,
                 held: None,
                 on_behalf: None,
-            }));
+                takeback: snap.takeback,
+            });
         }
         let seat_rows: Vec<SeatRow> = match_seats::table
             .left_join(users::table)
@@ -236,7 +288,7 @@ impl Table {
         let bodies = takeback::folded(conn, &HashMap::from([(id, row.seq)]))?
             .remove(&id)
             .unwrap_or_default();
-        Table::assemble(row, seat_rows, &bodies).map(Some)
+        Table::assemble(row, seat_rows, &bodies)
     }
 
     /// Tables for rows the caller has locked (the sweep's claimed batch):
@@ -246,16 +298,16 @@ impl Table {
         let mut tables = Vec::with_capacity(rows.len());
         let mut unknown = Vec::new();
         for row in rows {
-            match snapshots::get(row.id, row.seq) {
+            match snapshots::get(row.id, row.seq, row.roster) {
                 Some(snap) => tables.push(Table {
                     game: game_of(&row)?,
                     row,
                     seats: snap.seats,
                     players: snap.players,
-                    players_cached: true,
                     state: snap.state,
                     held: None,
                     on_behalf: None,
+                    takeback: snap.takeback,
                 }),
                 None => unknown.push(row),
             }
@@ -302,10 +354,10 @@ impl Table {
             game,
             seats: seat_rows.into_iter().map(|(_, u, _)| u).collect(),
             players,
-            players_cached: false,
             state,
             held: None,
             on_behalf: None,
+            takeback: None,
         };
         // Read from committed rows: safe to remember now.
         table.snapshot().remember();
@@ -317,9 +369,11 @@ impl Table {
         snapshots::Snapshot {
             id: self.row.id,
             seq: self.row.seq,
+            roster: self.row.roster,
             state: self.state.clone(),
             seats: self.seats.clone(),
             players: self.players.clone(),
+            takeback: self.takeback,
         }
     }
 
@@ -331,10 +385,16 @@ impl Table {
         user: Uuid,
         lock: bool,
     ) -> Result<Table, Error> {
-        match Self::load(conn, id, lock)? {
+        let table = Self::load(conn, id, lock)?;
+        Self::mine(conn, table, user)
+    }
+
+    /// `table`, if `user` may read it: a player, or challenged to play.
+    fn mine(conn: &mut PgConnection, table: Option<Table>, user: Uuid) -> Result<Table, Error> {
+        match table {
             Some(t) if t.seats.contains(&Some(user)) => Ok(t),
             // A challenged player may see what they are asked to play.
-            Some(t) if challenged::is_challenged(conn, id, user)? => Ok(t),
+            Some(t) if challenged::is_challenged(conn, t.row.id, user)? => Ok(t),
             _ => Err(Error::not_found("match")),
         }
     }
@@ -403,6 +463,11 @@ impl Table {
                 rules: event.rules,
                 body: event.body,
             });
+        }
+        for event in &stored {
+            if let Some(settled) = takeback::settled_by(event) {
+                self.takeback = Some(settled);
+            }
         }
         let (duties_before, was_finished) =
             (self.duties()?, self.row.status == MatchStatus::Finished);
@@ -501,22 +566,32 @@ impl Table {
 
     /// How `user` sees this match.
     pub fn view_for(&mut self, conn: &mut PgConnection, user: Uuid) -> Result<MatchView, Error> {
-        if self.players_cached {
-            self.players.clear();
-            self.players_cached = false;
-        }
         self.seat_players(conn)?;
         let mut view = self.view_with(&self.players, user)?;
         if self.row.status == MatchStatus::Waiting {
             view.challenges = challenged::pending(conn, self.row.id)?;
         }
         if self.row.status == MatchStatus::Active {
-            view.takeback_asked_by = takeback::pending(conn, self)?.map(|(seat, _)| seat.0);
+            view.takeback_asked_by = self.takeback_asked(conn)?.map(|(seat, _)| seat.0);
         }
         if self.row.status == MatchStatus::Finished && self.row.rematch_id.is_none() {
             view.rematch_asked_by = self.rematch_asked_by(conn)?;
         }
         Ok(view)
+    }
+
+    /// The takeback asked and not yet answered, if any: `(seat that
+    /// asked, to_seq)`; read from the log once, then kept.
+    pub fn takeback_asked(
+        &mut self,
+        conn: &mut PgConnection,
+    ) -> Result<Option<(Seat, i32)>, Error> {
+        if let Some(known) = self.takeback {
+            return Ok(known);
+        }
+        let asked = takeback::pending(conn, self)?;
+        self.takeback = Some(asked);
+        Ok(asked)
     }
 
     /// The seats of the players who asked for a rematch (`lobby::rematch`).

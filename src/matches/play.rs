@@ -137,6 +137,15 @@ fn acting_seat(table: &Table, user: Uuid, named: Option<u8>) -> Result<Seat, Err
         .ok_or_else(|| Error::conflict("accept the challenge first: you have no seat yet"))
 }
 
+/// An action taken: the answer, the table to remember once committed,
+/// and whether the actor is on vacation (which acting ends, after the
+/// commit).
+pub struct Acted {
+    pub answer: ActionAnswer,
+    pub snapshot: Snapshot,
+    pub away: bool,
+}
+
 /// Post an action (docs/design.md §3: one transaction, the match row locked).
 pub fn act(
     conn: &mut PgConnection,
@@ -146,11 +155,16 @@ pub fn act(
     keyed: Option<Keyed>,
     now: DateTime<Utc>,
     random: &mut dyn Random,
-) -> Result<(ActionAnswer, Snapshot), Error> {
-    let mut table = Table::load_mine(conn, match_id, user, true)?;
+) -> Result<Acted, Error> {
+    let (mut table, away) = Table::load_to_act(conn, match_id, user)?;
     if let Some(answer) = idempotency::replay(keyed.as_ref(), conn, user, now)? {
         let answer = serde_json::from_value(answer).map_err(Error::internal)?;
-        return Ok((answer, table.snapshot()));
+        let snapshot = table.snapshot();
+        return Ok(Acted {
+            answer,
+            snapshot,
+            away,
+        });
     }
     if !super::stale::saw_the_position(conn, &table, request.seq)? {
         return Err(Error::stale_seq(table.row.seq));
@@ -191,7 +205,12 @@ pub fn act(
         let stored = serde_json::to_value(&answer).map_err(Error::internal)?;
         keyed.remember(conn, user, match_id, stored, now)?;
     }
-    Ok((answer, table.snapshot()))
+    let snapshot = table.snapshot();
+    Ok(Acted {
+        answer,
+        snapshot,
+        away,
+    })
 }
 
 fn events_since(

@@ -7,7 +7,9 @@
 //! A snapshot is used only when its seq equals the match row's seq, read
 //! under the row lock, so another instance's appends or a rolled-back
 //! transaction can never make it serve a stale or phantom state. Seats
-//! change only together with an event, so the seq covers them too.
+//! change only together with an event, so the seq covers them too; a
+//! seated player's name changes without one, so the row's `roster` moves
+//! then ([`super::roster_changed`]) and is part of the key.
 
 use crate::players::Player;
 use posthorn_rules::MatchState;
@@ -31,15 +33,19 @@ fn cache() -> &'static Cache {
 pub struct Snapshot {
     pub id: Uuid,
     pub seq: i32,
+    pub roster: i32,
     pub state: MatchState,
     pub seats: Vec<Option<Uuid>>,
     pub players: HashMap<Uuid, Player>,
+    pub takeback: Option<Option<(posthorn_rules::Seat, i32)>>,
 }
 
-/// The match `id` at exactly `seq`, if cached.
-pub fn get(id: Uuid, seq: i32) -> Option<Snapshot> {
+/// The match `id` at exactly `seq` and `roster`, if cached.
+pub fn get(id: Uuid, seq: i32, roster: i32) -> Option<Snapshot> {
     let cache = cache().lock().unwrap_or_else(|p| p.into_inner());
-    cache.get(&id).filter(|s| s.seq == seq).cloned()
+    (cache.get(&id))
+        .filter(|s| (s.seq, s.roster) == (seq, roster))
+        .cloned()
 }
 
 impl Snapshot {
@@ -51,7 +57,7 @@ impl Snapshot {
         }
         if cache
             .get(&self.id)
-            .is_none_or(|known| known.seq <= self.seq)
+            .is_none_or(|known| (known.seq, known.roster) <= (self.seq, self.roster))
         {
             cache.insert(self.id, self);
         }

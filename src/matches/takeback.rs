@@ -10,7 +10,7 @@
 //! together ([`folded`]) and drops what a takeback undid ([`effective`]).
 
 use super::snapshots::Snapshot;
-use super::{MatchStatus, MatchView, NewEvent, ServiceEvent, Table};
+use super::{EventRow, MatchStatus, MatchView, NewEvent, ServiceEvent, Table};
 use crate::accounts::Takebacks;
 use crate::error::Error;
 use crate::schema::match_events;
@@ -185,7 +185,7 @@ fn ask(
         )
         .into());
     }
-    if pending(conn, table)?.is_some() {
+    if table.takeback_asked(conn)?.is_some() {
         return Err(Error::conflict("a takeback is already asked for"));
     }
     if !Takebacks::of(conn, others[0])?.allow(table.row.rated) {
@@ -204,6 +204,23 @@ fn ask(
     };
     table.append(conn, vec![event], now)?;
     Ok(())
+}
+
+/// What `event` makes of the takeback asked, if it settles it: a request
+/// asks one; a rules event (a move after the request answers it: no), a
+/// refusal or a takeback answers it. The others leave it as it was.
+/// [`pending`] reads the same from the log.
+pub fn settled_by(event: &EventRow) -> Option<Option<(Seat, i32)>> {
+    if event.rules {
+        return Some(None);
+    }
+    match ServiceEvent::from_body(&event.body)? {
+        ServiceEvent::TakebackRequested { to_seq } => {
+            Some(event.seat.map(|seat| (Seat(seat as u8), to_seq)))
+        }
+        ServiceEvent::TakebackDeclined | ServiceEvent::TakenBack { .. } => Some(None),
+        _ => None,
+    }
 }
 
 /// The takeback asked for and not yet answered, if any: `(seat that
@@ -242,7 +259,7 @@ pub fn answer(
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
     let mine = checked(conn, table, user, seq)?;
-    let Some((asker, to_seq)) = pending(conn, table)? else {
+    let Some((asker, to_seq)) = table.takeback_asked(conn)? else {
         return Err(Error::conflict("no takeback is asked for in this match"));
     };
     if mine.contains(&asker) {

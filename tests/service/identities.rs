@@ -478,6 +478,12 @@ async fn a_guest_registers_with_google_and_a_player_links_and_unlinks_one() {
     app.stop().await;
 }
 
+/// The mails Vera has had, once the outbox is delivered.
+async fn mailed(app: &TestApp, smtp: &crate::smtp::SmtpServer) -> Vec<String> {
+    crate::sessions::deliver(app).await;
+    crate::sessions::mails_to(smtp, "vera@example.test")
+}
+
 /// Issue #47 (review): a new way in is handed only to whoever proves again
 /// who they are — the password, unless the session signed in within 10
 /// minutes — and the account's address hears of every link and unlink. A
@@ -514,13 +520,11 @@ async fn linking_asks_again_who_you_are_and_the_address_hears_of_it() {
     assert_eq!(refused.status, 403, "{}", refused.body);
     let mine = app.get("/v1/me/identities", &vera).await.body;
     assert_eq!(mine["identities"], json!([]), "nothing linked yet");
-    crate::sessions::deliver(&app).await;
-    assert!(crate::sessions::mails_to(&smtp, "vera@example.test").is_empty());
+    assert!(mailed(&app, &smtp).await.is_empty());
 
     let linked = link(with("a long password")).await;
     assert_eq!(linked.status, 201, "{}", linked.body);
-    crate::sessions::deliver(&app).await;
-    let told = crate::sessions::mails_to(&smtp, "vera@example.test");
+    let told = mailed(&app, &smtp).await;
     assert_eq!(told.len(), 1, "{told:?}");
     assert!(
         told[0].contains("sign-in was linked to your account"),
@@ -531,8 +535,7 @@ async fn linking_asks_again_who_you_are_and_the_address_hears_of_it() {
         .request("DELETE", "/v1/me/identities/google", Some(&vera), None, &[])
         .await;
     assert_eq!(unlinked.status, 204, "{}", unlinked.body);
-    crate::sessions::deliver(&app).await;
-    let told = crate::sessions::mails_to(&smtp, "vera@example.test");
+    let told = mailed(&app, &smtp).await;
     assert_eq!(told.len(), 2, "{told:?}");
     assert!(
         told[1].contains("sign-in was unlinked from your account"),

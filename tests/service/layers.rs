@@ -37,9 +37,7 @@ const FLOORS: [&[&str]; 8] = [
         "identities",
     ],
     &["matches"],
-    &[
-        "ratings", "notices", "summary", "computer", "vacation",
-    ],
+    &["ratings", "notices", "summary", "computer", "vacation"],
     &["lobby", "tournaments", "deletion", "export"],
     &["state"],
     &["jobs", "http"],

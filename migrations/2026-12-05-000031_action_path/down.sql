@@ -1,0 +1,2 @@
+ALTER TABLE matches DROP COLUMN planning;
+ALTER TABLE matches DROP COLUMN roster;

@@ -81,8 +81,11 @@ impl Takebacks {
         }
     }
 
-    pub fn parse(name: &str) -> Takebacks {
-        serde_json::from_value(serde_json::Value::String(name.to_owned())).unwrap_or_default()
+    /// The setting stored as `name`; one that does not parse is an error,
+    /// never the default (issue #48).
+    pub fn parse(name: &str) -> Result<Takebacks, Error> {
+        serde_json::from_value(serde_json::Value::String(name.to_owned()))
+            .map_err(|_| Error::internal(format!("takeback setting {name:?} is unreadable")))
     }
 
     /// Whether a request may be put to a player with this setting in a
@@ -101,7 +104,7 @@ impl Takebacks {
             .find(user)
             .select(users::takebacks)
             .first(conn)?;
-        Ok(Takebacks::parse(&name))
+        Takebacks::parse(&name)
     }
 }
 

@@ -20,7 +20,7 @@ fn main() {
 
     let mut state = State::default();
     for e in Checkers::setup(&Config::default(), 2, &mut SplitMix64::new(0)).unwrap() {
-        Checkers::apply(&mut state, &e);
+        Checkers::apply(&mut state, &e).unwrap();
     }
     let action: Action = "11-15".parse().unwrap();
     let rounds = 200_000;
@@ -100,7 +100,7 @@ fn janggi() {
     let mut state = State::default();
     let mut random = SplitMix64::new(0);
     for e in Janggi::setup(&Config::default(), 2, &mut random).unwrap() {
-        Janggi::apply(&mut state, &e);
+        Janggi::apply(&mut state, &e).unwrap();
     }
     let action = Action::Move {
         notation: "c1d3".into(),

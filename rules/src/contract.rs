@@ -81,12 +81,12 @@
 //! let mut env = Env { now: 0, random: &mut random };
 //! let mut state = Default::default();
 //! for event in Checkers::setup(&Config::default(), 2, env.random).unwrap() {
-//!     Checkers::apply(&mut state, &event);
+//!     Checkers::apply(&mut state, &event).unwrap();
 //! }
 //! let black = Seat(0); // §C1: Black moves first
 //! let events = Checkers::act(&state, black, &"11-15".parse::<Action>().unwrap(), &mut env).unwrap();
 //! for event in &events {
-//!     Checkers::apply(&mut state, event);
+//!     Checkers::apply(&mut state, event).unwrap();
 //! }
 //! assert_eq!(Checkers::to_act(&state)[0].seat, Seat(1));
 //! let _for_white = Checkers::view(&state, Viewer::Seat(Seat(1)));
@@ -266,6 +266,13 @@ impl RuleError {
     pub fn malformed(message: impl Into<String>) -> Self {
         Self::new(RuleCode::ValidationFailed, message)
     }
+    /// A stored event that cannot be read: `what` it holds, and why.
+    pub fn unreadable(what: &str, why: RuleError) -> Self {
+        Self::malformed(format!(
+            "a stored {what} that does not parse: {}",
+            why.message
+        ))
+    }
     pub fn not_your_turn() -> Self {
         Self::new(RuleCode::NotYourTurn, "it is not your turn")
     }
@@ -411,9 +418,11 @@ pub trait Game {
     /// How many seats the game (with this configuration) takes.
     fn seats(config: &Self::Config) -> std::ops::RangeInclusive<usize>;
 
-    /// Fold one event into the state. Deterministic and infallible for events
-    /// this game produced.
-    fn apply(state: &mut Self::State, event: &Self::Event);
+    /// Fold one event into the state. Deterministic; an event this game
+    /// produced always folds, and one whose position or move cannot be read
+    /// (a corrupted log) is an error, never a silent start position
+    /// (issue #48).
+    fn apply(state: &mut Self::State, event: &Self::Event) -> Result<(), RuleError>;
 
     /// Validate `action` by `seat` and return the facts it produces. On error
     /// nothing has changed.

@@ -81,8 +81,7 @@ pub fn setup<G: Game>(
 }
 
 pub fn apply<G: Game>(state: &mut G::State, event: &Value) -> Result<(), RuleError> {
-    G::apply(state, &from_json("event", event)?);
-    Ok(())
+    G::apply(state, &from_json("event", event)?)
 }
 
 pub fn act<G: Game>(

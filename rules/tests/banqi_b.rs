@@ -25,7 +25,9 @@ fn from_position(position: &str) -> State {
         };
         if *first == Seat(0) {
             let mut state = State::default();
-            events.iter().for_each(|e| Banqi::apply(&mut state, e));
+            events
+                .iter()
+                .for_each(|e| Banqi::apply(&mut state, e).unwrap());
             return state;
         }
     }
@@ -40,7 +42,7 @@ fn act(state: &mut State, action: Action) -> Result<Vec<Event>, posthorn_rules::
         random: &mut random,
     };
     let events = Banqi::act(state, seat, &action, &mut env)?;
-    events.iter().for_each(|e| Banqi::apply(state, e));
+    events.iter().for_each(|e| Banqi::apply(state, e).unwrap());
     Ok(events)
 }
 
@@ -329,7 +331,7 @@ fn b7_a_turn_up_and_a_capture_reset_the_quiet_count() {
 fn b8_the_layout_and_face_down_pieces_reach_no_viewer() {
     let events = Banqi::setup(&Config::default(), 2, &mut SplitMix64::new(8)).unwrap();
     let mut state = State::default();
-    Banqi::apply(&mut state, &events[0]);
+    Banqi::apply(&mut state, &events[0]).unwrap();
     for viewer in [
         Viewer::Seat(Seat(0)),
         Viewer::Seat(Seat(1)),

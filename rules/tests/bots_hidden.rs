@@ -121,7 +121,7 @@ fn banqi_after(seed: u64, plies: usize) -> BanqiState {
     let mut random = SplitMix64::new(seed);
     let mut state = BanqiState::default();
     for e in Banqi::setup(&Default::default(), 2, &mut random).unwrap() {
-        Banqi::apply(&mut state, &e);
+        Banqi::apply(&mut state, &e).unwrap();
     }
     for _ in 0..plies {
         if state.outcome.is_some() {
@@ -138,7 +138,7 @@ fn banqi_after(seed: u64, plies: usize) -> BanqiState {
             random: &mut random,
         };
         for e in Banqi::act(&state, seat, action, &mut env).unwrap() {
-            Banqi::apply(&mut state, &e);
+            Banqi::apply(&mut state, &e).unwrap();
         }
     }
     state
@@ -207,7 +207,7 @@ fn flipchess_after(seed: u64, steps: usize) -> FlipState {
     let mut random = SplitMix64::new(seed);
     let mut state = FlipState::default();
     for e in FlipChess::setup(&Default::default(), 2, &mut random).unwrap() {
-        FlipChess::apply(&mut state, &e);
+        FlipChess::apply(&mut state, &e).unwrap();
     }
     for _ in 0..steps {
         if state.outcome.is_some() {
@@ -234,7 +234,7 @@ fn flipchess_after(seed: u64, steps: usize) -> FlipState {
             random: &mut random,
         };
         for e in FlipChess::act(&state, seat, action, &mut env).unwrap() {
-            FlipChess::apply(&mut state, &e);
+            FlipChess::apply(&mut state, &e).unwrap();
         }
     }
     state

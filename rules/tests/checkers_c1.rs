@@ -21,7 +21,7 @@ impl Table {
         let log = Checkers::setup(&config, 2, &mut SplitMix64::new(1)).expect("setup");
         let mut state = State::default();
         for e in &log {
-            Checkers::apply(&mut state, e);
+            Checkers::apply(&mut state, e).unwrap();
         }
         Table { state, log }
     }
@@ -37,7 +37,7 @@ impl Table {
         assert_eq!(before, self.state, "act never mutates");
         let events = result?;
         for e in &events {
-            Checkers::apply(&mut self.state, e);
+            Checkers::apply(&mut self.state, e).unwrap();
         }
         self.log.extend(events.iter().cloned());
         Ok(events)

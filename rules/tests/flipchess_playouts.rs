@@ -88,7 +88,7 @@ fn playouts_keep_every_card_accounted_for_leak_nothing_and_end() {
         let mut log = FlipChess::setup(&Config::default(), 2, &mut random).unwrap();
         let mut state = State::default();
         for e in &log {
-            FlipChess::apply(&mut state, e);
+            FlipChess::apply(&mut state, e).unwrap();
         }
         accounted(&state);
         assert_eq!((state.hands[0].len(), state.hands[1].len()), (7, 7));
@@ -132,7 +132,7 @@ fn playouts_keep_every_card_accounted_for_leak_nothing_and_end() {
                 events = FlipChess::act(&state, seat, &action, &mut env).unwrap();
             }
             for e in &events {
-                FlipChess::apply(&mut state, e);
+                FlipChess::apply(&mut state, e).unwrap();
                 flips += matches!(e, Event::Flipped { .. }) as u32;
                 penalties +=
                     matches!(e, Event::Drew { reason, .. } if reason == "last_card_penalty") as u32;

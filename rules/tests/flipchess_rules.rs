@@ -42,7 +42,8 @@ fn table(position: &str, hand_a: &[&str], hand_b: &[&str], top: &str) -> Table {
             deck: Some(Vec::new()),
             deck_size: 0,
         },
-    );
+    )
+    .unwrap();
     state.hands = hands;
     state.discard = discard;
     state.deck = deck;
@@ -75,7 +76,7 @@ impl Table {
         };
         let events = FlipChess::act(&self.state, seat, &action, &mut env)?;
         for e in &events {
-            FlipChess::apply(&mut self.state, e);
+            FlipChess::apply(&mut self.state, e).unwrap();
         }
         Ok(events)
     }
@@ -94,7 +95,7 @@ impl Table {
         };
         let events = FlipChess::expire(&self.state, &mut env);
         for e in &events {
-            FlipChess::apply(&mut self.state, e);
+            FlipChess::apply(&mut self.state, e).unwrap();
         }
         events
     }
@@ -133,7 +134,7 @@ fn f1_setup_deals_seven_each_and_turns_to_a_number_card() {
     let events = FlipChess::setup(&Default::default(), 2, &mut SplitMix64::new(9)).unwrap();
     let mut state = State::default();
     for e in &events {
-        FlipChess::apply(&mut state, e);
+        FlipChess::apply(&mut state, e).unwrap();
     }
     assert_eq!((state.hands[0].len(), state.hands[1].len()), (7, 7));
     let top = Card::of(*state.discard.last().unwrap());

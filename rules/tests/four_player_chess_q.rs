@@ -57,14 +57,14 @@ fn start(position: &str, seats: usize) -> State {
     let mut state = State::default();
     let mut random = SplitMix64::new(1);
     for event in FourPlayerChess::setup(&config, seats, &mut random).unwrap() {
-        FourPlayerChess::apply(&mut state, &event);
+        FourPlayerChess::apply(&mut state, &event).unwrap();
     }
     state
 }
 
 fn fold(state: &mut State, events: &[Event]) {
     for event in events {
-        FourPlayerChess::apply(state, event);
+        FourPlayerChess::apply(state, event).unwrap();
     }
 }
 

@@ -4,6 +4,7 @@
 mod harness;
 mod toy;
 
+use posthorn_rules::Game;
 use serde_json::json;
 
 /// This crate's own list of games: the real ones and the toy, each
@@ -160,6 +161,39 @@ fn the_registry_dispatches_a_whole_toy_match_through_json() {
     }
     assert_eq!(state.outcome().unwrap().winners, [Seat(0)]);
     assert!(state.to_act().is_empty());
+}
+
+/// Whether `fold` refuses the game's start with its `position` replaced by
+/// one that does not parse: a corrupted log (issue #48).
+fn refuses_an_unreadable_start<G: posthorn_rules::Game>(
+    fold: fn(&mut G::State, &G::Event) -> Result<(), posthorn_rules::RuleError>,
+) -> bool {
+    let config = G::Config::default();
+    let mut random = posthorn_rules::SplitMix64::new(48);
+    let opening = G::setup(&config, *G::seats(&config).end(), &mut random).unwrap();
+    let mut start = serde_json::to_value(&opening[0]).unwrap();
+    start["position"] = json!("not a position");
+    let start: G::Event = serde_json::from_value(start).unwrap();
+    fold(&mut G::State::default(), &start).is_err()
+}
+
+/// Issue #48: a stored position that does not parse is an error, never
+/// the start position (as every game's fold once made it).
+#[test]
+fn a_stored_position_that_does_not_parse_is_an_error() {
+    assert!(refuses_an_unreadable_start::<FlipChess>(FlipChess::apply));
+    assert!(refuses_an_unreadable_start::<Checkers>(Checkers::apply));
+    assert!(refuses_an_unreadable_start::<Janggi>(Janggi::apply));
+    assert!(refuses_an_unreadable_start::<Banqi>(Banqi::apply));
+    assert!(refuses_an_unreadable_start::<FourPlayerChess>(
+        FourPlayerChess::apply
+    ));
+    // The check bites: a fold that falls back quietly passes it by.
+    let lenient: fn(&mut _, &_) -> Result<(), posthorn_rules::RuleError> = |state, event| {
+        let _ = Checkers::apply(state, event);
+        Ok(())
+    };
+    assert!(!refuses_an_unreadable_start::<Checkers>(lenient));
 }
 
 /// Each `data/<game>[-<variant>].tsv`: rows of position, depth and count.

@@ -79,7 +79,7 @@ fn started(config: Config) -> State {
         };
         if *cho == Seat(0) {
             for e in &events {
-                Janggi::apply(&mut state, e);
+                Janggi::apply(&mut state, e).unwrap();
             }
             return state;
         }
@@ -103,7 +103,7 @@ fn act(state: &mut State, action: Action) -> Result<Vec<Event>, posthorn_rules::
     };
     let events = Janggi::act(state, seat, &action, &mut env)?;
     for e in &events {
-        Janggi::apply(state, e);
+        Janggi::apply(state, e).unwrap();
     }
     Ok(events)
 }
@@ -162,7 +162,7 @@ fn j2_the_seat_playing_cho_is_drawn_and_cho_moves_first() {
     for seed in 0..20 {
         let events = Janggi::setup(&Config::default(), 2, &mut SplitMix64::new(seed)).unwrap();
         let mut state = State::default();
-        Janggi::apply(&mut state, &events[0]);
+        Janggi::apply(&mut state, &events[0]).unwrap();
         cho_seats.insert(state.cho);
         assert_eq!(state.on_move(), state.cho);
         let view = Janggi::view(&state, Viewer::Spectator);

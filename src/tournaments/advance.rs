@@ -87,7 +87,7 @@ pub fn advance(
         return Ok(());
     }
     let progress = super::read::progress(conn, &row)?;
-    if row.format() == Format::Knockout {
+    if row.format()? == Format::Knockout {
         let laid: Vec<(i32, i32, i32)> = (progress.games.iter())
             .map(|g| (g.pairing.round, g.pairing.slot, g.pairing.game_no))
             .collect();
@@ -130,7 +130,7 @@ fn finish(
         .execute(conn)?;
     let name = |u: &Uuid| super::read::name_of(&progress.players, u);
     let standings = match progress.bracket.champion {
-        Some(champion) if row.format() == Format::Knockout => format!("🏆 {}", name(&champion)),
+        Some(champion) if row.format()? == Format::Knockout => format!("🏆 {}", name(&champion)),
         _ => (progress.standings.iter().take(3))
             .map(|l| format!("{}. {} {}", l.place, name(&l.user), l.points))
             .collect::<Vec<_>>()

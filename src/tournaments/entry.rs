@@ -379,11 +379,11 @@ fn ensure_open(row: &TournamentRow) -> Result<(), Error> {
 }
 
 fn ensure_room(row: &TournamentRow, wanted: usize) -> Result<(), Error> {
-    let most = *row.format().players().end();
+    let most = *row.format()?.players().end();
     if wanted > most {
         return Err(Error::TournamentFull(format!(
             "a {} takes at most {most} players",
-            row.format().id().replace('_', " ")
+            row.format()?.id().replace('_', " ")
         )));
     }
     Ok(())

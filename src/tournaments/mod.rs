@@ -102,8 +102,15 @@ pub struct TournamentRow {
 }
 
 impl TournamentRow {
-    pub fn format(&self) -> Format {
-        Format::parse(&self.format).unwrap_or(Format::RoundRobin)
+    /// The format; one that does not parse is an error, never a round
+    /// robin (issue #48).
+    pub fn format(&self) -> Result<Format, Error> {
+        Format::parse(&self.format).ok_or_else(|| {
+            Error::internal(format!(
+                "tournament {}: format {:?} is unreadable",
+                self.id, self.format
+            ))
+        })
     }
 
     /// The game's configuration, as a match of it is created with.

@@ -95,7 +95,7 @@ pub fn progress(conn: &mut PgConnection, row: &TournamentRow) -> Result<Progress
         .filter(|e| e.state == WITHDRAWN)
         .map(|e| e.user_id)
         .collect();
-    let (standings, bracket) = if row.format() == Format::Knockout {
+    let (standings, bracket) = if row.format()? == Format::Knockout {
         let played: Vec<Played> = (games.iter())
             .map(|g| Played {
                 round: g.pairing.round as u32,
@@ -250,11 +250,11 @@ pub fn view(
     let players =
         crate::players::load(conn, progress.entrants.iter().map(|e| e.user_id).collect())?;
     let crosstable =
-        (row.format() != Format::Knockout && row.status != OPEN).then(|| crosstable(&progress));
+        (row.format()? != Format::Knockout && row.status != OPEN).then(|| crosstable(&progress));
     Ok(TournamentView {
         id: row.id,
         name: row.name.clone(),
-        format: row.format(),
+        format: row.format()?,
         game: row.game.clone(),
         variant: row.variant.clone(),
         mode: row.mode.clone(),
@@ -284,7 +284,7 @@ pub fn view(
             .collect(),
         standings: progress.standings.clone(),
         crosstable,
-        bracket: (row.format() == Format::Knockout && row.status != OPEN)
+        bracket: (row.format()? == Format::Knockout && row.status != OPEN)
             .then(|| progress.bracket.rounds.clone()),
         champion: progress.bracket.champion,
         matches: (progress.games.iter())

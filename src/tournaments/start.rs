@@ -18,7 +18,7 @@ use uuid::Uuid;
 
 /// Whether enough players have joined for the format.
 pub fn ready(conn: &mut PgConnection, row: &TournamentRow) -> Result<bool, Error> {
-    Ok(joined(conn, row.id)?.len() >= *row.format().players().start())
+    Ok(joined(conn, row.id)?.len() >= *row.format()?.players().start())
 }
 
 /// `user` (its creator) starts the tournament now.
@@ -50,11 +50,11 @@ pub fn start(
     random: &mut dyn Random,
 ) -> Result<(), Error> {
     let players = joined(conn, row.id)?;
-    let least = *row.format().players().start();
+    let least = *row.format()?.players().start();
     if players.len() < least {
         return Err(Error::conflict(format!(
             "a {} needs at least {least} players who joined; {} have",
-            row.format().id().replace('_', " "),
+            row.format()?.id().replace('_', " "),
             players.len()
         )));
     }
@@ -69,7 +69,7 @@ pub fn start(
             tournaments::started_at.eq(now),
         ))
         .execute(conn)?;
-    let due: Vec<Due> = match row.format() {
+    let due: Vec<Due> = match row.format()? {
         Format::Knockout => super::bracket::derive(&seeds, &[], &Default::default()).due,
         format => super::standings::rounds(&seeds, format == Format::DoubleRoundRobin)
             .into_iter()

@@ -160,8 +160,8 @@ impl Game for Banqi {
         2..=2
     }
 
-    fn apply(state: &mut State, event: &Event) {
-        state.apply(event);
+    fn apply(state: &mut State, event: &Event) -> Result<(), RuleError> {
+        state.apply(event)
     }
 
     fn act(

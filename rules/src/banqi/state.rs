@@ -2,7 +2,7 @@
 //! fold over events.
 
 use super::board::{self, Colour, Piece, Position, Step};
-use crate::{Outcome, Seat};
+use crate::{Outcome, RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -108,16 +108,18 @@ impl State {
 
 impl State {
     /// Fold one event into the state.
-    pub fn apply(&mut self, event: &Event) {
+    pub fn apply(&mut self, event: &Event) -> Result<(), RuleError> {
         let state = self;
         match event {
             Event::Started {
                 first, position, ..
             } => {
-                let position = position
-                    .as_deref()
-                    .and_then(|p| Position::from_notation(p).ok())
-                    .unwrap_or_default();
+                // None: the standard start, dealt face down.
+                let position = match position.as_deref() {
+                    Some(p) => Position::from_notation(p)
+                        .map_err(|e| RuleError::unreadable("position", e))?,
+                    None => Position::default(),
+                };
                 *state = State {
                     first: *first,
                     seat0_colour: position.to_act.map(|c| {
@@ -171,6 +173,7 @@ impl State {
             Event::Resigned { .. } | Event::Abandoned { .. } => {}
             Event::Finished { result } => state.outcome = Some(result.clone()),
         }
+        Ok(())
     }
 }
 

@@ -73,7 +73,7 @@ fn act_step(state: &State, seat: Seat, step: Step) -> Result<Vec<Event>, RuleErr
         },
     };
     let mut after = state.clone();
-    after.apply(&event);
+    after.apply(&event)?;
     Ok(std::iter::once(event).chain(judge(&after, seat)).collect())
 }
 

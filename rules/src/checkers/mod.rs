@@ -189,8 +189,8 @@ impl Game for Checkers {
         2..=2
     }
 
-    fn apply(state: &mut State, event: &Event) {
-        state.apply(event);
+    fn apply(state: &mut State, event: &Event) -> Result<(), RuleError> {
+        state.apply(event)
     }
 
     fn act(

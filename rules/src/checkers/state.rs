@@ -123,12 +123,12 @@ impl State {
 
 impl State {
     /// Fold one event into the state.
-    pub fn apply(&mut self, event: &Event) {
+    pub fn apply(&mut self, event: &Event) -> Result<(), RuleError> {
         let state = self;
         match event {
             Event::Started { variant, position } => {
-                let position =
-                    Board::from_fen(*variant, position).unwrap_or_else(|_| Board::start(*variant));
+                let position = Board::from_fen(*variant, position)
+                    .map_err(|e| RuleError::unreadable("position", e))?;
                 *state = State {
                     variant: *variant,
                     position,
@@ -156,6 +156,7 @@ impl State {
             }
             Event::Finished { result } => state.outcome = Some(result.clone()),
         }
+        Ok(())
     }
 }
 

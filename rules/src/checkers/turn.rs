@@ -67,7 +67,7 @@ fn act_move(state: &State, seat: Seat, notation: &str) -> Result<Vec<Event>, Rul
     });
     let mut after = state.clone();
     for e in &events {
-        after.apply(e);
+        after.apply(e)?;
     }
     if let Some(end) = judge(&after, seat) {
         events.push(end);

@@ -513,7 +513,7 @@ mod tests {
             let mut random = SplitMix64::new(seed);
             let mut state = State::default();
             for e in Banqi::setup(&Default::default(), 2, &mut random).unwrap() {
-                Banqi::apply(&mut state, &e);
+                Banqi::apply(&mut state, &e).unwrap();
             }
             for _ in 0..(seed * 5 % 90) {
                 if state.outcome.is_some() {
@@ -530,7 +530,7 @@ mod tests {
                     random: &mut random,
                 };
                 for e in Banqi::act(&state, seat, a, &mut env).unwrap() {
-                    Banqi::apply(&mut state, &e);
+                    Banqi::apply(&mut state, &e).unwrap();
                 }
             }
             let view = serde_json::to_value(Banqi::view(&state, Viewer::Seat(Seat(0)))).unwrap();

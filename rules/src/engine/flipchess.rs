@@ -109,8 +109,10 @@ impl Search for World {
             random: &mut random,
         };
         if let Ok(events) = FlipChess::act(&self.state, actor(&self.state), mv, &mut env) {
+            // Fresh events of the game's own: they fold.
             for e in &events {
-                state.apply(e);
+                let folded = state.apply(e);
+                debug_assert!(folded.is_ok(), "{folded:?}");
             }
         }
         World { state }
@@ -402,7 +404,7 @@ mod tests {
             let mut random = SplitMix64::new(seed);
             let mut state = State::default();
             for e in FlipChess::setup(&Default::default(), 2, &mut random).unwrap() {
-                state.apply(&e);
+                state.apply(&e).unwrap();
             }
             for seat in [Seat(0), Seat(1)] {
                 let view = crate::dispatch::view::<FlipChess>(&state, Viewer::Seat(seat));

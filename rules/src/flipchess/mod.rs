@@ -213,8 +213,8 @@ impl Game for FlipChess {
         2..=2
     }
 
-    fn apply(state: &mut State, event: &Event) {
-        state.apply(event);
+    fn apply(state: &mut State, event: &Event) -> Result<(), RuleError> {
+        state.apply(event)
     }
 
     fn act(

@@ -2,7 +2,7 @@
 
 use super::board::{Board, Move, Side};
 use super::cards::{Card, Colour, Face};
-use crate::{Millis, Outcome, Seat};
+use crate::{Millis, Outcome, RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
 /// §F8: the "last card!" window, in milliseconds of server time.
@@ -276,7 +276,7 @@ impl State {
     }
 
     /// Fold one event (deterministic; events come from `act`).
-    pub fn apply(&mut self, event: &Event) {
+    pub fn apply(&mut self, event: &Event) -> Result<(), RuleError> {
         match event {
             Event::Started {
                 white,
@@ -285,7 +285,8 @@ impl State {
                 ..
             } => {
                 *self = State {
-                    board: Board::from_fen(position).unwrap_or_default(),
+                    board: Board::from_fen(position)
+                        .map_err(|e| RuleError::unreadable("position", e))?,
                     white: *white,
                     started_white: *white,
                     deck: deck.clone().unwrap_or_default(),
@@ -412,5 +413,6 @@ impl State {
                 self.last_card = None;
             }
         }
+        Ok(())
     }
 }

@@ -26,7 +26,10 @@ impl Emitter {
     }
 
     pub fn emit(&mut self, event: Event) {
-        self.state.apply(&event);
+        // The game's own fresh event always folds (only a stored position
+        // that does not parse fails, which `MatchState` reports).
+        let folded = self.state.apply(&event);
+        debug_assert!(folded.is_ok(), "{folded:?}");
         self.events.push(event);
     }
 

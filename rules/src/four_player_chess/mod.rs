@@ -288,8 +288,8 @@ impl Game for FourPlayerChess {
         2..=4
     }
 
-    fn apply(state: &mut State, event: &Event) {
-        state.apply(event);
+    fn apply(state: &mut State, event: &Event) -> Result<(), RuleError> {
+        state.apply(event)
     }
 
     fn act(

@@ -2,7 +2,7 @@
 //! state and its fold over events.
 
 use super::board::{Army, Kind, Mode, Move, Owner, Position};
-use crate::{Outcome, OutcomeKind, Seat};
+use crate::{Outcome, OutcomeKind, RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -208,13 +208,14 @@ impl State {
 
 impl State {
     /// Fold one event into the state.
-    pub fn apply(&mut self, event: &Event) {
+    pub fn apply(&mut self, event: &Event) -> Result<(), RuleError> {
         let state = self;
         match event {
             Event::Started {
                 armies, position, ..
             } => {
-                let position = Position::from_notation(position).unwrap_or_default();
+                let position = Position::from_notation(position)
+                    .map_err(|e| RuleError::unreadable("position", e))?;
                 let mut seats = [None; 4];
                 for a in armies {
                     seats[a.army.index()] = Some(a.seat);
@@ -228,7 +229,9 @@ impl State {
             }
             Event::Moved { army, notation, .. } => {
                 let Some(mv) = Move::parse(notation) else {
-                    return;
+                    return Err(RuleError::malformed(format!(
+                        "a stored move that does not parse: {notation}"
+                    )));
                 };
                 let pawn = state
                     .position
@@ -268,6 +271,7 @@ impl State {
             Event::Resigned { .. } | Event::Abandoned { .. } => {}
             Event::Finished { result } => state.outcome = Some(result.clone()),
         }
+        Ok(())
     }
 }
 

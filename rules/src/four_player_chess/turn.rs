@@ -28,7 +28,10 @@ struct Script {
 
 impl Script {
     fn push(&mut self, event: Event) {
-        self.state.apply(&event);
+        // The game's own fresh event always folds (only a stored move that
+        // does not parse fails, which `MatchState` reports).
+        let folded = self.state.apply(&event);
+        debug_assert!(folded.is_ok(), "{folded:?}");
         self.events.push(event);
     }
 

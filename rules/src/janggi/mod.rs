@@ -97,6 +97,9 @@ pub fn start_position(setups: Setups) -> Position {
         fen_rank(setups.han, Side::Han),
         fen_rank(setups.cho, Side::Cho)
     );
+    // Built from §J2's template for one of the four setups each, never
+    // stored: every one parses (`janggi_j.rs` checks them all), so the
+    // default is never reached.
     Position::from_fen(&fen).unwrap_or_default()
 }
 
@@ -252,8 +255,8 @@ impl Game for Janggi {
         2..=2
     }
 
-    fn apply(state: &mut State, event: &Event) {
-        state.apply(event);
+    fn apply(state: &mut State, event: &Event) -> Result<(), RuleError> {
+        state.apply(event)
     }
 
     fn act(

@@ -3,7 +3,7 @@
 
 use super::board::{Kind, Move, Position, Side};
 use super::Setups;
-use crate::{Outcome, Seat};
+use crate::{Outcome, RuleError, Seat};
 use serde::{Deserialize, Serialize};
 
 /// One step a seat may take.
@@ -117,7 +117,7 @@ impl State {
 
 impl State {
     /// Fold one event into the state.
-    pub fn apply(&mut self, event: &Event) {
+    pub fn apply(&mut self, event: &Event) -> Result<(), RuleError> {
         let state = self;
         match event {
             Event::Started {
@@ -125,7 +125,8 @@ impl State {
                 setups,
                 position,
             } => {
-                let position = Position::from_fen(position).unwrap_or_default();
+                let position = Position::from_fen(position)
+                    .map_err(|e| RuleError::unreadable("position", e))?;
                 *state = State {
                     cho: *cho,
                     setups: *setups,
@@ -136,7 +137,11 @@ impl State {
             }
             Event::Moved { .. } | Event::Passed { .. } => {
                 let mv = match event {
-                    Event::Moved { notation, .. } => Move::parse(notation).unwrap_or(Move::Pass),
+                    Event::Moved { notation, .. } => Move::parse(notation).ok_or_else(|| {
+                        RuleError::malformed(format!(
+                            "a stored move that does not parse: {notation}"
+                        ))
+                    })?,
                     _ => Move::Pass,
                 };
                 let (next, captured) = state.position.play(mv);
@@ -152,6 +157,7 @@ impl State {
             Event::Resigned { .. } | Event::Abandoned { .. } => {}
             Event::Finished { result } => state.outcome = Some(result.clone()),
         }
+        Ok(())
     }
 }
 

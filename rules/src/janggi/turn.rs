@@ -59,7 +59,7 @@ fn act_move(state: &State, seat: Seat, mv: Move) -> Result<Vec<Event>, RuleError
         },
     };
     let mut after = state.clone();
-    after.apply(&event);
+    after.apply(&event)?;
     let end = judge(state, &after, seat);
     Ok(std::iter::once(event).chain(end).collect())
 }

@@ -141,7 +141,7 @@ impl Game for Pebbles {
         2..=2
     }
 
-    fn apply(state: &mut State, event: &Event) {
+    fn apply(state: &mut State, event: &Event) -> Result<(), RuleError> {
         match event {
             Event::Started {
                 mode, pile, tokens, ..
@@ -163,6 +163,7 @@ impl Game for Pebbles {
             Event::Resigned { .. } => {}
             Event::Finished { result } => state.outcome = Some(result.clone()),
         }
+        Ok(())
     }
 
     fn act(

@@ -214,13 +214,12 @@ impl Default for Config {
 impl Config {
     pub fn from_env() -> Result<Config, String> {
         let d = Config::default();
-        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-        fn number<T: std::str::FromStr>(
-            name: &str,
-            value: Option<String>,
-            default: T,
-        ) -> Result<T, String> {
-            match value {
+        fn var(name: &str) -> Option<String> {
+            std::env::var(name).ok().filter(|v| !v.is_empty())
+        }
+        /// `name` read once: its number, or `default` when it is unset.
+        fn number<T: std::str::FromStr>(name: &str, default: T) -> Result<T, String> {
+            match var(name) {
                 Some(v) => v
                     .parse()
                     .map_err(|_| format!("{name}={v:?} is not a number")),
@@ -233,7 +232,6 @@ impl Config {
             read_database_url: var("POSTHORN_READ_DATABASE_URL"),
             replica_max_lag_seconds: number(
                 "POSTHORN_REPLICA_MAX_LAG_SECONDS",
-                var("POSTHORN_REPLICA_MAX_LAG_SECONDS"),
                 d.replica_max_lag_seconds,
             )?,
             public_url: var("POSTHORN_PUBLIC_URL").unwrap_or_else(|| format!("http://{bind}")),
@@ -242,67 +240,29 @@ impl Config {
                 .map(PathBuf::from)
                 .unwrap_or(d.data_dir),
             jwt_secret: var("POSTHORN_JWT_SECRET"),
-            min_turn_seconds: number(
-                "POSTHORN_MIN_TURN_SECONDS",
-                var("POSTHORN_MIN_TURN_SECONDS"),
-                d.min_turn_seconds,
-            )?,
-            pool_size: number(
-                "POSTHORN_DB_POOL_SIZE",
-                var("POSTHORN_DB_POOL_SIZE"),
-                d.pool_size,
-            )?,
-            access_token_seconds: number(
-                "POSTHORN_ACCESS_TOKEN_SECONDS",
-                var("POSTHORN_ACCESS_TOKEN_SECONDS"),
-                d.access_token_seconds,
-            )?,
-            refresh_token_days: number(
-                "POSTHORN_REFRESH_TOKEN_DAYS",
-                var("POSTHORN_REFRESH_TOKEN_DAYS"),
-                d.refresh_token_days,
-            )?,
+            min_turn_seconds: number("POSTHORN_MIN_TURN_SECONDS", d.min_turn_seconds)?,
+            pool_size: number("POSTHORN_DB_POOL_SIZE", d.pool_size)?,
+            access_token_seconds: number("POSTHORN_ACCESS_TOKEN_SECONDS", d.access_token_seconds)?,
+            refresh_token_days: number("POSTHORN_REFRESH_TOKEN_DAYS", d.refresh_token_days)?,
             refresh_reuse_seconds: number(
                 "POSTHORN_REFRESH_REUSE_SECONDS",
-                var("POSTHORN_REFRESH_REUSE_SECONDS"),
                 d.refresh_reuse_seconds as u64,
             )?
             .min(3600) as i64,
-            max_body_bytes: number(
-                "POSTHORN_MAX_BODY_BYTES",
-                var("POSTHORN_MAX_BODY_BYTES"),
-                d.max_body_bytes,
-            )?,
-            body_timeout_seconds: number(
-                "POSTHORN_BODY_TIMEOUT_SECONDS",
-                var("POSTHORN_BODY_TIMEOUT_SECONDS"),
-                d.body_timeout_seconds,
-            )?,
+            max_body_bytes: number("POSTHORN_MAX_BODY_BYTES", d.max_body_bytes)?,
+            body_timeout_seconds: number("POSTHORN_BODY_TIMEOUT_SECONDS", d.body_timeout_seconds)?,
             sweep_interval_seconds: number(
                 "POSTHORN_SWEEP_INTERVAL_SECONDS",
-                var("POSTHORN_SWEEP_INTERVAL_SECONDS"),
                 d.sweep_interval_seconds,
             )?
             .max(1),
-            bot_threads: number(
-                "POSTHORN_BOT_THREADS",
-                var("POSTHORN_BOT_THREADS"),
-                d.bot_threads as u64,
-            )?
-            .clamp(1, 64) as usize,
-            job_lease_seconds: number(
-                "POSTHORN_JOB_LEASE_SECONDS",
-                var("POSTHORN_JOB_LEASE_SECONDS"),
-                d.job_lease_seconds as u64,
-            )?
-            .clamp(1, 86_400) as i64,
+            bot_threads: number("POSTHORN_BOT_THREADS", d.bot_threads as u64)?.clamp(1, 64)
+                as usize,
+            job_lease_seconds: number("POSTHORN_JOB_LEASE_SECONDS", d.job_lease_seconds as u64)?
+                .clamp(1, 86_400) as i64,
             smtp_url: var("POSTHORN_SMTP_URL"),
             mail_from: var("POSTHORN_MAIL_FROM").unwrap_or(d.mail_from),
-            notify_max_attempts: number(
-                "POSTHORN_NOTIFY_MAX_ATTEMPTS",
-                var("POSTHORN_NOTIFY_MAX_ATTEMPTS"),
-                d.notify_max_attempts,
-            )?,
+            notify_max_attempts: number("POSTHORN_NOTIFY_MAX_ATTEMPTS", d.notify_max_attempts)?,
             vapid_private_key: var("POSTHORN_VAPID_PRIVATE_KEY"),
             vapid_subject: var("POSTHORN_VAPID_SUBJECT").unwrap_or(d.vapid_subject),
             allow_insecure_push_endpoints: var("POSTHORN_ALLOW_INSECURE_PUSH_ENDPOINTS")

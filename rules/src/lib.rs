@@ -146,7 +146,7 @@ macro_rules! games {
         /// are produced already redacted per viewer.
         // One match state lives per request: boxing the larger variants
         // would buy nothing.
-        #[allow(clippy::large_enum_variant)]
+        #[expect(clippy::large_enum_variant)]
         #[derive(Clone, Debug, PartialEq)]
         pub enum MatchState {
             $($Id(<$G as $crate::Game>::State)),+

@@ -68,6 +68,10 @@ pub struct TestApp {
     pub clock: ManualClock,
     pub state: AppState,
     pub database: String,
+    /// Whether this instance made its database, and so drops it: when
+    /// stopped, or when dropped (a test that failed half-way leaves
+    /// nothing behind). A sibling shares its database and drops nothing.
+    owns_database: bool,
     client: awc::Client,
     server: actix_web::dev::ServerHandle,
     /// Each registered player's token, by username, so that `post` can
@@ -117,7 +121,9 @@ impl TestApp {
     pub async fn start_with_dice(config: Config, dice: Arc<dyn Dice>) -> TestApp {
         let database = fresh_database();
         let url = with_database(server_url(), &database);
-        Self::start_at(config, dice, database, url).await
+        let mut app = Self::start_at(config, dice, database, url).await;
+        app.owns_database = true;
+        app
     }
 
     /// A service on a database of another server (one a test may restart).
@@ -160,6 +166,7 @@ impl TestApp {
             clock,
             state,
             database,
+            owns_database: false,
             client,
             server: handle,
             tokens: Default::default(),
@@ -415,13 +422,27 @@ impl TestApp {
         with_database(server_url(), &self.database)
     }
 
-    pub async fn stop(self) {
+    pub async fn stop(mut self) {
         self.server.stop(false).await;
-        let mut admin = PgConnection::establish(server_url()).unwrap();
-        let _ = diesel::sql_query(format!(
-            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
-            self.database
-        ))
-        .execute(&mut admin);
+        self.drop_database();
+    }
+
+    fn drop_database(&mut self) {
+        if !std::mem::take(&mut self.owns_database) {
+            return;
+        }
+        if let Ok(mut admin) = PgConnection::establish(server_url()) {
+            let _ = diesel::sql_query(format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.database
+            ))
+            .execute(&mut admin);
+        }
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        self.drop_database();
     }
 }

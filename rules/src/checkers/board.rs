@@ -319,7 +319,7 @@ impl Position {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    #[expect(clippy::too_many_arguments)]
     fn jump_from(
         &self,
         sq: Square,

@@ -1,7 +1,7 @@
 //! The draughts board for the §C2 variants (docs/rules/): 8×8 and 10×10, with
 //! the variant's rules as one value ([`Rules`]) that the move generator
-//! reads in a few named places — which way men capture, short or flying
-//! kings (and Thai's landing), majority capture, what a man does on the
+//! reads in a few named places — which way men capture, how far kings fly
+//! (and Thai's landing), majority capture, what a man does on the
 //! last row mid-capture, and whether captured pieces leave at once. Its
 //! PDN notation is in `notation.rs`.
 //!
@@ -17,10 +17,10 @@ pub const MAX_SQUARES: usize = 50;
 /// The most squares a capture path visits.
 const MAX_PATH: usize = 24;
 
+/// How the draughts board's kings move (§C2). American's short kings are
+/// its own board's (`board.rs`), so every king here flies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kings {
-    /// One square in any direction (American).
-    Short,
     /// Any distance; a capture lands on any empty square beyond.
     Flying,
     /// Any distance; a capture lands directly beyond the piece (Thai).
@@ -221,9 +221,8 @@ impl Search<'_> {
             &Rules::forward(self.colour)
         };
         for &dir in dirs {
-            let flying = king && rules.kings != Kings::Short;
             let mut victim = rules.next(sq, dir);
-            if flying {
+            if king {
                 while let Some(v) = victim.filter(|v| self.cells[*v].is_none()) {
                     victim = rules.next(v, dir);
                 }
@@ -235,7 +234,7 @@ impl Search<'_> {
             let mut land = rules.next(victim, dir);
             while let Some(l) = land.filter(|l| self.cells[*l].is_none()) {
                 landings.push(l);
-                if !flying || rules.kings == Kings::FlyingLandBehind {
+                if !king || rules.kings == Kings::FlyingLandBehind {
                     break;
                 }
                 land = rules.next(l, dir);
@@ -399,7 +398,7 @@ impl Position {
                         kings_captured: 0,
                         crowned: !piece.king && rules.crown_row(self.turn, t),
                     });
-                    if !piece.king || rules.kings == Kings::Short {
+                    if !piece.king {
                         break;
                     }
                     to = rules.next(t, dir);

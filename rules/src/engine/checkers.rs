@@ -45,7 +45,7 @@ fn side_of(colour: Color) -> usize {
 /// worth half a man more, flying kings much more.
 fn king_value(variant: Variant) -> i32 {
     match variant.rules().map(|r| r.kings) {
-        None | Some(Kings::Short) => 160,
+        None => 160,
         Some(Kings::FlyingLandBehind) => 250,
         Some(Kings::Flying) => 300,
     }

@@ -381,7 +381,7 @@ fn play(
 }
 
 /// The game's events that still stand after `owner`'s last one (a
-/// takeback's undone events are gone, `takeback::standing`), as `user`
+/// takeback's undone events are gone, `fold::standing`), as `user`
 /// (its player) sees them.
 fn seen_since_mine(
     conn: &mut PgConnection,
@@ -395,7 +395,7 @@ fn seen_since_mine(
         .select(EventRow::as_select())
         .load(conn)?;
     let logged = rows.iter().map(|e| (e.seq, e.rules, e.body.clone()));
-    let standing: std::collections::HashSet<i32> = super::takeback::standing(logged)
+    let standing: std::collections::HashSet<i32> = super::fold::standing(logged)
         .into_iter()
         .map(|(seq, _)| seq)
         .collect();

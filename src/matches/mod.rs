@@ -8,6 +8,7 @@ pub mod challenged;
 pub mod conditional;
 pub mod courtesy;
 pub mod duties;
+pub mod fold;
 pub mod held;
 pub mod play;
 pub mod reactions;
@@ -285,7 +286,7 @@ impl Table {
             ))
             .load(conn)?;
         // Only the events the row's seq covers, so the two agree.
-        let bodies = takeback::folded(conn, &HashMap::from([(id, row.seq)]))?
+        let bodies = fold::folded(conn, &HashMap::from([(id, row.seq)]))?
             .remove(&id)
             .unwrap_or_default();
         Table::assemble(row, seat_rows, &bodies)
@@ -331,7 +332,7 @@ impl Table {
             seats.entry(seat.0).or_default().push(seat);
         }
         let upto: HashMap<Uuid, i32> = unknown.iter().map(|r| (r.id, r.seq)).collect();
-        let mut bodies = takeback::folded(conn, &upto)?;
+        let mut bodies = fold::folded(conn, &upto)?;
         for row in unknown {
             let events = bodies.remove(&row.id).unwrap_or_default();
             let seat_rows = seats.remove(&row.id).unwrap_or_default();

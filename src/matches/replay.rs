@@ -40,7 +40,7 @@ pub fn position_at(
             table.row.seq
         )));
     }
-    let events = super::takeback::folded(conn, &HashMap::from([(match_id, seq)]))?
+    let events = super::fold::folded(conn, &HashMap::from([(match_id, seq)]))?
         .remove(&match_id)
         .unwrap_or_default();
     let state = MatchState::replay(table.game, &events).map_err(Error::internal)?;

@@ -7,7 +7,7 @@
 //! log stays append-only and true: a `taken_back {to_seq}` service event
 //! says that from there on the game stands as it did after `to_seq`.
 //! Every fold of a match reads its rules' events and its takebacks
-//! together ([`folded`]) and drops what a takeback undid ([`effective`]).
+//! together and drops what a takeback undid (`super::fold`).
 
 use super::snapshots::Snapshot;
 use super::{EventRow, MatchStatus, MatchView, NewEvent, ServiceEvent, Table};
@@ -23,65 +23,6 @@ use serde_json::Value;
 use std::collections::HashMap;
 use utoipa::ToSchema;
 use uuid::Uuid;
-
-/// `(seq, rules, body)` of a match's events.
-pub type Logged = (i32, bool, Value);
-
-/// The rules' events a fold applies, in order, with their seqs: each
-/// takeback drops the rules' events after its `to_seq` that came before it.
-pub fn standing(events: impl IntoIterator<Item = Logged>) -> Vec<(i32, Value)> {
-    let mut kept: Vec<(i32, Value)> = Vec::new();
-    for (seq, rules, body) in events {
-        if rules {
-            kept.push((seq, body));
-        } else if let Some(ServiceEvent::TakenBack { to_seq, .. }) = ServiceEvent::from_body(&body)
-        {
-            kept.retain(|(s, _)| *s <= to_seq);
-        }
-    }
-    kept
-}
-
-/// [`standing`]'s bodies alone, as the rules fold them.
-pub fn effective(events: impl IntoIterator<Item = Logged>) -> Vec<Value> {
-    standing(events).into_iter().map(|(_, body)| body).collect()
-}
-
-/// The events of `ids` a fold needs, up to each match's `upto` seq: the
-/// rules' events and the takebacks, by match, in order.
-pub fn folded(
-    conn: &mut PgConnection,
-    upto: &HashMap<Uuid, i32>,
-) -> Result<HashMap<Uuid, Vec<Value>>, Error> {
-    let ids: Vec<Uuid> = upto.keys().copied().collect();
-    let rows: Vec<(Uuid, i32, bool, Value)> = match_events::table
-        .filter(match_events::match_id.eq_any(&ids))
-        .filter(
-            match_events::rules
-                .eq(true)
-                .or(diesel::dsl::sql::<diesel::sql_types::Bool>(
-                    "body->>'type' = 'taken_back'",
-                )),
-        )
-        .order((match_events::match_id, match_events::seq))
-        .select((
-            match_events::match_id,
-            match_events::seq,
-            match_events::rules,
-            match_events::body,
-        ))
-        .load(conn)?;
-    let mut logged: HashMap<Uuid, Vec<Logged>> = HashMap::new();
-    for (id, seq, rules, body) in rows {
-        if upto.get(&id).is_some_and(|last| seq <= *last) {
-            logged.entry(id).or_default().push((seq, rules, body));
-        }
-    }
-    Ok(ids
-        .into_iter()
-        .map(|id| (id, effective(logged.remove(&id).unwrap_or_default())))
-        .collect())
-}
 
 /// What a takeback request did: the move is taken back (against the
 /// computer), or the opponent is asked.
@@ -303,7 +244,7 @@ fn last_turn(conn: &mut PgConnection, table: &Table, mine: &[Seat]) -> Result<La
         let seat = seat_at.get(q).copied().flatten();
         seat.is_some_and(|s| mine.iter().any(|m| i16::from(m.0) == s))
     };
-    let standing = standing(logged.into_iter().map(|(q, r, _, b)| (q, r, b)));
+    let standing = super::fold::standing(logged.into_iter().map(|(q, r, _, b)| (q, r, b)));
     let last = standing
         .iter()
         .rposition(|(q, body)| {
@@ -338,7 +279,7 @@ fn undo(
         .order(match_events::seq)
         .select((match_events::seq, match_events::rules, match_events::body))
         .load(conn)?;
-    let bodies = effective(logged);
+    let bodies = super::fold::effective(logged);
     table.state = MatchState::replay(table.game, &bodies).map_err(Error::internal)?;
     let event = NewEvent {
         seat: Some(seat),

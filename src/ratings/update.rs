@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::matches::reactions::{Appended, Reaction};
 use crate::matches::{EventRow, MatchStatus, Table};
 use crate::notify::outbox::Notice;
-use crate::schema::{match_events, rating_changes, rating_counts, ratings, users};
+use crate::schema::{rating_changes, rating_counts, ratings, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -131,18 +131,8 @@ fn unrated(
     if table.state.deals_in_private() {
         return Ok(None);
     }
-    let mut events: Vec<(Option<i16>, Value)> = match_events::table
-        .filter(match_events::match_id.eq(table.row.id))
-        .filter(match_events::rules.eq(true))
-        .order(match_events::seq)
-        .select((match_events::seat, match_events::body))
-        .load(conn)?;
-    events.extend(
-        appended
-            .iter()
-            .filter(|e| e.rules)
-            .map(|e| (e.seat, e.body.clone())),
-    );
+    // The moves that stand: one taken back was never made (issue #48).
+    let events = crate::matches::fold::standing_with_seats(conn, table.row.id, appended)?;
     let game = table.game;
     let moved = |seat: usize| {
         events.iter().any(|(s, body)| {

@@ -247,3 +247,35 @@ async fn legal_any(app: &TestApp, token: &str, id: &str) -> Option<Value> {
     let actions = app.legal_actions(token, id).await;
     (actions.into_iter()).find(|a| a["type"] == "turn_up" || a["type"] == "move")
 }
+
+/// Issue #48: the rating's "never moved" follows takebacks. The second
+/// player's only move is taken back, by consent, in a rated match; they
+/// resign: they never moved, so the match is aborted, not rated (a raw
+/// read of the log would have counted the undone move).
+#[actix_web::test]
+async fn a_move_taken_back_is_not_a_move_for_the_rating() {
+    let app = TestApp::start_seeded(48).await;
+    let (id, first, second) = checkers(&app, true).await;
+    // The first player lets themselves be asked in rated matches too.
+    let always = app
+        .request(
+            "PATCH",
+            "/v1/me",
+            Some(&first),
+            Some(json!({"takebacks": "always"})),
+            &[],
+        )
+        .await;
+    assert_eq!(always.status, 200, "{}", always.body);
+    play(&app, &first, &id).await;
+    play(&app, &second, &id).await;
+    assert_eq!(takeback(&app, &second, &id, "").await.status, 200);
+    let accepted = takeback(&app, &first, &id, "/accept").await;
+    assert_eq!(accepted.status, 200, "{}", accepted.body);
+    let end = app.act(&second, &id, json!({"type": "resign"})).await;
+    assert_eq!(end.status, 200, "{}", end.body);
+    let result = &end.body["match"]["result"];
+    assert!(result["aborted"].is_string(), "{result}");
+    assert!(result.get("ratings").is_none(), "{result}");
+    app.stop().await;
+}

@@ -546,6 +546,20 @@ pub fn login_succeeded(
     issuer: &Issuer,
 ) -> Result<Session, Error> {
     limits::forgive(conn, attempt)?;
+    // The password was checked outside this transaction: the account may
+    // have been deleted, or its password changed, meanwhile. Read under a
+    // share lock, a deletion beside this either finished (and is seen) or
+    // waits for it (and ends the session it opens).
+    let still: Option<Option<String>> = users::table
+        .find(user.id)
+        .filter(users::deleted_at.is_null())
+        .select(users::password_hash)
+        .for_share()
+        .first(conn)
+        .optional()?;
+    if still.as_ref() != Some(&user.password_hash) {
+        return Err(Error::unauthorized("wrong username or password"));
+    }
     open_session(conn, user, issuer)
 }
 

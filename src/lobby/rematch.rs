@@ -50,7 +50,9 @@ pub fn ask_for(
     random: &mut dyn Random,
 ) -> Result<RematchState, Error> {
     let user = ask.creator;
-    let table = Table::load_mine(conn, match_id, user, true)?;
+    let mut table = Table::load_mine(conn, match_id, user, true)?;
+    // Every seated player known, so that a deleted one is seen below.
+    table.seat_players(conn)?;
     if table.seats_of(user).is_empty() {
         return Err(Error::forbidden(
             "only the match's players may ask for a rematch",

@@ -246,9 +246,15 @@ fn stored(conn: &mut PgConnection, id: Uuid, user: Uuid, lock: bool) -> Result<L
     } else {
         query.first(conn).optional()?
     };
-    Ok(found
-        .map(|v| serde_json::from_value(v).unwrap_or_default())
-        .unwrap_or_default())
+    // Lines that do not parse are an error, never "no lines" (issue #48).
+    match found {
+        Some(v) => serde_json::from_value(v).map_err(|e| {
+            Error::internal(format!(
+                "match {id}: {user}'s conditional lines are unreadable: {e}"
+            ))
+        }),
+        None => Ok(Lines::default()),
+    }
 }
 
 fn store(

@@ -414,7 +414,9 @@ impl TestApp {
     }
 
     /// Stop this instance and leave the database to the others.
-    pub async fn stop_instance(self) {
+    pub async fn stop_instance(mut self) {
+        // Never the database: the others still use it.
+        self.owns_database = false;
         self.server.stop(false).await;
     }
 

@@ -148,9 +148,10 @@ impl State {
                     };
                     state.seat0_colour = Some(colour);
                 }
-                if let Some(sq) = board::parse_square(square) {
-                    state.position = state.position.play(Step::TurnUp(sq));
-                }
+                let sq = board::parse_square(square).ok_or_else(|| {
+                    RuleError::malformed(format!("a stored square that does not parse: {square}"))
+                })?;
+                state.position = state.position.play(Step::TurnUp(sq));
                 state.history.clear();
                 state.history.push(state.position);
                 state.plies += 1;
@@ -159,9 +160,10 @@ impl State {
             Event::Moved {
                 notation, captured, ..
             } => {
-                if let Some(step) = Step::parse(notation) {
-                    state.position = state.position.play(step);
-                }
+                let step = Step::parse(notation).ok_or_else(|| {
+                    RuleError::malformed(format!("a stored move that does not parse: {notation}"))
+                })?;
+                state.position = state.position.play(step);
                 if let Some(piece) = captured {
                     state.captured.push(*piece);
                     state.history.clear();

@@ -142,7 +142,7 @@ impl State {
                 captured,
                 ..
             } => {
-                apply_move(state, path, !captured.is_empty());
+                apply_move(state, path, !captured.is_empty())?;
                 state.offer_spent[seat.index()] = false;
             }
             Event::DrawOffered { seat } => state.draw_offer = Some(*seat),
@@ -160,11 +160,12 @@ impl State {
     }
 }
 
-fn apply_move(state: &mut State, path: &[u8], capture: bool) {
+fn apply_move(state: &mut State, path: &[u8], capture: bool) -> Result<(), RuleError> {
     let pos = state.position;
     let Some(mv) = replay_move(state.variant, &pos, path, capture) else {
-        debug_assert!(false, "a logged move must be legal: {path:?}");
-        return;
+        return Err(RuleError::malformed(format!(
+            "a stored move that is not legal here: {path:?}"
+        )));
     };
     let irreversible = mv.is_capture() || pos.moves_man(&mv);
     state.position = pos.play(&mv);
@@ -177,6 +178,7 @@ fn apply_move(state: &mut State, path: &[u8], capture: bool) {
     }
     state.history.push(state.position);
     state.last_move = Some(mv.to_string());
+    Ok(())
 }
 
 fn replay_move(variant: Variant, pos: &Board, path: &[u8], capture: bool) -> Option<Step> {

@@ -345,11 +345,10 @@ impl State {
             }
             Event::Moved { notation, .. } => {
                 let before = self.board;
-                if let Ok(mv) = Move::parse(notation) {
-                    let captured = self.board.play(&mv);
-                    if captured.is_some_and(|p| p.kind == super::board::Kind::King) {
-                        self.before_capture = Some(before);
-                    }
+                let mv = Move::parse(notation).map_err(|e| RuleError::unreadable("move", e))?;
+                let captured = self.board.play(&mv);
+                if captured.is_some_and(|p| p.kind == super::board::Kind::King) {
+                    self.before_capture = Some(before);
                 }
                 self.phase = match self.phase {
                     Phase::Moving { colour, left } => Phase::Moving {

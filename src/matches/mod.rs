@@ -259,21 +259,26 @@ impl Table {
         Ok((Table::mine(conn, Some(table), user)?, away))
     }
 
+    /// The table of `row` from its snapshot (same seq and roster).
+    fn of_snapshot(row: MatchRow, snap: snapshots::Snapshot) -> Result<Table, Error> {
+        Ok(Table {
+            game: game_of(&row)?,
+            row,
+            seats: snap.seats,
+            players: snap.players,
+            state: snap.state,
+            held: None,
+            on_behalf: None,
+            takeback: snap.takeback,
+        })
+    }
+
     /// The table of `row`: from the snapshot at its seq and roster, else
     /// read and folded.
     fn of_row(conn: &mut PgConnection, row: MatchRow) -> Result<Table, Error> {
         let id = row.id;
         if let Some(snap) = snapshots::get(id, row.seq, row.roster) {
-            return Ok(Table {
-                game: game_of(&row)?,
-                row,
-                seats: snap.seats,
-                players: snap.players,
-                state: snap.state,
-                held: None,
-                on_behalf: None,
-                takeback: snap.takeback,
-            });
+            return Table::of_snapshot(row, snap);
         }
         let seat_rows: Vec<SeatRow> = match_seats::table
             .left_join(users::table)
@@ -300,16 +305,7 @@ impl Table {
         let mut unknown = Vec::new();
         for row in rows {
             match snapshots::get(row.id, row.seq, row.roster) {
-                Some(snap) => tables.push(Table {
-                    game: game_of(&row)?,
-                    row,
-                    seats: snap.seats,
-                    players: snap.players,
-                    state: snap.state,
-                    held: None,
-                    on_behalf: None,
-                    takeback: snap.takeback,
-                }),
+                Some(snap) => tables.push(Table::of_snapshot(row, snap)?),
                 None => unknown.push(row),
             }
         }

@@ -15,9 +15,9 @@ use crate::matches::MatchStatus;
 use crate::notify::DeliveryStatus;
 use crate::schema::{
     blocks, challenges, conditional_lines, engine_time, friendships, idempotent_answers,
-    identities, match_seats, matches, notification_settings, notifications, password_resets,
-    push_subscriptions, rating_changes, ratings, refresh_tokens, rematch_offers, seeks,
-    tournament_players, tournaments, users,
+    identities, notification_settings, notifications, password_resets, push_subscriptions,
+    rating_changes, ratings, refresh_tokens, rematch_offers, seeks, tournament_players,
+    tournaments, users,
 };
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -84,17 +84,8 @@ fn leave_play(
     for id in challenged {
         crate::lobby::challenge::decline(conn, id, user, now, random)?;
     }
-    let seated = match_seats::table
-        .filter(match_seats::user_id.eq(user))
-        .select(match_seats::match_id);
     // Locked in id order, as a tournament withdrawal locks them.
-    let open: Vec<(Uuid, MatchStatus, i32)> = matches::table
-        .filter(matches::id.eq_any(seated))
-        .filter(matches::status.eq_any([MatchStatus::Active, MatchStatus::Waiting]))
-        .order(matches::id)
-        .select((matches::id, matches::status, matches::seq))
-        .for_update()
-        .load(conn)?;
+    let open = crate::matches::reads::lock_open_of(conn, user)?;
     for (id, status, seq) in open {
         if status == MatchStatus::Waiting {
             crate::lobby::challenge::abandon(conn, id, user, now)?;

@@ -14,7 +14,7 @@ use crate::limits::{self, Limit};
 use crate::matches::conditional::{self, Lines};
 use crate::matches::{play, EventView, MatchView};
 use crate::players::Player;
-use crate::schema::{match_seats, push_subscriptions, rating_changes, ratings};
+use crate::schema::{push_subscriptions, rating_changes, ratings};
 use crate::tournaments::read::TournamentSummary;
 use crate::vacation::{self, Vacation};
 use chrono::{DateTime, Utc};
@@ -151,7 +151,7 @@ pub fn export(
                 rating_changes::after,
             ))
             .load(conn)?,
-        friends: friends::list(conn, user)?,
+        friends: crate::matches::reads::friends(conn, user)?,
         blocks: friends::blocked(conn, user)?,
         tournaments: crate::tournaments::read::mine(conn, user)?,
     })
@@ -164,18 +164,7 @@ fn my_matches(
     now: DateTime<Utc>,
     random: &mut dyn Random,
 ) -> Result<Vec<ExportedMatch>, Error> {
-    let seated = match_seats::table
-        .filter(match_seats::user_id.eq(user))
-        .select(match_seats::match_id);
-    let ids: Vec<Uuid> =
-        crate::schema::matches::table
-            .filter(crate::schema::matches::id.eq_any(seated).or(
-                crate::schema::matches::id.eq_any(crate::matches::challenged::matches_of(user)),
-            ))
-            .order(crate::schema::matches::created_at)
-            .select(crate::schema::matches::id)
-            .load(conn)?;
-    ids.into_iter()
+    (crate::matches::reads::of_player(conn, user)?.into_iter())
         .map(|id| {
             Ok(ExportedMatch {
                 match_view: play::view(conn, id, user, now, random)?,

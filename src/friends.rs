@@ -246,21 +246,21 @@ fn delete_between(conn: &mut PgConnection, a: Uuid, b: Uuid) -> Result<usize, Er
 }
 
 /// An active match I share with someone: its id, who owes an action,
-/// and the other player.
-#[derive(QueryableByName)]
-struct Shared {
-    #[diesel(sql_type = diesel::sql_types::Uuid)]
-    id: Uuid,
-    #[diesel(sql_type = diesel::sql_types::Array<diesel::sql_types::Uuid>)]
-    awaiting: Vec<Uuid>,
-    #[diesel(sql_type = diesel::sql_types::Uuid)]
-    other: Uuid,
+/// and the other player (read by `matches::reads::shared_active`: the
+/// match tables are the matches module's).
+#[derive(Clone, Debug)]
+pub struct SharedMatch {
+    pub id: Uuid,
+    pub other: Uuid,
+    pub awaiting: Vec<Uuid>,
 }
 
 /// A friendship row: requester, addressee, accepted, sent, accepted at.
 type Row = (Uuid, Uuid, bool, DateTime<Utc>, Option<DateTime<Utc>>);
 
-pub fn list(conn: &mut PgConnection, me: Uuid) -> Result<Friends, Error> {
+/// My friends (with the matches in `shared` each of us owes an action
+/// in), and the requests both ways.
+pub fn list(conn: &mut PgConnection, me: Uuid, shared: &[SharedMatch]) -> Result<Friends, Error> {
     let rows: Vec<Row> = friendships::table
         .filter(
             friendships::requester
@@ -278,15 +278,6 @@ pub fn list(conn: &mut PgConnection, me: Uuid) -> Result<Friends, Error> {
         .load(conn)?;
     let other = |r: Uuid, a: Uuid| if r == me { a } else { r };
     let mut players = players::load(conn, rows.iter().map(|r| other(r.0, r.1)).collect())?;
-    // Every active match I share with anyone, in one query.
-    let shared: Vec<Shared> = diesel::sql_query(
-        "SELECT DISTINCT m.id, m.awaiting, b.user_id AS other, m.deadline_at FROM matches m \
-         JOIN match_seats a ON a.match_id = m.id AND a.user_id = $1 \
-         JOIN match_seats b ON b.match_id = m.id AND b.user_id <> $1 \
-         WHERE m.status = 'active' ORDER BY m.deadline_at",
-    )
-    .bind::<diesel::sql_types::Uuid, _>(me)
-    .load(conn)?;
     let mut out = Friends {
         friends: Vec::new(),
         incoming: Vec::new(),

@@ -1,7 +1,7 @@
 //! `GET /v1/me/summary` (issue #20): the counts an app shows on its badge.
 
 use crate::error::Error;
-use crate::schema::{challenges, friendships, matches};
+use crate::schema::{challenges, friendships};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use serde::{Deserialize, Serialize};
@@ -19,11 +19,7 @@ pub struct Summary {
 }
 
 pub fn summary(conn: &mut PgConnection, me: Uuid) -> Result<Summary, Error> {
-    let awaiting_me = matches::table
-        .filter(matches::status.eq(crate::matches::MatchStatus::Active))
-        .filter(matches::awaiting.contains(vec![me]))
-        .count()
-        .get_result(conn)?;
+    let awaiting_me = crate::matches::reads::awaiting_count(conn, me)?;
     let challenges = challenges::table
         .filter(challenges::user_id.eq(me))
         .count()

@@ -30,8 +30,8 @@
 use crate::error::Error;
 use crate::limits::Limit;
 use crate::matches::duties::RESUME_AT_LEAST;
-use crate::matches::{MatchStatus, NewEvent, ServiceEvent, Table};
-use crate::schema::{match_seats, matches, users};
+use crate::matches::{NewEvent, ServiceEvent, Table};
+use crate::schema::users;
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -383,14 +383,7 @@ fn pause_everywhere(
 /// The matches `user` plays in, locked in id order (every vacation start
 /// and end locks in this order, so two never wait on each other).
 fn tables_of(conn: &mut PgConnection, user: Uuid) -> Result<Vec<Table>, Error> {
-    let ids: Vec<Uuid> = matches::table
-        .inner_join(match_seats::table)
-        .filter(match_seats::user_id.eq(user))
-        .filter(matches::status.eq(MatchStatus::Active))
-        .select(matches::id)
-        .distinct()
-        .order(matches::id)
-        .load(conn)?;
+    let ids = crate::matches::reads::active_of(conn, user)?;
     let mut tables = Vec::with_capacity(ids.len());
     for id in ids {
         if let Some(table) = Table::load(conn, id, true)? {

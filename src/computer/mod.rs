@@ -14,8 +14,7 @@ use crate::matches::{MatchStatus, Table};
 use crate::notify::outbox::Notice;
 use crate::players::Player;
 use chrono::{DateTime, Duration, Utc};
-use diesel::sql_types::{Text, Timestamptz};
-use diesel::{PgConnection, RunQueryDsl};
+use diesel::PgConnection;
 use posthorn_rules::engine::Level;
 use posthorn_rules::{GameId, Seat};
 use serde::{Deserialize, Serialize};
@@ -190,15 +189,30 @@ const REVIVE_WITHIN_DAYS: i64 = 7;
 /// waiting on a computer for good; a move whose match went on is left
 /// failed. The jobs revived.
 pub fn revive(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
-    Ok(diesel::sql_query(
-        "UPDATE jobs SET failed_at = NULL, attempts = 0, leased_until = NULL, run_at = $1 \
-         WHERE kind = $2 AND failed_at <= $3 AND failed_at > $4 AND EXISTS (SELECT 1 FROM matches m \
-           WHERE m.id::text = jobs.payload->>'match_id' \
-             AND m.seq::text = jobs.payload->>'seq' AND m.status = 'active')",
-    )
-    .bind::<Timestamptz, _>(now)
-    .bind::<Text, _>(MOVE_JOB)
-    .bind::<Timestamptz, _>(now - Duration::minutes(REVIVE_AFTER_MINUTES))
-    .bind::<Timestamptz, _>(now - Duration::days(REVIVE_WITHIN_DAYS))
-    .execute(conn)?)
+    use crate::schema::jobs;
+    use diesel::prelude::*;
+    let failed: Vec<(i64, serde_json::Value)> = jobs::table
+        .filter(jobs::kind.eq(MOVE_JOB))
+        .filter(jobs::failed_at.le(now - Duration::minutes(REVIVE_AFTER_MINUTES)))
+        .filter(jobs::failed_at.gt(now - Duration::days(REVIVE_WITHIN_DAYS)))
+        .select((jobs::id, jobs::payload))
+        .load(conn)?;
+    let waiting = |payload: &serde_json::Value| -> Option<(Uuid, i32)> {
+        let id = payload["match_id"].as_str()?.parse().ok()?;
+        Some((id, i32::try_from(payload["seq"].as_i64()?).ok()?))
+    };
+    let asked: Vec<(Uuid, i32)> = failed.iter().filter_map(|(_, p)| waiting(p)).collect();
+    let still = crate::matches::reads::still_at(conn, &asked)?;
+    let revived: Vec<i64> = (failed.iter())
+        .filter(|(_, p)| waiting(p).is_some_and(|w| still.contains(&w)))
+        .map(|(id, _)| *id)
+        .collect();
+    Ok(diesel::update(jobs::table.filter(jobs::id.eq_any(revived)))
+        .set((
+            jobs::failed_at.eq(None::<DateTime<Utc>>),
+            jobs::attempts.eq(0),
+            jobs::leased_until.eq(None::<DateTime<Utc>>),
+            jobs::run_at.eq(now),
+        ))
+        .execute(conn)?)
 }

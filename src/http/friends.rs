@@ -16,7 +16,10 @@ pub async fn list_friends(
     state: web::Data<AppState>,
     caller: Caller,
 ) -> Result<HttpResponse, ApiError> {
-    let friends = db::run(&state.pool, move |c| friends::list(c, caller.user_id)).await?;
+    let friends = db::run(&state.pool, move |c| {
+        crate::matches::reads::friends(c, caller.user_id)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(friends))
 }
 

@@ -12,8 +12,7 @@ use crate::error::Error;
 use crate::matches::duties::TimedDuty;
 use crate::matches::held::{Held, HeldWrites};
 use crate::matches::play::resolve_expired;
-use crate::matches::{MatchRow, MatchStatus, NewEvent, ServiceEvent, Table};
-use crate::schema::matches;
+use crate::matches::{MatchStatus, NewEvent, ServiceEvent, Table};
 use crate::state::AppState;
 use chrono::{DateTime, Utc};
 use diesel::connection::SimpleConnection;
@@ -44,40 +43,6 @@ impl std::ops::AddAssign for Swept {
         self.deadlines += other.deadlines;
         self.paused += other.paused;
     }
-}
-
-/// Claim up to `BATCH` due matches that no other sweeper holds: passed
-/// deadlines first, earliest first, then due notices. Each condition is
-/// read in the order of its own partial index; an `OR` of the two let
-/// PostgreSQL pick a sequential scan of every match, which with due
-/// matches clustered on disk took 20–400 ms per batch (issue #21).
-fn claim_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<MatchRow>, Error> {
-    let mut claimed: Vec<MatchRow> = matches::table
-        .filter(matches::status.eq(MatchStatus::Active))
-        .filter(matches::deadline_at.le(now))
-        .order(matches::deadline_at)
-        .select(MatchRow::as_select())
-        .limit(BATCH)
-        .for_update()
-        .skip_locked()
-        .load(conn)?;
-    let room = BATCH - claimed.len() as i64;
-    if room > 0 {
-        // Our own locks do not skip: leave out what is claimed already.
-        let taken: Vec<uuid::Uuid> = claimed.iter().map(|m| m.id).collect();
-        let noticed: Vec<MatchRow> = matches::table
-            .filter(matches::status.eq(MatchStatus::Active))
-            .filter(matches::notice_at.le(now))
-            .filter(diesel::dsl::not(matches::id.eq_any(&taken)))
-            .order(matches::notice_at)
-            .select(MatchRow::as_select())
-            .limit(room)
-            .for_update()
-            .skip_locked()
-            .load(conn)?;
-        claimed.extend(noticed);
-    }
-    Ok(claimed)
 }
 
 /// Apply the passed deadlines, then the due notices, of one locked match.
@@ -173,7 +138,7 @@ pub fn sweep_batch(
     random: &mut dyn Random,
 ) -> Result<Swept, Error> {
     let mut total = Swept::default();
-    let claimed = claim_due(conn, now)?;
+    let claimed = crate::matches::reads::claim_due(conn, now, BATCH)?;
     let tables = Table::load_claimed(conn, claimed)?;
     // Every settled match's writes go in one statement at the end.
     let mut writes = HeldWrites::new(now);

@@ -5,9 +5,8 @@
 //! instance count.
 
 use crate::error::Error;
-use crate::matches::MatchStatus;
 use crate::notify::{Channel, Kind};
-use crate::schema::{matches, notifications};
+use crate::schema::notifications;
 use chrono::{DateTime, NaiveTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -37,12 +36,7 @@ pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize,
             .date_naive()
             .signed_duration_since(chrono::NaiveDate::default())
             .num_days() as i32;
-        let awaiting: Vec<(Uuid, String, Option<DateTime<Utc>>)> = matches::table
-            .filter(matches::status.eq(MatchStatus::Active))
-            .filter(matches::awaiting.contains(vec![user]))
-            .order(matches::deadline_at.asc().nulls_last())
-            .select((matches::id, matches::game, matches::deadline_at))
-            .load(conn)?;
+        let awaiting = crate::matches::reads::awaiting(conn, user)?;
         if awaiting.is_empty() {
             continue;
         }

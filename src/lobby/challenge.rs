@@ -8,9 +8,9 @@
 //! that they did not accept — rated or not.
 
 use crate::error::Error;
-use crate::matches::{MatchStatus, NewEvent, ServiceEvent, Table};
+use crate::matches::{reads, MatchStatus, NewEvent, ServiceEvent, Table};
 use crate::notify::outbox::Enqueue;
-use crate::schema::{challenges, invites, matches};
+use crate::schema::{challenges, invites};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -75,10 +75,8 @@ pub fn count_sent(
     take(conn, Limit::Challenge, &from.to_string(), now)?;
     crate::limits::serialize(conn, &format!("challenge-pair:{from}>{to}"))?;
     let pending: i64 = challenges::table
-        .inner_join(matches::table)
-        .filter(matches::created_by.eq(from))
+        .filter(challenges::match_id.eq_any(reads::waiting_made_by(from)))
         .filter(challenges::user_id.eq(to))
-        .filter(matches::status.eq(MatchStatus::Waiting))
         .count()
         .get_result(conn)?;
     let pending = pending + invitations_waiting(conn, from, to)?;
@@ -223,9 +221,8 @@ fn cancel(
 /// many.
 pub fn expire(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
     let due: Vec<Uuid> = challenges::table
-        .inner_join(matches::table)
         .filter(challenges::expires_at.le(now))
-        .filter(matches::status.eq(MatchStatus::Waiting))
+        .filter(challenges::match_id.eq_any(reads::waiting()))
         .select(challenges::match_id)
         .distinct()
         .load(conn)?;

@@ -170,22 +170,9 @@ pub const ACTIVE_PER_PLAYER: i64 = 10;
 /// [`ACTIVE_PER_PLAYER`] going; counted under the player's own lock, so
 /// simultaneous requests are counted in turn.
 pub fn within_limit(conn: &mut PgConnection, player: Uuid) -> Result<(), Error> {
-    use crate::schema::{match_seats, matches};
-    use diesel::prelude::*;
     crate::limits::serialize(conn, &format!("computer-matches:{player}"))?;
     let computers: Vec<Uuid> = Level::ALL.into_iter().map(player_id).collect();
-    let against = match_seats::table
-        .filter(match_seats::user_id.eq_any(computers))
-        .select(match_seats::match_id);
-    let mine = match_seats::table
-        .filter(match_seats::user_id.eq(player))
-        .select(match_seats::match_id);
-    let going: i64 = matches::table
-        .filter(matches::status.eq("active"))
-        .filter(matches::id.eq_any(mine))
-        .filter(matches::id.eq_any(against))
-        .count()
-        .get_result(conn)?;
+    let going = crate::matches::reads::active_against(conn, player, computers)?;
     if going >= ACTIVE_PER_PLAYER {
         return Err(Error::rate_limited(format!(
             "at most {ACTIVE_PER_PLAYER} matches against the computer at once; finish or resign one first"

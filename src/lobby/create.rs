@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::idempotency::Keyed;
 use crate::matches::{MatchRow, MatchStatus, MatchView, NewEvent, Table};
 use crate::notify::outbox::Enqueue;
-use crate::schema::{invites, match_seats, matches, users};
+use crate::schema::{invites, users};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -372,20 +372,17 @@ pub(crate) fn lay_table(
         roster: 0,
         planning: Vec::new(),
     };
-    diesel::insert_into(matches::table)
-        .values(&row)
-        .execute(conn)?;
-    let (challenged, invites_made) = sit_down(conn, ask, id, people, seated_now)?;
-    let mut table = Table {
-        row,
-        game,
-        seats: people.to_vec(),
-        players: Default::default(),
-        state: MatchState::empty(game),
-        held: None,
-        on_behalf: None,
-        takeback: Some(None),
-    };
+    // The named who do not sit down now are challenged: their seats
+    // wait empty until they accept (issue #20, `challenge.rs`).
+    let challenged: Vec<(usize, Uuid)> = (people.iter_mut().enumerate())
+        .filter_map(|(seat, person)| {
+            let opponent = person.filter(|u| !seated_now(u))?;
+            *person = None;
+            Some((seat, opponent))
+        })
+        .collect();
+    let mut table = Table::create(conn, row, game, people.to_vec())?;
+    let (challenged, invites_made) = hold_seats(conn, ask, id, people, &challenged)?;
     // Issue #30: nothing hidden is dealt, and no colour drawn, while a
     // seat is open: a creator who could see their hand could cancel and
     // create again until they liked it.
@@ -508,57 +505,44 @@ pub(crate) fn draw_seats(
     Ok(opening)
 }
 
-/// Write the seats of match `id`: those `seated_now` sit down; the other
-/// named opponents are challenged, their seats empty until they accept
-/// (issue #20, `challenge.rs`); every other empty seat gets an
-/// invitation. The challenged, and the invitations made.
-fn sit_down(
+/// Hold the empty seats of match `id`: each challenged player's waits
+/// for their answer, every other gets an invitation. The challenged, and
+/// the invitations made.
+fn hold_seats(
     conn: &mut PgConnection,
     ask: &Ask,
     id: Uuid,
-    people: &mut [Option<Uuid>],
-    seated_now: impl Fn(&Uuid) -> bool,
+    people: &[Option<Uuid>],
+    challenged: &[(usize, Uuid)],
 ) -> Result<(Vec<Uuid>, Vec<crate::matches::Invite>), Error> {
     let now = ask.now;
     let mut invites_made = Vec::new();
-    let mut challenged = Vec::new();
-    for (seat, person) in people.iter_mut().enumerate() {
-        let opponent = person.filter(|u| !seated_now(u));
-        if let Some(opponent) = opponent {
-            super::challenge::create(conn, id, seat, opponent, now)?;
-            challenged.push(opponent);
-            *person = None;
-        }
-        let user = *person;
-        diesel::insert_into(match_seats::table)
+    for (seat, opponent) in challenged {
+        super::challenge::create(conn, id, *seat, *opponent, now)?;
+    }
+    let open = (people.iter().enumerate())
+        .filter(|(seat, person)| person.is_none() && !challenged.iter().any(|c| c.0 == *seat));
+    for (seat, _) in open {
+        let invite = crate::matches::Invite {
+            code: invite_code(),
+            url: String::new(),
+            expires_at: now + Duration::hours(INVITE_HOURS),
+        };
+        diesel::insert_into(invites::table)
             .values((
-                match_seats::match_id.eq(id),
-                match_seats::seat.eq(seat as i16),
-                match_seats::user_id.eq(user),
+                invites::code.eq(&invite.code),
+                invites::match_id.eq(id),
+                invites::seat.eq(seat as i16),
+                invites::created_at.eq(now),
+                invites::expires_at.eq(invite.expires_at),
             ))
             .execute(conn)?;
-        if user.is_none() && opponent.is_none() {
-            let invite = crate::matches::Invite {
-                code: invite_code(),
-                url: String::new(),
-                expires_at: now + Duration::hours(INVITE_HOURS),
-            };
-            diesel::insert_into(invites::table)
-                .values((
-                    invites::code.eq(&invite.code),
-                    invites::match_id.eq(id),
-                    invites::seat.eq(seat as i16),
-                    invites::created_at.eq(now),
-                    invites::expires_at.eq(invite.expires_at),
-                ))
-                .execute(conn)?;
-            invites_made.push(crate::matches::Invite {
-                url: invite_url(ask.public_url, &invite.code),
-                ..invite
-            });
-        }
+        invites_made.push(crate::matches::Invite {
+            url: invite_url(ask.public_url, &invite.code),
+            ..invite
+        });
     }
-    Ok((challenged, invites_made))
+    Ok((challenged.iter().map(|c| c.1).collect(), invites_made))
 }
 
 /// Refuse what a player may not choose as an opening (issue #30): a

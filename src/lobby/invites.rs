@@ -3,9 +3,9 @@
 
 use crate::error::Error;
 use crate::idempotency::{self, Keyed};
-use crate::matches::{MatchRow, MatchStatus, MatchView, Table};
+use crate::matches::{MatchStatus, MatchView, Table};
 use crate::players::Player;
-use crate::schema::{invites, matches, users};
+use crate::schema::{invites, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -38,15 +38,16 @@ pub fn preview(
     now: DateTime<Utc>,
 ) -> Result<InvitePreview, Error> {
     let code = code.trim().to_uppercase();
-    let found: Option<(DateTime<Utc>, Option<uuid::Uuid>, MatchRow)> = invites::table
-        .inner_join(matches::table)
+    let found: Option<(DateTime<Utc>, Option<uuid::Uuid>, uuid::Uuid)> = invites::table
         .filter(invites::code.eq(&code))
-        .select((invites::expires_at, invites::used_by, MatchRow::as_select()))
+        .select((invites::expires_at, invites::used_by, invites::match_id))
         .first(conn)
         .optional()?;
-    let Some((expires_at, used_by, row)) = found else {
+    let Some((expires_at, used_by, match_id)) = found else {
         return Err(Error::not_found("invitation"));
     };
+    let row = crate::matches::reads::row(conn, match_id)?
+        .ok_or_else(|| Error::not_found("invitation"))?;
     let inviter: Player = users::table
         .find(row.created_by)
         .select(Player::as_select())

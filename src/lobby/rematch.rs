@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::matches::{MatchStatus, MatchView, Table};
 use crate::notify::outbox::Enqueue;
 use crate::players::{self, Player};
-use crate::schema::{matches, rematch_offers};
+use crate::schema::rematch_offers;
 use diesel::prelude::*;
 use diesel::PgConnection;
 use posthorn_rules::{MatchState, Random};
@@ -191,9 +191,7 @@ fn start(
         side: None,
     };
     let created = create::create(conn, &rematch_ask, same, random)?;
-    diesel::update(matches::table.find(row.id))
-        .set(matches::rematch_id.eq(created.id))
-        .execute(conn)?;
+    crate::matches::seating::rematched(conn, row.id, created.id)?;
     let mut table = Table::load(conn, created.id, false)?
         .ok_or_else(|| Error::internal("the rematch vanished"))?;
     table.view_for(conn, ask.creator)

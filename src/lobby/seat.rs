@@ -5,9 +5,7 @@
 
 use crate::error::Error;
 use crate::matches::{NewEvent, ServiceEvent, Table};
-use crate::schema::match_seats;
 use chrono::{DateTime, Utc};
-use diesel::prelude::*;
 use diesel::PgConnection;
 use posthorn_rules::{MatchState, Random};
 use uuid::Uuid;
@@ -31,32 +29,17 @@ pub fn take_seat(
         table.row.id,
     )?);
     crate::friends::ensure_apart(conn, user, &others)?;
-    diesel::update(match_seats::table.find((table.row.id, seat)))
-        .set(match_seats::user_id.eq(user))
-        .execute(conn)?;
-    table.seats[seat as usize] = Some(user);
+    table.sit(conn, seat, user)?;
     let mut events = vec![NewEvent {
         seat: Some(posthorn_rules::Seat(seat as u8)),
         rules: false,
         body: ServiceEvent::PlayerJoined.to_body(),
     }];
-    if table.seats.iter().all(Option::is_some) && !dealt(conn, table.row.id)? {
+    if table.seats.iter().all(Option::is_some) && !table.dealt(conn)? {
         let config = &table.row.options;
         let opening = MatchState::setup(table.game, config, table.seats.len(), random)?;
         events.extend(NewEvent::from_rules(None, opening));
     }
     table.append(conn, events, now)?;
     Ok(())
-}
-
-/// Whether the match's opening is in its log (matches created before
-/// issue #30 were dealt at creation).
-fn dealt(conn: &mut PgConnection, match_id: Uuid) -> Result<bool, Error> {
-    use crate::schema::match_events;
-    Ok(diesel::select(diesel::dsl::exists(
-        match_events::table
-            .filter(match_events::match_id.eq(match_id))
-            .filter(match_events::rules.eq(true)),
-    ))
-    .get_result(conn)?)
 }

@@ -5,9 +5,8 @@
 
 use super::{title, update::provisional};
 use crate::error::Error;
-use crate::matches::MatchStatus;
 use crate::players::Player;
-use crate::schema::{match_seats, matches, ratings, users};
+use crate::schema::{ratings, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -127,35 +126,10 @@ pub fn head_to_head(conn: &mut PgConnection, me: Uuid, name: &str) -> Result<Hea
     if crate::friends::blocked_between(conn, me, them.id)? {
         return Err(Error::not_found("player"));
     }
-    let mine = match_seats::table
-        .filter(match_seats::user_id.eq(me))
-        .select(match_seats::match_id);
-    let theirs = match_seats::table
-        .filter(match_seats::user_id.eq(them.id))
-        .select(match_seats::match_id);
-    let rows: Vec<crate::matches::MatchRow> = matches::table
-        .filter(matches::id.eq_any(mine))
-        .filter(matches::id.eq_any(theirs))
-        .filter(matches::status.eq(MatchStatus::Finished))
-        .order(matches::updated_at.desc())
-        .limit(1_000)
-        .select(crate::matches::MatchRow::as_select())
-        .load(conn)?;
-    let seats: Vec<(Uuid, i16, Option<Uuid>)> = match_seats::table
-        .filter(match_seats::match_id.eq_any(rows.iter().map(|r| r.id).collect::<Vec<_>>()))
-        .select((
-            match_seats::match_id,
-            match_seats::seat,
-            match_seats::user_id,
-        ))
-        .load(conn)?;
+    let rows = crate::matches::reads::finished_between(conn, me, them.id, 1_000)?;
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
-    for row in rows {
-        let my_seats: Vec<i64> = seats
-            .iter()
-            .filter(|(m, _, u)| *m == row.id && *u == Some(me))
-            .map(|(_, s, _)| *s as i64)
-            .collect();
+    for (row, my_seats) in rows {
+        let my_seats: Vec<i64> = my_seats.into_iter().map(i64::from).collect();
         let result = row.result.clone().unwrap_or(Value::Null);
         let winners: Vec<i64> = result["winners"]
             .as_array()

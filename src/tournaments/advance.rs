@@ -152,14 +152,11 @@ fn finish(
 /// attempts spent on a database outage) would otherwise wait forever. An
 /// advance with nothing to do changes nothing. Run by the deadline sweep.
 pub fn requeue_idle(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
-    use crate::schema::matches;
     let idle: Vec<Uuid> = tournaments::table
         .filter(tournaments::status.eq(ACTIVE))
-        .filter(diesel::dsl::not(diesel::dsl::exists(
-            matches::table
-                .filter(matches::tournament_id.eq(tournaments::id.nullable()))
-                .filter(matches::status.eq(MatchStatus::Active)),
-        )))
+        .filter(diesel::dsl::not(
+            tournaments::id.eq_any(crate::matches::reads::tournaments_in_play()),
+        ))
         .select(tournaments::id)
         .load(conn)?;
     let hour = now.format("%Y-%m-%dT%H").to_string();

@@ -335,22 +335,17 @@ pub fn leave(
     // under the lock: an opponent's move cannot make a resignation stale,
     // and a match finishing beside us cannot hold one of them while
     // waiting for a rating row a resignation here already holds.
-    use crate::schema::{matches, tournament_matches as pairing};
-    let mine = pairing::table
+    use crate::schema::tournament_matches as pairing;
+    let mine: Vec<Uuid> = pairing::table
         .filter(pairing::tournament_id.eq(id))
         .filter(
             pairing::first_player
                 .eq(user)
                 .or(pairing::second_player.eq(user)),
         )
-        .select(pairing::match_id);
-    let locked: Vec<(Uuid, i32)> = matches::table
-        .filter(matches::id.eq_any(mine))
-        .filter(matches::status.eq(crate::matches::MatchStatus::Active))
-        .order(matches::id.asc())
-        .select((matches::id, matches::seq))
-        .for_update()
+        .select(pairing::match_id)
         .load(conn)?;
+    let locked = crate::matches::reads::lock_active(conn, &mine)?;
     for (match_id, seq) in locked {
         let resign = crate::matches::play::ActionRequest {
             seq,

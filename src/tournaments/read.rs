@@ -7,7 +7,7 @@ use super::{Entrant, Format, PairingRow, TournamentRow, INVITED, JOINED, OPEN, W
 use crate::error::Error;
 use crate::matches::MatchStatus;
 use crate::players::Player;
-use crate::schema::{match_seats, matches, tournament_players, tournaments};
+use crate::schema::{tournament_players, tournaments};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -44,30 +44,13 @@ pub struct Progress {
 fn games(conn: &mut PgConnection, id: Uuid) -> Result<Vec<GameState>, Error> {
     let pairings = super::pairings(conn, id)?;
     let ids: Vec<Uuid> = pairings.iter().map(|p| p.match_id).collect();
-    let rows: HashMap<Uuid, (MatchStatus, i32, Option<Value>)> = matches::table
-        .filter(matches::id.eq_any(&ids))
-        .select((matches::id, matches::status, matches::seq, matches::result))
-        .load::<(Uuid, MatchStatus, i32, Option<Value>)>(conn)?
-        .into_iter()
-        .map(|(id, status, seq, result)| (id, (status, seq, result)))
-        .collect();
-    let seats: HashMap<(Uuid, Uuid), i16> = match_seats::table
-        .filter(match_seats::match_id.eq_any(&ids))
-        .filter(match_seats::user_id.is_not_null())
-        .select((
-            match_seats::match_id,
-            match_seats::user_id,
-            match_seats::seat,
-        ))
-        .load::<(Uuid, Option<Uuid>, i16)>(conn)?
-        .into_iter()
-        .filter_map(|(m, u, s)| Some(((m, u?), s)))
-        .collect();
+    let standings = crate::matches::reads::standings(conn, &ids)?;
     Ok(pairings
         .into_iter()
         .filter_map(|pairing| {
-            let (status, seq, result) = rows.get(&pairing.match_id)?.clone();
-            let seat = *seats.get(&(pairing.match_id, pairing.first_player))?;
+            let standing = standings.get(&pairing.match_id)?;
+            let (status, seq, result) = (standing.status, standing.seq, standing.result.clone());
+            let seat = *standing.seats.get(&pairing.first_player)?;
             let first_scored = match status {
                 MatchStatus::Finished => super::first_scored(result.as_ref(), seat as usize),
                 _ => None,

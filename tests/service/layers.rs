@@ -213,6 +213,102 @@ fn upward(top: &Graph) -> Vec<String> {
     found
 }
 
+/// The match tables: only `src/matches/` (and the generated schema) name
+/// them; every other module reads them through `matches::reads` and
+/// writes them through `Table` (docs/architecture.md, "The match tables
+/// have one owner").
+const MATCH_TABLES: [&str; 3] = ["matches", "match_seats", "match_events"];
+
+/// Whether `word` stands whole at byte `at` of `code`.
+fn whole(code: &str, at: usize, word: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || c == '_';
+    let before = code[..at].chars().next_back();
+    let after = code[at + word.len()..].chars().next();
+    !before.is_some_and(part) && !after.is_some_and(part)
+}
+
+/// The modules outside `matches` that name a match table: in the schema's
+/// paths (`schema::matches`, `schema::{match_seats, …}`, `matches::table`)
+/// or in SQL (`FROM matches`, `JOIN match_seats m`, …).
+fn match_tables_named(sources: &BTreeMap<String, String>) -> Vec<String> {
+    let mut found = Vec::new();
+    for (module, source) in sources {
+        if module == "schema" || module == "matches" || module.starts_with("matches::") {
+            continue;
+        }
+        let code = code(source);
+        let lower = code.to_ascii_lowercase();
+        let mut named = BTreeSet::new();
+        for table in MATCH_TABLES {
+            for (at, _) in lower
+                .match_indices(table)
+                .filter(|(at, _)| whole(&lower, *at, table))
+            {
+                let before = lower[..at].trim_end();
+                let after = &code[at + table.len()..];
+                let in_schema = before.ends_with("schema::")
+                    || (before.rfind("schema::{"))
+                        .is_some_and(|open| !lower[open..at].contains('}'));
+                let in_sql = ["from", "join", "update", "into"]
+                    .iter()
+                    .any(|k| before.ends_with(k) && whole(before, before.len() - k.len(), k));
+                let a_path = after.starts_with("::table") || table != "matches";
+                if in_schema || in_sql || a_path {
+                    named.insert(table);
+                }
+            }
+        }
+        found.extend(named.into_iter().map(|t| format!("{module} names {t}")));
+    }
+    found
+}
+
+#[test]
+fn only_the_matches_module_names_the_match_tables() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    assert_eq!(match_tables_named(&modules(&src)), Vec::<String>::new());
+}
+
+/// The rule bites: the schema's paths, a group, raw SQL; the module's own
+/// files, `crate::matches::` paths and `tournament_matches` pass.
+#[test]
+fn a_match_table_named_outside_matches_is_found() {
+    let sources: BTreeMap<String, String> = [
+        ("summary", "use crate::schema::matches;\n"),
+        ("vacation", "use crate::schema::{users, match_seats};\n"),
+        (
+            "friends",
+            "sql_query(\"SELECT 1 FROM matches m JOIN match_events e\")\n",
+        ),
+        ("lobby::seat", "diesel::update(match_seats::table)\n"),
+        (
+            "matches::reads",
+            "use crate::schema::{match_seats, matches};\n",
+        ),
+        (
+            "tournaments",
+            "use crate::schema::tournament_matches;\ntournament_matches::table\n",
+        ),
+        (
+            "export",
+            "use crate::matches::{reads, MatchStatus};\n// FROM matches\n",
+        ),
+    ]
+    .into_iter()
+    .map(|(m, s)| (m.to_owned(), s.to_owned()))
+    .collect();
+    assert_eq!(
+        match_tables_named(&sources),
+        [
+            "friends names match_events",
+            "friends names matches",
+            "lobby::seat names match_seats",
+            "summary names matches",
+            "vacation names match_seats",
+        ]
+    );
+}
+
 #[test]
 fn the_service_keeps_its_floors_and_has_no_import_cycle() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");

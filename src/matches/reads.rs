@@ -1,0 +1,323 @@
+//! The read models other modules need of the match tables, in one place:
+//! only `src/matches/` names `matches`, `match_seats` and `match_events`
+//! (docs/architecture.md, "The match tables have one owner";
+//! `tests/service/layers.rs` holds the line). Each function answers one
+//! question in the vocabulary of its caller; the few that lock what they
+//! read say so, and lock in id order like every other multi-match lock.
+//!
+//! A subquery ([`Ids`]) is handed out where the caller filters its own
+//! table by the matches (`challenges::match_id.eq_any(waiting())`), so
+//! the read stays one statement.
+
+use super::{MatchRow, MatchStatus};
+use crate::error::Error;
+use crate::schema::{match_seats, matches};
+use chrono::{DateTime, Utc};
+use diesel::pg::Pg;
+use diesel::prelude::*;
+use diesel::PgConnection;
+use std::collections::HashMap;
+use uuid::Uuid;
+
+/// A subquery of match ids, for a caller's `eq_any`.
+pub type Ids = matches::BoxedQuery<'static, Pg, diesel::sql_types::Uuid>;
+
+/// The matches waiting for their seats to fill.
+pub fn waiting() -> Ids {
+    matches::table
+        .filter(matches::status.eq(MatchStatus::Waiting))
+        .select(matches::id)
+        .into_boxed()
+}
+
+/// The waiting matches `creator` made.
+pub fn waiting_made_by(creator: Uuid) -> Ids {
+    waiting().filter(matches::created_by.eq(creator))
+}
+
+/// The ids of every match `user` sits in (any status).
+fn seated(user: Uuid) -> match_seats::BoxedQuery<'static, Pg, diesel::sql_types::Uuid> {
+    match_seats::table
+        .filter(match_seats::user_id.eq(user))
+        .select(match_seats::match_id)
+        .into_boxed()
+}
+
+/// One match's row, unlocked.
+pub fn row(conn: &mut PgConnection, id: Uuid) -> Result<Option<MatchRow>, Error> {
+    Ok(matches::table
+        .find(id)
+        .select(MatchRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// A match waiting on `user`, as a reminder lists it.
+pub type Awaiting = (Uuid, String, Option<DateTime<Utc>>);
+
+/// The active matches waiting on `user`: id, game and deadline, the
+/// nearest deadline first.
+pub fn awaiting(conn: &mut PgConnection, user: Uuid) -> Result<Vec<Awaiting>, Error> {
+    Ok(matches::table
+        .filter(matches::status.eq(MatchStatus::Active))
+        .filter(matches::awaiting.contains(vec![user]))
+        .order(matches::deadline_at.asc().nulls_last())
+        .select((matches::id, matches::game, matches::deadline_at))
+        .load(conn)?)
+}
+
+/// How many active matches wait on `user`.
+pub fn awaiting_count(conn: &mut PgConnection, user: Uuid) -> Result<i64, Error> {
+    Ok(matches::table
+        .filter(matches::status.eq(MatchStatus::Active))
+        .filter(matches::awaiting.contains(vec![user]))
+        .count()
+        .get_result(conn)?)
+}
+
+/// Every active match `me` shares with anyone, one line per other
+/// player, the nearest deadline first.
+pub fn shared_active(
+    conn: &mut PgConnection,
+    me: Uuid,
+) -> Result<Vec<crate::friends::SharedMatch>, Error> {
+    // The deadline is selected because DISTINCT orders only by what it selects.
+    type Line = (Uuid, Vec<Uuid>, Option<Uuid>, Option<DateTime<Utc>>);
+    let rows: Vec<Line> = matches::table
+        .inner_join(match_seats::table)
+        .filter(matches::id.eq_any(seated(me)))
+        .filter(match_seats::user_id.ne(me))
+        .filter(matches::status.eq(MatchStatus::Active))
+        .order(matches::deadline_at)
+        .select((
+            matches::id,
+            matches::awaiting,
+            match_seats::user_id,
+            matches::deadline_at,
+        ))
+        .distinct()
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(id, awaiting, other, _)| {
+            Some(crate::friends::SharedMatch {
+                id,
+                other: other?,
+                awaiting,
+            })
+        })
+        .collect())
+}
+
+/// How many active matches `player` has against any of `computers`.
+pub fn active_against(
+    conn: &mut PgConnection,
+    player: Uuid,
+    computers: Vec<Uuid>,
+) -> Result<i64, Error> {
+    let against = match_seats::table
+        .filter(match_seats::user_id.eq_any(computers))
+        .select(match_seats::match_id);
+    Ok(matches::table
+        .filter(matches::status.eq(MatchStatus::Active))
+        .filter(matches::id.eq_any(seated(player)))
+        .filter(matches::id.eq_any(against))
+        .count()
+        .get_result(conn)?)
+}
+
+/// The active matches `user` plays in, in id order (the order every
+/// multi-match lock takes).
+pub fn active_of(conn: &mut PgConnection, user: Uuid) -> Result<Vec<Uuid>, Error> {
+    Ok(matches::table
+        .filter(matches::status.eq(MatchStatus::Active))
+        .filter(matches::id.eq_any(seated(user)))
+        .order(matches::id)
+        .select(matches::id)
+        .load(conn)?)
+}
+
+/// The active or waiting matches `user` sits in, locked in id order:
+/// id, status and seq.
+pub fn lock_open_of(
+    conn: &mut PgConnection,
+    user: Uuid,
+) -> Result<Vec<(Uuid, MatchStatus, i32)>, Error> {
+    Ok(matches::table
+        .filter(matches::id.eq_any(seated(user)))
+        .filter(matches::status.eq_any([MatchStatus::Active, MatchStatus::Waiting]))
+        .order(matches::id)
+        .select((matches::id, matches::status, matches::seq))
+        .for_update()
+        .load(conn)?)
+}
+
+/// Which of `ids` are active, locked in id order, with their seq.
+pub fn lock_active(conn: &mut PgConnection, ids: &[Uuid]) -> Result<Vec<(Uuid, i32)>, Error> {
+    Ok(matches::table
+        .filter(matches::id.eq_any(ids))
+        .filter(matches::status.eq(MatchStatus::Active))
+        .order(matches::id.asc())
+        .select((matches::id, matches::seq))
+        .for_update()
+        .load(conn)?)
+}
+
+/// Every match `user` sits in or is challenged to, oldest first.
+pub fn of_player(conn: &mut PgConnection, user: Uuid) -> Result<Vec<Uuid>, Error> {
+    Ok(matches::table
+        .filter(
+            matches::id
+                .eq_any(seated(user))
+                .or(matches::id.eq_any(super::challenged::matches_of(user))),
+        )
+        .order(matches::created_at)
+        .select(matches::id)
+        .load(conn)?)
+}
+
+/// Which of the `(match, seq)` pairs still wait there: the match active
+/// and at that seq.
+pub fn still_at(conn: &mut PgConnection, pairs: &[(Uuid, i32)]) -> Result<Vec<(Uuid, i32)>, Error> {
+    let ids: Vec<Uuid> = pairs.iter().map(|(id, _)| *id).collect();
+    let now: Vec<(Uuid, i32)> = matches::table
+        .filter(matches::id.eq_any(ids))
+        .filter(matches::status.eq(MatchStatus::Active))
+        .select((matches::id, matches::seq))
+        .load(conn)?;
+    Ok(pairs.iter().filter(|p| now.contains(p)).copied().collect())
+}
+
+/// The tournaments with a match in play.
+pub fn tournaments_in_play() -> matches::BoxedQuery<'static, Pg, diesel::sql_types::Uuid> {
+    matches::table
+        .filter(matches::status.eq(MatchStatus::Active))
+        .filter(matches::tournament_id.is_not_null())
+        .select(matches::tournament_id.assume_not_null())
+        .into_boxed()
+}
+
+/// Where a match stands, as a tournament's table reads it.
+#[derive(Clone, Debug)]
+pub struct Standing {
+    pub status: MatchStatus,
+    pub seq: i32,
+    pub result: Option<serde_json::Value>,
+    /// Each seated player's seat.
+    pub seats: HashMap<Uuid, i16>,
+}
+
+/// Where each of `ids` stands: two reads.
+pub fn standings(conn: &mut PgConnection, ids: &[Uuid]) -> Result<HashMap<Uuid, Standing>, Error> {
+    let mut out: HashMap<Uuid, Standing> = matches::table
+        .filter(matches::id.eq_any(ids))
+        .select((matches::id, matches::status, matches::seq, matches::result))
+        .load::<(Uuid, MatchStatus, i32, Option<serde_json::Value>)>(conn)?
+        .into_iter()
+        .map(|(id, status, seq, result)| {
+            let seats = HashMap::new();
+            (
+                id,
+                Standing {
+                    status,
+                    seq,
+                    result,
+                    seats,
+                },
+            )
+        })
+        .collect();
+    let seats: Vec<(Uuid, Option<Uuid>, i16)> = match_seats::table
+        .filter(match_seats::match_id.eq_any(ids))
+        .filter(match_seats::user_id.is_not_null())
+        .select((
+            match_seats::match_id,
+            match_seats::user_id,
+            match_seats::seat,
+        ))
+        .load(conn)?;
+    for (id, user, seat) in seats {
+        if let (Some(standing), Some(user)) = (out.get_mut(&id), user) {
+            standing.seats.insert(user, seat);
+        }
+    }
+    Ok(out)
+}
+
+/// The finished matches `me` and `them` both sat in, newest first (at
+/// most `limit`), each with the seats `me` held.
+pub fn finished_between(
+    conn: &mut PgConnection,
+    me: Uuid,
+    them: Uuid,
+    limit: i64,
+) -> Result<Vec<(MatchRow, Vec<i16>)>, Error> {
+    let rows: Vec<MatchRow> = matches::table
+        .filter(matches::id.eq_any(seated(me)))
+        .filter(matches::id.eq_any(seated(them)))
+        .filter(matches::status.eq(MatchStatus::Finished))
+        .order(matches::updated_at.desc())
+        .limit(limit)
+        .select(MatchRow::as_select())
+        .load(conn)?;
+    let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
+    let mine: Vec<(Uuid, i16)> = match_seats::table
+        .filter(match_seats::match_id.eq_any(ids))
+        .filter(match_seats::user_id.eq(me))
+        .select((match_seats::match_id, match_seats::seat))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|row| {
+            let seats = (mine.iter().filter(|(m, _)| *m == row.id))
+                .map(|(_, s)| *s)
+                .collect();
+            (row, seats)
+        })
+        .collect())
+}
+
+/// Claim up to `limit` due matches that no other sweeper holds: passed
+/// deadlines first, earliest first, then due notices; locked. Each
+/// condition is read in the order of its own partial index; an `OR` of
+/// the two let PostgreSQL pick a sequential scan of every match, which
+/// with due matches clustered on disk took 20–400 ms per batch (issue #21).
+pub fn claim_due(
+    conn: &mut PgConnection,
+    now: DateTime<Utc>,
+    limit: i64,
+) -> Result<Vec<MatchRow>, Error> {
+    let mut claimed: Vec<MatchRow> = matches::table
+        .filter(matches::status.eq(MatchStatus::Active))
+        .filter(matches::deadline_at.le(now))
+        .order(matches::deadline_at)
+        .select(MatchRow::as_select())
+        .limit(limit)
+        .for_update()
+        .skip_locked()
+        .load(conn)?;
+    let room = limit - claimed.len() as i64;
+    if room > 0 {
+        // Our own locks do not skip: leave out what is claimed already.
+        let taken: Vec<Uuid> = claimed.iter().map(|m| m.id).collect();
+        let noticed: Vec<MatchRow> = matches::table
+            .filter(matches::status.eq(MatchStatus::Active))
+            .filter(matches::notice_at.le(now))
+            .filter(diesel::dsl::not(matches::id.eq_any(&taken)))
+            .order(matches::notice_at)
+            .select(MatchRow::as_select())
+            .limit(room)
+            .for_update()
+            .skip_locked()
+            .load(conn)?;
+        claimed.extend(noticed);
+    }
+    Ok(claimed)
+}
+
+/// My friends and requests, each friend with the active matches we share
+/// that wait on either of us.
+pub fn friends(conn: &mut PgConnection, me: Uuid) -> Result<crate::friends::Friends, Error> {
+    let shared = shared_active(conn, me)?;
+    crate::friends::list(conn, me, &shared)
+}

@@ -97,7 +97,9 @@ pub fn app_state(
     let secret = jwt_secret(&config)?;
     let mailer = notify::deliver::Mailer::from_config(&config)?;
     let vapid = notify::push::Vapid::from_config(&config)?;
-    // What follows every append, in its transaction (docs/architecture.md).
+    // What follows every append, in its transaction, in this order
+    // (docs/architecture.md): the rating update before the notices, whose
+    // "match finished" shows its changes.
     matches::reactions::install(|| {
         vec![
             Box::new(ratings::update::Rate),

@@ -10,8 +10,9 @@ use crate::matches::reactions::{Appended, Reaction};
 use crate::matches::{EventRow, MatchStatus, ServiceEvent, Table};
 use crate::notify::outbox::Notice;
 use crate::notify::Kind;
+use chrono::{DateTime, Utc};
 use diesel::PgConnection;
-use posthorn_rules::{DutyKind, Seat};
+use posthorn_rules::{DutyKind, MatchState, Seat};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -21,7 +22,8 @@ const TOLD_BACK_AFTER: chrono::Duration =
     chrono::Duration::hours(crate::vacation::LEAST_CHARGE_HOURS as i64);
 
 /// The notices reaction: every append is told to the players it
-/// concerns, in its transaction.
+/// concerns, in its transaction. It runs after the rating update, whose
+/// changes the finished match's notice shows (docs/architecture.md).
 pub struct Tell;
 
 impl Reaction for Tell {
@@ -31,175 +33,226 @@ impl Reaction for Tell {
         table: &mut Table,
         appended: &Appended,
     ) -> Result<Vec<Notice>, Error> {
-        after_append(
-            table,
-            appended.duties_before,
-            appended.was_finished,
-            appended.stored,
-        )
+        after_append(table, appended)
     }
 }
 
-/// What an append tells the players: a duty newly owed, the end of the
-/// match, a timeout notice, an accepted invitation.
-pub fn after_append(
-    table: &Table,
-    duties_before: &[TimedDuty],
-    was_finished: bool,
-    appended: &[EventRow],
-) -> Result<Vec<Notice>, Error> {
-    let row = &table.row;
-    // The people seated: a computer hears nothing (issue #32).
-    let user_at = |seat: Seat| {
-        (table.seats.get(seat.index()).copied().flatten())
-            .filter(|user| !crate::computer::is_computer(user))
-    };
-    let people: Vec<Uuid> = (0..table.seats.len() as u8)
-        .map(Seat)
-        .filter_map(user_at)
-        .collect();
-    let mut notices = Vec::new();
-    let mut notice = |user, seq, kind, payload| {
-        notices.push(Notice {
-            user,
-            seq,
-            kind,
-            payload,
-        })
-    };
-    if row.status == MatchStatus::Active {
-        for duty in table.duties()? {
-            let known = duties_before
-                .iter()
-                .any(|d| d.seat == duty.seat && d.kind == duty.kind);
-            let kind = match duty.kind {
-                DutyKind::Turn => Kind::YourTurn,
-                DutyKind::DrawReply => Kind::DrawOffered,
-                DutyKind::FlipDecision => Kind::FlipDecision,
-                DutyKind::LastCard => continue,
-            };
-            // An untimed match (against the computer, issue #32) tells no
-            // duty: the computer answers within seconds, and the person
-            // has no deadline to be reminded of.
-            if duty.deadline_at.is_none() {
-                continue;
-            }
-            if let (false, Some(user)) = (known, user_at(duty.seat)) {
-                let payload = json!({"game": row.game, "deadline_at": duty.deadline_at});
-                notice(user, row.seq, kind, payload);
-            }
+/// Who hears of an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Audience {
+    /// The player of the event's own seat.
+    Own,
+    /// The players of the other seats.
+    Others,
+    /// Everyone seated.
+    Everyone,
+    /// Who made the match.
+    Creator,
+}
+
+/// An event as it is heard: by whom, as what kind, with what besides the
+/// game.
+struct Heard {
+    to: Audience,
+    kind: Kind,
+    payload: serde_json::Value,
+}
+
+fn heard(to: Audience, kind: Kind, payload: serde_json::Value) -> Option<Heard> {
+    Some(Heard { to, kind, payload })
+}
+
+/// What each service event tells, and whom. Takebacks between people
+/// (issue #34): the opponent hears of the request, the asker of the
+/// answer. Vacation: the others hear once that a player went away (a
+/// duty paused later, by the sweep, tells nobody; a player starts one
+/// vacation a day) and that they are back, only after a vacation of a
+/// day or more (issue #46): a start and end toggled within it mails each
+/// opponent once.
+fn heard_of(event: &ServiceEvent, at: DateTime<Utc>) -> Option<Heard> {
+    use Audience::*;
+    match event {
+        ServiceEvent::TimeoutNotice { deadline_at, .. } => heard(
+            Own,
+            Kind::TimeoutNotice,
+            json!({"deadline_at": deadline_at}),
+        ),
+        ServiceEvent::PlayerJoined => heard(Creator, Kind::InvitationAccepted, json!({})),
+        ServiceEvent::TakebackRequested { .. } => heard(Others, Kind::TakebackRequested, json!({})),
+        ServiceEvent::TakebackDeclined => {
+            heard(Others, Kind::TakebackAnswered, json!({"accepted": false}))
         }
+        ServiceEvent::TakenBack {
+            accepted_by: Some(_),
+            ..
+        } => heard(Own, Kind::TakebackAnswered, json!({"accepted": true})),
+        ServiceEvent::OnVacation { since, until } if *since == at => {
+            heard(Others, Kind::OpponentOnVacation, json!({"until": until}))
+        }
+        ServiceEvent::BackFromVacation { since }
+            if since.is_none_or(|since| at - since >= TOLD_BACK_AFTER) =>
+        {
+            heard(Others, Kind::OpponentBack, json!({}))
+        }
+        ServiceEvent::TimeGranted { .. }
+        | ServiceEvent::Cancelled { .. }
+        | ServiceEvent::TakenBack { .. }
+        | ServiceEvent::OnVacation { .. }
+        | ServiceEvent::BackFromVacation { .. } => None,
+    }
+}
+
+/// A rules event as it is heard: only a side put out of a match that
+/// goes on, which everyone seated hears of (`Game::put_out`).
+fn heard_of_rules(table: &Table, event: &EventRow) -> Result<Option<Heard>, Error> {
+    if table.row.status != MatchStatus::Active {
+        return Ok(None);
+    }
+    let out = MatchState::put_out(table.game, &event.body).map_err(Error::internal)?;
+    Ok(out.and_then(|out| {
+        let payload = json!({"army": out.side, "reason": out.reason});
+        heard(Audience::Everyone, Kind::PlayerEliminated, payload)
+    }))
+}
+
+/// The kind a newly owed duty is heard as; a last-card call is not told
+/// (it lasts seconds, §F8).
+fn duty_kind(duty: DutyKind) -> Option<Kind> {
+    match duty {
+        DutyKind::Turn => Some(Kind::YourTurn),
+        DutyKind::DrawReply => Some(Kind::DrawOffered),
+        DutyKind::FlipDecision => Some(Kind::FlipDecision),
+        DutyKind::LastCard => None,
+    }
+}
+
+/// The people seated at `table`: a computer hears nothing (issue #32).
+fn person_at(table: &Table, seat: Seat) -> Option<Uuid> {
+    (table.seats.get(seat.index()).copied().flatten())
+        .filter(|user| !crate::computer::is_computer(user))
+}
+
+/// Who of `table` is `to`, for an event of `seat`.
+fn audience(table: &Table, to: Audience, seat: Option<Seat>) -> Vec<Uuid> {
+    let seats = (0..table.seats.len() as u8).map(Seat);
+    let own = seat.and_then(|s| person_at(table, s));
+    match to {
+        Audience::Own => own.into_iter().collect(),
+        // The players of the other seats (not the event's seat's player).
+        Audience::Others => (seats.filter(|s| Some(*s) != seat))
+            .filter_map(|s| person_at(table, s))
+            .filter(|u| Some(*u) != own)
+            .collect(),
+        Audience::Everyone => seats.filter_map(|s| person_at(table, s)).collect(),
+        Audience::Creator => vec![table.row.created_by],
+    }
+}
+
+/// The duties newly owed, as heard by their seat's player. An untimed
+/// match (against the computer, issue #32) tells no duty: the computer
+/// answers within seconds, and the person has no deadline to be
+/// reminded of.
+fn newly_owed(duties: &[TimedDuty], before: &[TimedDuty]) -> Vec<(Seat, Heard)> {
+    (duties.iter())
+        .filter(|duty| !(before.iter()).any(|d| d.seat == duty.seat && d.kind == duty.kind))
+        .filter(|duty| duty.deadline_at.is_some())
+        .filter_map(|duty| {
+            let payload = json!({"deadline_at": duty.deadline_at});
+            Some((
+                duty.seat,
+                heard(Audience::Own, duty_kind(duty.kind)?, payload)?,
+            ))
+        })
+        .collect()
+}
+
+/// What an append tells the players: each duty newly owed, a conditional
+/// reply played, the end of the match, then each event as [`heard_of`]
+/// and [`heard_of_rules`] say.
+pub fn after_append(table: &Table, appended: &Appended) -> Result<Vec<Notice>, Error> {
+    let row = &table.row;
+    let duties = table.duties()?;
+    // (the seat it concerns, what is heard, at which seq)
+    let mut heard_all: Vec<(Option<Seat>, Heard, i32)> = Vec::new();
+    if row.status == MatchStatus::Active {
+        let owed = newly_owed(&duties, appended.duties_before).into_iter();
+        heard_all.extend(owed.map(|(seat, h)| (Some(seat), h, row.seq)));
     }
     // A stored conditional reply (issue #34), once its turn is played:
     // its player hears that it was played for them.
-    if let Some(seat) = table.on_behalf {
-        let done = !table.duties()?.iter().any(|d| d.seat == seat);
-        if let (true, Some(user)) = (done, user_at(seat)) {
-            notice(
-                user,
-                row.seq,
-                Kind::ConditionalPlayed,
-                json!({"game": row.game}),
-            );
-        }
+    if let Some(seat) = appended
+        .on_behalf
+        .filter(|s| !duties.iter().any(|d| d.seat == *s))
+    {
+        let played = heard(Audience::Own, Kind::ConditionalPlayed, json!({}));
+        heard_all.extend(played.map(|h| (Some(seat), h, row.seq)));
     }
-    if row.status == MatchStatus::Finished && !was_finished {
-        let payload = json!({"game": row.game, "result": row.result});
-        for user in &people {
-            notice(*user, row.seq, Kind::MatchFinished, payload.clone());
-        }
+    if row.status == MatchStatus::Finished && !appended.was_finished {
+        let over = heard(
+            Audience::Everyone,
+            Kind::MatchFinished,
+            json!({"result": row.result}),
+        );
+        heard_all.extend(over.map(|h| (None, h, row.seq)));
     }
-    // A game that puts a player out of a continuing match says so with an
-    // `eliminated` event (contract docs): everyone seated hears of it.
-    for event in appended.iter().filter(|e| e.rules) {
-        if event.body["type"] == "eliminated" && row.status == MatchStatus::Active {
-            let payload = json!({
-                "game": row.game,
-                "army": event.body["army"],
-                "reason": event.body["reason"],
-            });
-            for user in &people {
-                notice(*user, event.seq, Kind::PlayerEliminated, payload.clone());
-            }
-        }
-    }
-    for event in appended.iter().filter(|e| !e.rules) {
+    for event in appended.stored {
+        let heard = match event.rules {
+            true => heard_of_rules(table, event)?,
+            false => ServiceEvent::from_body(&event.body).and_then(|e| heard_of(&e, event.at)),
+        };
         let seat = event.seat.map(|s| Seat(s as u8));
-        // The players of the other seats (not the event's seat's player).
-        let own = seat.and_then(user_at);
-        let others: Vec<Uuid> = (0..table.seats.len() as u8)
-            .map(Seat)
-            .filter(|s| Some(*s) != seat)
-            .filter_map(user_at)
-            .filter(|u| Some(*u) != own)
-            .collect();
-        let (seq, game) = (event.seq, &row.game);
-        match ServiceEvent::from_body(&event.body) {
-            Some(ServiceEvent::TimeoutNotice { deadline_at, .. }) => {
-                if let Some(user) = own {
-                    let payload = json!({"game": game, "deadline_at": deadline_at});
-                    notice(user, seq, Kind::TimeoutNotice, payload);
-                }
-            }
-            Some(ServiceEvent::PlayerJoined) => {
-                notice(
-                    row.created_by,
-                    seq,
-                    Kind::InvitationAccepted,
-                    json!({"game": game}),
-                );
-            }
-            // Takebacks between people (issue #34): the opponent hears of
-            // the request, the asker of the answer.
-            Some(ServiceEvent::TakebackRequested { .. }) => {
-                for user in others {
-                    notice(user, seq, Kind::TakebackRequested, json!({"game": game}));
-                }
-            }
-            Some(ServiceEvent::TakebackDeclined) => {
-                let payload = json!({"game": game, "accepted": false});
-                for user in others {
-                    notice(user, seq, Kind::TakebackAnswered, payload.clone());
-                }
-            }
-            Some(ServiceEvent::TakenBack {
-                accepted_by: Some(_),
-                ..
-            }) => {
-                if let Some(user) = own {
-                    let payload = json!({"game": game, "accepted": true});
-                    notice(user, seq, Kind::TakebackAnswered, payload);
-                }
-            }
-            // Vacation (issue #34): the others hear once that a player went
-            // away (a duty paused later, by the sweep, tells nobody; a
-            // player starts one vacation a day) and that they are back,
-            // only after a vacation of a day or more (issue #46): a start
-            // and end toggled within it mails each opponent once.
-            Some(ServiceEvent::OnVacation { since, until }) if since == event.at => {
-                let payload = json!({"game": game, "until": until});
-                for user in others {
-                    notice(user, seq, Kind::OpponentOnVacation, payload.clone());
-                }
-            }
-            Some(ServiceEvent::BackFromVacation { since })
-                if since.is_none_or(|since| event.at - since >= TOLD_BACK_AFTER) =>
-            {
-                for user in others {
-                    notice(user, seq, Kind::OpponentBack, json!({"game": game}));
-                }
-            }
-            Some(
-                ServiceEvent::TimeGranted { .. }
-                | ServiceEvent::Cancelled { .. }
-                | ServiceEvent::TakenBack { .. }
-                | ServiceEvent::OnVacation { .. }
-                | ServiceEvent::BackFromVacation { .. },
-            )
-            | None => {}
+        heard_all.extend(heard.map(|h| (seat, h, event.seq)));
+    }
+    let mut told = Vec::new();
+    for (seat, mut heard, seq) in heard_all {
+        heard.payload["game"] = json!(row.game);
+        for user in audience(table, heard.to, seat) {
+            let (kind, payload) = (heard.kind, heard.payload.clone());
+            told.push(Notice {
+                user,
+                seq,
+                kind,
+                payload,
+            });
         }
     }
-    Ok(notices)
+    Ok(told)
+}
+
+/// What a tournament tells its players (docs/tournaments.md).
+pub enum TournamentNews {
+    /// Invited, with the terms they would play on.
+    Invited {
+        terms: serde_json::Value,
+    },
+    Started,
+    /// A knockout's new round (its number tells one round's notice from
+    /// another's).
+    Round(i32),
+    /// Over, with the final standings in a line.
+    Finished {
+        standings: String,
+    },
+}
+
+/// `users` hear `news` of the tournament `name` of `game`.
+pub fn tournament(users: &[Uuid], game: &str, name: &str, news: TournamentNews) -> Vec<Notice> {
+    let mut payload = json!({"game": game, "tournament": name});
+    let (kind, seq) = match news {
+        TournamentNews::Invited { terms } => {
+            if let (Some(p), serde_json::Value::Object(terms)) = (payload.as_object_mut(), terms) {
+                p.extend(terms);
+            }
+            (Kind::TournamentInvited, 0)
+        }
+        TournamentNews::Started => (Kind::TournamentStarted, 0),
+        TournamentNews::Round(round) => (Kind::TournamentRound, round),
+        TournamentNews::Finished { standings } => {
+            payload["standings"] = json!(standings);
+            (Kind::TournamentFinished, 0)
+        }
+    };
+    to_each(users, seq, kind, payload)
 }
 
 /// The challenged (and those seated at once by their friend settings)

@@ -15,9 +15,9 @@
 //!
 //! * **Seats, teams, elimination, points** — a seat is an index `0..n`.
 //!   [`Outcome`] names the winning seats (a team is several seats), and carries
-//!   per-seat `scores` for points games. Elimination is a game event named
-//!   `eliminated` (the service tells every player of it); the eliminated
-//!   seat simply stops appearing in [`Game::to_act`].
+//!   per-seat `scores` for points games. Elimination is a game event the
+//!   game names through [`Game::put_out`] (the service tells every player
+//!   of it); the eliminated seat simply stops appearing in [`Game::to_act`].
 //! * **Hidden information** (§H) — nothing leaves the crate except through
 //!   [`Game::view`] and [`Game::redact`], both per [`Viewer`]. Events hold the
 //!   full facts (the service stores them); `redact` blanks what the viewer may
@@ -389,6 +389,14 @@ pub enum Rating {
 
 /// The game contract. Every function is pure: the same inputs give the same
 /// answer, and nothing is mutated except the state handed to [`Game::apply`].
+/// A side put out of a continuing match ([`Game::put_out`]): its name as
+/// the game writes it (`red`) and why (`checkmate`, `resigned`, …).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PutOut {
+    pub side: String,
+    pub reason: String,
+}
+
 pub trait Game {
     /// The catalogue line and the harness bounds.
     const ABOUT: About;
@@ -502,6 +510,15 @@ pub trait Game {
     fn is_own_move(event: &Self::Event) -> bool {
         let _ = event;
         true
+    }
+
+    /// The side `event` puts out of a match that goes on (four-player
+    /// chess's elimination, §Q7/§Q9/§Q10), which every player hears of;
+    /// the seat simply stops appearing in [`Game::to_act`]. Default: an
+    /// event puts nobody out.
+    fn put_out(event: &Self::Event) -> Option<PutOut> {
+        let _ = event;
+        None
     }
 
     /// Whether the setup deals each player something the others cannot

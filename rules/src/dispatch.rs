@@ -136,6 +136,11 @@ pub fn is_own_move<G: Game>(event: &Value) -> Result<bool, RuleError> {
     Ok(G::is_own_move(&event))
 }
 
+pub fn put_out<G: Game>(event: &Value) -> Result<Option<crate::PutOut>, RuleError> {
+    let event: G::Event = from_json("event", event)?;
+    Ok(G::put_out(&event))
+}
+
 pub fn redact<G: Game>(event: &Value, viewer: Viewer) -> Result<Value, RuleError> {
     let event: G::Event = from_json("event", event)?;
     Ok(to_json(&G::redact(&event, viewer)))

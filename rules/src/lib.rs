@@ -60,8 +60,8 @@ pub mod janggi;
 pub mod listing;
 
 pub use contract::{
-    About, Duty, DutyKind, Env, Game, Millis, Outcome, OutcomeKind, Random, Rating, RuleCode,
-    RuleError, Seat, SplitMix64, Start, Viewer,
+    About, Duty, DutyKind, Env, Game, Millis, Outcome, OutcomeKind, PutOut, Random, Rating,
+    RuleCode, RuleError, Seat, SplitMix64, Start, Viewer,
 };
 /// For the service's own schemas, from the same version.
 pub use schemars;
@@ -281,6 +281,17 @@ macro_rules! games {
             ) -> Result<bool, $crate::RuleError> {
                 match game {
                     $(GameId::$Id => $crate::dispatch::is_own_move::<$G>(event)),+
+                }
+            }
+
+            /// The side a stored event puts out of the match, if any
+            /// ([`crate::Game::put_out`]).
+            pub fn put_out(
+                game: GameId,
+                event: &$crate::serde_json::Value,
+            ) -> Result<Option<$crate::PutOut>, $crate::RuleError> {
+                match game {
+                    $(GameId::$Id => $crate::dispatch::put_out::<$G>(event)),+
                 }
             }
 

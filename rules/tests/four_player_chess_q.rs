@@ -4,7 +4,7 @@
 use posthorn_rules::four_player_chess::{
     perft, Action, Army, Config, Event, FourPlayerChess, Mode, Move, Owner, Position, State,
 };
-use posthorn_rules::{Duty, DutyKind, Env, Game, OutcomeKind, Random, SplitMix64};
+use posthorn_rules::{Duty, DutyKind, Env, Game, OutcomeKind, PutOut, Random, SplitMix64};
 
 /// A position: `to` moves, `armies` = red, green, blue, gray piece lists
 /// (an empty list: that army is out), no castling rights.
@@ -456,6 +456,25 @@ fn q8_a_mate_scores_20_for_the_last_mover_among_the_checking_armies() {
     let events = play(&mut state, "b5c5");
     assert_eq!(scored(&events), vec![(Army::Red, 20, "checkmate".into())]);
     assert_eq!(eliminated(&events), vec![(Army::Blue, "checkmate".into())]);
+}
+
+/// The service learns of an elimination only through the contract
+/// (`Game::put_out`): the mated army by its name, and why; the move and
+/// the score that came with it put nobody out.
+#[test]
+fn q7_an_elimination_is_a_fact_the_contract_carries() {
+    let text = blue_boxed("Kh1,Rk14,Pd2", "Ka8,Pb5", "Kn7,Nf10", "points", "gray");
+    let mut state = start(&text, 4);
+    play(&mut state, "f10e12");
+    play(&mut state, "d2d3");
+    let events = play(&mut state, "b5c5");
+    let out: Vec<PutOut> = events.iter().filter_map(FourPlayerChess::put_out).collect();
+    let blue = PutOut {
+        side: "blue".into(),
+        reason: "checkmate".into(),
+    };
+    assert_eq!(out, vec![blue]);
+    assert!(events.len() > 1, "the move and the score are events too");
 }
 
 #[test]

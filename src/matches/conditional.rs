@@ -335,7 +335,6 @@ pub fn answer(
         return Ok(Vec::new());
     };
     let mut appended = Vec::new();
-    table.on_behalf = Some(owner);
     let played = play(
         conn,
         table,
@@ -345,7 +344,6 @@ pub fn answer(
         now,
         random,
     );
-    table.on_behalf = None;
     if !played? {
         // No longer legal: the lines go, and the turn stays with me.
         store(conn, table.row.id, user, &Lines::default(), now)?;
@@ -381,7 +379,7 @@ fn play(
             return Ok(false);
         };
         let events = NewEvent::from_rules(Some(owner), events);
-        appended.extend(table.append(conn, events, now)?);
+        appended.extend(table.append_for(conn, events, now, Some(owner))?);
     }
     Ok(true)
 }

@@ -173,9 +173,6 @@ pub struct Table {
     /// Appends not yet written: the sweep holds them to write a whole
     /// batch in one statement ([`held`]); `None` writes each at once.
     pub held: Option<held::Held>,
-    /// The seat whose stored conditional line is being played, while its
-    /// reply is appended (issue #34): the notices tell its player.
-    pub on_behalf: Option<Seat>,
     /// The takeback asked and not yet answered, `(seat that asked,
     /// to_seq)`, once known (`None`: not read yet). A function of the log
     /// up to `seq`, so a snapshot keeps it and every append brings it up
@@ -270,7 +267,6 @@ impl Table {
             players: snap.players,
             state: snap.state,
             held: None,
-            on_behalf: None,
             takeback: snap.takeback,
         })
     }
@@ -355,7 +351,6 @@ impl Table {
             players,
             state,
             held: None,
-            on_behalf: None,
             takeback: None,
         };
         // Read from committed rows: safe to remember now.
@@ -449,6 +444,18 @@ impl Table {
         events: Vec<NewEvent>,
         now: DateTime<Utc>,
     ) -> Result<Vec<EventRow>, Error> {
+        self.append_for(conn, events, now, None)
+    }
+
+    /// [`Table::append`], of events that play `on_behalf`'s stored
+    /// conditional line (`conditional::answer`): the reactions are told.
+    pub fn append_for(
+        &mut self,
+        conn: &mut PgConnection,
+        events: Vec<NewEvent>,
+        now: DateTime<Utc>,
+        on_behalf: Option<Seat>,
+    ) -> Result<Vec<EventRow>, Error> {
         let mut stored = Vec::with_capacity(events.len());
         for event in events {
             if event.rules {
@@ -481,6 +488,7 @@ impl Table {
             held: &held,
             duties_before: &duties_before,
             was_finished,
+            on_behalf,
             now,
         };
         let reacted = self.react(conn, &appended);

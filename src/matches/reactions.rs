@@ -1,9 +1,11 @@
 //! The reactions seam (issue #31): what follows an append to a match's
 //! log in the same transaction — the rating update at a rated end, the
-//! notices to the players; next: a computer opponent's move, conditional
-//! moves, a tournament's next round. The list is built once at start-up
-//! (`crate::app_state`) and called by `Table::append`, which names none
-//! of them: the aggregate stays below the features that react to it.
+//! notices to the players, a computer opponent's move, a tournament's
+//! next round. The list is built once at start-up (`crate::app_state`)
+//! and called by `Table::append`, which names none of them: the
+//! aggregate stays below the features that react to it. They run in the
+//! list's order, and the order matters once: the rating update comes
+//! before the notices, whose "match finished" shows its changes.
 
 use super::duties::TimedDuty;
 use super::{EventRow, Table};
@@ -24,6 +26,9 @@ pub struct Appended<'a> {
     pub duties_before: &'a [TimedDuty],
     /// Whether the match was already over before the append.
     pub was_finished: bool,
+    /// The seat whose stored conditional line these events play
+    /// (`conditional::answer`), if they are one.
+    pub on_behalf: Option<posthorn_rules::Seat>,
     pub now: DateTime<Utc>,
 }
 

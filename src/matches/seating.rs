@@ -41,7 +41,6 @@ impl Table {
             players: Default::default(),
             state: MatchState::empty(game),
             held: None,
-            on_behalf: None,
             takeback: Some(None),
         })
     }

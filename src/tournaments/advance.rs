@@ -20,13 +20,12 @@ use crate::error::Error;
 use crate::job_queue::{Job, Work};
 use crate::matches::reactions::{Appended, Reaction};
 use crate::matches::{MatchStatus, Table};
+use crate::notices::TournamentNews;
 use crate::notify::outbox::Notice;
-use crate::notify::Kind;
 use crate::schema::tournaments;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
-use serde_json::json;
 use std::sync::Arc;
 use uuid::Uuid;
 
@@ -100,9 +99,8 @@ pub fn advance(
             // A new round is announced; a replay is a match like any other.
             if due.game_no == 0 && due.round > 1 {
                 let players = [due.first, due.second];
-                let round = due.round as i32;
-                let kind = Kind::TournamentRound;
-                super::tell(conn, &row, &players, kind, round, json!({}), now)?;
+                let round = TournamentNews::Round(due.round as i32);
+                super::tell(conn, &row, &players, round, now)?;
             }
         }
         if progress.bracket.champion.is_some() {
@@ -136,15 +134,8 @@ fn finish(
             .collect::<Vec<_>>()
             .join(" · "),
     };
-    super::tell(
-        conn,
-        row,
-        &progress.seeds,
-        Kind::TournamentFinished,
-        0,
-        json!({"standings": standings}),
-        now,
-    )
+    let news = TournamentNews::Finished { standings };
+    super::tell(conn, row, &progress.seeds, news, now)
 }
 
 /// Queue an advance, once an hour at most, for every started tournament

@@ -13,7 +13,7 @@ use super::{Format, TournamentRow, DECLINED, INVITED, JOINED, OPEN, WITHDRAWN};
 use crate::error::Error;
 use crate::limits::Limit;
 use crate::lobby::create::{game_config, invite_code, turn_seconds, GameChoice};
-use crate::notify::Kind;
+use crate::notices::TournamentNews;
 use crate::schema::tournament_players;
 use crate::schema::tournaments;
 use chrono::{DateTime, Utc};
@@ -205,7 +205,7 @@ pub fn invite(
         "turn_hours": row.turn_seconds as f64 / 3600.0,
         "rated": row.rated,
     });
-    super::tell(conn, row, &told, Kind::TournamentInvited, 0, terms, now)
+    super::tell(conn, row, &told, TournamentNews::Invited { terms }, now)
 }
 
 /// Join: an invited player, one who said no and changed their mind, or

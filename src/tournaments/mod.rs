@@ -17,8 +17,7 @@ pub mod start;
 
 use crate::error::Error;
 use crate::job_queue;
-use crate::notify::outbox::{Enqueue, Notice};
-use crate::notify::Kind;
+use crate::notify::outbox::Enqueue;
 use crate::schema::{tournament_matches, tournament_players, tournaments};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -236,32 +235,19 @@ pub fn queue_start(
     Ok(())
 }
 
-/// Tell `users` about the tournament: `kind` with the tournament's name
-/// and game, plus `extra`; `seq` tells one round's notice from another's.
+/// Tell `users` the tournament's `news` (the words are the notices
+/// policy's, `notices::tournament`).
 pub fn tell(
     conn: &mut PgConnection,
     row: &TournamentRow,
     users: &[Uuid],
-    kind: Kind,
-    seq: i32,
-    extra: serde_json::Value,
+    news: crate::notices::TournamentNews,
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
     if users.is_empty() {
         return Ok(());
     }
-    let mut payload = json!({"game": row.game, "tournament": row.name});
-    if let (Some(p), serde_json::Value::Object(more)) = (payload.as_object_mut(), extra) {
-        p.extend(more);
-    }
-    let notices = (users.iter())
-        .map(|user| Notice {
-            user: *user,
-            seq,
-            kind,
-            payload: payload.clone(),
-        })
-        .collect();
+    let notices = crate::notices::tournament(users, &row.game, &row.name, news);
     Enqueue::new(row.id, notices, now).execute(conn)?;
     Ok(())
 }

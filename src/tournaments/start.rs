@@ -6,13 +6,12 @@ use super::bracket::Due;
 use super::{Format, TournamentRow, ACTIVE, JOINED, OPEN};
 use crate::error::Error;
 use crate::lobby::create::{draw_seats, lay_table, Ask, Laid};
-use crate::notify::Kind;
+use crate::notices::TournamentNews;
 use crate::schema::{ratings, tournament_matches, tournament_players, tournaments};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use posthorn_rules::{GameId, Random};
-use serde_json::json;
 use std::collections::HashMap;
 use uuid::Uuid;
 
@@ -91,15 +90,7 @@ pub fn start(
     for pairing in &due {
         lay_pairing(conn, row, pairing, now, random)?;
     }
-    super::tell(
-        conn,
-        row,
-        &seeds,
-        Kind::TournamentStarted,
-        0,
-        json!({}),
-        now,
-    )
+    super::tell(conn, row, &seeds, TournamentNews::Started, now)
 }
 
 /// [`start`] by itself (at the start time, or at the join that makes

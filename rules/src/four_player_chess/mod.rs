@@ -30,7 +30,7 @@ mod turn;
 pub use board::{perft, Army, Kind, Mode, Move, Owner, Piece, Position, Start};
 pub use state::{Action, ArmySeat, Captured, Event, State};
 
-use crate::{About, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
+use crate::{About, Duty, DutyKind, Env, Game, Outcome, PutOut, Random, RuleError, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// §Q6: the match is drawn (ended) after this many plies.
@@ -182,6 +182,17 @@ impl Game for FourPlayerChess {
                 _ => seat,
             })
             .collect()
+    }
+
+    /// §Q7/§Q9/§Q10: an army eliminated while the match goes on.
+    fn put_out(event: &Event) -> Option<PutOut> {
+        match event {
+            Event::Eliminated { army, reason } => Some(PutOut {
+                side: army.name().to_owned(),
+                reason: reason.clone(),
+            }),
+            _ => None,
+        }
     }
 
     /// Resigning, abandoning and the end are not moves of one's own

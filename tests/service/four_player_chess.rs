@@ -95,13 +95,10 @@ async fn play_one(app: &TestApp, table: &mut Table, random: &mut SplitMix64) {
 
 /// Random legal moves until the match ends (§Q6: within 1,000 plies).
 async fn play_out(app: &TestApp, table: &mut Table, random: &mut SplitMix64) {
-    for _ in 0..1_001 {
-        if table.last["status"] == "finished" {
-            return;
-        }
-        play_one(app, table, random).await;
-    }
-    panic!("the match must end within 1,000 plies");
+    let tokens: Vec<&str> = table.tokens.iter().map(String::as_str).collect();
+    let id = table.path.trim_start_matches("/v1/matches/");
+    table.last = app.play_moves(&tokens, id, random, 1_001).await;
+    assert_eq!(table.last["status"], "finished", "within 1,000 plies");
 }
 
 #[actix_web::test]

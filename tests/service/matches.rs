@@ -3,7 +3,7 @@
 use crate::support::TestApp;
 use chrono::Duration;
 use diesel::RunQueryDsl;
-use posthorn_rules::{Random, SplitMix64};
+use posthorn_rules::SplitMix64;
 use serde_json::{json, Value};
 
 fn match_path(m: &Value) -> String {
@@ -37,43 +37,15 @@ async fn new_checkers(app: &TestApp, creator: &str, opponent: &str, options: Val
     reply.body
 }
 
-/// Play random legal moves until the match ends; returns the final view.
+/// Random legal moves until the match ends (within 1,000): its view.
 async fn play_out(app: &TestApp, players: &[&str; 2], m: &Value, seed: u64) -> Value {
-    let mut random = SplitMix64::new(seed);
-    let path = match_path(m);
-    for _ in 0..1000 {
-        let view = app.get(&path, players[0]).await.body;
-        if view["status"] == "finished" {
-            return view;
-        }
-        let seat = view["to_act"][0]["seat"].as_u64().unwrap();
-        let mut acted = false;
-        for token in players {
-            let legal = app.get(&format!("{path}/legal-actions"), token).await.body;
-            let moves: Vec<&Value> = legal["actions"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter(|a| a["type"] == "move")
-                .collect();
-            if moves.is_empty() {
-                continue;
-            }
-            let action = moves[random.below(moves.len() as u64) as usize].clone();
-            let reply = app
-                .post(
-                    &format!("{path}/actions"),
-                    token,
-                    json!({"seq": legal["seq"], "action": action}),
-                )
-                .await;
-            assert_eq!(reply.status, 200, "seat {seat}: {}", reply.body);
-            acted = true;
-            break;
-        }
-        assert!(acted, "someone must be able to move");
-    }
-    panic!("the match did not end within 1000 moves");
+    let id = m["id"].as_str().unwrap();
+    let end = (app.play_moves(players, id, &mut SplitMix64::new(seed), 1000)).await;
+    assert_eq!(
+        end["status"], "finished",
+        "the match ends within 1000 moves"
+    );
+    end
 }
 
 #[actix_web::test]

@@ -374,6 +374,52 @@ impl TestApp {
         .await
     }
 
+    /// Play random legal moves (actions of type `move`), each by the
+    /// player of the seat on move, until the match ends or `plies` are
+    /// played: the one whole-match helper (docs in tests/README.md).
+    /// `tokens` are the players'; the match as last seen.
+    pub async fn play_moves(
+        &self,
+        tokens: &[&str],
+        match_id: &str,
+        random: &mut dyn posthorn_rules::Random,
+        plies: usize,
+    ) -> Value {
+        let path = format!("/v1/matches/{match_id}");
+        let mut ids = Vec::new();
+        for token in tokens {
+            ids.push(self.get("/v1/me", token).await.body["id"].clone());
+        }
+        let mut last = self.get(&path, tokens[0]).await.body;
+        for _ in 0..plies {
+            if last["status"] == "finished" {
+                break;
+            }
+            let seat = last["to_act"][0]["seat"].as_u64().expect("a seat on move") as usize;
+            let user = &last["seats"][seat]["user"]["id"];
+            let token = tokens[ids
+                .iter()
+                .position(|id| id == user)
+                .expect("a player's seat")];
+            let listed = self.get(&format!("{path}/legal-actions"), token).await.body;
+            let moves: Vec<&Value> = (listed["actions"].as_array().into_iter().flatten())
+                .filter(|a| a["type"] == "move")
+                .collect();
+            assert!(!moves.is_empty(), "the seat on move can move: {listed}");
+            let action = moves[random.below(moves.len() as u64) as usize].clone();
+            let reply = self
+                .post(
+                    &format!("{path}/actions"),
+                    token,
+                    json!({"seq": listed["seq"], "action": action}),
+                )
+                .await;
+            assert_eq!(reply.status, 200, "{action}: {}", reply.body);
+            last = reply.body["match"].clone();
+        }
+        last
+    }
+
     /// The number `sql` reads (a query whose one row has a bigint `n`).
     pub async fn count(&self, sql: String) -> i64 {
         #[derive(diesel::QueryableByName)]

@@ -732,17 +732,10 @@ async fn refusals_are_problem_documents_blocked_not_invited_started_full() {
     app.stop().await;
 }
 
-/// Each side makes one move, then `loser` resigns: a rated result.
+/// Each side makes two moves, then `loser` resigns: a rated result.
 async fn play_out(app: &TestApp, tokens: [&str; 2], match_id: &str, loser: &str) {
-    for _ in 0..2 {
-        for token in tokens {
-            let actions = app.legal_actions(token, match_id).await;
-            if let Some(mv) = actions.iter().find(|a| a["type"] == "move") {
-                let moved = app.act(token, match_id, mv.clone()).await;
-                assert_eq!(moved.status, 200, "{}", moved.body);
-            }
-        }
-    }
+    let mut random = posthorn_rules::SplitMix64::new(5);
+    app.play_moves(&tokens, match_id, &mut random, 4).await;
     let resigned = app.act(loser, match_id, json!({"type": "resign"})).await;
     assert_eq!(resigned.status, 200, "{}", resigned.body);
 }

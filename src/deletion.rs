@@ -1,6 +1,6 @@
-//! Deleting an account (issue #47, item 6; what it erases and keeps is
-//! docs/decisions/accounts-and-sessions.md "Deleting an account", and the
-//! public page `/account-deletion`).
+//! Deleting an account (docs/decisions/accounts-and-sessions.md; what it
+//! erases and keeps is docs/decisions/accounts-and-sessions.md "Deleting an
+//! account", and the public page `/account-deletion`).
 //!
 //! One transaction, in the order the account's other parts depend on it:
 //! its tournaments are left and its matches resigned first (the results

@@ -1,9 +1,9 @@
-//! My sessions (issue #47, item 8): the devices signed in to my account,
-//! and ending one of them. A session is a refresh-token family
-//! (`accounts::refresh`); it lives while a token of it is neither revoked
-//! nor expired. The device is a short label read from the User-Agent the
-//! session signed in with (never the address: a list of where I was is
-//! not something the service needs to keep).
+//! My sessions (docs/decisions/accounts-and-sessions.md): the devices
+//! signed in to my account, and ending one of them. A session is a
+//! refresh-token family (`accounts::refresh`); it lives while a token of it
+//! is neither revoked nor expired. The device is a short label read from
+//! the User-Agent the session signed in with (never the address: a list of
+//! where I was is not something the service needs to keep).
 
 use crate::error::Error;
 use crate::schema::refresh_tokens;

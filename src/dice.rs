@@ -1,8 +1,8 @@
-//! Chance is injected like time (issue #12): production rolls from the
-//! operating system; tests seed it, so a FlipChess deal, a seat draw or a
-//! Banqi layout is reproducible over HTTP. Only game chance comes from
-//! here: secrets (tokens, invite codes, keys) always come from the
-//! operating system.
+//! Chance is injected like time (docs/decisions/matches-and-deadlines.md):
+//! production rolls from the operating system; tests seed it, so a
+//! FlipChess deal, a seat draw or a Banqi layout is reproducible over HTTP.
+//! Only game chance comes from here: secrets (tokens, invite codes, keys)
+//! always come from the operating system.
 
 use posthorn_rules::{Random, SplitMix64};
 use std::sync::{Arc, Mutex};

@@ -1,5 +1,5 @@
 //! What the service enforces on a request, stated in the OpenAPI document
-//! (issue #30 item 15), so that a client generated from it, or a fuzzer
+//! (docs/decisions/hardening.md), so that a client generated from it, or a fuzzer
 //! reading it, can trust it: the game ids and variants on offer, the
 //! IANA time zones, the username and nickname rules, cursors, seat
 //! indexes, turn lengths, and that no text in a request may hold NUL.

@@ -1,7 +1,8 @@
-//! What a use case can fail with, in its own words (issue #12). The HTTP
-//! layer turns it into a problem document (`http::error`); the sweep, the
-//! outbox worker and start-up log it with their context. Nothing here
-//! logs: an error is reported once, where it is handled.
+//! What a use case can fail with, in its own words
+//! (docs/decisions/api-and-schemas.md). The HTTP layer turns it into a
+//! problem document (`http::error`); the sweep, the outbox worker and
+//! start-up log it with their context. Nothing here logs: an error is
+//! reported once, where it is handled.
 
 use posthorn_rules::RuleError;
 use std::fmt;

@@ -1,9 +1,10 @@
-//! `GET /v1/me/export` (issue #47, item 7): everything the service keeps
-//! about me, as one JSON document. Every match is read through the same
-//! use cases as its own endpoints (`matches::play::view` and `events`), so
-//! it holds exactly what I could see there: an opponent's FlipChess hand
-//! or a face-down Banqi piece never appears, because the rules redact it
-//! for my seat as they do for every answer.
+//! `GET /v1/me/export` (docs/decisions/accounts-and-sessions.md):
+//! everything the service keeps about me, as one JSON document. Every match
+//! is read through the same use cases as its own endpoints
+//! (`matches::play::view` and `events`), so it holds exactly what I could
+//! see there: an opponent's FlipChess hand or a face-down Banqi piece never
+//! appears, because the rules redact it for my seat as they do for every
+//! answer.
 
 use crate::accounts::{self, Me};
 use crate::devices::{self, DeviceSession};

@@ -1,4 +1,4 @@
-//! Friends and blocks (issue #20, its second part).
+//! Friends and blocks (docs/decisions/friends-and-blocks.md).
 //!
 //! A friend request waits until the other accepts (or declines); two people
 //! who ask each other are friends at once. A block ends any friendship or

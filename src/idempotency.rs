@@ -1,10 +1,11 @@
-//! `Idempotency-Key` (issue #13, after the IETF idempotency-key draft): a
-//! retry of a POST with the same key gets the first answer and changes
-//! nothing; the same key with a different request is refused with 422
-//! `idempotency_key_reused`. A key is the caller's own (keys of two users
-//! never meet), is remembered with a fingerprint of the operation and its
-//! body, and is kept for [`KEEP_HOURS`]; a concurrent first use of the same
-//! key waits for the first to finish, then replays it.
+//! `Idempotency-Key` (docs/decisions/hardening.md, after the IETF
+//! idempotency-key draft): a retry of a POST with the same key gets the
+//! first answer and changes nothing; the same key with a different request
+//! is refused with 422 `idempotency_key_reused`. A key is the caller's own
+//! (keys of two users never meet), is remembered with a fingerprint of the
+//! operation and its body, and is kept for [`KEEP_HOURS`]; a concurrent
+//! first use of the same key waits for the first to finish, then replays
+//! it.
 //!
 //! Honoured by `POST /v1/matches`, `POST /v1/matches/{id}/actions` and
 //! `POST /v1/invites/{code}/accept` — the POSTs that create or change a

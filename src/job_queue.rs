@@ -1,4 +1,4 @@
-//! One-off work (issue #31): a computer opponent's move, a tournament's
+//! One-off work (docs/architecture.md): a computer opponent's move, a tournament's
 //! next round — written in the transaction that makes it due, so it is
 //! never lost and never due without its cause; claimed by any instance
 //! with `FOR UPDATE SKIP LOCKED` under a lease, so a crashed worker's job

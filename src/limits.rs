@@ -1,5 +1,5 @@
 //! Abuse limits that hold under concurrency and on any number of instances
-//! (issue #30). Each limit counts hits per key in a sliding window, in the
+//! (docs/abuse.md). Each limit counts hits per key in a sliding window, in the
 //! `limit_hits` table. The count and the insert of a hit run under a
 //! transaction-scoped advisory lock on the key, so simultaneous requests
 //! are counted one after another: 24 simultaneous wrong passwords meet
@@ -18,7 +18,7 @@
 //! - challenges: 30 a day per challenger, not counting those accepted
 //!   (an accepted challenge was welcome: its count is given back), and at
 //!   most 5 unanswered per pair at once. A tournament invitation by name
-//!   counts as a challenge (issue #46), and a creator has at most 3
+//!   counts as a challenge (docs/abuse.md), and a creator has at most 3
 //!   tournaments open (a count under the lock, `tournaments::entry`).
 //! - guests: 10 per address per hour.
 //! - invitations: 60 previews and 20 accepts per address per hour; codes
@@ -29,11 +29,11 @@
 //! - matches against the computer: at most 10 going per player (a count
 //!   under the lock, `lobby::computers::within_limit`).
 //! - verification mails: 5 per account per day.
-//! - vacation starts: 1 per player per day (issue #46): each start and
+//! - vacation starts: 1 per player per day (docs/abuse.md): each start and
 //!   end is an event in every match of theirs and a notice to every
 //!   opponent, and each vacation costs at least a day anyway.
-//! - sign-ups: 5 accounts per address per hour (issue #46).
-//! - password resets (issue #47): 5 asked per address per hour, and 3
+//! - sign-ups: 5 accounts per address per hour (docs/abuse.md).
+//! - password resets (docs/abuse.md): 5 asked per address per hour, and 3
 //!   mails a day to one email address (an account's verified address, so
 //!   per account), counted whether or not the address is anyone's, so a
 //!   refusal tells nothing.

@@ -1,9 +1,10 @@
-//! Names people show each other, and email addresses (issue #13): a name
-//! is NFKC-normalised and may hold no control, bidi-override, zero-width
-//! or other invisible character; a nickname that only looks like a
-//! registered username (`Аdmin` with a Cyrillic А for `admin`) is refused,
-//! compared by UTS #39 skeleton; an email address is read by an RFC 5322
-//! parser and must be plain ASCII (docs/decisions/hardening.md, "Text").
+//! Names people show each other, and email addresses
+//! (docs/decisions/accounts-and-sessions.md): a name is NFKC-normalised and
+//! may hold no control, bidi-override, zero-width or other invisible
+//! character; a nickname that only looks like a registered username
+//! (`Аdmin` with a Cyrillic А for `admin`) is refused, compared by UTS #39
+//! skeleton; an email address is read by an RFC 5322 parser and must be
+//! plain ASCII (docs/decisions/hardening.md, "Text").
 
 use crate::error::Error;
 use crate::schema::users;

@@ -1,8 +1,9 @@
-//! The notices policy (issue #31: every notice goes through here): what
-//! an append to a match's log tells its players (the [`Tell`] reaction),
-//! and what the lobby tells them — invited, a rematch offered, a match
-//! cancelled. The notices go to the outbox in the same statement as the
-//! events (`notify::outbox`), which knows nothing of matches.
+//! The notices policy (docs/decisions/notifications.md: every notice goes
+//! through here): what an append to a match's log tells its players (the
+//! [`Tell`] reaction), and what the lobby tells them — invited, a rematch
+//! offered, a match cancelled. The notices go to the outbox in the same
+//! statement as the events (`notify::outbox`), which knows nothing of
+//! matches.
 
 use crate::error::Error;
 use crate::matches::duties::TimedDuty;

@@ -1,6 +1,7 @@
-//! Forgotten passwords (issue #47; docs/api.md §Accounts, docs/abuse.md
-//! "Forgotten passwords"): a link mailed to the account's verified
-//! address sets a new password, once, within an hour.
+//! Forgotten passwords (docs/decisions/accounts-and-sessions.md;
+//! docs/api.md §Accounts, docs/abuse.md "Forgotten passwords"): a link
+//! mailed to the account's verified address sets a new password, once,
+//! within an hour.
 //!
 //! **No enumeration, in the answer and in its timing.** Asking for a link
 //! does the same work whatever the address: it takes the same two limits

@@ -1,12 +1,12 @@
-//! Sessions that have ended (issue #30). An access token is a JWT checked
-//! without the database, so on its own it would work until it expires
-//! (15 minutes) after sign-out, a password change or a stolen refresh
-//! token's family being revoked. Every instance keeps the set of sessions
-//! (refresh-token families) revoked within an access token's lifetime and
-//! refuses their tokens: its own revocations at once, every other
-//! instance's within [`REFRESH_EVERY`], read by one small indexed query
-//! (the set holds only the last few minutes' sign-outs). Checking a
-//! request is one hash-set look-up under a read lock.
+//! Sessions that have ended (docs/decisions/accounts-and-sessions.md). An
+//! access token is a JWT checked without the database, so on its own it
+//! would work until it expires (15 minutes) after sign-out, a password
+//! change or a stolen refresh token's family being revoked. Every instance
+//! keeps the set of sessions (refresh-token families) revoked within an
+//! access token's lifetime and refuses their tokens: its own revocations at
+//! once, every other instance's within [`REFRESH_EVERY`], read by one small
+//! indexed query (the set holds only the last few minutes' sign-outs).
+//! Checking a request is one hash-set look-up under a read lock.
 
 use crate::error::Error;
 use chrono::{DateTime, Duration, Utc};

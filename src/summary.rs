@@ -1,4 +1,5 @@
-//! `GET /v1/me/summary` (issue #20): the counts an app shows on its badge.
+//! `GET /v1/me/summary` (docs/decisions/notifications.md): the counts an
+//! app shows on its badge.
 
 use crate::error::Error;
 use crate::schema::{challenges, friendships};

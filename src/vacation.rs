@@ -1,7 +1,7 @@
-//! Vacation (issue #34): a registered player may go away without losing
-//! their matches on the 48-hour rule. While they are away every duty of
-//! theirs pauses, in every match (in four-player chess only their own
-//! seat's); it resumes with the time it had left.
+//! Vacation (docs/decisions/matches-and-deadlines.md): a registered player
+//! may go away without losing their matches on the 48-hour rule. While they
+//! are away every duty of theirs pauses, in every match (in four-player
+//! chess only their own seat's); it resumes with the time it had left.
 //!
 //! The rules, written down in docs/decisions/matches-and-deadlines.md:
 //! - **Allowance**: 30 days (720 hours), which a new account starts with;
@@ -9,9 +9,9 @@
 //! - **Spent by the started hour**, from when the first duty of theirs
 //!   paused to the end of the vacation, **plus the hour of grace** every
 //!   paused duty may resume with (`duties::RESUME_AT_LEAST`), and **at
-//!   least a day** (issue #46, as chess.com charges): a vacation can never
-//!   give a duty more clock than it costs. A vacation while nobody waits
-//!   for them costs nothing until somebody does.
+//! least a day** (docs/decisions/matches-and-deadlines.md, as chess.com
+//! charges): a vacation can never give a duty more clock than it costs. A
+//! vacation while nobody waits for them costs nothing until somebody does.
 //! - **One start a day** (`limits::Limit::VacationStart`): ending is always
 //!   allowed, starting again waits.
 //! - It ends when they say so (`DELETE /v1/me/vacation`), when they act

@@ -1,4 +1,4 @@
-//! Engine time, shared fairly (issue #46). Every search a computer makes
+//! Engine time, shared fairly (docs/bots.md). Every search a computer makes
 //! is timed and charged to the person it plays (the job's owner) and to
 //! the address that person last made a computer match from. The job
 //! runner claims the move of whoever spent least in the last hour first

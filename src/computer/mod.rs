@@ -1,4 +1,4 @@
-//! Computer opponents in the service (issue #32). The engines are the
+//! Computer opponents in the service (docs/bots.md). The engines are the
 //! rules crate's (`posthorn_rules::engine`); here a computer holds seats
 //! as a player (one per level, `players::Player::computer`), a duty that
 //! falls to one queues a job in the append's transaction ([`Reply`]), and

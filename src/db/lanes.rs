@@ -1,4 +1,4 @@
-//! The threads that run request handlers' transactions (issue #21, the
+//! The threads that run request handlers' transactions (docs/scaling.md, the
 //! blocking hop): as many as the pool has connections, started with it
 //! and kept, each taking the oldest waiting transaction in turn.
 //!

@@ -1,4 +1,4 @@
-//! Reads from a replica (issue #36): the read-heavy paths that may lag a
+//! Reads from a replica (docs/scaling.md): the read-heavy paths that may lag a
 //! little (leaderboards, profiles, head-to-head, replays) go to
 //! `POSTHORN_READ_DATABASE_URL` when it is set; everything else, and every
 //! read that must see the caller's own latest write (their match after an

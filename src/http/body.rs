@@ -1,14 +1,14 @@
-//! The one way a JSON request body is read (issue #13): within the size
-//! limit (413), within `POSTHORN_BODY_TIMEOUT_SECONDS` of the head (a body
-//! trickled byte by byte is cut off with 408; actix itself times out only
-//! the head), and with no NUL character in any string — PostgreSQL refuses
-//! 0x00 in text, and nobody types one.
+//! The one way a JSON request body is read (docs/decisions/hardening.md):
+//! within the size limit (413), within `POSTHORN_BODY_TIMEOUT_SECONDS` of
+//! the head (a body trickled byte by byte is cut off with 408; actix itself
+//! times out only the head), and with no NUL character in any string —
+//! PostgreSQL refuses 0x00 in text, and nobody types one.
 //!
-//! The JSON is read as the OpenAPI document describes it (issue #30 item
-//! 15), which serde alone does not: serde also fills a struct from an
-//! array of its fields in order (`PATCH /v1/me` took `[null, null]`), and
-//! reads `2.0` as no integer, though JSON Schema counts it as one.
-//! [`Strict`] refuses the first and takes the second.
+//! The JSON is read as the OpenAPI document describes it
+//! (docs/decisions/hardening.md), which serde alone does not: serde also
+//! fills a struct from an array of its fields in order (`PATCH /v1/me` took
+//! `[null, null]`), and reads `2.0` as no integer, though JSON Schema
+//! counts it as one. [`Strict`] refuses the first and takes the second.
 
 use super::error::{ApiError, Code};
 use crate::state::AppState;

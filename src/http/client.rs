@@ -1,9 +1,9 @@
-//! The web client (issue #18): a small PWA built into the binary. Every
-//! page is the same shell (`index.html`); `app.js` (an ES module, with the
-//! modules it imports) draws the page for the path. No inline script or
-//! style and no third party: the Content-Security-Policy allows the
-//! service's own files only, and the access token is only ever sent to this
-//! origin.
+//! The web client (docs/decisions/web-client.md): a small PWA built into
+//! the binary. Every page is the same shell (`index.html`); `app.js` (an ES
+//! module, with the modules it imports) draws the page for the path. No
+//! inline script or style and no third party: the Content-Security-Policy
+//! allows the service's own files only, and the access token is only ever
+//! sent to this origin.
 
 use crate::http::error::ApiError;
 use actix_web::http::header;

@@ -1,5 +1,6 @@
-//! Computer opponents (issue #32) and takebacks (issues #32, #34): thin
-//! wrappers over `crate::computer` and `matches::takeback`.
+//! Computer opponents (docs/bots.md) and takebacks (docs/bots.md,
+//! docs/decisions/matches-and-deadlines.md): thin wrappers over
+//! `crate::computer` and `matches::takeback`.
 
 use crate::auth::Caller;
 use crate::computer::{self, GameBots};

@@ -1,4 +1,4 @@
-//! Conditional moves (issue #34): thin wrappers over
+//! Conditional moves (docs/decisions/matches-and-deadlines.md): thin wrappers over
 //! `matches::conditional`. Only the owner ever reads their lines.
 
 use crate::auth::Caller;

@@ -1,4 +1,5 @@
-//! My sessions (issue #47, item 8): thin wrappers over `crate::devices`.
+//! My sessions (docs/decisions/accounts-and-sessions.md): thin wrappers
+//! over `crate::devices`.
 
 use crate::auth::Caller;
 use crate::db;

@@ -1,5 +1,5 @@
 //! The connection edge: how the service listens, and the answers actix
-//! writes itself (issue #13, defect 9).
+//! writes itself (docs/decisions/hardening.md).
 //!
 //! actix-http answers a request head it cannot read — 408 when it is not
 //! complete in time, 431 when it is too large, 400 when it is malformed

@@ -1,4 +1,5 @@
-//! Friends and blocks (issue #20): thin wrappers over `crate::friends`.
+//! Friends and blocks (docs/decisions/friends-and-blocks.md): thin wrappers
+//! over `crate::friends`.
 
 use crate::auth::Caller;
 use crate::db;

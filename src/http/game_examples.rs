@@ -1,9 +1,10 @@
-//! Examples of every game's payloads in the OpenAPI document (issue #22):
-//! a match at its start, its legal actions, an action and the answer with
-//! its events. They are played, not written: each game is set up with a
-//! fixed seed and its first legal action applied through the rules crate,
-//! and the service's own types and redaction shape them (as seat 0, Alice,
-//! sees them), so an example cannot show what the code would not send.
+//! Examples of every game's payloads in the OpenAPI document
+//! (docs/decisions/api-and-schemas.md): a match at its start, its legal
+//! actions, an action and the answer with its events. They are played, not
+//! written: each game is set up with a fixed seed and its first legal
+//! action applied through the rules crate, and the service's own types and
+//! redaction shape them (as seat 0, Alice, sees them), so an example cannot
+//! show what the code would not send.
 
 use crate::matches::duties;
 use crate::matches::play::{ActionAnswer, ActionRequest, LegalActions, SeatActions};

@@ -1,7 +1,8 @@
-//! The games' payloads in the OpenAPI document (issue #22): each game's
-//! options, actions, events and views, with the JSON Schemas the rules
-//! crate derives from its Rust types, so generated clients know boards,
-//! cards, seats and moves, and the document cannot drift from the code.
+//! The games' payloads in the OpenAPI document
+//! (docs/decisions/api-and-schemas.md): each game's options, actions,
+//! events and views, with the JSON Schemas the rules crate derives from its
+//! Rust types, so generated clients know boards, cards, seats and moves,
+//! and the document cannot drift from the code.
 //!
 //! OpenAPI 3.1 takes JSON Schema 2020-12 as it is; each game's schemas go
 //! under `components/schemas` with the game's name before each

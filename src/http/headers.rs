@@ -1,4 +1,4 @@
-//! The security headers every answer carries (issue #30, item 12), set in
+//! The security headers every answer carries (docs/decisions/hardening.md), set in
 //! one place so that no route can forget them:
 //!
 //! - `X-Content-Type-Options: nosniff` on everything, errors included: a

@@ -1,6 +1,7 @@
-//! Signing in with Google and Apple (issue #47, item 5): thin wrappers
-//! over `crate::identities`; the token is checked first
-//! (`identities::verify`), then one transaction.
+//! Signing in with Google and Apple
+//! (docs/decisions/accounts-and-sessions.md): thin wrappers over
+//! `crate::identities`; the token is checked first (`identities::verify`),
+//! then one transaction.
 
 use crate::accounts::{IdentityProof, Session};
 use crate::auth::Caller;

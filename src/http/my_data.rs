@@ -1,5 +1,5 @@
-//! My data (issue #47, items 6 and 7): deleting my account, and exporting
-//! everything the service keeps about me.
+//! My data (docs/decisions/accounts-and-sessions.md): deleting my account,
+//! and exporting everything the service keeps about me.
 
 use crate::accounts::IdentityProof;
 use crate::auth::Caller;

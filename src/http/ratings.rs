@@ -1,4 +1,5 @@
-//! Leaderboards and profiles (issue #19): thin wrappers over `crate::ratings`.
+//! Leaderboards and profiles (docs/decisions/ratings.md): thin wrappers
+//! over `crate::ratings`.
 
 use crate::auth::Caller;
 use crate::error::Error;

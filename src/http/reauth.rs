@@ -1,8 +1,9 @@
-//! Proving again who I am (issue #47) before an act that hands the
-//! account to someone else or ends it: deleting it, linking a new way in,
-//! changing the password. A wrong password counts as a failed sign-in
-//! (`limits`), forgiven when right; a refusal of a signed-in caller is
-//! 403, never 401 (which a client answers by refreshing its session).
+//! Proving again who I am (docs/decisions/accounts-and-sessions.md) before
+//! an act that hands the account to someone else or ends it: deleting it,
+//! linking a new way in, changing the password. A wrong password counts as
+//! a failed sign-in (`limits`), forgiven when right; a refusal of a
+//! signed-in caller is 403, never 401 (which a client answers by refreshing
+//! its session).
 
 use crate::accounts::{self, IdentityProof};
 use crate::auth::{self, Caller};

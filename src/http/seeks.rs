@@ -1,4 +1,5 @@
-//! A random opponent (issue #20): thin wrappers over `lobby::seeks`.
+//! A random opponent (docs/decisions/challenges-and-lobby.md): thin
+//! wrappers over `lobby::seeks`.
 
 use crate::auth::Caller;
 use crate::db;

@@ -1,11 +1,12 @@
-//! Problem documents in the player's language (issue #33). A request that
-//! prefers Korean — its `Accept-Language`, or when it sends none the
-//! signed-in account's `locale` — gets every problem document with its
-//! `detail` in Korean: the sentence its `code` has for players
-//! ([`Code::korean`]). The `code`, `status`, `type` and extension members
-//! (the current `seq` …) stay as they are, since programs read those; the
-//! English `detail`, which for a refused move names the rule, is kept in
-//! `detail_en` for the developer reading a log.
+//! Problem documents in the player's language
+//! (docs/decisions/api-and-schemas.md). A request that prefers Korean — its
+//! `Accept-Language`, or when it sends none the signed-in account's
+//! `locale` — gets every problem document with its `detail` in Korean: the
+//! sentence its `code` has for players ([`Code::korean`]). The `code`,
+//! `status`, `type` and extension members (the current `seq` …) stay as
+//! they are, since programs read those; the English `detail`, which for a
+//! refused move names the rule, is kept in `detail_en` for the developer
+//! reading a log.
 //!
 //! One layer rewrites the answer rather than every error knowing the
 //! request: an error is made far from its request (in a use case, in an

@@ -1,4 +1,4 @@
-//! Tournaments (issue #35): thin wrappers over `crate::tournaments`.
+//! Tournaments (docs/tournaments.md): thin wrappers over `crate::tournaments`.
 
 use crate::auth::Caller;
 use crate::db;

@@ -1,4 +1,5 @@
-//! Vacation (issue #34): thin wrappers over `crate::vacation`.
+//! Vacation (docs/decisions/matches-and-deadlines.md): thin wrappers over
+//! `crate::vacation`.
 
 use crate::auth::Caller;
 use crate::db;

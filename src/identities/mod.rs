@@ -1,7 +1,8 @@
-//! Signing in with Google and Apple (issue #47, item 5): an account's
-//! identities at a provider, proven by an OpenID Connect `id_token`
-//! (`verify`). One use case per function, each inside one transaction;
-//! the token is checked before (it may fetch the provider's keys).
+//! Signing in with Google and Apple
+//! (docs/decisions/accounts-and-sessions.md): an account's identities at a
+//! provider, proven by an OpenID Connect `id_token` (`verify`). One use
+//! case per function, each inside one transaction; the token is checked
+//! before (it may fetch the provider's keys).
 
 pub mod verify;
 

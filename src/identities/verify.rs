@@ -1,9 +1,10 @@
-//! Checking a Google or Apple `id_token` (issue #47, item 5), as both
-//! providers document it: an RS256 JWT signed with one of the keys the
-//! provider publishes (a JSON Web Key Set, the key chosen by the token's
-//! `kid`), naming the provider as `iss` and one of our client ids as
-//! `aud`, unexpired by the service's clock, and carrying the nonce the
-//! service issued for this sign-in (`auth::Keys::sign_in_nonce`).
+//! Checking a Google or Apple `id_token`
+//! (docs/decisions/accounts-and-sessions.md), as both providers document
+//! it: an RS256 JWT signed with one of the keys the provider publishes (a
+//! JSON Web Key Set, the key chosen by the token's `kid`), naming the
+//! provider as `iss` and one of our client ids as `aud`, unexpired by the
+//! service's clock, and carrying the nonce the service issued for this
+//! sign-in (`auth::Keys::sign_in_nonce`).
 //!
 //! The key sets are fetched and kept for an hour; a `kid` not among them
 //! (the provider rotated its keys) fetches them again at once, at most

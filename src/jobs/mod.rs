@@ -1,8 +1,9 @@
-//! The periodic work of the service, one file per job (issue #31): the
-//! deadline sweep (`deadlines`), the outbox delivery with the daily
-//! digest (`outbox`, `digest`), one-off work from the `jobs` table
-//! (`one_off`), and the reading of sessions other instances ended. Each runs on a tick of its own, off the async
-//! executor, with the narrow context it needs.
+//! The periodic work of the service, one file per job
+//! (docs/architecture.md): the deadline sweep (`deadlines`), the outbox
+//! delivery with the daily digest (`outbox`, `digest`), one-off work from
+//! the `jobs` table (`one_off`), and the reading of sessions other
+//! instances ended. Each runs on a tick of its own, off the async executor,
+//! with the narrow context it needs.
 
 pub mod deadlines;
 pub mod digest;

@@ -1,8 +1,8 @@
-//! Challenges (issue #20): a player named as an opponent is challenged,
-//! not seated. Their seat stays empty, held by a challenge, until they
-//! accept; the match starts when every seat is taken. A decline cancels the
-//! match for everyone, as does a challenge unanswered for
-//! [`CHALLENGE_DAYS`]; the creator may withdraw while it waits.
+//! Challenges (docs/decisions/challenges-and-lobby.md): a player named as
+//! an opponent is challenged, not seated. Their seat stays empty, held by a
+//! challenge, until they accept; the match starts when every seat is taken.
+//! A decline cancels the match for everyone, as does a challenge unanswered
+//! for [`CHALLENGE_DAYS`]; the creator may withdraw while it waits.
 //!
 //! Nobody is ever in an active match, its deadlines running against them,
 //! that they did not accept — rated or not.

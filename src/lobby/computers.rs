@@ -1,4 +1,4 @@
-//! A match against the computer (issue #32): the creator names computer
+//! A match against the computer (docs/bots.md): the creator names computer
 //! opponents (`NewMatch.computers`) and may pick their own seat, i.e.
 //! their side (`NewMatch.seat`: checkers' colour, Janggi's Cho or Han);
 //! the computers sit down at once. Such a match is never rated. With one

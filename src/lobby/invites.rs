@@ -1,5 +1,6 @@
-//! What an invitation link shows before it is taken (issue #18): who
-//! invites, to which game, until when. Public: the code is the secret.
+//! What an invitation link shows before it is taken
+//! (docs/decisions/challenges-and-lobby.md): who invites, to which game,
+//! until when. Public: the code is the secret.
 
 use crate::error::Error;
 use crate::idempotency::{self, Keyed};

@@ -1,10 +1,11 @@
-//! Rematches (issue #20). A player of a finished match asks for a rematch:
-//! the same game, settings and players. The others are told; once every
-//! player has asked (asking back is accepting), the new match starts with
-//! the sides rotated — each player takes the next side in the game's
-//! order ([`posthorn_rules::Game::side`]: checkers colours swap, Janggi's
-//! Cho and Han swap, four-player armies move on clockwise). The two
-//! matches are linked both ways (`rematch_of`, `rematch`).
+//! Rematches (docs/decisions/challenges-and-lobby.md). A player of a
+//! finished match asks for a rematch: the same game, settings and players.
+//! The others are told; once every player has asked (asking back is
+//! accepting), the new match starts with the sides rotated — each player
+//! takes the next side in the game's order ([`posthorn_rules::Game::side`]:
+//! checkers colours swap, Janggi's Cho and Han swap, four-player armies
+//! move on clockwise). The two matches are linked both ways (`rematch_of`,
+//! `rematch`).
 
 use super::computers::{side_ranks, ComputerSeat};
 use super::create::{self, Ask, NewMatch};

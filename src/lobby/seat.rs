@@ -1,7 +1,8 @@
 //! Taking a seat: the one way a player comes to sit at a table that waits
 //! (an invitation accepted, a challenge accepted). Once the last seat is
-//! taken the opening is dealt and the match starts (issue #30: nothing is
-//! dealt while a seat is open).
+//! taken the opening is dealt and the match starts
+//! (docs/decisions/challenges-and-lobby.md: nothing is dealt while a seat
+//! is open).
 
 use crate::error::Error;
 use crate::matches::{NewEvent, ServiceEvent, Table};

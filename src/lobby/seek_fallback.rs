@@ -1,4 +1,4 @@
-//! A seek that finds nobody plays the computer (issue #32, the FlipChess
+//! A seek that finds nobody plays the computer (docs/bots.md, the FlipChess
 //! page: "a casual seek that finds nobody is played against a bot"). A
 //! seek posted with `bot_after_seconds` queues a job due then
 //! (`seeks::queue_fallback`); if the seek

@@ -1,4 +1,5 @@
-//! A random opponent (issue #20): seeks that pair into matches.
+//! A random opponent (docs/decisions/challenges-and-lobby.md): seeks that
+//! pair into matches.
 //!
 //! A seek names a pool — the game with its variant or mode, the players
 //! wanted, the turn time and whether it is rated — and optionally a rating
@@ -16,8 +17,9 @@
 //! accepted through `accept` is never paired as well; a paired seek keeps
 //! its `match_id` and is never used again.
 //!
-//! Ratings: the seeker's rating in the seek's perf (issue #19), or the
-//! starting 1500 before a first rated match there.
+//! Ratings: the seeker's rating in the seek's perf
+//! (docs/decisions/challenges-and-lobby.md), or the starting 1500 before a
+//! first rated match there.
 
 use super::create::{self, Ask, NewMatch};
 use crate::error::Error;

@@ -1,9 +1,10 @@
-//! Conditional moves (issue #34): while it is not my turn I may store
-//! lines — "if they play X, I reply Y (then if they play Z, I reply W …)".
-//! When the opponent's action hands the turn to me, the first line whose
-//! head matches it is played for me in the same transaction, through the
-//! rules like any action of mine; lines that do not match are dropped; a
-//! reply that is no longer legal drops the lines and leaves the turn to me.
+//! Conditional moves (docs/decisions/matches-and-deadlines.md): while it is
+//! not my turn I may store lines — "if they play X, I reply Y (then if they
+//! play Z, I reply W …)". When the opponent's action hands the turn to me,
+//! the first line whose head matches it is played for me in the same
+//! transaction, through the rules like any action of mine; lines that do
+//! not match are dropped; a reply that is no longer legal drops the lines
+//! and leaves the turn to me.
 //!
 //! What a condition may name, and why hidden information cannot be named:
 //! a condition (`when`) is a pattern over the opponent's events **as I see

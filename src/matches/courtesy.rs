@@ -1,7 +1,8 @@
-//! Courtesy time (issue #5): the opponent of a seat on move may grant it
-//! 24 hours more, up to three times per match for each granting seat — as
-//! lichess does for friendly correspondence games. A grant is a service
-//! event; it moves the turn's notice and deadline.
+//! Courtesy time (docs/decisions/matches-and-deadlines.md): the opponent of
+//! a seat on move may grant it 24 hours more, up to three times per match
+//! for each granting seat — as lichess does for friendly correspondence
+//! games. A grant is a service event; it moves the turn's notice and
+//! deadline.
 
 use super::{MatchStatus, NewEvent, ServiceEvent, Table};
 use crate::error::Error;

@@ -6,7 +6,8 @@
 //! owes the same kind of action, e.g. in the middle of a several-step turn,
 //! or while a draw offer waits) keeps its times; a new duty starts now.
 //!
-//! One function derives the clock (issue #31): [`derive`], from the time
+//! One function derives the clock
+//! (docs/decisions/matches-and-deadlines.md): [`derive`], from the time
 //! control, the duties the rules report and the service events that move
 //! the clock (a recorded notice, a grant of courtesy time). It runs on
 //! every append; `Table::set_duties` is the one writer of its result.

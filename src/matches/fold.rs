@@ -1,9 +1,10 @@
-//! The fold of a match's log (issue #48: loading a match no longer enters
-//! a feature file): its rules' events and its takebacks read together, and
-//! what a takeback undid dropped. A `taken_back {to_seq}` service event
-//! says that from there on the game stands as it did after `to_seq`
-//! (`takeback.rs` writes it); every reader of the rules' events that must
-//! agree with the game as it stands reads them through here.
+//! The fold of a match's log (docs/decisions/matches-and-deadlines.md:
+//! loading a match no longer enters a feature file): its rules' events and
+//! its takebacks read together, and what a takeback undid dropped. A
+//! `taken_back {to_seq}` service event says that from there on the game
+//! stands as it did after `to_seq` (`takeback.rs` writes it); every reader
+//! of the rules' events that must agree with the game as it stands reads
+//! them through here.
 
 use super::{EventRow, ServiceEvent};
 use crate::error::Error;

@@ -1,9 +1,10 @@
 //! Appends held back and written together: the deadline sweep settles a
 //! batch of matches and writes all their events, match rows and notices in
-//! one statement (issue #21: one round trip per match was most of a
-//! sweep's time). The statement runs in the sweep's transaction, which
-//! holds every one of those match rows locked, so nothing about the
-//! lock-fold-apply-append order changes but the number of round trips.
+//! one statement (docs/decisions/matches-and-deadlines.md: one round trip
+//! per match was most of a sweep's time). The statement runs in the sweep's
+//! transaction, which holds every one of those match rows locked, so
+//! nothing about the lock-fold-apply-append order changes but the number of
+//! round trips.
 
 use super::{EventRow, MatchRow, MatchStatus};
 use crate::notify::outbox::Notice;

@@ -1,10 +1,10 @@
-//! The reactions seam (issue #31): what follows an append to a match's
-//! log in the same transaction — the rating update at a rated end, the
-//! notices to the players, a computer opponent's move, a tournament's
-//! next round. The list is built once at start-up (`crate::app_state`)
-//! and called by `Table::append`, which names none of them: the
-//! aggregate stays below the features that react to it. They run in the
-//! list's order, and the order matters once: the rating update comes
+//! The reactions seam (docs/decisions/matches-and-deadlines.md): what
+//! follows an append to a match's log in the same transaction — the rating
+//! update at a rated end, the notices to the players, a computer opponent's
+//! move, a tournament's next round. The list is built once at start-up
+//! (`crate::app_state`) and called by `Table::append`, which names none of
+//! them: the aggregate stays below the features that react to it. They run
+//! in the list's order, and the order matters once: the rating update comes
 //! before the notices, whose "match finished" shows its changes.
 
 use super::duties::TimedDuty;

@@ -1,7 +1,8 @@
-//! A match as it stood after any event (issue #18: the step-by-step replay
-//! of a finished match). The rules fold the log up to that seq and the
-//! view is drawn for the caller, so a replay shows exactly what that
-//! player could see then — never another seat's hidden cards.
+//! A match as it stood after any event
+//! (docs/decisions/matches-and-deadlines.md: the step-by-step replay of a
+//! finished match). The rules fold the log up to that seq and the view is
+//! drawn for the caller, so a replay shows exactly what that player could
+//! see then — never another seat's hidden cards.
 
 use super::Table;
 use crate::error::Error;

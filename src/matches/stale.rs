@@ -1,6 +1,6 @@
-//! When a seq is stale (issue #46): a file of its own, since both a move
-//! (`play`) and a takeback (`takeback`) ask it, and `play` reaches
-//! `takeback` through the conditional moves.
+//! When a seq is stale (docs/decisions/matches-and-deadlines.md): a file of
+//! its own, since both a move (`play`) and a takeback (`takeback`) ask it,
+//! and `play` reaches `takeback` through the conditional moves.
 
 use super::{ServiceEvent, Table};
 use crate::error::Error;

@@ -1,13 +1,14 @@
 //! Takebacks. In a match against the computer the person may take back
-//! their last move, and the computer's reply, at any time (issue #32).
-//! Between two people a player may ask to take back their own last move
-//! before the opponent answers it with a move of theirs; the opponent
-//! accepts or declines (issue #34), if their setting lets them be asked
-//! in this match (`accounts::Takebacks`: never / unrated / always). The
-//! log stays append-only and true: a `taken_back {to_seq}` service event
-//! says that from there on the game stands as it did after `to_seq`.
-//! Every fold of a match reads its rules' events and its takebacks
-//! together and drops what a takeback undid (`super::fold`).
+//! their last move, and the computer's reply, at any time
+//! (docs/decisions/matches-and-deadlines.md). Between two people a player
+//! may ask to take back their own last move before the opponent answers it
+//! with a move of theirs; the opponent accepts or declines
+//! (docs/decisions/matches-and-deadlines.md), if their setting lets them be
+//! asked in this match (`accounts::Takebacks`: never / unrated / always).
+//! The log stays append-only and true: a `taken_back {to_seq}` service
+//! event says that from there on the game stands as it did after `to_seq`.
+//! Every fold of a match reads its rules' events and its takebacks together
+//! and drops what a takeback undid (`super::fold`).
 
 use super::snapshots::Snapshot;
 use super::{EventRow, MatchStatus, MatchView, NewEvent, ServiceEvent, Table};

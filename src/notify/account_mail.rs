@@ -1,11 +1,13 @@
-//! Mail about the account itself, not about a match (issue #30): the link
-//! that verifies an address, the word to an address's owner that
-//! someone else tried to use it, and the link that sets a forgotten
-//! password (issue #47). It goes through the outbox like every
-//! notification (delivered or recorded as failed), to the address in its
-//! payload rather than the account's verified one, ignores the match
-//! switches and quiet hours (someone is waiting for it), and carries no
-//! unsubscribe link: it is sent only when its reader asked for it.
+//! Mail about the account itself, not about a match
+//! (docs/decisions/accounts-and-sessions.md): the link that verifies an
+//! address, the word to an address's owner that someone else tried to use
+//! it, and the link that sets a forgotten password
+//! (docs/decisions/accounts-and-sessions.md). It goes through the outbox
+//! like every notification (delivered or recorded as failed), to the
+//! address in its payload rather than the account's verified one, ignores
+//! the match switches and quiet hours (someone is waiting for it), and
+//! carries no unsubscribe link: it is sent only when its reader asked for
+//! it.
 
 use super::deliver::Mailer;
 use super::outbox::Row;

@@ -1,10 +1,10 @@
-//! Where a push may go: public unicast addresses only (issue #30, item
-//! 14). A push endpoint is chosen by whoever registers it, so every
-//! address the service would connect to is judged here — literal ones when
-//! the endpoint is registered and sent to, names when they are resolved for
-//! the connection itself ([`PublicResolver`]), so that a name re-pointed
-//! between a check and the connect (DNS rebinding) cannot reach this
-//! machine or its network.
+//! Where a push may go: public unicast addresses only
+//! (docs/decisions/notifications.md). A push endpoint is chosen by whoever
+//! registers it, so every address the service would connect to is judged
+//! here — literal ones when the endpoint is registered and sent to, names
+//! when they are resolved for the connection itself ([`PublicResolver`]),
+//! so that a name re-pointed between a check and the connect (DNS
+//! rebinding) cannot reach this machine or its network.
 
 use std::future::Future;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, ToSocketAddrs};

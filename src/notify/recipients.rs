@@ -1,6 +1,7 @@
 //! Who a claimed batch goes to, read in three statements for the whole
-//! batch rather than three or four per row (issue #21: per-row reads were
-//! a sixth of the worker's time per batch).
+//! batch rather than three or four per row
+//! (docs/decisions/notifications.md: per-row reads were a sixth of the
+//! worker's time per batch).
 
 use super::outbox::Row;
 use super::{Channel, Settings};

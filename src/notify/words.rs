@@ -1,8 +1,8 @@
 //! The words of every message, per key and locale, read from
-//! `templates/words/{en,ko}.txt` (issue #31: a new notification kind adds
-//! its words there, not in code). Both files hold the same keys with the
-//! same `{placeholders}`; the tests below check it, and that every kind
-//! has its subject, headline and detail.
+//! `templates/words/{en,ko}.txt` (docs/decisions/notifications.md: a new
+//! notification kind adds its words there, not in code). Both files hold
+//! the same keys with the same `{placeholders}`; the tests below check it,
+//! and that every kind has its subject, headline and detail.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;

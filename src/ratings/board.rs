@@ -1,4 +1,4 @@
-//! Leaderboards (issue #19): established, active players by rating.
+//! Leaderboards (docs/decisions/ratings.md): established, active players by rating.
 //!
 //! Rank = 1 + the board players with a strictly higher whole rating (ties
 //! share a rank). It is read from `rating_counts` — one row per whole

@@ -1,4 +1,4 @@
-//! Ratings (issue #19). A perf is a game with its variant or mode
+//! Ratings (docs/decisions/ratings.md). A perf is a game with its variant or mode
 //! (`checkers/american`, `janggi`, `four_player_chess/ffa`). Two-player
 //! games use Glicko-2 and four-player chess Weng-Lin (both from the
 //! `skillratings` crate; no rating maths here), updated per match in the
@@ -7,8 +7,8 @@
 //! * **What counts**: a match created `rated: true` whose players are all
 //!   registered; one in which some player never made a move ends
 //!   *aborted* and unrated, except in a game that deals private hands
-//!   (FlipChess: no hand shopping, issue #46). Abandonment is a loss like
-//!   any other.
+//! (FlipChess: no hand shopping, docs/decisions/ratings.md). Abandonment is
+//! a loss like any other.
 //! * **Locking**: the rows of every player are created if missing and
 //!   then locked in user-id order, and the board counts are changed in
 //!   rating order, so two matches of one player ending at the same moment

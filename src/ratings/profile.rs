@@ -1,7 +1,8 @@
-//! Profiles and head-to-head records (issue #19). A profile shows only
-//! what every signed-in player may know: the name, since when, and per
-//! perf the rating and the tally of rated matches. Between a blocked pair
-//! (either way) it shows the public name and nothing more (issue #20).
+//! Profiles and head-to-head records (docs/decisions/ratings.md). A profile
+//! shows only what every signed-in player may know: the name, since when,
+//! and per perf the rating and the tally of rated matches. Between a
+//! blocked pair (either way) it shows the public name and nothing more
+//! (docs/decisions/ratings.md).
 
 use super::{title, update::provisional};
 use crate::error::Error;

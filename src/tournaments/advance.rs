@@ -1,4 +1,4 @@
-//! What moves a tournament on (issue #35), through the jobs table so it
+//! What moves a tournament on (docs/tournaments.md), through the jobs table so it
 //! happens once whatever the number of instances:
 //!
 //! * [`Ended`], a reaction: when a tournament's match ends, a job to

@@ -1,6 +1,6 @@
-//! A knockout's bracket (issue #35; docs/tournaments.md), derived from the
-//! seeds and the games played: which games are due now, who advanced,
-//! and the champion. Pure; the jobs write what it says is due.
+//! A knockout's bracket (docs/tournaments.md; docs/tournaments.md), derived
+//! from the seeds and the games played: which games are due now, who
+//! advanced, and the champion. Pure; the jobs write what it says is due.
 //!
 //! * Seeds 1..n go into a bracket of the next power of two in the usual
 //!   order (1 meets n in the first round, 1 and 2 can meet only in the

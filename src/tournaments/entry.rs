@@ -1,9 +1,9 @@
 //! Who takes part: creating a tournament, inviting, joining, declining
-//! and withdrawing (issue #35). Every change locks the tournament's row
+//! and withdrawing (docs/tournaments.md). Every change locks the tournament's row
 //! first (`super::load`), so entries and the start never cross.
 //!
 //! Invitations are mail to people who did not ask for it, so they are
-//! limited as challenges are (issue #46, docs/abuse.md): each invited
+//! limited as challenges are (docs/tournaments.md, docs/abuse.md): each invited
 //! player is counted against `Limit::Challenge` and the per-pair rule
 //! (`lobby::challenge::count_sent`), a creator has at most
 //! [`OPEN_PER_CREATOR`] tournaments open, guests name nobody, and a player

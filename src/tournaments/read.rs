@@ -1,4 +1,4 @@
-//! Reading a tournament (issue #35): its progress derived from its
+//! Reading a tournament (docs/tournaments.md): its progress derived from its
 //! matches (standings, crosstable, bracket), the view, and my list.
 
 use super::bracket::{self, Bracket, Pairing, Played};

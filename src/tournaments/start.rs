@@ -1,4 +1,4 @@
-//! Starting a tournament (issue #35): seeds, then every match of a round
+//! Starting a tournament (docs/tournaments.md): seeds, then every match of a round
 //! robin, or the knockout's first pairings, in one transaction under the
 //! tournament's lock; and laying out one pairing's match.
 

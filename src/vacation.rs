@@ -9,9 +9,10 @@
 //! - **Spent by the started hour**, from when the first duty of theirs
 //!   paused to the end of the vacation, **plus the hour of grace** every
 //!   paused duty may resume with (`duties::RESUME_AT_LEAST`), and **at
-//! least a day** (docs/decisions/matches-and-deadlines.md, as chess.com
-//! charges): a vacation can never give a duty more clock than it costs. A
-//! vacation while nobody waits for them costs nothing until somebody does.
+//!   least a day** (docs/decisions/matches-and-deadlines.md, as chess.com
+//!   charges): a vacation can never give a duty more clock than it costs.
+//!   A vacation while nobody waits for them costs nothing until somebody
+//!   does.
 //! - **One start a day** (`limits::Limit::VacationStart`): ending is always
 //!   allowed, starting again waits.
 //! - It ends when they say so (`DELETE /v1/me/vacation`), when they act

@@ -7,8 +7,8 @@
 //! * **What counts**: a match created `rated: true` whose players are all
 //!   registered; one in which some player never made a move ends
 //!   *aborted* and unrated, except in a game that deals private hands
-//! (FlipChess: no hand shopping, docs/decisions/ratings.md). Abandonment is
-//! a loss like any other.
+//!   (FlipChess: no hand shopping, docs/decisions/ratings.md). Abandonment
+//!   is a loss like any other.
 //! * **Locking**: the rows of every player are created if missing and
 //!   then locked in user-id order, and the board counts are changed in
 //!   rating order, so two matches of one player ending at the same moment

@@ -170,7 +170,7 @@ fn newly_owed(duties: &[TimedDuty], before: &[TimedDuty]) -> Vec<(Seat, Heard)> 
 /// What an append tells the players: each duty newly owed, a conditional
 /// reply played, the end of the match, then each event as [`heard_of`]
 /// and [`heard_of_rules`] say.
-pub fn after_append(table: &Table, appended: &Appended) -> Result<Vec<Notice>, Error> {
+fn after_append(table: &Table, appended: &Appended) -> Result<Vec<Notice>, Error> {
     let row = &table.row;
     let duties = table.duties()?;
     // (the seat it concerns, what is heard, at which seq)

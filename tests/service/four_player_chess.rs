@@ -3,7 +3,7 @@
 //! and a player whose deadline passes in an ffa match is eliminated while
 //! the other three play on to the end.
 
-use crate::support::TestApp;
+use crate::support::{a_move, TestApp};
 use chrono::Duration;
 use diesel::RunQueryDsl;
 use posthorn_rules::{Random, SplitMix64};
@@ -97,7 +97,7 @@ async fn play_one(app: &TestApp, table: &mut Table, random: &mut SplitMix64) {
 async fn play_out(app: &TestApp, table: &mut Table, random: &mut SplitMix64) {
     let tokens: Vec<&str> = table.tokens.iter().map(String::as_str).collect();
     let id = table.path.trim_start_matches("/v1/matches/");
-    table.last = app.play_moves(&tokens, id, random, 1_001).await;
+    table.last = app.play_moves(&tokens, id, random, 1_001, a_move).await;
     assert_eq!(table.last["status"], "finished", "within 1,000 plies");
 }
 

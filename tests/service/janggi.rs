@@ -3,7 +3,7 @@
 //! bikjang (§J6) reports both scores (§J7).
 
 use crate::support::TestApp;
-use posthorn_rules::{Random, SplitMix64};
+use posthorn_rules::SplitMix64;
 use serde_json::{json, Value};
 
 /// The endings of §J6–§J8 as result reasons.
@@ -46,38 +46,17 @@ async fn j2_two_players_finish_whole_matches_by_random_legal_actions_with_chosen
         assert_eq!(m["view"]["setups"], json!({"cho": cho, "han": han}));
         assert_eq!(m["view"]["points"], json!({"cho": 72.0, "han": 73.5}));
         let seats = by_seat(&m, &alice, &bob);
-        let path = format!("/v1/matches/{}", m["id"].as_str().unwrap());
         let cho_seat = m["view"]["cho"].as_u64().unwrap() as usize;
         assert_eq!(
             m["to_act"][0]["seat"].as_u64().unwrap() as usize,
             cho_seat,
             "Cho moves first"
         );
-        let mut last = m;
-        for _ in 0..400 {
-            if last["status"] == "finished" {
-                break;
-            }
-            let seat = last["to_act"][0]["seat"].as_u64().unwrap() as usize;
-            let token = seats[seat];
-            let listed = app.get(&format!("{path}/legal-actions"), token).await.body;
-            let playing: Vec<&Value> = listed["actions"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter(|a| a["type"] != "resign" && a["type"] != "grant_time")
-                .collect();
-            let action = playing[random.below(playing.len() as u64) as usize].clone();
-            let reply = app
-                .post(
-                    &format!("{path}/actions"),
-                    token,
-                    json!({"seq": listed["seq"], "action": action}),
-                )
-                .await;
-            assert_eq!(reply.status, 200, "{action}: {}", reply.body);
-            last = reply.body["match"].clone();
-        }
+        // Every action but giving up or giving time: passes and draw
+        // offers too (§J).
+        let playing = |a: &Value| a["type"] != "resign" && a["type"] != "grant_time";
+        let id = m["id"].as_str().unwrap();
+        let last = app.play_moves(&seats, id, &mut random, 400, playing).await;
         assert_eq!(
             last["status"], "finished",
             "the match ends within 200 plies"

@@ -1,6 +1,6 @@
 //! Matches over HTTP (docs/api.md §Matches, issue #3 points 5–6).
 
-use crate::support::TestApp;
+use crate::support::{a_move, TestApp};
 use chrono::Duration;
 use diesel::RunQueryDsl;
 use posthorn_rules::SplitMix64;
@@ -40,7 +40,7 @@ async fn new_checkers(app: &TestApp, creator: &str, opponent: &str, options: Val
 /// Random legal moves until the match ends (within 1,000): its view.
 async fn play_out(app: &TestApp, players: &[&str; 2], m: &Value, seed: u64) -> Value {
     let id = m["id"].as_str().unwrap();
-    let end = (app.play_moves(players, id, &mut SplitMix64::new(seed), 1000)).await;
+    let end = (app.play_moves(players, id, &mut SplitMix64::new(seed), 1000, a_move)).await;
     assert_eq!(
         end["status"], "finished",
         "the match ends within 1000 moves"

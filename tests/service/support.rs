@@ -374,16 +374,18 @@ impl TestApp {
         .await
     }
 
-    /// Play random legal moves (actions of type `move`), each by the
-    /// player of the seat on move, until the match ends or `plies` are
-    /// played: the one whole-match helper (docs in tests/README.md).
-    /// `tokens` are the players'; the match as last seen.
+    /// Play random legal actions that pass `playing` ([`a_move`] or the
+    /// caller's own), each by the player of the seat on move, until the
+    /// match ends or `plies` are played: the one whole-match helper
+    /// (tests/README.md). `tokens` are the players'; the match as last
+    /// seen.
     pub async fn play_moves(
         &self,
         tokens: &[&str],
         match_id: &str,
         random: &mut dyn posthorn_rules::Random,
         plies: usize,
+        playing: fn(&Value) -> bool,
     ) -> Value {
         let path = format!("/v1/matches/{match_id}");
         let mut ids = Vec::new();
@@ -403,9 +405,9 @@ impl TestApp {
                 .expect("a player's seat")];
             let listed = self.get(&format!("{path}/legal-actions"), token).await.body;
             let moves: Vec<&Value> = (listed["actions"].as_array().into_iter().flatten())
-                .filter(|a| a["type"] == "move")
+                .filter(|a| playing(a))
                 .collect();
-            assert!(!moves.is_empty(), "the seat on move can move: {listed}");
+            assert!(!moves.is_empty(), "the seat on move can play: {listed}");
             let action = moves[random.below(moves.len() as u64) as usize].clone();
             let reply = self
                 .post(
@@ -493,4 +495,9 @@ impl Drop for TestApp {
     fn drop(&mut self) {
         self.drop_database();
     }
+}
+
+/// An action that is a move (what [`TestApp::play_moves`] plays by default).
+pub fn a_move(action: &Value) -> bool {
+    action["type"] == "move"
 }

@@ -735,7 +735,8 @@ async fn refusals_are_problem_documents_blocked_not_invited_started_full() {
 /// Each side makes two moves, then `loser` resigns: a rated result.
 async fn play_out(app: &TestApp, tokens: [&str; 2], match_id: &str, loser: &str) {
     let mut random = posthorn_rules::SplitMix64::new(5);
-    app.play_moves(&tokens, match_id, &mut random, 4).await;
+    app.play_moves(&tokens, match_id, &mut random, 4, crate::support::a_move)
+        .await;
     let resigned = app.act(loser, match_id, json!({"type": "resign"})).await;
     assert_eq!(resigned.status, 200, "{}", resigned.body);
 }

@@ -215,6 +215,13 @@ pub fn roster_changed(conn: &mut PgConnection, user: Uuid) -> Result<(), Error> 
     Ok(())
 }
 
+/// Whether `conn` is inside a transaction (diesel's own count of them).
+fn in_transaction(conn: &mut PgConnection) -> bool {
+    use diesel::connection::{AnsiTransactionManager, TransactionManager};
+    let status = AnsiTransactionManager::transaction_manager_status_mut(conn);
+    status.transaction_depth().ok().flatten().is_some()
+}
+
 pub fn game_of(row: &MatchRow) -> Result<GameId, Error> {
     GameId::parse(&row.game).ok_or_else(|| Error::internal(format!("unknown game {}", row.game)))
 }
@@ -292,7 +299,7 @@ impl Table {
         let bodies = fold::folded(conn, &HashMap::from([(id, row.seq)]))?
             .remove(&id)
             .unwrap_or_default();
-        Table::assemble(row, seat_rows, &bodies)
+        Table::assemble(conn, row, seat_rows, &bodies)
     }
 
     /// Tables for rows the caller has locked (the sweep's claimed batch):
@@ -330,13 +337,18 @@ impl Table {
         for row in unknown {
             let events = bodies.remove(&row.id).unwrap_or_default();
             let seat_rows = seats.remove(&row.id).unwrap_or_default();
-            tables.push(Table::assemble(row, seat_rows, &events)?);
+            tables.push(Table::assemble(conn, row, seat_rows, &events)?);
         }
         Ok(tables)
     }
 
     /// A table from its row, its seats in order and its rules' events.
-    fn assemble(row: MatchRow, seat_rows: Vec<SeatRow>, bodies: &[Value]) -> Result<Table, Error> {
+    fn assemble(
+        conn: &mut PgConnection,
+        row: MatchRow,
+        seat_rows: Vec<SeatRow>,
+        bodies: &[Value],
+    ) -> Result<Table, Error> {
         let game = game_of(&row)?;
         let state = MatchState::replay(game, bodies).map_err(Error::internal)?;
         let players = seat_rows
@@ -353,8 +365,14 @@ impl Table {
             held: None,
             takeback: None,
         };
-        // Read from committed rows: safe to remember now.
-        table.snapshot().remember();
+        // Read outside a transaction, from committed rows: safe to
+        // remember now. Inside one, what was read may be this
+        // transaction's own writes (a deletion moves the roster, then
+        // resigns), which a rollback would make a phantom; the caller
+        // remembers once it committed (`play::act`'s snapshot).
+        if !in_transaction(conn) {
+            table.snapshot().remember();
+        }
         Ok(table)
     }
 

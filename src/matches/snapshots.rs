@@ -2,8 +2,10 @@
 //! players — keyed by match and seq (docs/design.md §3: "a cached snapshot may
 //! shortcut the fold").
 //!
-//! Only committed states go in: those built from rows read from the
-//! database, and those a handler reports after its transaction committed.
+//! Only committed states go in: those built from rows read outside a
+//! transaction, and those a handler reports after its transaction
+//! committed (a table read inside a transaction may hold that
+//! transaction's own writes, which a rollback would make a phantom).
 //! A snapshot is used only when its seq equals the match row's seq, read
 //! under the row lock, so another instance's appends or a rolled-back
 //! transaction can never make it serve a stale or phantom state. Seats

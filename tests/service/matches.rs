@@ -702,3 +702,41 @@ async fn the_acting_seat_is_a_request_field_and_must_be_mine() {
     assert_eq!(mine.status, 200, "{}", mine.body);
     app.stop().await;
 }
+
+/// A table read inside a transaction that already wrote (here: the
+/// roster moved, as a deletion moves it before resigning) is not cached:
+/// after a rollback the cache holds no phantom at the unwritten key,
+/// while a read outside a transaction is cached at once.
+#[actix_web::test]
+async fn a_table_read_in_a_rolled_back_transaction_is_not_cached() {
+    use diesel::Connection;
+    use posthorn::matches::{roster_changed, snapshots, Table};
+    let app = TestApp::start().await;
+    let (alice, _bob) = (app.register("alice").await, app.register("bob").await);
+    let m = new_checkers(&app, &alice, "bob", json!({})).await;
+    let id: uuid::Uuid = m["id"].as_str().unwrap().parse().unwrap();
+    let me = app.get("/v1/me", &alice).await.body["id"].clone();
+    let me: uuid::Uuid = me.as_str().unwrap().parse().unwrap();
+    let (phantom, committed) = app
+        .blocking(move |s| {
+            let mut c = s.pool.get().unwrap();
+            let read = Table::load(&mut c, id, false).unwrap().unwrap();
+            let (seq, roster) = (read.row.seq, read.row.roster);
+            let committed = snapshots::get(id, seq, roster).is_some();
+            let rolled_back = c.transaction::<(), diesel::result::Error, _>(|c| {
+                roster_changed(c, me).unwrap();
+                let inside = Table::load(c, id, true).unwrap().unwrap();
+                assert_eq!(inside.row.roster, roster + 1, "the write is seen inside");
+                Err(diesel::result::Error::RollbackTransaction)
+            });
+            assert!(rolled_back.is_err());
+            (snapshots::get(id, seq, roster + 1).is_some(), committed)
+        })
+        .await;
+    assert!(committed, "a read outside a transaction is cached");
+    assert!(
+        !phantom,
+        "nothing read inside the rolled-back transaction is"
+    );
+    app.stop().await;
+}

@@ -405,7 +405,10 @@ pub trait Game {
     type Event: Serialize + DeserializeOwned + Clone + std::fmt::Debug + PartialEq + JsonSchema;
     /// What one viewer may see of the state: a struct (a JSON object), to
     /// which the contract adds `"game": <id>` (see [`crate::dispatch::view`]).
-    type View: Serialize + JsonSchema;
+    /// It also reads back from that JSON (the tag ignored): the computer
+    /// opponents decide from a seat's view read into this type
+    /// ([`crate::engine`]).
+    type View: Serialize + DeserializeOwned + JsonSchema;
 
     /// The opening facts for `seats` players. The first event records the
     /// configuration, so the log alone replays the match.

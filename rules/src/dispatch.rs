@@ -112,6 +112,13 @@ pub fn view<G: Game>(state: &G::State, viewer: Viewer) -> Value {
     view
 }
 
+/// A view as [`view`] gives it, read back into the game's own type (the
+/// `game` tag is ignored): what a computer opponent decides from. A value
+/// that is not such a view is refused, never a panic.
+pub fn read_view<G: Game>(view: &Value) -> Result<G::View, RuleError> {
+    from_json("view", view)
+}
+
 /// The view's schema with the `game` tag [`view`] adds (a game's view is a
 /// struct: an object schema with `properties`).
 fn tagged_view_schema<G: Game>() -> Value {

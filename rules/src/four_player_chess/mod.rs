@@ -64,7 +64,7 @@ fn armies_for(players: usize) -> Vec<Army> {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Alive,
@@ -72,7 +72,7 @@ pub enum Status {
     Absent,
 }
 
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ArmyView {
     pub army: Army,
     /// The seat playing it; absent armies have none.
@@ -83,7 +83,7 @@ pub struct ArmyView {
     pub in_check: bool,
 }
 
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PieceView {
     /// `h1`.
     pub square: String,
@@ -96,7 +96,7 @@ pub struct PieceView {
 }
 
 /// What any viewer sees: four-player chess hides nothing.
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     pub mode: Mode,
     /// The position in docs/rules/four-player-chess.md §Q12 notation.

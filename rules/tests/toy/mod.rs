@@ -69,7 +69,7 @@ pub struct State {
     pub outcome: Option<Outcome>,
 }
 
-#[derive(Serialize, schemars::JsonSchema)]
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     pub pile: u8,
     pub on_move: Seat,

@@ -1,7 +1,8 @@
 //! The four-player chess engine (issue #32; docs/rules/four-player-chess.md §Q).
 //!
-//! Nothing is hidden (§Q), so the view's §Q12 notation rebuilds the whole
-//! position and the engine searches it directly. The search's sides are
+//! Nothing is hidden (§Q), so the view (read into the rules' [`View`]),
+//! with its §Q12 notation, rebuilds the whole position and the engine
+//! searches it directly. The search's sides are
 //! the four armies; in teams the partner army is an ally (§Q1), and the
 //! frame's minimax is then the *paranoid* search: every army not allied
 //! with the one to move plays against it. A seat running two armies (§Q5,
@@ -30,11 +31,10 @@
 //! otherwise. §Q6's ply limit and repetition are not searched. Easy's
 //! weaker moves (one in four) stay within a knight of its best.
 
-use super::{choose_scored, root_scores, within, Budget, Level, Search, WIN};
+use super::{choose_scored, root_scores, within, Budget, Engine, Level, Search, WIN};
 use crate::four_player_chess::board::{coords, exists, Army, Kind, Mode, Move, Position, Start};
-use crate::four_player_chess::MATE_POINTS;
+use crate::four_player_chess::{Action, FourPlayerChess, View, MATE_POINTS};
 use crate::{Random, RuleError, Seat};
-use serde_json::{json, Value};
 
 /// How a searched line ended.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -361,43 +361,40 @@ fn nodes(level: Level) -> u64 {
 const EASY_FLOOR: i32 = 300;
 
 /// Rebuild the search position from a view (`FourPlayerChess::view`).
-pub fn world_from_view(view: &Value) -> Result<World, RuleError> {
-    let bad = |why: &str| RuleError::malformed(format!("four-player chess view: {why}"));
-    let text = view["position"].as_str().ok_or_else(|| bad("position"))?;
-    let position = Position::from_notation(text)?;
+pub fn world_from_view(view: &View) -> Result<World, RuleError> {
     let mut points = [0; 4];
-    for a in view["armies"].as_array().ok_or_else(|| bad("armies"))? {
-        let army = a["army"]
-            .as_str()
-            .and_then(Army::parse)
-            .ok_or_else(|| bad("army"))?;
-        points[army.index()] = a["points"].as_i64().unwrap_or(0) as i32;
+    for a in &view.armies {
+        points[a.army.index()] = a.points;
     }
     Ok(World {
-        position,
+        position: Position::from_notation(&view.position)?,
         points,
         end: None,
     })
 }
 
-pub fn decide(
-    view: &Value,
-    seat: Seat,
-    level: Level,
-    random: &mut dyn Random,
-) -> Result<Value, RuleError> {
-    if view["seat_to_move"].as_u64() != Some(u64::from(seat.0)) {
-        return Err(RuleError::not_your_turn());
-    }
-    let world = world_from_view(view)?;
-    let mut budget = Budget::new(nodes(level));
-    let mut scored = root_scores(&world, level.depth(), &mut budget);
-    if level == Level::Easy {
-        scored = within(&scored, EASY_FLOOR);
-    }
-    match choose_scored(&scored, level, 30, random) {
-        Some(mv) => Ok(json!({"type": "move", "move": mv.to_string()})),
-        None => Err(RuleError::illegal("there is no legal move to make")),
+impl Engine for FourPlayerChess {
+    fn decide(
+        view: &View,
+        seat: Seat,
+        level: Level,
+        random: &mut dyn Random,
+    ) -> Result<Action, RuleError> {
+        if view.seat_to_move != Some(seat) {
+            return Err(RuleError::not_your_turn());
+        }
+        let world = world_from_view(view)?;
+        let mut budget = Budget::new(nodes(level));
+        let mut scored = root_scores(&world, level.depth(), &mut budget);
+        if level == Level::Easy {
+            scored = within(&scored, EASY_FLOOR);
+        }
+        match choose_scored(&scored, level, 30, random) {
+            Some(mv) => Ok(Action::Move {
+                notation: mv.to_string(),
+            }),
+            None => Err(RuleError::illegal("there is no legal move to make")),
+        }
     }
 }
 

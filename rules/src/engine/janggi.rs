@@ -1,8 +1,9 @@
 //! The Janggi engine (issue #32), docs/rules/janggi.md §J.
 //!
-//! The position is rebuilt from the seat's own view (the FEN, which seat
-//! plays Cho, whether the last ply was a pass, the plies left); Janggi
-//! hides nothing, so the engine sees it whole ([`Search`]). Every ending
+//! The position is rebuilt from the seat's own view, read into the rules'
+//! [`View`] (the FEN, which seat plays Cho, whether the last ply was a
+//! pass, the plies left); Janggi hides nothing, so the engine sees it
+//! whole ([`Search`]). Every ending
 //! is searched as the rules judge it: checkmate loses (§J4), and bikjang,
 //! the double pass and the ply limit are decided on points with Han's komi
 //! (§J6, §J7) — so a side ahead on points may seek bikjang and a side
@@ -12,10 +13,9 @@
 //! computer passes (§J5) only when it has no move, or to end the match
 //! on points right after the opponent's pass; it never resigns.
 
-use super::{choose_scored, root_scores, within, Budget, Level, Search, WIN};
-use crate::janggi::{Kind, Move, Position as Board, Side};
+use super::{choose_scored, root_scores, within, Budget, Engine, Level, Search, WIN};
+use crate::janggi::{Action, Janggi, Kind, Move, Position as Board, Side, View};
 use crate::{Random, RuleError, Seat};
-use serde_json::{json, Value};
 
 /// The nodes one decision may visit here: Janggi's nodes cost several
 /// times checkers' (a legal move list checks the king's safety), so normal
@@ -417,64 +417,51 @@ fn margin(scored: &[(Move, i32)]) -> i32 {
     }
 }
 
-fn field<'a>(view: &'a Value, name: &str) -> Result<&'a Value, RuleError> {
-    view.get(name)
-        .ok_or_else(|| RuleError::malformed(format!("the janggi view has no {name:?}")))
-}
-
-/// The engine's position from a seat's view of a Janggi match, and the
-/// seat playing Cho.
-pub fn from_view(view: &Value) -> Result<(Position, Seat), RuleError> {
-    let fen = field(view, "position")?
-        .as_str()
-        .ok_or_else(|| RuleError::malformed("the view's position is not text"))?;
-    let board = Board::from_fen(fen)?;
-    let cho = field(view, "cho")?
-        .as_u64()
-        .filter(|s| *s <= 1)
-        .ok_or_else(|| RuleError::malformed("the view's cho is not a seat"))?;
-    let plies_left = field(view, "plies_until_ply_limit")?
-        .as_u64()
-        .ok_or_else(|| RuleError::malformed("the view's plies_until_ply_limit is not a count"))?;
-    let passed = view.get("last_move").and_then(Value::as_str) == Some("pass");
-    Ok((
-        Position {
-            board,
-            passed,
-            double_pass: false,
-            plies_left: plies_left as u32,
-        },
-        Seat(cho as u8),
-    ))
-}
-
-pub fn decide(
-    view: &Value,
-    seat: Seat,
-    level: Level,
-    random: &mut dyn Random,
-) -> Result<Value, RuleError> {
-    if seat.index() > 1 {
-        return Err(RuleError::illegal("there is no such seat in janggi"));
-    }
-    let (pos, cho) = from_view(view)?;
-    let side = if seat == cho { Side::Cho } else { Side::Han };
-    if pos.board.turn != side {
-        return Err(RuleError::not_your_turn());
-    }
-    if pos.over() {
-        return Err(RuleError::finished());
-    }
-    let mut scored = root_scores(&pos, level.depth(), &mut Budget::new(nodes(level)));
-    if level == Level::Easy {
-        scored = within(&scored, EASY_FLOOR);
-    }
-    let mv =
-        choose_scored(&scored, level, margin(&scored), random).ok_or_else(RuleError::finished)?;
-    Ok(match mv {
-        Move::Pass => json!({"type": "pass"}),
-        step => json!({"type": "move", "move": step.to_string()}),
+/// The engine's position from a seat's view of a Janggi match.
+pub fn from_view(view: &View) -> Result<Position, RuleError> {
+    Ok(Position {
+        board: Board::from_fen(&view.position)?,
+        passed: view.last_move.as_deref() == Some("pass"),
+        double_pass: false,
+        plies_left: view.plies_until_ply_limit,
     })
+}
+
+impl Engine for Janggi {
+    fn decide(
+        view: &View,
+        seat: Seat,
+        level: Level,
+        random: &mut dyn Random,
+    ) -> Result<Action, RuleError> {
+        if seat.index() > 1 {
+            return Err(RuleError::illegal("there is no such seat in janggi"));
+        }
+        let pos = from_view(view)?;
+        let side = if seat == view.cho {
+            Side::Cho
+        } else {
+            Side::Han
+        };
+        if pos.board.turn != side {
+            return Err(RuleError::not_your_turn());
+        }
+        if pos.over() {
+            return Err(RuleError::finished());
+        }
+        let mut scored = root_scores(&pos, level.depth(), &mut Budget::new(nodes(level)));
+        if level == Level::Easy {
+            scored = within(&scored, EASY_FLOOR);
+        }
+        let mv = choose_scored(&scored, level, margin(&scored), random)
+            .ok_or_else(RuleError::finished)?;
+        Ok(match mv {
+            Move::Pass => Action::Pass {},
+            step => Action::Move {
+                notation: step.to_string(),
+            },
+        })
+    }
 }
 
 #[cfg(test)]

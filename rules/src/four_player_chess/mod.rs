@@ -28,6 +28,7 @@ pub mod state;
 mod turn;
 
 pub use board::{perft, Army, Kind, Mode, Move, Owner, Piece, Position, Start};
+pub use moves::Verdict;
 pub use state::{Action, ArmySeat, Captured, Event, State};
 
 use crate::{About, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};

@@ -11,9 +11,13 @@
 //! * [`listing`] — the legal actions of a position in a game's own
 //!   notation, none when the match is over there, and why (the `moves`
 //!   example).
+//! * [`engine`] — the computer opponents: one [`engine::Engine`] per game,
+//!   deciding from the seat's view read into the game's own `View`, with
+//!   the game's own move generation and judgements.
 //! * [`games!`] — the one list of games. It generates [`GameId`] and
 //!   [`MatchState`], the closed enum the service talks to (JSON in and out,
-//!   through [`dispatch`]), so the service never names a game's types and a
+//!   through [`dispatch`]), and the engines' dispatch
+//!   ([`GameId::decide`]), so the service never names a game's types and a
 //!   new game costs one line here.
 //!
 //! ## One shape per game

@@ -22,17 +22,17 @@
 //! what the piece is worth on the board), a small king-shelter term
 //! (own pieces next to the king), and in `points` the §Q8 points the
 //! armies scored (captures, king captures, mates and stalemates counted
-//! in the search as well). Dead pieces (§Q7) count for nobody. In ffa and points an
-//! army is scored against the average of the others still in, with a
-//! bonus for each one out, and it hunts the weakest enemy's king when a
-//! rook ahead of it ([`hunting`]: the king's squares shut, its distance
-//! from the centre, one-on-one the hunter's own king near), which is
-//! what lets a shallow search finish a bare king instead of drawing by
-//! repetition; half the worth of its own pieces left [`exposed`] (an
-//! enemy attacks them, nothing of its own guards them) counts against
-//! it, which a search that ends before the enemies reply cannot see
-//! otherwise. §Q6's ply limit and repetition are not searched. Easy's
-//! weaker moves (one in four) stay within a knight of its best.
+//! in the search as well). Dead pieces (§Q7) count for nobody. In ffa
+//! and points an army is scored against the average of the others still
+//! in, with a bonus for each one out, and it hunts the weakest enemy's
+//! king when a rook ahead of it ([`hunting`]: the king's squares shut,
+//! its distance from the centre, one-on-one the hunter's own king near),
+//! which is what lets a shallow search finish a bare king instead of
+//! drawing by repetition; half the worth of its own pieces left
+//! [`exposed`] (an enemy attacks them, nothing of its own guards them)
+//! counts against it, which a search that ends before the enemies reply
+//! cannot see otherwise. §Q6's ply limit and repetition are not searched.
+//! Easy's weaker moves (one in four) stay within a knight of its best.
 
 use super::{choose_scored, root_scores, within, Budget, Engine, Level, Search, WIN};
 use crate::four_player_chess::board::{coords, exists, Army, Kind, Mode, Move, Position};

@@ -49,7 +49,9 @@
 //!   one line in `rules/tests/games.rs` for each variant or mode, which
 //!   runs the generic harness; a perft file `rules/tests/data/<game>.tsv`
 //!   (`<game>-<variant>.tsv` per variant) where the game has a position
-//!   notation.
+//!   notation. Every listed game has a computer opponent: an
+//!   [`crate::engine::Engine`] in `engine/<game>.rs`, deciding from the
+//!   game's own `View` (which therefore reads back from its JSON).
 //! * **Self-description**: [`Game::ABOUT`] is the catalogue line — only
 //!   what is playable is listed. `Config.variant` / `Config.mode` are serde
 //!   enums with `#[serde(rename_all = "snake_case")]` whose names equal
@@ -413,7 +415,10 @@ pub trait Game {
     type Event: Serialize + DeserializeOwned + Clone + std::fmt::Debug + PartialEq + JsonSchema;
     /// What one viewer may see of the state: a struct (a JSON object), to
     /// which the contract adds `"game": <id>` (see [`crate::dispatch::view`]).
-    type View: Serialize + JsonSchema;
+    /// It also reads back from that JSON (the tag ignored): the computer
+    /// opponents decide from a seat's view read into this type
+    /// ([`crate::engine`]).
+    type View: Serialize + DeserializeOwned + JsonSchema;
 
     /// The opening facts for `seats` players. The first event records the
     /// configuration, so the log alone replays the match.

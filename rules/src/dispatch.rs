@@ -3,6 +3,7 @@
 //! (one function each, precise errors) or produced here (already redacted
 //! per viewer), so a new game brings no JSON code of its own.
 
+use crate::engine::{Engine, Level};
 use crate::{Duty, Env, Game, Random, RuleError, Seat, Viewer};
 use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
@@ -110,6 +111,25 @@ pub fn view<G: Game>(state: &G::State, viewer: Viewer) -> Value {
         fields.insert("game".into(), Value::from(G::ABOUT.id));
     }
     view
+}
+
+/// A view as [`view`] gives it, read back into the game's own type (the
+/// `game` tag is ignored): what a computer opponent decides from. A value
+/// that is not such a view is refused, never a panic.
+pub fn read_view<G: Game>(view: &Value) -> Result<G::View, RuleError> {
+    from_json("view", view)
+}
+
+/// A computer opponent's action ([`crate::engine::decide`]): the view read
+/// into the game's own type, the game's engine, the action as JSON.
+pub fn decide<G: Engine>(
+    view: &Value,
+    seat: Seat,
+    level: Level,
+    random: &mut dyn Random,
+) -> Result<Value, RuleError> {
+    let view = read_view::<G>(view)?;
+    Ok(to_json(&G::decide(&view, seat, level, random)?))
 }
 
 /// The view's schema with the `game` tag [`view`] adds (a game's view is a

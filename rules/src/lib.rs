@@ -11,9 +11,13 @@
 //! * [`listing`] — the legal actions of a position in a game's own
 //!   notation, none when the match is over there, and why (the `moves`
 //!   example).
+//! * [`engine`] — the computer opponents: one [`engine::Engine`] per game,
+//!   deciding from the seat's view read into the game's own `View`, with
+//!   the game's own move generation and judgements.
 //! * [`games!`] — the one list of games. It generates [`GameId`] and
 //!   [`MatchState`], the closed enum the service talks to (JSON in and out,
-//!   through [`dispatch`]), so the service never names a game's types and a
+//!   through [`dispatch`]), and the engines' dispatch
+//!   ([`GameId::decide`]), so the service never names a game's types and a
 //!   new game costs one line here.
 //!
 //! ## One shape per game
@@ -71,7 +75,8 @@ pub use serde_json;
 /// Generate the closed set of games: `GameId` (ids, catalogue) and
 /// `MatchState` (one variant per game, every contract call dispatched to
 /// [`dispatch`]). `games! { Checkers => checkers::Checkers, … }`; each line
-/// is a variant name and a type implementing [`Game`]. Still no trait
+/// is a variant name and a type implementing [`Game`] and
+/// [`engine::Engine`] (every game has a computer opponent). Still no trait
 /// objects (`docs/design.md` §2). Tests may call it with a list of their own.
 #[macro_export]
 macro_rules! games {
@@ -125,6 +130,21 @@ macro_rules! games {
             pub fn schemas(self) -> $crate::dispatch::Schemas {
                 match self {
                     $(GameId::$Id => $crate::dispatch::schemas::<$G>()),+
+                }
+            }
+
+            /// A computer opponent's action as `seat` at `level`, from
+            /// that seat's view read into the game's own `View`
+            /// ([`crate::engine::decide`]).
+            pub fn decide(
+                self,
+                view: &$crate::serde_json::Value,
+                seat: $crate::Seat,
+                level: $crate::engine::Level,
+                random: &mut dyn $crate::Random,
+            ) -> Result<$crate::serde_json::Value, $crate::RuleError> {
+                match self {
+                    $(GameId::$Id => $crate::dispatch::decide::<$G>(view, seat, level, random)),+
                 }
             }
 

@@ -208,3 +208,39 @@ fn j5_the_computer_passes_when_it_has_no_move() {
     let action = step(&mut state, Level::Hard, &mut SplitMix64::new(2));
     assert_eq!(action, json!({"type": "pass"}));
 }
+
+/// Every engine reads the seat's view into its game's own `View`: a value
+/// that is not one (nothing, the wrong shape, another game's view) is a
+/// validation error, never a panic nor a move.
+#[test]
+fn a_value_that_is_not_the_games_view_is_refused() {
+    let mut random = SplitMix64::new(48);
+    let views: Vec<Value> = GameId::ALL
+        .iter()
+        .map(|&game| start(game, &json!({}), 1).view(Viewer::Seat(Seat(0))))
+        .collect();
+    for &game in GameId::ALL {
+        let mut bad = vec![
+            json!(null),
+            json!({}),
+            json!([1, 2]),
+            json!({"position": 7}),
+        ];
+        for (other, view) in GameId::ALL.iter().zip(&views) {
+            if *other != game {
+                bad.push(view.clone());
+            }
+        }
+        for view in bad {
+            for seat in [Seat(0), Seat(1)] {
+                let refused = decide(game, &view, seat, Level::Easy, &mut random);
+                let error = refused.expect_err(&format!("{game:?} took {view}"));
+                assert_eq!(
+                    error.code,
+                    posthorn_rules::RuleCode::ValidationFailed,
+                    "{game:?} on {view}: {error}"
+                );
+            }
+        }
+    }
+}

@@ -163,6 +163,36 @@ fn the_registry_dispatches_a_whole_toy_match_through_json() {
     assert!(state.to_act().is_empty());
 }
 
+/// The list generates the computer opponent's dispatch too: the toy's
+/// engine decides from the view read into its own type, and a value that
+/// is not a view is refused, never a panic.
+#[test]
+fn the_registry_dispatches_the_toy_engine_through_json() {
+    use posthorn_rules::engine::Level;
+    use posthorn_rules::{RuleCode, Seat, SplitMix64, Viewer};
+    let game = registry::GameId::parse("pebbles").unwrap();
+    let mut random = SplitMix64::new(3);
+    let opening = registry::MatchState::setup(game, &json!({"pile": 7}), 2, &mut random).unwrap();
+    let state = registry::MatchState::replay(game, &opening).unwrap();
+    let view = state.view(Viewer::Seat(Seat(0)));
+    let action = game
+        .decide(&view, Seat(0), Level::Hard, &mut random)
+        .unwrap();
+    assert_eq!(action, json!({"type": "take", "count": 3}));
+    for bad in [
+        json!({}),
+        json!([7]),
+        json!({"pile": "seven", "on_move": 0}),
+    ] {
+        let refused = game.decide(&bad, Seat(0), Level::Easy, &mut random);
+        assert_eq!(
+            refused.unwrap_err().code,
+            RuleCode::ValidationFailed,
+            "{bad}"
+        );
+    }
+}
+
 /// Whether `fold` refuses the game's start with its `position` replaced by
 /// one that does not parse: a corrupted log (issue #48).
 fn refuses_an_unreadable_start<G: posthorn_rules::Game>(

@@ -33,7 +33,7 @@ pub struct Config {
     pub position: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PieceView {
     pub square: String,
     pub colour: Colour,
@@ -41,7 +41,7 @@ pub struct PieceView {
 }
 
 /// The face-up pieces each colour has lost.
-#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Captured {
     pub red: Vec<Kind>,
     pub black: Vec<Kind>,
@@ -49,7 +49,7 @@ pub struct Captured {
 
 /// What any viewer sees: the face-up pieces, which squares are face down
 /// (never what lies there), and the match's progress.
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     pub pieces: Vec<PieceView>,
     pub face_down: Vec<String>,

@@ -81,27 +81,27 @@ pub struct Config {
     pub position: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PieceView {
     pub square: u8,
-    pub colour: &'static str,
+    pub colour: String,
     pub king: bool,
 }
 
 /// What any viewer sees: checkers has no hidden information.
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     pub variant: Variant,
     /// Squares a side: 8, or 10 for international.
     pub size: u8,
     /// How the squares are numbered.
-    pub numbering: &'static str,
+    pub numbering: String,
     /// PDN FEN of the position.
     pub position: String,
     pub pieces: Vec<PieceView>,
-    pub side_to_move: &'static str,
+    pub side_to_move: String,
     /// Seat 0 plays Black, seat 1 White.
-    pub colours: [&'static str; 2],
+    pub colours: [String; 2],
     pub plies: u32,
     pub plies_until_no_progress_draw: u32,
     pub plies_until_ply_limit: u32,
@@ -247,7 +247,7 @@ impl Game for Checkers {
             .into_iter()
             .map(|(square, colour, king)| PieceView {
                 square,
-                colour: colour.name(),
+                colour: colour.name().to_owned(),
                 king,
             })
             .collect();
@@ -255,11 +255,11 @@ impl Game for Checkers {
         View {
             variant: state.variant,
             size,
-            numbering: numbering(size),
+            numbering: numbering(size).to_owned(),
             position: pos.to_fen(state.variant),
             pieces,
-            side_to_move: pos.turn().name(),
-            colours: ["black", "white"],
+            side_to_move: pos.turn().name().to_owned(),
+            colours: ["black".to_owned(), "white".to_owned()],
             plies: state.plies,
             plies_until_no_progress_draw: state.plies_until_no_progress_draw(),
             plies_until_ply_limit: PLY_LIMIT.saturating_sub(state.plies),

@@ -1,11 +1,12 @@
 //! The Banqi engine (issue #32; docs/rules/banqi.md §B, §H).
 //!
 //! The seat sees the face-up pieces, which squares are face down, the
-//! captured pieces, the colours and the quiet count (its own view, §B8).
-//! [`Seen`] is built from that view alone; it samples a *world* by
-//! drawing the face-down identities uniformly from the pieces not yet
-//! seen (the 32 of §B1 minus the face-up and the captured ones), and the
-//! search runs in that world, where a turn-up reveals the sampled piece.
+//! captured pieces, the colours and the quiet count (its own view, §B8,
+//! read into the rules' [`View`]). [`Seen`] is built from that view
+//! alone; it samples a *world* by drawing the face-down identities
+//! uniformly from the pieces not yet seen (the 32 of §B1 minus the
+//! face-up and the captured ones), and the search runs in that world,
+//! where a turn-up reveals the sampled piece.
 //! Several worlds are searched and the root moves' scores summed
 //! (determinization, [`super::choose_hidden`]'s scheme with this game's
 //! own node budgets).
@@ -26,11 +27,10 @@
 //! first), below the root only the turn-ups next to a face-up piece and
 //! one other; hard picks at random among equally scored best moves.
 
-use super::{choose_scored, root_scores, Budget, Level, Sample, Search, WIN};
+use super::{choose_scored, root_scores, Budget, Engine, Level, Sample, Search, WIN};
 use crate::banqi::board::{parse_square, square_name, Cell, Colour, Kind, Piece, Position, Step};
-use crate::banqi::QUIET_PLY_LIMIT;
+use crate::banqi::{Action, Banqi, View, QUIET_PLY_LIMIT};
 use crate::{Random, RuleError, Seat};
-use serde_json::{json, Value};
 
 /// A side's index in the search: red 0, black 1.
 fn side(colour: Colour) -> usize {
@@ -343,22 +343,15 @@ pub struct Seen {
 }
 
 impl Seen {
-    /// Read a seat's view (what `Banqi::view` gives).
-    pub fn from_view(view: &Value) -> Result<Seen, RuleError> {
+    /// What a seat's view (what `Banqi::view` gives) shows.
+    pub fn from_view(view: &View) -> Result<Seen, RuleError> {
         let bad = |why: &str| RuleError::malformed(format!("banqi view: {why}"));
-        let colour = |v: &Value| -> Option<Colour> { serde_json::from_value(v.clone()).ok() };
-        let kind = |v: &Value| -> Option<Kind> { serde_json::from_value(v.clone()).ok() };
+        let square = |name: &str| parse_square(name).ok_or_else(|| bad("a square"));
         let mut position = Position {
-            to_act: match &view["colour_to_act"] {
-                Value::Null => None,
-                v => Some(colour(v).ok_or_else(|| bad("colour_to_act"))?),
-            },
+            to_act: view.colour_to_act,
+            quiet: QUIET_PLY_LIMIT.saturating_sub(view.plies_until_no_progress_draw),
             ..Position::default()
         };
-        let until = view["plies_until_no_progress_draw"]
-            .as_u64()
-            .ok_or_else(|| bad("plies_until_no_progress_draw"))?;
-        position.quiet = QUIET_PLY_LIMIT.saturating_sub(until as u32);
         let mut unseen = Piece::set();
         let mut take = |piece: Piece| -> Result<(), RuleError> {
             let i = unseen
@@ -368,40 +361,26 @@ impl Seen {
             unseen.swap_remove(i);
             Ok(())
         };
-        for p in view["pieces"].as_array().ok_or_else(|| bad("pieces"))? {
-            let sq = p["square"]
-                .as_str()
-                .and_then(parse_square)
-                .ok_or_else(|| bad("square"))?;
+        for p in &view.pieces {
             let piece = Piece {
-                colour: colour(&p["colour"]).ok_or_else(|| bad("colour"))?,
-                kind: kind(&p["kind"]).ok_or_else(|| bad("kind"))?,
+                colour: p.colour,
+                kind: p.kind,
             };
             take(piece)?;
-            position.cells[sq as usize] = Cell::Up(piece);
+            position.cells[square(&p.square)? as usize] = Cell::Up(piece);
         }
-        for (name, c) in [("red", Colour::Red), ("black", Colour::Black)] {
-            for k in view["captured"][name]
-                .as_array()
-                .ok_or_else(|| bad("captured"))?
-            {
-                take(Piece {
-                    colour: c,
-                    kind: kind(k).ok_or_else(|| bad("captured kind"))?,
-                })?;
+        let captured = [
+            (Colour::Red, &view.captured.red),
+            (Colour::Black, &view.captured.black),
+        ];
+        for (colour, kinds) in captured {
+            for &kind in kinds {
+                take(Piece { colour, kind })?;
             }
         }
-        let mut face_down = Vec::new();
-        for sq in view["face_down"]
-            .as_array()
-            .ok_or_else(|| bad("face_down"))?
-        {
-            let sq = sq
-                .as_str()
-                .and_then(parse_square)
-                .ok_or_else(|| bad("face_down square"))?;
-            face_down.push(sq);
-        }
+        let face_down = (view.face_down.iter())
+            .map(|name| square(name))
+            .collect::<Result<Vec<u8>, _>>()?;
         if face_down.len() != unseen.len() {
             return Err(bad(
                 "the face-down squares and the unseen pieces differ in number",
@@ -472,29 +451,35 @@ pub fn choose_step(seen: &Seen, level: Level, random: &mut dyn Random) -> Option
     choose_scored(&totals, level, 20, random)
 }
 
-pub fn decide(
-    view: &Value,
-    seat: Seat,
-    level: Level,
-    random: &mut dyn Random,
-) -> Result<Value, RuleError> {
-    if view["on_move"].as_u64() != Some(u64::from(seat.0)) {
-        return Err(RuleError::not_your_turn());
-    }
-    let seen = Seen::from_view(view)?;
-    let step = if seen.position.to_act.is_none() {
-        // §B2: before any turn-up there is no colour and no knowledge:
-        // every first turn-up is alike; take one at random.
-        seen.face_down
-            .get(random.below(seen.face_down.len().max(1) as u64) as usize)
-            .map(|sq| Step::TurnUp(*sq))
-    } else {
-        choose_step(&seen, level, random)
-    };
-    match step {
-        Some(Step::TurnUp(sq)) => Ok(json!({"type": "turn_up", "square": square_name(sq)})),
-        Some(step) => Ok(json!({"type": "move", "move": step.to_string()})),
-        None => Err(RuleError::illegal("there is no legal action to take")),
+impl Engine for Banqi {
+    fn decide(
+        view: &View,
+        seat: Seat,
+        level: Level,
+        random: &mut dyn Random,
+    ) -> Result<Action, RuleError> {
+        if view.on_move != seat {
+            return Err(RuleError::not_your_turn());
+        }
+        let seen = Seen::from_view(view)?;
+        let step = if seen.position.to_act.is_none() {
+            // §B2: before any turn-up there is no colour and no knowledge:
+            // every first turn-up is alike; take one at random.
+            seen.face_down
+                .get(random.below(seen.face_down.len().max(1) as u64) as usize)
+                .map(|sq| Step::TurnUp(*sq))
+        } else {
+            choose_step(&seen, level, random)
+        };
+        match step {
+            Some(Step::TurnUp(sq)) => Ok(Action::TurnUp {
+                square: square_name(sq),
+            }),
+            Some(step) => Ok(Action::Move {
+                notation: step.to_string(),
+            }),
+            None => Err(RuleError::illegal("there is no legal action to take")),
+        }
     }
 }
 
@@ -533,7 +518,7 @@ mod tests {
                     Banqi::apply(&mut state, &e).unwrap();
                 }
             }
-            let view = serde_json::to_value(Banqi::view(&state, Viewer::Seat(Seat(0)))).unwrap();
+            let view = Banqi::view(&state, Viewer::Seat(Seat(0)));
             let seen = Seen::from_view(&view).unwrap();
             for _ in 0..5 {
                 let world = seen.sample(&mut random);

@@ -1,18 +1,18 @@
 //! The checkers engine (issue #32), every variant of docs/rules/checkers.md §C.
 //!
-//! The position is rebuilt from the seat's own view (the PDN FEN, the
-//! variant and the draw counters it shows); checkers hides nothing, so the
-//! engine sees it whole ([`Search`]). The evaluation is material (men 100,
+//! The position is rebuilt from the seat's own view, read into the rules'
+//! [`View`] (the PDN FEN, the variant and the draw counters it shows);
+//! checkers hides nothing, so the engine sees it whole ([`Search`]). The
+//! evaluation is material (men 100,
 //! kings by how far they fly), a little advancement, centre and back-row
 //! guard, and in the ending a push to trade down and to close in when
 //! ahead. The computer never offers a draw, declines every offer made to
 //! it, and never resigns.
 
-use super::{choose_scored, root_scores, within, Budget, Level, Search, WIN};
+use super::{choose_scored, root_scores, within, Budget, Engine, Level, Search, WIN};
 use crate::checkers::draughts::Kings;
-use crate::checkers::{Board, Color, Step, Variant, NO_PROGRESS_PLIES};
+use crate::checkers::{Action, Board, Checkers, Color, Step, Variant, View, NO_PROGRESS_PLIES};
 use crate::{Random, RuleError, Seat};
-use serde_json::{json, Value};
 
 /// The most compulsory captures played out beyond the search's depth.
 const CAPTURE_PLIES: u32 = 6;
@@ -249,61 +249,46 @@ fn margin(scored: &[(Step, i32)]) -> i32 {
     }
 }
 
-fn field<'a>(view: &'a Value, name: &str) -> Result<&'a Value, RuleError> {
-    view.get(name)
-        .ok_or_else(|| RuleError::malformed(format!("the checkers view has no {name:?}")))
-}
-
 /// The engine's position from a seat's view of a checkers match.
-pub fn from_view(view: &Value) -> Result<Position, RuleError> {
-    let variant: Variant = serde_json::from_value(field(view, "variant")?.clone())
-        .map_err(|e| RuleError::malformed(format!("the view's variant: {e}")))?;
-    let fen = field(view, "position")?
-        .as_str()
-        .ok_or_else(|| RuleError::malformed("the view's position is not text"))?;
-    let board = Board::from_fen(variant, fen)?;
-    let count = |name: &str| {
-        field(view, name)?
-            .as_u64()
-            .map(|n| n as u32)
-            .ok_or_else(|| RuleError::malformed(format!("the view's {name} is not a count")))
-    };
+pub fn from_view(view: &View) -> Result<Position, RuleError> {
     Ok(Position::new(
-        variant,
-        board,
-        count("plies_until_no_progress_draw")?,
-        count("plies_until_ply_limit")?,
+        view.variant,
+        Board::from_fen(view.variant, &view.position)?,
+        view.plies_until_no_progress_draw,
+        view.plies_until_ply_limit,
     ))
 }
 
-pub fn decide(
-    view: &Value,
-    seat: Seat,
-    level: Level,
-    random: &mut dyn Random,
-) -> Result<Value, RuleError> {
-    if seat.index() > 1 {
-        return Err(RuleError::illegal("there is no such seat in checkers"));
-    }
-    // §C1: an offer made to this seat is declined; the computer never
-    // offers a draw itself.
-    if let Some(offerer) = view.get("draw_offer").and_then(Value::as_u64) {
-        if offerer != u64::from(seat.0) {
-            return Ok(json!({"type": "decline_draw"}));
+impl Engine for Checkers {
+    fn decide(
+        view: &View,
+        seat: Seat,
+        level: Level,
+        random: &mut dyn Random,
+    ) -> Result<Action, RuleError> {
+        if seat.index() > 1 {
+            return Err(RuleError::illegal("there is no such seat in checkers"));
         }
+        // §C1: an offer made to this seat is declined; the computer never
+        // offers a draw itself.
+        if view.draw_offer.is_some_and(|offerer| offerer != seat) {
+            return Ok(Action::DeclineDraw {});
+        }
+        let pos = from_view(view)?;
+        if pos.mover() != seat.index() {
+            return Err(RuleError::not_your_turn());
+        }
+        if pos.over() {
+            return Err(RuleError::finished());
+        }
+        let mut scored = root_scores(&pos, level.depth(), &mut Budget::new(level.nodes()));
+        if level == Level::Easy {
+            scored = within(&scored, EASY_FLOOR);
+        }
+        let mv = choose_scored(&scored, level, margin(&scored), random)
+            .ok_or_else(RuleError::finished)?;
+        Ok(Action::Move {
+            notation: mv.to_string(),
+        })
     }
-    let pos = from_view(view)?;
-    if pos.mover() != seat.index() {
-        return Err(RuleError::not_your_turn());
-    }
-    if pos.over() {
-        return Err(RuleError::finished());
-    }
-    let mut scored = root_scores(&pos, level.depth(), &mut Budget::new(level.nodes()));
-    if level == Level::Easy {
-        scored = within(&scored, EASY_FLOOR);
-    }
-    let mv =
-        choose_scored(&scored, level, margin(&scored), random).ok_or_else(RuleError::finished)?;
-    Ok(json!({"type": "move", "move": mv.to_string()}))
 }

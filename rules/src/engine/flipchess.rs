@@ -2,9 +2,9 @@
 //!
 //! A seat sees the board, its own hand, the other hand's size, the deck's
 //! size, the pile's top card and size, the phase of the turn and the §F8
-//! window (its own view). Hidden from it: the other hand, the deck's
-//! order and the pile under the top card. [`Seen`] is built from the view
-//! alone and samples worlds: the cards not seen (the 108 of §F2 minus its
+//! window (its own view, read into the rules' [`View`]). Hidden from it:
+//! the other hand, the deck's order and the pile under the top card.
+//! [`Seen`] is built from the view alone and samples worlds: the cards not seen (the 108 of §F2 minus its
 //! own hand and the top of the pile) are shuffled and dealt to the other
 //! hand, the deck and the pile below the top, in the sizes the view gives.
 //! A world is a whole [`State`]; the search steps it with the game's own
@@ -36,12 +36,11 @@
 //! A play that leaves one card always declares "last card!". The
 //! computer never resigns.
 
-use super::{choose_scored, root_scores, Budget, Level, Sample, Search, WIN};
+use super::{choose_scored, root_scores, Budget, Engine, Level, Sample, Search, WIN};
 use crate::flipchess::board::{Board, Kind, Side};
-use crate::flipchess::cards::{Card, Colour, DECK_SIZE};
-use crate::flipchess::{Action, FlipChess, Phase, State};
+use crate::flipchess::cards::{Card, DECK_SIZE};
+use crate::flipchess::{Action, FlipChess, Phase, State, View};
 use crate::{Env, Game, Random, RuleError, Seat, SplitMix64};
-use serde_json::Value;
 
 /// One sampled world: a whole match state.
 #[derive(Clone, Debug)]
@@ -192,9 +191,12 @@ pub struct Seen {
 }
 
 impl Seen {
-    pub fn from_view(view: &Value, seat: Seat) -> Result<Seen, RuleError> {
+    /// What `seat`'s own view (what `FlipChess::view` gives it) shows.
+    pub fn from_view(view: &View, seat: Seat) -> Result<Seen, RuleError> {
         let bad = |why: &str| RuleError::malformed(format!("flipchess view: {why}"));
-        let seat_at = |v: &Value| v.as_u64().map(|n| Seat(n as u8));
+        if seat.index() > 1 {
+            return Err(RuleError::illegal("there is no such seat in flipchess"));
+        }
         let mut pool: Vec<u8> = (0..DECK_SIZE).collect();
         let mut take = |name: &str| -> Result<u8, RuleError> {
             let i = pool
@@ -203,24 +205,19 @@ impl Seen {
                 .ok_or_else(|| bad("more cards of a kind than the deck holds"))?;
             Ok(pool.remove(i))
         };
-        let mut hand = Vec::new();
-        for name in view["hand"].as_array().ok_or_else(|| bad("hand"))? {
-            hand.push(take(name.as_str().ok_or_else(|| bad("hand card"))?)?);
-        }
-        let top = match view["discard_top"].as_str() {
-            Some(name) => Some(take(name)?),
-            None => None,
-        };
-        let board = Board::from_fen(view["position"].as_str().ok_or_else(|| bad("position"))?)?;
-        let white = seat_at(&view["white"]).ok_or_else(|| bad("white"))?;
-        let named: Option<Colour> = serde_json::from_value(view["named_colour"].clone())
-            .map_err(|_| bad("named_colour"))?;
-        let phase_view = &view["phase"];
-        let phase = match phase_view["kind"].as_str() {
-            Some("play") => Phase::Play,
-            Some("drawn") => {
-                let name = phase_view["drawn_card"]
-                    .as_str()
+        let own = view.hand.as_ref().ok_or_else(|| bad("no hand"))?;
+        let hand = (own.iter())
+            .map(|name| take(name))
+            .collect::<Result<Vec<u8>, _>>()?;
+        let top = view.discard_top.as_deref().map(take).transpose()?;
+        let board = Board::from_fen(&view.position)?;
+        let shown = &view.phase;
+        let phase = match shown.kind.as_str() {
+            "play" => Phase::Play,
+            "drawn" => {
+                let name = shown
+                    .drawn_card
+                    .as_deref()
                     .ok_or_else(|| bad("drawn_card"))?;
                 let card = hand
                     .iter()
@@ -229,43 +226,24 @@ impl Seen {
                     .ok_or_else(|| bad("the drawn card is not in the hand"))?;
                 Phase::Drawn { card }
             }
-            Some("moving") => Phase::Moving {
-                colour: serde_json::from_value(phase_view["colour"].clone())
-                    .map_err(|_| bad("phase colour"))?,
-                left: phase_view["moves_left"]
-                    .as_u64()
-                    .ok_or_else(|| bad("moves_left"))? as u8,
+            "moving" => Phase::Moving {
+                colour: shown.colour.ok_or_else(|| bad("phase colour"))?,
+                left: shown.moves_left.ok_or_else(|| bad("moves_left"))?,
             },
-            Some("basic_move") => Phase::BasicMove,
-            Some("flip_decision") => Phase::FlipDecision {
-                victim: seat_at(&phase_view["flip_victim"]).ok_or_else(|| bad("flip_victim"))?,
+            "basic_move" => Phase::BasicMove,
+            "flip_decision" => Phase::FlipDecision {
+                victim: shown.flip_victim.ok_or_else(|| bad("flip_victim"))?,
             },
             _ => return Err(bad("phase")),
         };
         let other = crate::flipchess::state::other(seat);
-        let sizes = view["hand_sizes"]
-            .as_array()
-            .ok_or_else(|| bad("hand_sizes"))?;
-        let other_hand = sizes
-            .get(other.index())
-            .and_then(Value::as_u64)
-            .ok_or_else(|| bad("hand_sizes"))? as usize;
-        let deck = view["deck_size"].as_u64().ok_or_else(|| bad("deck_size"))? as usize;
-        let discard = view["discard_size"]
-            .as_u64()
-            .ok_or_else(|| bad("discard_size"))? as usize;
-        if other_hand + deck + discard.saturating_sub(1) != pool.len() {
+        let other_hand = view.hand_sizes[other.index()];
+        let deck = view.deck_size;
+        if other_hand + deck + view.discard_size.saturating_sub(1) != pool.len() {
             return Err(bad("the card counts do not add up to 108"));
         }
         let mut hands: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
         hands[seat.index()] = hand;
-        let last_card = match &view["last_card"] {
-            Value::Null => None,
-            v => Some((
-                seat_at(&v["seat"]).ok_or_else(|| bad("last_card seat"))?,
-                v["closes_at"].as_i64().unwrap_or(0),
-            )),
-        };
         let base = State {
             before_capture: matches!(phase, Phase::FlipDecision { .. }).then_some(board),
             played: match phase {
@@ -273,16 +251,16 @@ impl Seen {
                 _ => None,
             },
             board,
-            white,
-            started_white: white,
+            white: view.white,
+            started_white: view.white,
             deck: Vec::new(),
             discard: top.into_iter().collect(),
-            named,
+            named: view.named_colour,
             hands,
-            turns: view["turn"].as_u64().unwrap_or(0) as u32,
+            turns: view.turn,
             phase,
-            free_flip_used: !view["free_flip_available"].as_bool().unwrap_or(false),
-            last_card,
+            free_flip_used: !view.free_flip_available,
+            last_card: view.last_card.as_ref().map(|l| (l.seat, l.closes_at)),
             outcome: None,
         };
         Ok(Seen {
@@ -375,18 +353,15 @@ pub fn choose_action(seen: &Seen, level: Level, random: &mut dyn Random) -> Opti
     choose_scored(&totals, pick, 10, random).or_else(|| root.first().cloned())
 }
 
-pub fn decide(
-    view: &Value,
-    seat: Seat,
-    level: Level,
-    random: &mut dyn Random,
-) -> Result<Value, RuleError> {
-    let seen = Seen::from_view(view, seat)?;
-    match choose_action(&seen, level, random) {
-        Some(action) => {
-            serde_json::to_value(action).map_err(|e| RuleError::malformed(e.to_string()))
-        }
-        None => Err(RuleError::not_your_turn()),
+impl Engine for FlipChess {
+    fn decide(
+        view: &View,
+        seat: Seat,
+        level: Level,
+        random: &mut dyn Random,
+    ) -> Result<Action, RuleError> {
+        let seen = Seen::from_view(view, seat)?;
+        choose_action(&seen, level, random).ok_or_else(RuleError::not_your_turn)
     }
 }
 
@@ -407,7 +382,7 @@ mod tests {
                 state.apply(&e).unwrap();
             }
             for seat in [Seat(0), Seat(1)] {
-                let view = crate::dispatch::view::<FlipChess>(&state, Viewer::Seat(seat));
+                let view = FlipChess::view(&state, Viewer::Seat(seat));
                 let seen = Seen::from_view(&view, seat).unwrap();
                 let world = seen.sample(&mut random).state;
                 let mut all: Vec<u8> = world

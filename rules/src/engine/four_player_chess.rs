@@ -1,40 +1,44 @@
 //! The four-player chess engine (issue #32; docs/rules/four-player-chess.md §Q).
 //!
-//! Nothing is hidden (§Q), so the view's §Q12 notation rebuilds the whole
-//! position and the engine searches it directly. The search's sides are
-//! the four armies; in teams the partner army is an ally (§Q1), and the
-//! frame's minimax is then the *paranoid* search: every army not allied
-//! with the one to move plays against it. A seat running two armies (§Q5,
-//! one player a whole team) acts for the army to move.
+//! Nothing is hidden (§Q), so the view (read into the rules' [`View`]),
+//! with its §Q12 notation, rebuilds the whole position and the engine
+//! searches it directly. The search's sides are the four armies; in teams
+//! the partner army is an ally (§Q1), and the frame's minimax is then the
+//! *paranoid* search: every army not allied with the one to move plays
+//! against it. A seat running two armies (§Q5, one player a whole team)
+//! acts for the army to move.
 //!
 //! Turn order follows the position's own logic: after a move the turn
-//! passes clockwise over the armies out of play, and the §Q4/§Q6/§Q7
-//! start-of-turn judgments (stalemate skips in teams, mate or stalemate
-//! eliminating in ffa/points) are applied as `Position::settle_or_end`
-//! applies them, here step by step so the search knows who won.
+//! passes clockwise over the armies out of play, and the start of each
+//! turn is judged by the rules' own verdict ([`Position::judge_start`],
+//! §Q4, §Q6–§Q8: stalemate skips in teams, mate or stalemate eliminating
+//! in ffa/points, who scores a mate or a stalemate), applied step by step
+//! as the rules' `act` applies it, so the search knows who won and what
+//! was scored. The view shows no history: at the root the armies are
+//! taken to have moved in turn order and none to have stranded itself.
 //!
 //! Evaluation: material (pawn 1, knight 3, bishop 4, rook 5, queen 9; a
 //! promoted queen 7, the §Q8 points being what capturing scores, not
 //! what the piece is worth on the board), a small king-shelter term
 //! (own pieces next to the king), and in `points` the §Q8 points the
-//! armies scored (captures and king captures/mates counted in the search
-//! as well). Dead pieces (§Q7) count for nobody. In ffa and points an
-//! army is scored against the average of the others still in, with a
-//! bonus for each one out, and it hunts the weakest enemy's king when a
-//! rook ahead of it ([`hunting`]: the king's squares shut, its distance
-//! from the centre, one-on-one the hunter's own king near), which is
-//! what lets a shallow search finish a bare king instead of drawing by
-//! repetition; half the worth of its own pieces left [`exposed`] (an
-//! enemy attacks them, nothing of its own guards them) counts against
-//! it, which a search that ends before the enemies reply cannot see
-//! otherwise. §Q6's ply limit and repetition are not searched. Easy's
-//! weaker moves (one in four) stay within a knight of its best.
+//! armies scored (captures, king captures, mates and stalemates counted
+//! in the search as well). Dead pieces (§Q7) count for nobody. In ffa
+//! and points an army is scored against the average of the others still
+//! in, with a bonus for each one out, and it hunts the weakest enemy's
+//! king when a rook ahead of it ([`hunting`]: the king's squares shut,
+//! its distance from the centre, one-on-one the hunter's own king near),
+//! which is what lets a shallow search finish a bare king instead of
+//! drawing by repetition; half the worth of its own pieces left
+//! [`exposed`] (an enemy attacks them, nothing of its own guards them)
+//! counts against it, which a search that ends before the enemies reply
+//! cannot see otherwise. §Q6's ply limit and repetition are not searched.
+//! Easy's weaker moves (one in four) stay within a knight of its best.
 
-use super::{choose_scored, root_scores, within, Budget, Level, Search, WIN};
-use crate::four_player_chess::board::{coords, exists, Army, Kind, Mode, Move, Position, Start};
-use crate::four_player_chess::MATE_POINTS;
+use super::{choose_scored, root_scores, within, Budget, Engine, Level, Search, WIN};
+use crate::four_player_chess::board::{coords, exists, Army, Kind, Mode, Move, Position};
+use crate::four_player_chess::{Action, FourPlayerChess, Verdict, View, MATE_POINTS};
 use crate::{Random, RuleError, Seat};
-use serde_json::{json, Value};
+use std::rc::Rc;
 
 /// How a searched line ended.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,6 +57,14 @@ pub struct World {
     position: Position,
     /// §Q8 points per army (the view's, then what the search adds).
     points: [i32; 4],
+    /// Per army, the ply of its last move, and in points the position
+    /// that move left (whether it left the army without a legal move is
+    /// asked of it only if the army is stalemated): what the rules'
+    /// start-of-turn judgement reads besides the position (§Q8).
+    last_moved: [u32; 4],
+    own_after: [Option<Rc<Position>>; 4],
+    /// Plies since the root, counted from 4 ([`World::root`]).
+    ply: u32,
     end: Option<End>,
 }
 
@@ -71,29 +83,65 @@ fn worth(kind: Kind, promoted: bool) -> i32 {
 }
 
 impl World {
-    /// §Q4/§Q6/§Q7 at the start of the next turn, as
-    /// `Position::settle_or_end` judges them, noting who wins.
+    /// The search's root: `points` as the view shows them. The view has no
+    /// history, so the armies are taken to have last moved in turn order
+    /// (the one before the army to move last of all), as they do in ffa
+    /// and points once each has moved, and none to have stranded itself.
+    fn root(position: Position, points: [i32; 4]) -> World {
+        let to_move = position.to_move.index();
+        let mut last_moved = [0; 4];
+        for (army, last) in last_moved.iter_mut().enumerate() {
+            // The army `k` places before the one to move moved `k` plies
+            // before the root, which is ply 4.
+            *last = 4 - ((to_move + 4 - army - 1) % 4 + 1) as u32;
+        }
+        World {
+            position,
+            points,
+            last_moved,
+            own_after: Default::default(),
+            ply: 4,
+            end: None,
+        }
+    }
+
+    /// §Q4, §Q6–§Q8 at the start of the next turn: the rules' own verdict
+    /// ([`Position::judge_start`]) applied as the rules' `act` applies it,
+    /// until an army with a move is to move or the match is over, noting
+    /// who won and what the verdicts scored.
     fn settle(&mut self) {
         let mut skips = 0;
         let mode = self.position.mode;
         loop {
-            let live = self.position.live_armies();
-            let to_move = self.position.to_move;
-            match self.position.start_of_turn() {
-                Start::Moves => return,
-                Start::Checkmated if mode == Mode::Teams => {
-                    self.end = Some(End::Team(1 - to_move.team()));
+            let army = self.position.to_move;
+            let stranded = |army: Army| {
+                self.own_after[army.index()].as_ref().is_some_and(|own| {
+                    let mut own = Position::clone(own);
+                    own.to_move = army;
+                    !own.has_legal_move()
+                })
+            };
+            let verdict = self.position.judge_start(skips, &self.last_moved, stranded);
+            if mode == Mode::Points {
+                for (scorer, points, _) in verdict.scores(&self.position) {
+                    self.points[scorer.index()] += points;
+                }
+            }
+            match verdict {
+                Verdict::Moves => return,
+                Verdict::TeamMated => {
+                    self.end = Some(End::Team(1 - army.team()));
                     return;
                 }
-                Start::Stalemated if mode == Mode::Teams => {
+                Verdict::Skipped { last: true } => {
+                    self.end = Some(End::Draw);
+                    return;
+                }
+                Verdict::Skipped { last: false } => {
                     skips += 1;
-                    if skips >= live.len() {
-                        self.end = Some(End::Draw);
-                        return;
-                    }
                     self.position.pass_turn();
                 }
-                Start::Stalemated if live.len() <= 2 => {
+                Verdict::Stalemated { last: true, .. } => {
                     self.end = Some(if mode == Mode::Points {
                         End::Points
                     } else {
@@ -101,18 +149,10 @@ impl World {
                     });
                     return;
                 }
-                start => {
-                    if start == Start::Checkmated {
-                        // §Q8: the mate scores for the army that checks.
-                        if let Some(by) = Army::ALL
-                            .into_iter()
-                            .find(|a| *a != to_move && self.position.checks(*a, to_move))
-                        {
-                            self.points[by.index()] += MATE_POINTS;
-                        }
-                    }
-                    self.position.eliminate(to_move);
-                    if live.len() <= 2 {
+                Verdict::Stalemated { last: false, .. } => self.position.eliminate(army),
+                Verdict::Mated { last, .. } => {
+                    self.position.eliminate(army);
+                    if last {
                         let left = self.position.live_armies();
                         self.end = Some(match (mode, left.first()) {
                             (Mode::Points, _) => End::Points,
@@ -149,6 +189,9 @@ impl Search for World {
         let mover = self.position.to_move;
         let (mut next, captured) = self.position.play(*mv);
         let mut points = self.points;
+        let ply = self.ply + 1;
+        let mut last_moved = self.last_moved;
+        last_moved[mover.index()] = ply;
         let mut end = None;
         if let Some(p) = captured {
             points[mover.index()] += p.value();
@@ -171,9 +214,17 @@ impl Search for World {
                 }
             }
         }
+        let mut own_after = self.own_after.clone();
+        if next.mode == Mode::Points {
+            // The position the move left, as `Position::strands` judges it.
+            own_after[mover.index()] = Some(Rc::new(next.clone()));
+        }
         let mut world = World {
             position: next,
             points,
+            last_moved,
+            own_after,
+            ply,
             end,
         };
         if world.end.is_none() {
@@ -361,43 +412,39 @@ fn nodes(level: Level) -> u64 {
 const EASY_FLOOR: i32 = 300;
 
 /// Rebuild the search position from a view (`FourPlayerChess::view`).
-pub fn world_from_view(view: &Value) -> Result<World, RuleError> {
-    let bad = |why: &str| RuleError::malformed(format!("four-player chess view: {why}"));
-    let text = view["position"].as_str().ok_or_else(|| bad("position"))?;
-    let position = Position::from_notation(text)?;
+pub fn world_from_view(view: &View) -> Result<World, RuleError> {
     let mut points = [0; 4];
-    for a in view["armies"].as_array().ok_or_else(|| bad("armies"))? {
-        let army = a["army"]
-            .as_str()
-            .and_then(Army::parse)
-            .ok_or_else(|| bad("army"))?;
-        points[army.index()] = a["points"].as_i64().unwrap_or(0) as i32;
+    for a in &view.armies {
+        points[a.army.index()] = a.points;
     }
-    Ok(World {
-        position,
+    Ok(World::root(
+        Position::from_notation(&view.position)?,
         points,
-        end: None,
-    })
+    ))
 }
 
-pub fn decide(
-    view: &Value,
-    seat: Seat,
-    level: Level,
-    random: &mut dyn Random,
-) -> Result<Value, RuleError> {
-    if view["seat_to_move"].as_u64() != Some(u64::from(seat.0)) {
-        return Err(RuleError::not_your_turn());
-    }
-    let world = world_from_view(view)?;
-    let mut budget = Budget::new(nodes(level));
-    let mut scored = root_scores(&world, level.depth(), &mut budget);
-    if level == Level::Easy {
-        scored = within(&scored, EASY_FLOOR);
-    }
-    match choose_scored(&scored, level, 30, random) {
-        Some(mv) => Ok(json!({"type": "move", "move": mv.to_string()})),
-        None => Err(RuleError::illegal("there is no legal move to make")),
+impl Engine for FourPlayerChess {
+    fn decide(
+        view: &View,
+        seat: Seat,
+        level: Level,
+        random: &mut dyn Random,
+    ) -> Result<Action, RuleError> {
+        if view.seat_to_move != Some(seat) {
+            return Err(RuleError::not_your_turn());
+        }
+        let world = world_from_view(view)?;
+        let mut budget = Budget::new(nodes(level));
+        let mut scored = root_scores(&world, level.depth(), &mut budget);
+        if level == Level::Easy {
+            scored = within(&scored, EASY_FLOOR);
+        }
+        match choose_scored(&scored, level, 30, random) {
+            Some(mv) => Ok(Action::Move {
+                notation: mv.to_string(),
+            }),
+            None => Err(RuleError::illegal("there is no legal move to make")),
+        }
     }
 }
 
@@ -406,11 +453,7 @@ mod tests {
     use super::*;
 
     fn world(position: Position) -> World {
-        World {
-            position,
-            points: [0; 4],
-            end: None,
-        }
+        World::root(position, [0; 4])
     }
 
     /// §Q7: an army going out never makes the position worse for the

@@ -1,9 +1,11 @@
 //! The Janggi engine (issue #32), docs/rules/janggi.md §J.
 //!
-//! The position is rebuilt from the seat's own view (the FEN, which seat
-//! plays Cho, whether the last ply was a pass, the plies left); Janggi
-//! hides nothing, so the engine sees it whole ([`Search`]). Every ending
-//! is searched as the rules judge it: checkmate loses (§J4), and bikjang,
+//! The position is rebuilt from the seat's own view, read into the rules'
+//! [`View`] (the FEN, which seat plays Cho, whether the last ply was a
+//! pass, the plies left); Janggi hides nothing, so the engine sees it
+//! whole ([`Search`]). Its moves are the rules' own
+//! ([`Board::legal_moves`]), and every ending is searched as the rules
+//! judge it ([`Board::ending`]): checkmate loses (§J4), and bikjang,
 //! the double pass and the ply limit are decided on points with Han's komi
 //! (§J6, §J7) — so a side ahead on points may seek bikjang and a side
 //! behind avoids it. The evaluation is the §J7 points (chariot 13, cannon
@@ -12,10 +14,9 @@
 //! computer passes (§J5) only when it has no move, or to end the match
 //! on points right after the opponent's pass; it never resigns.
 
-use super::{choose_scored, root_scores, within, Budget, Level, Search, WIN};
-use crate::janggi::{Kind, Move, Position as Board, Side};
+use super::{choose_scored, root_scores, within, Budget, Engine, Level, Search, WIN};
+use crate::janggi::{Action, Janggi, Kind, Move, Position as Board, Side, View};
 use crate::{Random, RuleError, Seat};
-use serde_json::{json, Value};
 
 /// The nodes one decision may visit here: Janggi's nodes cost several
 /// times checkers' (a legal move list checks the king's safety), so normal
@@ -67,203 +68,9 @@ fn worth(kind: Kind) -> i32 {
     }
 }
 
-/// §J1 geometry, as the board module has it: `(file, rank)` of a square.
+/// `(file, rank)` of a square (§J1), for the evaluation.
 fn coords(sq: u8) -> (i8, i8) {
     ((sq % 9) as i8, (sq / 9) as i8)
-}
-
-fn offset(sq: u8, (df, dr): (i8, i8)) -> Option<u8> {
-    let (f, r) = coords(sq);
-    let (f, r) = (f + df, r + dr);
-    ((0..9).contains(&f) && (0..10).contains(&r)).then(|| (r * 9 + f) as u8)
-}
-
-const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-
-/// §J1: the palace holding `sq`, if any (Cho's: ranks 1–3).
-fn palace_of(sq: u8) -> Option<Side> {
-    let (f, r) = coords(sq);
-    if !(3..=5).contains(&f) {
-        return None;
-    }
-    match r {
-        0..=2 => Some(Side::Cho),
-        7..=9 => Some(Side::Han),
-        _ => None,
-    }
-}
-
-fn on_palace_diagonal(sq: u8) -> bool {
-    let (f, r) = coords(sq);
-    palace_of(sq).is_some() && (f - 4).abs() == (r % 7 - 1).abs()
-}
-
-fn is_palace_centre(sq: u8) -> bool {
-    matches!(coords(sq), (4, 1) | (4, 8))
-}
-
-/// One step along a palace diagonal line (one end is the centre).
-fn palace_step(sq: u8, dir: (i8, i8)) -> Option<u8> {
-    let next = offset(sq, dir)?;
-    (on_palace_diagonal(sq)
-        && on_palace_diagonal(next)
-        && (is_palace_centre(sq) || is_palace_centre(next)))
-    .then_some(next)
-}
-
-fn forward(side: Side) -> i8 {
-    match side {
-        Side::Cho => 1,
-        Side::Han => -1,
-    }
-}
-
-/// The pseudo-legal steps of the side to move (§J3), exactly as the
-/// board module generates them; the engine filters them for the king's
-/// safety itself, testing only the steps that can touch it.
-fn steps(board: &Board, out: &mut Vec<(u8, u8)>) {
-    let us = board.turn;
-    for from in 0..90u8 {
-        let Some(piece) = board.piece(from).filter(|p| p.side == us) else {
-            continue;
-        };
-        let mut push = |to: u8| {
-            if board.piece(to).is_none_or(|p| p.side != us) {
-                out.push((from, to));
-            }
-        };
-        match piece.kind {
-            Kind::King | Kind::Guard => {
-                for d in ORTHOGONAL {
-                    if let Some(to) = offset(from, d).filter(|&to| palace_of(to) == Some(us)) {
-                        push(to);
-                    }
-                }
-                for d in DIAGONAL {
-                    if let Some(to) = palace_step(from, d) {
-                        push(to);
-                    }
-                }
-            }
-            Kind::Chariot | Kind::Cannon => {
-                let cannon = piece.kind == Kind::Cannon;
-                for d in ORTHOGONAL {
-                    slide(board, from, cannon, |sq| offset(sq, d), &mut push);
-                }
-                for d in DIAGONAL {
-                    slide(board, from, cannon, |sq| palace_step(sq, d), &mut push);
-                }
-            }
-            Kind::Horse | Kind::Elephant => {
-                let legs = if piece.kind == Kind::Horse { 1 } else { 2 };
-                for d in ORTHOGONAL {
-                    let Some(first) = offset(from, d).filter(|&s| board.piece(s).is_none()) else {
-                        continue;
-                    };
-                    for side in [1, -1] {
-                        let diag = (d.0 + d.1 * side, d.1 + d.0 * side);
-                        let mut sq = Some(first);
-                        for _ in 1..legs {
-                            sq = sq
-                                .and_then(|s| offset(s, diag))
-                                .filter(|&s| board.piece(s).is_none());
-                        }
-                        if let Some(to) = sq.and_then(|s| offset(s, diag)) {
-                            push(to);
-                        }
-                    }
-                }
-            }
-            Kind::Soldier => {
-                let ahead = forward(us);
-                for d in [(0, ahead), (1, 0), (-1, 0)] {
-                    if let Some(to) = offset(from, d) {
-                        push(to);
-                    }
-                }
-                if palace_of(from) == Some(us.other()) {
-                    for d in [(1, ahead), (-1, ahead)] {
-                        if let Some(to) = palace_step(from, d) {
-                            push(to);
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// A chariot's or a cannon's line (§J3: a cannon over exactly one screen
-/// that is not a cannon, never onto a cannon).
-fn slide(
-    board: &Board,
-    from: u8,
-    cannon: bool,
-    step: impl Fn(u8) -> Option<u8>,
-    push: &mut impl FnMut(u8),
-) {
-    let mut sq = from;
-    let mut screen = !cannon;
-    while let Some(next) = step(sq) {
-        sq = next;
-        match board.piece(sq) {
-            None if screen => push(sq),
-            None => {}
-            Some(p) if !screen => {
-                if p.kind == Kind::Cannon {
-                    return;
-                }
-                screen = true;
-            }
-            Some(p) => {
-                if !(cannon && p.kind == Kind::Cannon) {
-                    push(sq);
-                }
-                return;
-            }
-        }
-    }
-}
-
-fn king_of(board: &Board, side: Side) -> Option<u8> {
-    (0..90u8).find(|&sq| {
-        board
-            .piece(sq)
-            .is_some_and(|p| p.side == side && p.kind == Kind::King)
-    })
-}
-
-/// Whether a step from `from` to `to` can change what attacks the king
-/// on `king`: every attack on it runs along its file or rank or starts
-/// within three points of it (horses, elephants and their legs, palace
-/// lines, soldiers).
-fn touches(king: u8, from: u8, to: u8) -> bool {
-    let (kf, kr) = coords(king);
-    [from, to].into_iter().any(|sq| {
-        let (f, r) = coords(sq);
-        f == kf || r == kr || ((f - kf).abs() <= 3 && (r - kr).abs() <= 3)
-    })
-}
-
-/// The legal steps of the side to move (§J4), not the pass; none when the
-/// kings face each other (§J6: the match is over).
-fn legal_steps(board: &Board, out: &mut Vec<Move>) {
-    if board.kings_face() {
-        return;
-    }
-    let us = board.turn;
-    let mut pseudo = Vec::with_capacity(64);
-    steps(board, &mut pseudo);
-    let in_check = board.in_check(us);
-    let king = king_of(board, us);
-    for (from, to) in pseudo {
-        let mv = Move::Step { from, to };
-        let risky = in_check || king.is_none_or(|k| touches(k, from, to));
-        if !risky || !board.play(mv).0.in_check(us) {
-            out.push(mv);
-        }
-    }
 }
 
 impl Position {
@@ -276,21 +83,23 @@ impl Position {
         }
     }
 
-    /// The result for Cho (side 0) if the match is over here.
+    /// The result for Cho (side 0) if the match is over here: the rules'
+    /// own judgement of the position ([`Board::ending`]), then the double
+    /// pass and the ply limit, which need the line.
     fn result(&self) -> Option<i32> {
-        let turn = self.board.turn;
-        if self.board.in_check(turn) {
-            let mut moves = Vec::new();
-            legal_steps(&self.board, &mut moves);
-            if moves.is_empty() && !self.board.kings_face() {
-                // §J4: checkmated, the side to move loses.
-                return Some(if turn == Side::Cho { -WIN } else { WIN });
-            }
+        let on_points = Some(if self.points_winner() == 0 { WIN } else { -WIN });
+        match self.board.ending() {
+            // §J4: checkmated, the side to move loses.
+            Some("checkmate") => Some(if self.board.turn == Side::Cho {
+                -WIN
+            } else {
+                WIN
+            }),
+            // §J6: bikjang ends the match on points.
+            Some(_) => on_points,
+            None if self.double_pass || self.plies_left == 0 => on_points,
+            None => None,
         }
-        if self.double_pass || self.plies_left == 0 || self.board.kings_face() {
-            return Some(if self.points_winner() == 0 { WIN } else { -WIN });
-        }
-        None
     }
 
     /// The static evaluation for Cho, in hundredths of a point.
@@ -355,12 +164,17 @@ impl Search for Position {
     /// the least valuable taker); a pass only when there is no step, or
     /// right after the opponent's pass, where it ends the match on points.
     fn moves(&self, out: &mut Vec<Move>) {
-        if self.double_pass || self.plies_left == 0 || self.board.kings_face() {
+        if self.double_pass || self.plies_left == 0 {
             return;
         }
+        // The rules' own list: the steps, then the pass unless in check;
+        // none once the kings face (§J6).
         let mut legal = Vec::with_capacity(64);
-        legal_steps(&self.board, &mut legal);
-        let pass = !self.board.in_check(self.board.turn);
+        self.board.legal_moves(&mut legal);
+        let pass = legal.last() == Some(&Move::Pass);
+        if pass {
+            legal.pop();
+        }
         let mut steps: Vec<(Move, i32)> = legal
             .into_iter()
             .map(|mv| {
@@ -417,95 +231,49 @@ fn margin(scored: &[(Move, i32)]) -> i32 {
     }
 }
 
-fn field<'a>(view: &'a Value, name: &str) -> Result<&'a Value, RuleError> {
-    view.get(name)
-        .ok_or_else(|| RuleError::malformed(format!("the janggi view has no {name:?}")))
-}
-
-/// The engine's position from a seat's view of a Janggi match, and the
-/// seat playing Cho.
-pub fn from_view(view: &Value) -> Result<(Position, Seat), RuleError> {
-    let fen = field(view, "position")?
-        .as_str()
-        .ok_or_else(|| RuleError::malformed("the view's position is not text"))?;
-    let board = Board::from_fen(fen)?;
-    let cho = field(view, "cho")?
-        .as_u64()
-        .filter(|s| *s <= 1)
-        .ok_or_else(|| RuleError::malformed("the view's cho is not a seat"))?;
-    let plies_left = field(view, "plies_until_ply_limit")?
-        .as_u64()
-        .ok_or_else(|| RuleError::malformed("the view's plies_until_ply_limit is not a count"))?;
-    let passed = view.get("last_move").and_then(Value::as_str) == Some("pass");
-    Ok((
-        Position {
-            board,
-            passed,
-            double_pass: false,
-            plies_left: plies_left as u32,
-        },
-        Seat(cho as u8),
-    ))
-}
-
-pub fn decide(
-    view: &Value,
-    seat: Seat,
-    level: Level,
-    random: &mut dyn Random,
-) -> Result<Value, RuleError> {
-    if seat.index() > 1 {
-        return Err(RuleError::illegal("there is no such seat in janggi"));
-    }
-    let (pos, cho) = from_view(view)?;
-    let side = if seat == cho { Side::Cho } else { Side::Han };
-    if pos.board.turn != side {
-        return Err(RuleError::not_your_turn());
-    }
-    if pos.over() {
-        return Err(RuleError::finished());
-    }
-    let mut scored = root_scores(&pos, level.depth(), &mut Budget::new(nodes(level)));
-    if level == Level::Easy {
-        scored = within(&scored, EASY_FLOOR);
-    }
-    let mv =
-        choose_scored(&scored, level, margin(&scored), random).ok_or_else(RuleError::finished)?;
-    Ok(match mv {
-        Move::Pass => json!({"type": "pass"}),
-        step => json!({"type": "move", "move": step.to_string()}),
+/// The engine's position from a seat's view of a Janggi match.
+pub fn from_view(view: &View) -> Result<Position, RuleError> {
+    Ok(Position {
+        board: Board::from_fen(&view.position)?,
+        passed: view.last_move.as_deref() == Some("pass"),
+        double_pass: false,
+        plies_left: view.plies_until_ply_limit,
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::SplitMix64;
-
-    /// The engine's own move generator lists exactly the board's legal
-    /// steps (§J3, §J4), over seeded random playouts.
-    #[test]
-    fn j4_the_engine_generates_exactly_the_legal_steps() {
-        use crate::Random;
-        for seed in 0..20 {
-            let mut random = SplitMix64::new(seed);
-            let mut board = crate::janggi::start_position(Default::default());
-            for _ in 0..150 {
-                let mut theirs = Vec::new();
-                board.legal_moves(&mut theirs);
-                theirs.retain(|m| *m != Move::Pass);
-                let mut ours = Vec::new();
-                legal_steps(&board, &mut ours);
-                let key = |m: &Move| m.to_string();
-                theirs.sort_by_key(key);
-                ours.sort_by_key(key);
-                assert_eq!(ours, theirs, "at {board:?}");
-                if ours.is_empty() {
-                    break;
-                }
-                let mv = ours[random.below(ours.len() as u64) as usize];
-                board = board.play(mv).0;
-            }
+impl Engine for Janggi {
+    fn decide(
+        view: &View,
+        seat: Seat,
+        level: Level,
+        random: &mut dyn Random,
+    ) -> Result<Action, RuleError> {
+        if seat.index() > 1 {
+            return Err(RuleError::illegal("there is no such seat in janggi"));
         }
+        let pos = from_view(view)?;
+        let side = if seat == view.cho {
+            Side::Cho
+        } else {
+            Side::Han
+        };
+        if pos.board.turn != side {
+            return Err(RuleError::not_your_turn());
+        }
+        if pos.over() {
+            return Err(RuleError::finished());
+        }
+        let mut scored = root_scores(&pos, level.depth(), &mut Budget::new(nodes(level)));
+        if level == Level::Easy {
+            scored = within(&scored, EASY_FLOOR);
+        }
+        let mv = choose_scored(&scored, level, margin(&scored), random)
+            .ok_or_else(RuleError::finished)?;
+        Ok(match mv {
+            Move::Pass => Action::Pass {},
+            step => Action::Move {
+                notation: step.to_string(),
+            },
+        })
     }
 }

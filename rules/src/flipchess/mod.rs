@@ -30,10 +30,10 @@ pub struct Config {
     pub position: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PhaseView {
     /// `play`, `drawn`, `moving`, `basic_move` or `flip_decision`.
-    pub kind: &'static str,
+    pub kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub colour: Option<Colour>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -45,7 +45,7 @@ pub struct PhaseView {
     pub flip_victim: Option<Seat>,
 }
 
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LastCardView {
     pub seat: Seat,
     pub closes_at: Millis,
@@ -53,11 +53,11 @@ pub struct LastCardView {
 
 /// What one viewer sees (§H1): their own hand, only the sizes of the other
 /// hand and of the deck, and the pile's top card.
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     pub position: String,
     pub white: Seat,
-    pub side_to_move: &'static str,
+    pub side_to_move: String,
     pub on_move: Seat,
     /// The viewer's own cards (absent for spectators).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -324,7 +324,7 @@ impl Game for FlipChess {
         View {
             position: state.board.to_fen(),
             white: state.white,
-            side_to_move: side_name(state.board.side),
+            side_to_move: side_name(state.board.side).to_owned(),
             on_move: state.on_move(),
             hand: me.map(|s| state.hand(s).iter().map(|&c| Card::of(c).name()).collect()),
             hand_sizes: [state.hands[0].len(), state.hands[1].len()],
@@ -429,7 +429,7 @@ fn moves_and_end(board: &Board, group: Group, out: &mut Vec<Action>) {
 impl PhaseView {
     fn named(kind: &'static str) -> PhaseView {
         PhaseView {
-            kind,
+            kind: kind.to_owned(),
             colour: None,
             moves_left: None,
             drawn_card: None,

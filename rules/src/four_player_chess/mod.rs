@@ -28,6 +28,7 @@ pub mod state;
 mod turn;
 
 pub use board::{perft, Army, Kind, Mode, Move, Owner, Piece, Position, Start};
+pub use moves::Verdict;
 pub use state::{Action, ArmySeat, Captured, Event, State};
 
 use crate::{About, Duty, DutyKind, Env, Game, Outcome, PutOut, Random, RuleError, Seat, Viewer};
@@ -64,7 +65,7 @@ fn armies_for(players: usize) -> Vec<Army> {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Alive,
@@ -72,7 +73,7 @@ pub enum Status {
     Absent,
 }
 
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ArmyView {
     pub army: Army,
     /// The seat playing it; absent armies have none.
@@ -83,7 +84,7 @@ pub struct ArmyView {
     pub in_check: bool,
 }
 
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PieceView {
     /// `h1`.
     pub square: String,
@@ -96,7 +97,7 @@ pub struct PieceView {
 }
 
 /// What any viewer sees: four-player chess hides nothing.
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     pub mode: Mode,
     /// The position in docs/rules/four-player-chess.md §Q12 notation.

@@ -6,6 +6,52 @@ use super::board::{
     coords, step, Army, Kind, Mode, Move, Owner, Piece, Position, Start, ALL_DIRS, BISHOP_DIRS,
     KNIGHT_JUMPS, LONG, ROOK_DIRS, SHORT, SIZE,
 };
+use super::{MATE_POINTS, SELF_STALEMATE_POINTS, STALEMATED_OPPONENT_POINTS};
+
+/// What the start of its turn decides for the army to move (§Q4, §Q6–§Q8):
+/// the one judgement that the rules' `act` writes as events, that
+/// [`Position::settle_or_end`] applies and that the computer opponent's
+/// search applies along its lines (`engine/four_player_chess.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// It has a legal move: its turn begins.
+    Moves,
+    /// §Q6 teams: checkmated; the other team wins.
+    TeamMated,
+    /// §Q6 teams: stalemated, its turn passes; `last`: every live army has
+    /// now been skipped in turn, and the match is drawn.
+    Skipped { last: bool },
+    /// §Q7, §Q8 ffa and points: checkmated, out of the match. `mater`
+    /// scores the mate (§Q8 Decision: of the armies checking it, the one
+    /// that moved last); `last`: one army is left, and the match is over.
+    Mated { mater: Option<Army>, last: bool },
+    /// §Q7, §Q8 ffa and points: stalemated, out of the match. `by_itself`:
+    /// its own last move left it without one (§Q8 "stalemating
+    /// yourself"); `last`: two were left, and the match ends drawn (in
+    /// points, on points) instead.
+    Stalemated { by_itself: bool, last: bool },
+}
+
+impl Verdict {
+    /// §Q8: the points the verdict gives in `points` (`pos` the position
+    /// it was reached in), each with the reason a `scored` event names.
+    pub fn scores(self, pos: &Position) -> Vec<(Army, i32, &'static str)> {
+        let army = pos.to_move;
+        match self {
+            Verdict::Mated {
+                mater: Some(mater), ..
+            } => vec![(mater, MATE_POINTS, "checkmate")],
+            Verdict::Stalemated {
+                by_itself: true, ..
+            } => vec![(army, SELF_STALEMATE_POINTS, "self_stalemate")],
+            Verdict::Stalemated { .. } => (pos.live_armies().into_iter())
+                .filter(|b| *b != army)
+                .map(|b| (b, STALEMATED_OPPONENT_POINTS, "stalemated_opponent"))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
 
 impl Position {
     /// §Q6/Q7: the rows on which `army`'s pawn becomes a queen.
@@ -291,6 +337,51 @@ impl Position {
         }
     }
 
+    /// §Q4, §Q6–§Q8: the [`Verdict`] at the start of the army to move's
+    /// turn. Besides the position it reads the §Q6 skips in a row so far,
+    /// per army the ply of its last move (§Q8: who delivered a mate), and
+    /// `stranded(army)`: whether that army's own last move left it without
+    /// a legal move (§Q8 "stalemating yourself", [`Position::strands`]),
+    /// asked only of a stalemated army in ffa and points.
+    pub fn judge_start(
+        &self,
+        skips: usize,
+        last_moved: &[u32; 4],
+        stranded: impl Fn(Army) -> bool,
+    ) -> Verdict {
+        let army = self.to_move;
+        let start = self.start_of_turn();
+        if start == Start::Moves {
+            return Verdict::Moves;
+        }
+        let live = self.live_armies();
+        match (start, self.mode) {
+            (Start::Checkmated, Mode::Teams) => Verdict::TeamMated,
+            (_, Mode::Teams) => Verdict::Skipped {
+                last: skips + 1 >= live.len(),
+            },
+            (Start::Checkmated, _) => Verdict::Mated {
+                mater: (live.iter().copied())
+                    .filter(|b| *b != army && self.checks(*b, army))
+                    .max_by_key(|b| last_moved[b.index()]),
+                last: live.len() <= 2,
+            },
+            _ => Verdict::Stalemated {
+                by_itself: stranded(army),
+                last: live.len() <= 2,
+            },
+        }
+    }
+
+    /// §Q8 "stalemating yourself": whether `mv` by `army` leaves `army`
+    /// without a legal move, judged after the ply's own king capture, if
+    /// any (the captured army's pieces are dead then, §Q14).
+    pub fn strands(&self, army: Army, mv: Move) -> bool {
+        let mut own = self.after_eliminations(mv);
+        own.to_move = army;
+        !own.has_legal_move()
+    }
+
     /// The position after `mv` with the judgments before the next ply
     /// applied (§Q13), or `None` when the match is then over.
     pub fn successor(&self, mv: Move) -> Option<Position> {
@@ -320,27 +411,25 @@ impl Position {
     }
 
     /// [`Position::settle`], naming why the match ends when it does, as
-    /// its result would: `checkmate` or `stalemate`.
+    /// its result would: `checkmate` or `stalemate`. The position keeps no
+    /// history, so who mated and who stranded itself are not asked.
     pub fn settle_or_end(mut self) -> Result<Position, &'static str> {
         let mut skips = 0;
         loop {
-            let live = self.live_armies().len();
-            match self.start_of_turn() {
-                Start::Moves => return Ok(self),
-                Start::Checkmated if self.mode == Mode::Teams => return Err("checkmate"),
-                Start::Stalemated if self.mode == Mode::Teams => {
+            match self.judge_start(skips, &[0; 4], |_| false) {
+                Verdict::Moves => return Ok(self),
+                Verdict::TeamMated => return Err("checkmate"),
+                Verdict::Skipped { last: true } | Verdict::Stalemated { last: true, .. } => {
+                    return Err("stalemate")
+                }
+                Verdict::Skipped { last: false } => {
                     skips += 1;
-                    if skips >= live {
-                        return Err("stalemate");
-                    }
                     self.pass_turn();
                 }
-                Start::Stalemated if live <= 2 => return Err("stalemate"),
-                Start::Checkmated | Start::Stalemated => {
+                Verdict::Stalemated { last: false, .. } => self.eliminate(self.to_move),
+                Verdict::Mated { last, .. } => {
                     self.eliminate(self.to_move);
-                    // Only a mate gets here with two left: a stalemate
-                    // between two drew above.
-                    if live <= 2 {
+                    if last {
                         return Err("checkmate");
                     }
                 }

@@ -238,11 +238,7 @@ impl State {
                     .piece(mv.from)
                     .is_some_and(|p| p.kind == Kind::Pawn);
                 if state.mode() == Mode::Points {
-                    // Judged after the ply's own king capture, if any: the
-                    // captured army's pieces are dead then (§Q14).
-                    let mut own = state.position.after_eliminations(mv);
-                    own.to_move = *army;
-                    state.stuck_after_own_move[army.index()] = !own.has_legal_move();
+                    state.stuck_after_own_move[army.index()] = state.position.strands(*army, mv);
                 }
                 let (mut next, captured) = state.position.play(mv);
                 next.pass_turn();

@@ -1,11 +1,10 @@
 //! Acting in four-player chess (docs/rules/four-player-chess.md §Q4–Q10): validating an action
 //! and writing the facts it produces, with the judgments that follow.
 
-use super::board::{Army, Kind, Mode, Move, Start};
+use super::board::{Army, Kind, Mode, Move};
+use super::moves::Verdict;
 use super::state::{Action, Captured, Event, State};
-use super::{
-    MATE_POINTS, PLY_LIMIT, REPETITIONS_FOR_END, SELF_STALEMATE_POINTS, STALEMATED_OPPONENT_POINTS,
-};
+use super::{MATE_POINTS, PLY_LIMIT, REPETITIONS_FOR_END};
 use crate::{Env, Outcome, RuleError, Seat};
 
 /// §Q8: checking two or three kings at once, with queens only or not.
@@ -71,48 +70,34 @@ impl Script {
         self.finish(Outcome::win(winners, reason));
     }
 
-    /// §Q4, Q6–Q8: the judgments at the start of each turn, until an army
-    /// with a legal move is to move or the match is over.
+    /// §Q4, Q6–Q8: the judgments at the start of each turn
+    /// ([`super::Position::judge_start`]), until an army with a legal move is to
+    /// move or the match is over.
     fn settle(&mut self) {
         while !self.over() {
-            let pos = &self.state.position;
-            let (army, mode, live) = (pos.to_move, pos.mode, pos.live_armies());
-            match (pos.start_of_turn(), mode) {
-                (Start::Moves, _) => break,
-                (Start::Checkmated, Mode::Teams) => self.team_loses(army, "checkmate"),
-                (Start::Checkmated, _) => {
-                    // §Q8 Decision: the last mover among those checking.
-                    let mater = live
-                        .iter()
-                        .copied()
-                        .filter(|b| *b != army && pos.checks(*b, army))
-                        .max_by_key(|b| self.state.last_moved[b.index()]);
-                    if let Some(mater) = mater {
-                        self.score(mater, MATE_POINTS, "checkmate");
-                    }
-                    self.eliminate(army, "checkmate");
-                }
-                (Start::Stalemated, Mode::Teams) => {
+            let state = &self.state;
+            let pos = &state.position;
+            let army = pos.to_move;
+            let stranded = |army: Army| state.stuck_after_own_move[army.index()];
+            let verdict = pos.judge_start(state.skips, &state.last_moved, stranded);
+            for (scorer, points, reason) in verdict.scores(pos) {
+                self.score(scorer, points, reason);
+            }
+            match verdict {
+                Verdict::Moves => break,
+                Verdict::TeamMated => self.team_loses(army, "checkmate"),
+                Verdict::Skipped { last } => {
                     self.push(Event::Skipped { army });
-                    if self.state.skips >= live.len() {
+                    if last {
                         self.finish(Outcome::draw("stalemate"));
                     }
                 }
-                (Start::Stalemated, _) => {
-                    if self.state.stuck_after_own_move[army.index()] {
-                        self.score(army, SELF_STALEMATE_POINTS, "self_stalemate");
-                    } else {
-                        for other in live.iter().copied().filter(|b| *b != army) {
-                            self.score(other, STALEMATED_OPPONENT_POINTS, "stalemated_opponent");
-                        }
-                    }
-                    if live.len() <= 2 {
-                        let result = self.state.drawn("stalemate");
-                        self.finish(result);
-                    } else {
-                        self.eliminate(army, "stalemate");
-                    }
+                Verdict::Mated { .. } => self.eliminate(army, "checkmate"),
+                Verdict::Stalemated { last: true, .. } => {
+                    let result = self.state.drawn("stalemate");
+                    self.finish(result);
                 }
+                Verdict::Stalemated { last: false, .. } => self.eliminate(army, "stalemate"),
             }
         }
     }

@@ -360,22 +360,62 @@ impl Position {
 
     /// Every legal move of the side to move (§J4, §J5): the steps that
     /// leave its own king unattacked, and the pass unless in check. None
-    /// when the kings face each other: the match is over (§J6).
+    /// when the kings face each other: the match is over (§J6). The steps
+    /// come first, in the order of [`Position::legal_steps`].
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
         if self.kings_face() {
             return;
         }
+        let in_check = self.in_check(self.turn);
+        self.safe_steps(in_check, out);
+        if !in_check {
+            out.push(Move::Pass);
+        }
+    }
+
+    /// The legal steps of the side to move (§J4), without the pass and
+    /// whether or not the kings face: by piece from a1 on, each piece's
+    /// steps in a fixed order. The computer opponent's search lists its
+    /// moves with this (`engine/janggi.rs`), so it is kept fast: only a
+    /// step that can change what attacks the king is played out to see.
+    pub fn legal_steps(&self, out: &mut Vec<Move>) {
+        out.clear();
+        self.safe_steps(self.in_check(self.turn), out);
+    }
+
+    /// [`Position::legal_steps`], appended, knowing whether the side to
+    /// move is in check.
+    fn safe_steps(&self, in_check: bool, out: &mut Vec<Move>) {
         let mut steps = Vec::with_capacity(48);
         self.steps(&mut steps);
+        let king = self.king(self.turn);
         out.extend(
             steps
                 .into_iter()
-                .filter(|mv| !self.play(*mv).0.in_check(self.turn)),
+                .filter(|mv| self.safe(*mv, in_check, king)),
         );
-        if !self.in_check(self.turn) {
-            out.push(Move::Pass);
-        }
+    }
+
+    /// Whether the step `mv` leaves the mover's own king (on `king`)
+    /// unattacked (§J4). Out of check, a step that touches none of the
+    /// king's lines can expose nothing: every attack on a king runs along
+    /// its file or rank, or starts within three points of it (horses,
+    /// elephants and their legs, the palace lines, soldiers), so only a
+    /// step from or to such a point is played out.
+    fn safe(&self, mv: Move, in_check: bool, king: Option<u8>) -> bool {
+        let Move::Step { from, to } = mv else {
+            return true;
+        };
+        let touches = |k: u8| {
+            let (kf, kr) = GRID.coords(k);
+            [from, to].into_iter().any(|sq| {
+                let (f, r) = GRID.coords(sq);
+                f == kf || r == kr || ((f - kf).abs() <= 3 && (r - kr).abs() <= 3)
+            })
+        };
+        let risky = in_check || king.is_none_or(touches);
+        !risky || !self.play(mv).0.in_check(self.turn)
     }
 
     /// Why the match is over in this position, as its result would name
@@ -396,7 +436,8 @@ impl Position {
     pub fn has_step(&self) -> bool {
         let mut steps = Vec::with_capacity(48);
         self.steps(&mut steps);
-        steps.iter().any(|mv| !self.play(*mv).0.in_check(self.turn))
+        let (in_check, king) = (self.in_check(self.turn), self.king(self.turn));
+        steps.iter().any(|mv| self.safe(*mv, in_check, king))
     }
 
     /// Whether `mv` is one of [`Position::legal_moves`], without listing

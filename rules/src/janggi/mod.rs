@@ -114,7 +114,7 @@ pub struct Config {
     pub position: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PieceView {
     /// `e2`.
     pub square: String,
@@ -123,14 +123,14 @@ pub struct PieceView {
 }
 
 /// §J points of each side now (Han's with the 1.5 komi).
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Points {
     pub cho: f64,
     pub han: f64,
 }
 
 /// What any viewer sees: Janggi has no hidden information.
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     /// Fairy-Stockfish janggi FEN of the position.
     pub position: String,

@@ -102,6 +102,19 @@ fn conforms(validator: Option<&jsonschema::Validator>, value: &Value, what: &dyn
     }
 }
 
+/// A view reads back into the game's own `View` (what a computer
+/// opponent decides from) and writes out as the same JSON, `game` tag
+/// and all: nothing in it is computed on the way out only.
+fn reads_back<G: Game>(view: &Value, what: &dyn Fn() -> String) {
+    let read = dispatch::read_view::<G>(view)
+        .unwrap_or_else(|e| panic!("{} does not read back: {e}\n{view}", what()));
+    let mut again = serde_json::to_value(&read).expect("a view serializes");
+    if let Value::Object(fields) = &mut again {
+        fields.insert("game".into(), Value::from(G::ABOUT.id));
+    }
+    assert_eq!(&again, view, "{} reads back as another view", what());
+}
+
 impl<G: Game> Run<'_, G> {
     /// Fold `events`, checking each as every viewer would receive it
     /// against what that viewer may not see once the fact holds.
@@ -124,6 +137,7 @@ impl<G: Game> Run<'_, G> {
             let what = || format!("seed {}: the view for {viewer:?}", self.seed);
             assert_hides(&view, &secrets, &what);
             conforms(self.schemas.map(|s| &s.view), &view, &what);
+            reads_back::<G>(&view, &what);
         }
     }
 

@@ -3,6 +3,7 @@
 //! one line in a `games!` list to run through the whole harness — and that
 //! the leak check catches a token shown to the wrong seat.
 
+use posthorn_rules::engine::{Engine, Level};
 use posthorn_rules::{About, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -69,7 +70,7 @@ pub struct State {
     pub outcome: Option<Outcome>,
 }
 
-#[derive(Serialize, schemars::JsonSchema)]
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
     pub pile: u8,
     pub on_move: Seat,
@@ -94,6 +95,28 @@ fn count(pile: u8, depth: usize) -> u64 {
         return 1;
     }
     (1..=pile.min(3)).map(|n| count(pile - n, depth - 1)).sum()
+}
+
+/// The toy's computer opponent (every game in a `games!` list has one):
+/// it leaves a multiple of four when it can, else takes one.
+impl Engine for Pebbles {
+    fn decide(
+        view: &View,
+        seat: Seat,
+        _level: Level,
+        _random: &mut dyn Random,
+    ) -> Result<Action, RuleError> {
+        if view.on_move != seat {
+            return Err(RuleError::not_your_turn());
+        }
+        let count = match view.pile % 4 {
+            0 => 1,
+            n => n,
+        };
+        Ok(Action::Take {
+            count: count.min(view.pile),
+        })
+    }
 }
 
 impl Game for Pebbles {

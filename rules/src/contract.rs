@@ -389,8 +389,6 @@ pub enum Rating {
     Placings,
 }
 
-/// The game contract. Every function is pure: the same inputs give the same
-/// answer, and nothing is mutated except the state handed to [`Game::apply`].
 /// A side put out of a continuing match ([`Game::put_out`]): its name as
 /// the game writes it (`red`) and why (`checkmate`, `resigned`, …).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -399,6 +397,8 @@ pub struct PutOut {
     pub reason: String,
 }
 
+/// The game contract. Every function is pure: the same inputs give the same
+/// answer, and nothing is mutated except the state handed to [`Game::apply`].
 pub trait Game {
     /// The catalogue line and the harness bounds.
     const ABOUT: About;

@@ -1,6 +1,6 @@
 //! The legal actions of a position written in a game's own notation (the
 //! notation `perft` reads), as the `moves` example prints them: none when
-//! the match is over in that position, and then why (issue #30, item 17).
+//! the match is over in that position, and then why (docs/operations.md).
 //!
 //! Each game judges the ending with the same function its `perft` uses to
 //! give a finished position no children, so the number of moves listed is

@@ -4,7 +4,7 @@
 use posthorn_rules::janggi::{
     start_position, Action, Config, Event, Janggi, Move, Position, Setup, Setups, State,
 };
-use posthorn_rules::{Duty, DutyKind, Env, Game, Seat, SplitMix64, Viewer};
+use posthorn_rules::{Duty, DutyKind, Env, Game, Random, Seat, SplitMix64, Viewer};
 
 /// A FEN with `pieces` (`("e2", 'K')`) and `turn` (`'w'`: Cho).
 fn board(pieces: &[(&str, char)], turn: char) -> String {
@@ -538,4 +538,58 @@ fn janggi_titles_follow_the_seeds_anchors() {
     assert_eq!(title(1500), Some("1단"));
     assert_eq!(title(2500), Some("7단"));
     assert_eq!(Janggi::ABOUT.titles, posthorn_rules::janggi::JANGGI_TITLES);
+}
+
+/// §J4: the legal moves the rules list (which play out only the steps
+/// that could expose the king, a shortcut the computer's search relies
+/// on) are exactly the moves `is_legal` accepts by playing every step out,
+/// and `has_step` agrees, over seeded random games from the standard
+/// setups (with captures, checks and passes along the way).
+#[test]
+fn j4_the_listed_moves_are_exactly_those_that_leave_the_king_safe() {
+    let mut random = SplitMix64::new(48);
+    let mut positions = 0;
+    for game in 0..80 {
+        let setups = [Setups::default(), other_setups()][game % 2];
+        let mut pos: Position = start_position(setups);
+        for _ in 0..160 {
+            let mut listed = Vec::new();
+            pos.legal_moves(&mut listed);
+            let mut every: Vec<Move> = (0..90u8)
+                .flat_map(|from| (0..90u8).map(move |to| Move::Step { from, to }))
+                .chain([Move::Pass])
+                .filter(|mv| pos.is_legal(*mv))
+                .collect();
+            let (mut a, mut b) = (listed.clone(), std::mem::take(&mut every));
+            a.sort_by_key(|m| format!("{m:?}"));
+            b.sort_by_key(|m| format!("{m:?}"));
+            assert_eq!(a, b, "at {}", pos.to_fen());
+            // With the kings facing nothing is legal (§J6), whatever steps
+            // the pieces have.
+            if !pos.kings_face() {
+                let steps = b.iter().any(|m| *m != Move::Pass);
+                assert_eq!(pos.has_step(), steps, "at {}", pos.to_fen());
+            }
+            positions += 1;
+            if listed.is_empty() {
+                break;
+            }
+            // Prefer steps, so the game goes somewhere.
+            let steps: Vec<&Move> = listed.iter().filter(|m| **m != Move::Pass).collect();
+            let pick = match steps.is_empty() {
+                true => listed[0],
+                false => *steps[random.below(steps.len() as u64) as usize],
+            };
+            pos = pos.play(pick).0;
+        }
+    }
+    assert!(positions > 400, "{positions} positions checked");
+}
+
+/// A second pair of setups for the check above.
+fn other_setups() -> Setups {
+    Setups {
+        cho: Setup::Mssm,
+        han: Setup::Smms,
+    }
 }

@@ -191,10 +191,14 @@ const REVIVE_WITHIN_DAYS: i64 = 7;
 pub fn revive(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
     use crate::schema::jobs;
     use diesel::prelude::*;
+    let (after, within) = (
+        now - Duration::minutes(REVIVE_AFTER_MINUTES),
+        now - Duration::days(REVIVE_WITHIN_DAYS),
+    );
     let failed: Vec<(i64, serde_json::Value)> = jobs::table
         .filter(jobs::kind.eq(MOVE_JOB))
-        .filter(jobs::failed_at.le(now - Duration::minutes(REVIVE_AFTER_MINUTES)))
-        .filter(jobs::failed_at.gt(now - Duration::days(REVIVE_WITHIN_DAYS)))
+        .filter(jobs::failed_at.le(after))
+        .filter(jobs::failed_at.gt(within))
         .select((jobs::id, jobs::payload))
         .load(conn)?;
     let waiting = |payload: &serde_json::Value| -> Option<(Uuid, i32)> {
@@ -207,7 +211,13 @@ pub fn revive(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Erro
         .filter(|(_, p)| waiting(p).is_some_and(|w| still.contains(&w)))
         .map(|(id, _)| *id)
         .collect();
-    Ok(diesel::update(jobs::table.filter(jobs::id.eq_any(revived)))
+    // The same conditions again on the update: a job another instance
+    // revived meanwhile (and a worker may hold) is no longer failed.
+    let still_failed = jobs::table
+        .filter(jobs::id.eq_any(revived))
+        .filter(jobs::failed_at.le(after))
+        .filter(jobs::failed_at.gt(within));
+    Ok(diesel::update(still_failed)
         .set((
             jobs::failed_at.eq(None::<DateTime<Utc>>),
             jobs::attempts.eq(0),

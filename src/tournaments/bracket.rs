@@ -1,4 +1,4 @@
-//! A knockout's bracket (docs/tournaments.md; docs/tournaments.md), derived
+//! A knockout's bracket (docs/tournaments.md), derived
 //! from the seeds and the games played: which games are due now, who
 //! advanced, and the champion. Pure; the jobs write what it says is due.
 //!

@@ -1,4 +1,4 @@
-//! Tournaments (docs/tournaments.md; docs/tournaments.md): a group's round robin
+//! Tournaments (docs/tournaments.md): a group's round robin
 //! (single or double) or knockout in any two-player game. Above the lobby
 //! (a pairing is a match laid out by `lobby::create::lay_table`) and the
 //! match aggregate, which knows only its `tournament_id`.

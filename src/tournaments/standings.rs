@@ -1,7 +1,6 @@
-//! The standings of a round robin (docs/tournaments.md;
-//! docs/tournaments.md), derived from the finished games every time they
-//! are read: nothing is counted on the side, so nothing can drift from the
-//! matches.
+//! The standings of a round robin (docs/tournaments.md), derived from
+//! the finished games every time they are read: nothing is counted on the
+//! side, so nothing can drift from the matches.
 //!
 //! A win is 1 point, a draw ½, a loss 0 (an abandonment and a withdrawal's
 //! forfeit are losses: they reach here as the match's result). Ties are

@@ -1,4 +1,4 @@
-//! The Banqi engine (issue #32; docs/rules/banqi.md §B, §H).
+//! The Banqi engine (docs/bots-hidden.md; docs/rules/banqi.md §B, §H).
 //!
 //! The seat sees the face-up pieces, which squares are face down, the
 //! captured pieces, the colours and the quiet count (its own view, §B8,

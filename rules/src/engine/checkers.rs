@@ -1,4 +1,4 @@
-//! The checkers engine (issue #32), every variant of docs/rules/checkers.md §C.
+//! The checkers engine (docs/bots.md), every variant of docs/rules/checkers.md §C.
 //!
 //! The position is rebuilt from the seat's own view, read into the rules'
 //! [`View`] (the PDN FEN, the variant and the draw counters it shows);

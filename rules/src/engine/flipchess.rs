@@ -1,4 +1,4 @@
-//! The FlipChess engine (issue #32; docs/rules/flipchess.md §F, §H1).
+//! The FlipChess engine (docs/bots-hidden.md; docs/rules/flipchess.md §F, §H1).
 //!
 //! A seat sees the board, its own hand, the other hand's size, the deck's
 //! size, the pile's top card and size, the phase of the turn and the §F8

@@ -1,4 +1,4 @@
-//! The four-player chess engine (issue #32; docs/rules/four-player-chess.md §Q).
+//! The four-player chess engine (docs/bots.md; docs/rules/four-player-chess.md §Q).
 //!
 //! Nothing is hidden (§Q), so the view (read into the rules' [`View`]),
 //! with its §Q12 notation, rebuilds the whole position and the engine

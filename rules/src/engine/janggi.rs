@@ -1,4 +1,4 @@
-//! The Janggi engine (issue #32), docs/rules/janggi.md §J.
+//! The Janggi engine (docs/bots.md), docs/rules/janggi.md §J.
 //!
 //! The position is rebuilt from the seat's own view, read into the rules'
 //! [`View`] (the FEN, which seat plays Cho, whether the last ply was a

@@ -1,4 +1,4 @@
-//! Computer opponents (issue #32): one small search interface that every
+//! Computer opponents (docs/bots.md): one small search interface that every
 //! game's engine implements, one search over it, and the three levels.
 //!
 //! * [`Search`] is a position the engine may see whole: legal moves, the

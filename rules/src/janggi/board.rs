@@ -361,7 +361,12 @@ impl Position {
     /// Every legal move of the side to move (§J4, §J5): the steps that
     /// leave its own king unattacked, and the pass unless in check. None
     /// when the kings face each other: the match is over (§J6). The steps
-    /// come first, in the order of [`Position::legal_steps`].
+    /// come first: by piece from a1 on, each piece's steps in a fixed
+    /// order. The computer opponent's search lists its moves with this
+    /// (`engine/janggi.rs`), so it is kept fast: only a step that can
+    /// change what attacks the king is played out to see
+    /// (`rules/tests/janggi_j.rs` checks the list against playing every
+    /// step out).
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
         if self.kings_face() {
@@ -374,18 +379,8 @@ impl Position {
         }
     }
 
-    /// The legal steps of the side to move (§J4), without the pass and
-    /// whether or not the kings face: by piece from a1 on, each piece's
-    /// steps in a fixed order. The computer opponent's search lists its
-    /// moves with this (`engine/janggi.rs`), so it is kept fast: only a
-    /// step that can change what attacks the king is played out to see.
-    pub fn legal_steps(&self, out: &mut Vec<Move>) {
-        out.clear();
-        self.safe_steps(self.in_check(self.turn), out);
-    }
-
-    /// [`Position::legal_steps`], appended, knowing whether the side to
-    /// move is in check.
+    /// The legal steps of the side to move, appended to `out`, knowing
+    /// whether it is in check.
     fn safe_steps(&self, in_check: bool, out: &mut Vec<Move>) {
         let mut steps = Vec::with_capacity(48);
         self.steps(&mut steps);

@@ -227,10 +227,32 @@ fn whole(code: &str, at: usize, word: &str) -> bool {
     !before.is_some_and(part) && !after.is_some_and(part)
 }
 
+/// The columns of `table` as the schema declares them (`id -> Uuid,`).
+fn columns_of(schema: &str, table: &str) -> Vec<String> {
+    let Some(start) = schema.find(&format!("    {table} (")) else {
+        return Vec::new();
+    };
+    let body = &schema[start..];
+    let body = &body[..body.find('}').unwrap_or(body.len())];
+    (body.lines().skip(1))
+        .filter_map(|l| l.split_once("->").map(|(name, _)| name.trim().to_owned()))
+        .collect()
+}
+
+/// The identifier at the start of `text`.
+fn ident(text: &str) -> &str {
+    let end = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    &text[..end]
+}
+
 /// The modules outside `matches` that name a match table: in the schema's
-/// paths (`schema::matches`, `schema::{match_seats, …}`, `matches::table`)
-/// or in SQL (`FROM matches`, `JOIN match_seats m`, …).
-fn match_tables_named(sources: &BTreeMap<String, String>) -> Vec<String> {
+/// paths (`schema::matches`, `schema::{match_seats, …}`), as a table's
+/// path (`matches::table`, or a column of `columns`: `matches::status`
+/// after a glob import, though never `matches::status::…`, a module) or in
+/// SQL (`FROM matches`, `JOIN match_seats m`, …).
+fn match_tables_named(sources: &BTreeMap<String, String>, columns: &[String]) -> Vec<String> {
     let mut found = Vec::new();
     for (module, source) in sources {
         if module == "schema" || module == "matches" || module.starts_with("matches::") {
@@ -252,7 +274,10 @@ fn match_tables_named(sources: &BTreeMap<String, String>) -> Vec<String> {
                 let in_sql = ["from", "join", "update", "into"]
                     .iter()
                     .any(|k| before.ends_with(k) && whole(before, before.len() - k.len(), k));
-                let a_path = after.starts_with("::table") || table != "matches";
+                let segment = after.strip_prefix("::").map(ident).unwrap_or("");
+                let a_column = (segment == "table" || columns.iter().any(|c| c == segment))
+                    && !after[2 + segment.len()..].starts_with("::");
+                let a_path = table != "matches" || a_column;
                 if in_schema || in_sql || a_path {
                     named.insert(table);
                 }
@@ -266,7 +291,10 @@ fn match_tables_named(sources: &BTreeMap<String, String>) -> Vec<String> {
 #[test]
 fn only_the_matches_module_names_the_match_tables() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    assert_eq!(match_tables_named(&modules(&src)), Vec::<String>::new());
+    let sources = modules(&src);
+    let columns = columns_of(&sources["schema"], "matches");
+    assert!(columns.contains(&"status".to_owned()), "{columns:?}");
+    assert_eq!(match_tables_named(&sources, &columns), Vec::<String>::new());
 }
 
 /// The rule bites: the schema's paths, a group, raw SQL; the module's own
@@ -293,16 +321,25 @@ fn a_match_table_named_outside_matches_is_found() {
             "export",
             "use crate::matches::{reads, MatchStatus};\n// FROM matches\n",
         ),
+        (
+            "ratings",
+            "use crate::schema::*;\nlet n = matches::status.eq(1);\n",
+        ),
+        (
+            "deletion",
+            "crate::matches::status::ServiceEvent::X; matches::roster_changed(c);\n",
+        ),
     ]
     .into_iter()
     .map(|(m, s)| (m.to_owned(), s.to_owned()))
     .collect();
     assert_eq!(
-        match_tables_named(&sources),
+        match_tables_named(&sources, &["status".to_owned(), "roster".to_owned()]),
         [
             "friends names match_events",
             "friends names matches",
             "lobby::seat names match_seats",
+            "ratings names matches",
             "summary names matches",
             "vacation names match_seats",
         ]

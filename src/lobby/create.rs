@@ -381,7 +381,7 @@ pub(crate) fn lay_table(
             Some((seat, opponent))
         })
         .collect();
-    let mut table = Table::create(conn, row, game, people.to_vec())?;
+    let mut table = Table::create(conn, row, people.to_vec())?;
     let (challenged, invites_made) = hold_seats(conn, ask, id, people, &challenged)?;
     // Issue #30: nothing hidden is dealt, and no colour drawn, while a
     // seat is open: a creator who could see their hand could cancel and

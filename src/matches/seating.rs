@@ -7,18 +7,18 @@ use crate::error::Error;
 use crate::schema::{match_events, match_seats, matches};
 use diesel::prelude::*;
 use diesel::PgConnection;
-use posthorn_rules::{GameId, MatchState};
+use posthorn_rules::MatchState;
 use uuid::Uuid;
 
 impl Table {
-    /// Write a new match `row` of `game` with `seats` (an empty seat is
-    /// `None`); nothing is dealt yet: the opening is the first append.
+    /// Write a new match `row` with `seats` (an empty seat is `None`);
+    /// nothing is dealt yet: the opening is the first append.
     pub fn create(
         conn: &mut PgConnection,
         row: MatchRow,
-        game: GameId,
         seats: Vec<Option<Uuid>>,
     ) -> Result<Table, Error> {
+        let game = super::game_of(&row)?;
         diesel::insert_into(matches::table)
             .values(&row)
             .execute(conn)?;

@@ -19,6 +19,7 @@ pub mod identities;
 pub mod job_queue;
 pub mod jobs;
 pub mod limits;
+pub mod live;
 pub mod lobby;
 pub mod localdb;
 pub mod matches;
@@ -120,5 +121,6 @@ pub fn app_state(
         dice: Arc::new(dice::OsDice),
         revoked: Arc::new(revoked::Revoked::default()),
         identities: Arc::new(identities::verify::Verifier::new(config.sign_in.clone())),
+        live: live::Live::start(database_url),
     })
 }

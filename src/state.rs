@@ -24,6 +24,8 @@ pub struct AppState {
     pub revoked: Arc<crate::revoked::Revoked>,
     /// Google and Apple `id_token`s checked, their keys kept (issue #47).
     pub identities: Arc<crate::identities::verify::Verifier>,
+    /// What the open match pages hear of their matches (issue #49).
+    pub live: Arc<crate::live::Live>,
 }
 
 impl AppState {

@@ -43,6 +43,7 @@ const FILES: &[(&str, &str, &str, &str)] = &[
     script!("identity.js"),
     script!("account.js"),
     script!("offline.js"),
+    script!("live.js"),
     // The games: the registry, what their boards share, one module each.
     script!("games.js"),
     script!("boards.js"),

@@ -9,8 +9,8 @@
 //! 503 when the database is busy).
 
 use super::{
-    accounts, computer, conditional, devices, friends, identities, matches, my_data, notify, ops,
-    ratings, seeks, tournaments, vacation,
+    accounts, computer, conditional, devices, friends, identities, live, matches, my_data, notify,
+    ops, ratings, seeks, tournaments, vacation,
 };
 use actix_web::http::StatusCode;
 use serde::Serialize;
@@ -81,6 +81,7 @@ api_routes!(
     matches::legal_actions,
     matches::post_action,
     matches::event_feed,
+    live::live_match,
     matches::accept_challenge,
     matches::decline_challenge,
     matches::withdraw_match,
@@ -226,6 +227,7 @@ const ON_A_MATCH: &[Target] = &[
     ("view_match", &[("id", "$response.body#/id")]),
     ("legal_actions", &[("id", "$response.body#/id")]),
     ("event_feed", &[("id", "$response.body#/id")]),
+    ("live_match", &[("id", "$response.body#/id")]),
     (
         "position_at",
         &[("id", "$response.body#/id"), ("seq", "$response.body#/seq")],

@@ -321,3 +321,26 @@ pub fn friends(conn: &mut PgConnection, me: Uuid) -> Result<crate::friends::Frie
     let shared = shared_active(conn, me)?;
     crate::friends::list(conn, me, &shared)
 }
+
+/// The seq of match `id` if `user` may read it (a player, or challenged
+/// to play, as `Table::load_mine` allows), without folding it: a live
+/// page's first word (`crate::live`).
+pub fn seq_seen_by(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<i32, Error> {
+    let seated = match_seats::table
+        .filter(match_seats::match_id.eq(id))
+        .filter(match_seats::user_id.eq(user));
+    let seq: Option<i32> = matches::table
+        .filter(matches::id.eq(id))
+        .select(matches::seq)
+        .first(conn)
+        .optional()?;
+    match seq {
+        Some(seq)
+            if diesel::select(diesel::dsl::exists(seated)).get_result(conn)?
+                || super::challenged::is_challenged(conn, id, user)? =>
+        {
+            Ok(seq)
+        }
+        _ => Err(Error::not_found("match")),
+    }
+}

@@ -1,16 +1,19 @@
 // The match page: the board from the viewer's side, click a piece and a
 // marked square, a confirm step, promotion and card choices, the other
 // actions, the move list and a step-by-step replay of a finished match.
-// It reloads by the event feed (`events?after=`) and the match's ETag.
+// It reloads by the event feed (`events?after=`) and the match's ETag,
+// when the live channel says the match changed (live.js) or by polling.
 import { againstComputer, api, displayName, el, gameName, go, keepRead, local, session, show, t } from "./core.js";
 import { startTerms, statusLine } from "./pages.js";
 import * as Games from "./games.js";
 import { conditionalPanel } from "./conditional.js";
 import { flush, keep, onSent, unsent } from "./offline.js";
+import { listen, stopHearing } from "./live.js";
 
 let watching = null;
 let current = null;
 let forget = () => {};
+let hearing = { up: false };
 
 export async function matchPage(id) {
   const state = { id, match: null, etag: null, legal: null, events: [], selected: null, pending: null, choices: null, replayAt: null, replayView: null };
@@ -44,27 +47,43 @@ export async function matchPage(id) {
   // Left while it loaded: the page is another's now.
   if (current !== state) return;
   draw(state);
-  // Revalidate the match by its ETag, which covers everything the page
-  // shows: a move, a draw offer, a rematch asked for, a challenge
-  // answered all appear without a reload (a 304 costs no body).
+  // Live (issue #49 item 8): the service says when the match changed and
+  // the page re-reads it; while that channel is down, the page polls.
+  // Either way the match is revalidated by its ETag, which covers
+  // everything the page shows: a move, a draw offer, a rematch asked
+  // for, a challenge answered (a 304 costs no body).
   clearInterval(watching);
-  // Against the computer the reply comes within seconds: ask more often.
-  const every = againstComputer(state.match) ? 1500 : 10000;
-  watching = setInterval(async () => {
-    // Never under a player's hands: a half-made move, a field being typed.
+  const catchUp = async () => {
+    // Never under a player's hands: a half-made move, a field being typed
+    // (what was heard waits for the next tick).
     if (document.hidden || current !== state || state.pending || state.choices || state.selected) return;
     if (document.activeElement && document.activeElement.closest("main input, main select, main textarea")) return;
+    state.behind = false;
+    state.polled = Date.now();
     try {
       if (unsent(id)) flush();
       if (await state.load()) draw(state);
-    } catch (_) { /* a slow or lost connection: try again next time */ }
-  }, every);
+    } catch (_) { state.behind = true; /* a slow or lost connection: try again next time */ }
+  };
+  hearing = listen(id, (event, data) => {
+    if (event === "resync" || data.seq === null || data.seq > state.match.seq) {
+      state.behind = true;
+      catchUp();
+    }
+  });
+  // Against the computer the reply comes within seconds: ask more often.
+  const every = againstComputer(state.match) ? 1500 : 10000;
+  state.polled = Date.now();
+  watching = setInterval(() => {
+    if (state.behind || (!hearing.up && Date.now() - state.polled >= every)) catchUp();
+  }, 1000);
 }
 
 export function leaveMatch() {
   current = null;
   forget();
   clearInterval(watching);
+  stopHearing();
 }
 
 const mySeat = (m) => (m.my_seats.length ? m.my_seats[0] : undefined);

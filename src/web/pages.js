@@ -5,6 +5,7 @@ import { keepAccountCard, keepingAccount } from "./guests.js";
 import { accountCards } from "./account.js";
 import { providerButtons, signInProviders, signInWithIdentity } from "./identity.js";
 import { api, browserZone, countdown, displayName, el, fail, form, gameChoice, gameName, go, language, link, playerName, session, setLanguage, shareLink, show, t } from "./core.js";
+import { listen } from "./live.js";
 export { computerPage } from "./computer.js";
 
 /// The invitation a signed-out visitor came from (`/signin?invite=CODE`),
@@ -197,9 +198,21 @@ export async function newMatchPage() {
     const m = (await api("POST", "/v1/matches", body)).data;
     const invites = m.invites && m.invites.length ? m.invites : m.invite ? [m.invite] : [];
     if (!invites.length) return go("/matches/" + m.id);
+    const joined = el("p", { class: "muted", role: "status", "data-joined": "" });
     show(el("div", { class: "card" }, el("p", {}, t("share")),
       invites.map((i) => shareLink(location.origin + "/invite/" + i.code, gameName(m))),
-      link("/matches/" + m.id, gameName(m))));
+      joined, link("/matches/" + m.id, gameName(m))));
+    // Waiting here for the friend (issue #49 item 8): each who joins is
+    // named at once, and the board opens when every seat is taken.
+    let seen = m.seq;
+    listen(m.id, async (event, data) => {
+      if (event !== "resync" && !(data.seq > seen)) return;
+      const now = (await api("GET", "/v1/matches/" + m.id)).data;
+      seen = now.seq;
+      if (now.status !== "waiting") return go("/matches/" + m.id);
+      const names = now.seats.filter((s) => s.user && !m.my_seats.includes(s.seat)).map(displayName);
+      joined.textContent = names.length ? t("joined") + ": " + names.join(", ") : "";
+    });
   },
   el("h2", {}, t("new_match")),
   picker.game,

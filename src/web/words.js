@@ -163,6 +163,7 @@ export const WORDS = {
     ad_when_title: "How long it takes",
     ad_when: "It happens immediately. Our backups are kept for 7 days and then deleted, so within a week no copy of your account remains in them either.",
     ad_export: "Before you go, you can keep your data: Settings → Download my data.",
+    joined: "Joined",
   },
   ko: {
     game_checkers: "체커", game_flipchess: "플립체스", game_janggi: "장기", game_banqi: "반치", game_four_player_chess: "4인 체스",
@@ -318,5 +319,6 @@ export const WORDS = {
     ad_when_title: "걸리는 시간",
     ad_when: "바로 삭제돼요. 백업은 7일 동안 보관한 뒤 지우므로, 일주일 안에 백업에서도 계정의 사본이 모두 사라져요.",
     ad_export: "떠나기 전에 설정 → 내 데이터 내려받기에서 데이터를 받아 둘 수 있어요.",
+    joined: "참가함",
   },
 };

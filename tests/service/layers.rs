@@ -27,6 +27,7 @@ const FLOORS: [&[&str]; 8] = [
         "enforced",
         "localdb",
         "job_queue",
+        "live",
     ],
     &["players", "notify"],
     &[

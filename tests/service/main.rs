@@ -25,6 +25,7 @@ mod headers;
 mod identities;
 mod janggi;
 mod layers;
+mod live;
 mod matches;
 mod notifications;
 mod one_off;

@@ -233,6 +233,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("delete", "/v1/me/identities/{provider}"),
         ("post", "/v1/me/deletion"),
         ("get", "/v1/me/export"),
+        ("get", "/v1/matches/{id}/live"),
     ];
     let paths = doc["paths"].as_object().unwrap();
     for (method, path) in routes {
@@ -245,7 +246,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        72,
+        73,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

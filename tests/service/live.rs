@@ -1,0 +1,213 @@
+//! Live match pages (issue #49 item 8; docs/architecture.md, "Live match
+//! pages"): `GET /v1/matches/{id}/live` says the match's seq at once and
+//! again at every change, from whichever instance made it; it says nothing
+//! else of the match, and only to those who may read it; a lost listener
+//! connects again and tells every page to look again.
+
+use crate::support::{a_move, TestApp};
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// An open live stream, read event by event.
+struct Live {
+    response: awc::ClientResponse<
+        actix_web::dev::Decompress<actix_http::Payload<actix_http::BoxedPayloadStream>>,
+    >,
+    buffer: String,
+}
+
+impl Live {
+    async fn open(app: &TestApp, token: &str, id: &str) -> Live {
+        let response = awc::Client::default()
+            .get(format!("{}/v1/matches/{id}/live", app.base))
+            .insert_header(("Authorization", format!("Bearer {token}")))
+            .send()
+            .await
+            .expect("the stream opens");
+        assert_eq!(response.status(), 200);
+        let kind = response.headers().get("content-type").unwrap();
+        assert_eq!(kind.to_str().unwrap(), "text/event-stream");
+        Live {
+            response,
+            buffer: String::new(),
+        }
+    }
+
+    /// The next event (a name and its data), comments skipped; `None` if
+    /// none comes within `wait`.
+    async fn next(&mut self, wait: Duration) -> Option<(String, Value)> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..end + 2).collect();
+                let field = |name: &str| {
+                    block
+                        .lines()
+                        .find_map(|l| l.strip_prefix(name).map(str::to_owned))
+                };
+                if let (Some(event), Some(data)) = (field("event: "), field("data: ")) {
+                    return Some((event, serde_json::from_str(&data).unwrap()));
+                }
+                continue;
+            }
+            let chunk = tokio::time::timeout_at(deadline, self.response.next()).await;
+            let bytes = chunk.ok()??.expect("the stream reads");
+            self.buffer.push_str(std::str::from_utf8(&bytes).unwrap());
+        }
+    }
+}
+
+const SOON: Duration = Duration::from_secs(2);
+
+/// A checkers match of alice and bob: its id, and the tokens in the order
+/// of the seats' turns (the first on move first).
+async fn checkers(app: &TestApp) -> (String, [String; 2]) {
+    let (a, b) = (app.register("alice").await, app.register("bob").await);
+    let m = app
+        .post(
+            "/v1/matches",
+            &a,
+            json!({"game": "checkers", "opponents": ["bob"]}),
+        )
+        .await
+        .body;
+    let id = m["id"].as_str().unwrap().to_owned();
+    let first = if app.legal_actions(&a, &id).await.iter().any(a_move) {
+        [a, b]
+    } else {
+        [b, a]
+    };
+    (id, first)
+}
+
+async fn play_one(app: &TestApp, token: &str, id: &str) -> i64 {
+    let action = app
+        .legal_actions(token, id)
+        .await
+        .into_iter()
+        .find(a_move)
+        .unwrap();
+    let reply = app.act(token, id, action).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    reply.body["match"]["seq"].as_i64().unwrap()
+}
+
+#[actix_web::test]
+async fn a_move_reaches_the_other_players_open_page_with_its_seq_and_nothing_else() {
+    let app = TestApp::start().await;
+    let (id, [mover, waiter]) = checkers(&app).await;
+    let seq = app.get(&format!("/v1/matches/{id}"), &waiter).await.body["seq"].clone();
+    let mut live = Live::open(&app, &waiter, &id).await;
+    assert_eq!(
+        live.next(SOON).await,
+        Some(("seq".into(), json!({ "seq": seq })))
+    );
+
+    // A move in another match says nothing here.
+    let (other, [other_mover, _]) = {
+        let (c, d) = (app.register("carol").await, app.register("dave").await);
+        let m = app
+            .post(
+                "/v1/matches",
+                &c,
+                json!({"game": "checkers", "opponents": ["dave"]}),
+            )
+            .await
+            .body;
+        let id = m["id"].as_str().unwrap().to_owned();
+        let first = if app.legal_actions(&c, &id).await.iter().any(a_move) {
+            c
+        } else {
+            d.clone()
+        };
+        (id, [first, d])
+    };
+    play_one(&app, &other_mover, &other).await;
+
+    let after = play_one(&app, &mover, &id).await;
+    let heard = live.next(SOON).await.expect("the move is heard");
+    // The seq alone: no move, no view, nothing a hidden game could leak.
+    assert_eq!(heard, ("seq".into(), json!({ "seq": after })));
+}
+
+#[actix_web::test]
+async fn a_move_through_another_instance_is_heard_here() {
+    let app = TestApp::start().await;
+    let sibling = app.sibling().await;
+    let (id, [mover, waiter]) = checkers(&app).await;
+    let mut live = Live::open(&app, &waiter, &id).await;
+    live.next(SOON).await.expect("the seq at once");
+    let after = play_one(&sibling, &mover, &id).await;
+    assert_eq!(
+        live.next(SOON).await,
+        Some(("seq".into(), json!({ "seq": after })))
+    );
+    sibling.stop_instance().await;
+}
+
+#[actix_web::test]
+async fn a_rematch_asked_for_is_heard_without_a_seq() {
+    let app = TestApp::start().await;
+    let (id, [mover, waiter]) = checkers(&app).await;
+    let reply = app.act(&mover, &id, json!({"type": "resign"})).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let mut live = Live::open(&app, &waiter, &id).await;
+    live.next(SOON).await.expect("the seq at once");
+    let asked = app
+        .request(
+            "POST",
+            &format!("/v1/matches/{id}/rematch"),
+            Some(&mover),
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(asked.status, 200, "{}", asked.body);
+    assert_eq!(
+        live.next(SOON).await,
+        Some(("seq".into(), json!({ "seq": null })))
+    );
+}
+
+#[actix_web::test]
+async fn only_those_who_may_read_the_match_may_listen() {
+    let app = TestApp::start().await;
+    let (id, _) = checkers(&app).await;
+    let eve = app.register("eve").await;
+    let refused = app.get(&format!("/v1/matches/{id}/live"), &eve).await;
+    assert_eq!(refused.status, 404);
+    assert_eq!(refused.code(), "not_found");
+    let unknown = format!("/v1/matches/{}/live", uuid::Uuid::new_v4());
+    assert_eq!(app.get(&unknown, &eve).await.status, 404);
+    let anonymous = app
+        .request("GET", &format!("/v1/matches/{id}/live"), None, None, &[])
+        .await;
+    assert_eq!(anonymous.status, 401);
+}
+
+#[actix_web::test]
+async fn a_lost_listener_listens_again_and_every_page_looks_again() {
+    let app = TestApp::start().await;
+    let (id, [mover, waiter]) = checkers(&app).await;
+    let mut live = Live::open(&app, &waiter, &id).await;
+    live.next(SOON).await.expect("the seq at once");
+    let ended = app
+        .count(
+            "SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity \
+             WHERE datname = current_database() AND application_name = 'posthorn-live'"
+                .into(),
+        )
+        .await;
+    assert_eq!(ended, 1, "one listener per instance");
+    assert_eq!(
+        live.next(Duration::from_secs(5)).await,
+        Some(("resync".into(), json!({})))
+    );
+    // Listening again: the next move is heard.
+    let after = play_one(&app, &mover, &id).await;
+    assert_eq!(
+        live.next(SOON).await,
+        Some(("seq".into(), json!({ "seq": after })))
+    );
+}

@@ -1,41 +1,40 @@
 //! Live match pages (issue #49 item 8; docs/architecture.md, "Live match
 //! pages").
 //!
-//! The database says when a match changed: a trigger (migration
-//! `2026-12-06-000032_live_matches`) notifies `match_changed` with
-//! "<match id> <seq>" when a match's seq, status or rematch moves, or a
-//! rematch is asked for. Because NOTIFY is delivered at commit, a page
-//! hears only of what stands, from every writer alike (an action, the
-//! sweep, a takeback), with no writer having to remember to tell.
+//! Each instance keeps the matches its open pages watch, and one thread
+//! with a connection of its own asks the database where they stand every
+//! [`POLL`]: one indexed read of their seqs and rematch offers, however
+//! many pages watch. A change goes to the streams of the pages open here
+//! (`http::live`), each keeping those of its own match. Whichever instance
+//! made the change, every instance sees it, since each reads the database.
 //!
-//! Each instance keeps one connection listening, in a thread of its own,
-//! and hands every notice to the streams of the pages open here
-//! (`http::live`), each keeping those of its own match. A notice carries
-//! no game content: the page re-reads its match through the API, which
-//! shows each viewer only what they may see (§H1).
+//! Why not `LISTEN`/`NOTIFY`: a transaction that notifies takes a lock
+//! held through its commit, so every action would commit one after
+//! another instead of together; measured, the action path lost a fifth of
+//! its throughput (docs/benchmarks.md, "Live match pages"). Reading costs
+//! the action path nothing and the database a read per [`POLL`] while any
+//! page is open.
 //!
-//! The listening connection is read without blocking every [`POLL`] (diesel
-//! offers no way to wait on its socket), and asked a question every
-//! [`PROBE`] so that a lost server is noticed. When it is lost, the thread
-//! connects again, then tells every page to look again ([`Change::Resync`]):
-//! what changed in between was not heard. A page falls back to polling
-//! while its stream is down, so a listener that cannot connect costs
-//! latency, never a move.
+//! A notice carries no game content: the page re-reads its match through
+//! the API, which shows each viewer only what they may see (§H1). When the
+//! connection is lost the thread connects again and tells every page to
+//! look again ([`Change::Resync`]); a page polls by itself while its
+//! stream is down, so a lost database costs latency, never a move.
 
+use crate::matches::reads;
 use diesel::prelude::*;
 use diesel::PgConnection;
-use std::sync::{Arc, Weak};
-use std::time::{Duration, Instant};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
 use tokio::sync::broadcast;
 use uuid::Uuid;
 
-/// How often the listening connection is read: the most a notice waits.
-const POLL: Duration = Duration::from_millis(20);
-/// How often the listening connection is asked whether it still stands.
-const PROBE: Duration = Duration::from_secs(15);
+/// How often the watched matches are read: the most a change waits.
+const POLL: Duration = Duration::from_millis(100);
 /// How long to wait before connecting again after a failure.
 const RETRY: Duration = Duration::from_secs(1);
-/// Notices a slow stream may fall behind before it is told to look again.
+/// Changes a slow stream may fall behind before it is told to look again.
 const BACKLOG: usize = 1024;
 
 /// What a page open on a match hears.
@@ -43,130 +42,157 @@ const BACKLOG: usize = 1024;
 pub enum Change {
     /// The match changed; its seq now (unchanged for a rematch asked for).
     Moved { match_id: Uuid, seq: Option<i32> },
-    /// Notices may have been missed: every page looks again.
+    /// Changes may have been missed: every page looks again.
     Resync,
 }
 
-/// The instance's one listener and the streams it feeds.
+/// Where a watched match stood when last read: its seq and its rematch
+/// offers.
+type Stand = (i32, i64);
+
+/// The instance's watched matches and the streams they feed.
 pub struct Live {
     changes: broadcast::Sender<Change>,
+    /// Each watched match: how many pages watch it, where it stood.
+    watched: Mutex<HashMap<Uuid, (usize, Option<Stand>)>>,
+}
+
+/// A page's watch on a match, ended when dropped.
+pub struct Watch {
+    live: Arc<Live>,
+    match_id: Uuid,
+    pub changes: broadcast::Receiver<Change>,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let mut watched = self.live.watched.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((pages, _)) = watched.get_mut(&self.match_id) {
+            *pages -= 1;
+            if *pages == 0 {
+                watched.remove(&self.match_id);
+            }
+        }
+    }
 }
 
 impl Live {
-    /// Start listening on `database_url` (the primary) in a thread that
-    /// ends when the returned `Live` is dropped.
+    /// Start watching for the pages of this instance, reading
+    /// `database_url` (the primary), in a thread that ends when the
+    /// returned `Live` is dropped.
     pub fn start(database_url: &str) -> Arc<Live> {
         let (changes, _) = broadcast::channel(BACKLOG);
-        let live = Arc::new(Live { changes });
+        let live = Arc::new(Live {
+            changes,
+            watched: Mutex::new(HashMap::new()),
+        });
         let (weak, url) = (Arc::downgrade(&live), database_url.to_owned());
         let spawned = std::thread::Builder::new()
             .name("posthorn-live".into())
-            .spawn(move || listen(&weak, &url));
+            .spawn(move || watch(&weak, &url));
         if let Err(e) = spawned {
-            // Pages poll instead: slower, nothing lost.
+            // Pages poll by themselves instead: slower, nothing lost.
             log::error!("live match pages are off: {e}");
         }
         live
     }
 
-    /// Every change from now on.
-    pub fn subscribe(&self) -> broadcast::Receiver<Change> {
-        self.changes.subscribe()
+    /// Watch `match_id` for a page: every change from now on.
+    pub fn watch(self: &Arc<Self>, match_id: Uuid) -> Watch {
+        let changes = self.changes.subscribe();
+        let mut watched = self.watched.lock().unwrap_or_else(|e| e.into_inner());
+        watched.entry(match_id).or_insert((0, None)).0 += 1;
+        Watch {
+            live: self.clone(),
+            match_id,
+            changes,
+        }
+    }
+
+    /// The watched matches, read afresh: each change said once.
+    fn read(&self, conn: &mut PgConnection) -> Result<(), crate::error::Error> {
+        let ids: Vec<Uuid> = {
+            let watched = self.watched.lock().unwrap_or_else(|e| e.into_inner());
+            watched.keys().copied().collect()
+        };
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let stands = reads::stands(conn, &ids)?;
+        let mut watched = self.watched.lock().unwrap_or_else(|e| e.into_inner());
+        for (id, seq, offers) in stands {
+            let Some((_, known)) = watched.get_mut(&id) else {
+                continue;
+            };
+            let now = (seq, offers);
+            match known.replace(now) {
+                // First read: the page read the match a moment ago, and a
+                // move or a rematch offer may have come between. Its stream
+                // drops a seq it has already said; an offer standing costs
+                // the page one needless look.
+                None => {
+                    self.tell(Change::Moved {
+                        match_id: id,
+                        seq: Some(seq),
+                    });
+                    if offers > 0 {
+                        self.tell(Change::Moved {
+                            match_id: id,
+                            seq: None,
+                        });
+                    }
+                }
+                Some((was, _)) if was != seq => self.tell(Change::Moved {
+                    match_id: id,
+                    seq: Some(seq),
+                }),
+                Some((_, asked)) if asked != offers => self.tell(Change::Moved {
+                    match_id: id,
+                    seq: None,
+                }),
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn tell(&self, change: Change) {
+        // No page open anywhere is no error.
+        let _ = self.changes.send(change);
     }
 }
 
-fn listen(live: &Weak<Live>, url: &str) {
+fn watch(live: &Weak<Live>, url: &str) {
     let mut lost = false;
     while live.strong_count() > 0 {
         match connect(url) {
-            Ok(conn) => {
+            Ok(mut conn) => {
                 if lost {
-                    tell(live, Change::Resync);
+                    if let Some(live) = live.upgrade() {
+                        live.tell(Change::Resync);
+                    }
                 }
-                hear(conn, live);
+                while let Some(live) = live.upgrade() {
+                    if let Err(e) = live.read(&mut conn) {
+                        log::warn!("live match pages: reading the watched matches failed: {e}");
+                        break;
+                    }
+                    drop(live);
+                    std::thread::sleep(POLL);
+                }
             }
-            Err(e) => log::warn!("live match pages: cannot listen: {e}"),
+            Err(e) => log::warn!("live match pages: cannot connect: {e}"),
         }
         lost = true;
         std::thread::sleep(RETRY);
     }
 }
 
-fn connect(url: &str) -> Result<PgConnection, diesel::result::Error> {
-    let mut conn = PgConnection::establish(url).map_err(|e| {
-        diesel::result::Error::DatabaseError(
-            diesel::result::DatabaseErrorKind::ClosedConnection,
-            Box::new(e.to_string()),
-        )
-    })?;
+fn connect(url: &str) -> Result<PgConnection, String> {
+    let mut conn = PgConnection::establish(url).map_err(|e| e.to_string())?;
     // Named, for an operator reading pg_stat_activity (and the tests).
-    diesel::sql_query("SET application_name = 'posthorn-live'").execute(&mut conn)?;
-    diesel::sql_query("LISTEN match_changed").execute(&mut conn)?;
+    diesel::sql_query("SET application_name = 'posthorn-live'")
+        .execute(&mut conn)
+        .map_err(|e| e.to_string())?;
     Ok(conn)
-}
-
-/// Pass on what `conn` hears until it fails or nobody is left to tell.
-fn hear(mut conn: PgConnection, live: &Weak<Live>) {
-    let mut probed = Instant::now();
-    while live.strong_count() > 0 {
-        for notice in conn.notifications_iter() {
-            match notice {
-                Ok(n) => match parse(&n.payload) {
-                    Some(change) => tell(live, change),
-                    None => log::warn!("live match pages: a notice not understood: {}", n.payload),
-                },
-                Err(e) => return log::warn!("live match pages: the listener was lost: {e}"),
-            }
-        }
-        if probed.elapsed() >= PROBE {
-            if let Err(e) = diesel::sql_query("SELECT 1").execute(&mut conn) {
-                return log::warn!("live match pages: the listener was lost: {e}");
-            }
-            probed = Instant::now();
-        }
-        std::thread::sleep(POLL);
-    }
-}
-
-fn tell(live: &Weak<Live>, change: Change) {
-    if let Some(live) = live.upgrade() {
-        // No page open anywhere is no error.
-        let _ = live.changes.send(change);
-    }
-}
-
-/// "<match id> <seq>", the seq -1 for "unchanged".
-fn parse(payload: &str) -> Option<Change> {
-    let (id, seq) = payload.split_once(' ')?;
-    let seq: i32 = seq.parse().ok()?;
-    Some(Change::Moved {
-        match_id: id.parse().ok()?,
-        seq: (seq >= 0).then_some(seq),
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_notice_names_its_match_and_seq() {
-        let id = Uuid::new_v4();
-        assert_eq!(
-            parse(&format!("{id} 12")),
-            Some(Change::Moved {
-                match_id: id,
-                seq: Some(12)
-            })
-        );
-        assert_eq!(
-            parse(&format!("{id} -1")),
-            Some(Change::Moved {
-                match_id: id,
-                seq: None
-            })
-        );
-        assert_eq!(parse("not-a-uuid 3"), None);
-        assert_eq!(parse(&id.to_string()), None);
-    }
 }

@@ -2,7 +2,7 @@
 //! app shows on its badge.
 
 use crate::error::Error;
-use crate::schema::{challenges, friendships};
+use crate::schema::{challenges, friendships, tournament_players, tournaments};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use serde::{Deserialize, Serialize};
@@ -17,6 +17,14 @@ pub struct Summary {
     pub challenges: i64,
     /// Friend requests to me not answered yet.
     pub friend_requests: i64,
+    /// Of `awaiting_me`, the matches with people only: a match against
+    /// the computer waits on nobody but me (issue #49 item 7).
+    pub awaiting_me_people: i64,
+    /// Invitations to tournaments still open, not answered yet.
+    pub tournament_invitations: i64,
+    /// What an app's badge shows: moves owed to people, challenges,
+    /// friend requests and tournament invitations.
+    pub badge: i64,
 }
 
 pub fn summary(conn: &mut PgConnection, me: Uuid) -> Result<Summary, Error> {
@@ -33,9 +41,21 @@ pub fn summary(conn: &mut PgConnection, me: Uuid) -> Result<Summary, Error> {
         )
         .count()
         .get_result(conn)?;
+    let awaiting_me_people = crate::matches::reads::awaiting_people_count(conn, me)?;
+    // The states are `tournaments::entry`'s (a floor above this one).
+    let tournament_invitations = tournament_players::table
+        .inner_join(tournaments::table)
+        .filter(tournament_players::user_id.eq(me))
+        .filter(tournament_players::state.eq("invited"))
+        .filter(tournaments::status.eq("open"))
+        .count()
+        .get_result(conn)?;
     Ok(Summary {
         awaiting_me,
         challenges,
         friend_requests,
+        awaiting_me_people,
+        tournament_invitations,
+        badge: awaiting_me_people + challenges + friend_requests + tournament_invitations,
     })
 }

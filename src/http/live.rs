@@ -20,7 +20,7 @@ use crate::state::AppState;
 use actix_web::http::header;
 use actix_web::web::Bytes;
 use actix_web::{get, web, HttpResponse};
-use tokio::sync::broadcast::{error::RecvError, Receiver};
+use tokio::sync::broadcast::error::RecvError;
 use tokio::time::{Instant, Interval};
 use uuid::Uuid;
 
@@ -42,8 +42,8 @@ pub async fn live_match(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, crate::http::error::ApiError> {
     let id = id.into_inner();
-    // Listening before the seq is read: nothing falls between the two.
-    let changes = state.live.subscribe();
+    // Watching before the seq is read: nothing falls between the two.
+    let watching = state.live.watch(id);
     let seq = db::read(&state.pool, move |c| {
         reads::seq_seen_by(c, id, caller.user_id)
     })
@@ -52,7 +52,7 @@ pub async fn live_match(
     beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let watch = Watch {
         id,
-        changes,
+        watching,
         beat,
         until: Instant::now() + LIFETIME,
         first: Some(seq),
@@ -69,7 +69,8 @@ pub async fn live_match(
 
 struct Watch {
     id: Uuid,
-    changes: Receiver<Change>,
+    /// The match watched while the stream lasts (dropped with it).
+    watching: crate::live::Watch,
     beat: Interval,
     until: Instant,
     first: Option<i32>,
@@ -88,7 +89,7 @@ async fn next(mut w: Watch) -> Option<(Said, Watch)> {
         let said = tokio::select! {
             _ = tokio::time::sleep_until(w.until) => return None,
             _ = w.beat.tick() => Bytes::from_static(b": beat\n\n"),
-            got = w.changes.recv() => match got {
+            got = w.watching.changes.recv() => match got {
                 Ok(Change::Moved { match_id, seq }) if match_id == w.id => match seq {
                     Some(seq) if seq <= w.said => continue,
                     Some(seq) => {

@@ -75,6 +75,23 @@ pub fn awaiting_count(conn: &mut PgConnection, user: Uuid) -> Result<i64, Error>
         .get_result(conn)?)
 }
 
+/// How many active matches with no computer seated wait on `user`: a
+/// person waits there (issue #49 item 7), where a computer match waits
+/// only on the player's own leisure.
+pub fn awaiting_people_count(conn: &mut PgConnection, user: Uuid) -> Result<i64, Error> {
+    use crate::schema::users;
+    let computers = match_seats::table
+        .inner_join(users::table.on(match_seats::user_id.eq(users::id.nullable())))
+        .filter(match_seats::match_id.eq(matches::id))
+        .filter(users::computer.is_not_null());
+    Ok(matches::table
+        .filter(matches::status.eq(MatchStatus::Active))
+        .filter(matches::awaiting.contains(vec![user]))
+        .filter(diesel::dsl::not(diesel::dsl::exists(computers)))
+        .count()
+        .get_result(conn)?)
+}
+
 /// Every active match `me` shares with anyone, one line per other
 /// player, the nearest deadline first.
 pub fn shared_active(
@@ -320,6 +337,27 @@ pub fn claim_due(
 pub fn friends(conn: &mut PgConnection, me: Uuid) -> Result<crate::friends::Friends, Error> {
     let shared = shared_active(conn, me)?;
     crate::friends::list(conn, me, &shared)
+}
+
+/// Where each of the matches `ids` stands for its open pages
+/// (`crate::live`): its seq and how many rematch offers it has.
+pub fn stands(conn: &mut PgConnection, ids: &[Uuid]) -> Result<Vec<(Uuid, i32, i64)>, Error> {
+    use crate::schema::rematch_offers;
+    let seqs: Vec<(Uuid, i32)> = matches::table
+        .filter(matches::id.eq_any(ids))
+        .select((matches::id, matches::seq))
+        .load(conn)?;
+    let offers: HashMap<Uuid, i64> = rematch_offers::table
+        .filter(rematch_offers::match_id.eq_any(ids))
+        .group_by(rematch_offers::match_id)
+        .select((rematch_offers::match_id, diesel::dsl::count_star()))
+        .load::<(Uuid, i64)>(conn)?
+        .into_iter()
+        .collect();
+    Ok(seqs
+        .into_iter()
+        .map(|(id, seq)| (id, seq, offers.get(&id).copied().unwrap_or(0)))
+        .collect())
 }
 
 /// The seq of match `id` if `user` may read it (a player, or challenged

@@ -24,15 +24,22 @@ const RETURNS = { signin: signInReturned, register: guestReturned, link: linkRet
 /// requests, as a badge on "My matches", in the title and on the app icon
 /// where the Badging API exists. The badge keeps its place when empty, so
 /// nothing moves when the count arrives.
+// Issue #49 item 7: the count is the service's `badge` (moves owed to
+// people, challenges, friend requests, tournament invitations; never a
+// match against the computer), and on a phone it shows on the closed
+// menu's button too.
 const badge = el("span", { class: "badge" });
+const menuBadge = el("span", { class: "badge", "data-menu-badge": "" });
 async function countWaiting() {
   if (!session.access) return;
   try {
     const s = (await api("GET", "/v1/me/summary")).data;
-    const n = s.awaiting_me + s.challenges + s.friend_requests;
-    badge.textContent = n ? String(n) : "";
-    badge.classList.toggle("on", n > 0);
-    badge.setAttribute("aria-label", n ? n + " " + t("waiting_for_me") : "");
+    const n = s.badge !== undefined ? s.badge : s.awaiting_me + s.challenges + s.friend_requests;
+    for (const b of [badge, menuBadge]) {
+      b.textContent = n ? String(n) : "";
+      b.classList.toggle("on", n > 0);
+      b.setAttribute("aria-label", n ? n + " " + t("waiting_for_me") : "");
+    }
     document.title = (n ? "(" + n + ") " : "") + "Posthorn";
     if (navigator.setAppBadge) (n ? navigator.setAppBadge(n) : navigator.clearAppBadge()).catch(() => {});
   } catch (_) { /* the count is a hint; the pages say the rest */ }
@@ -45,7 +52,7 @@ function drawNav() {
     on: { click: () => {
       const open = nav.classList.toggle("open");
       toggle.setAttribute("aria-expanded", String(open));
-    } } }, "☰ " + t("menu"));
+    } } }, "☰ " + t("menu"), user ? menuBadge : null);
   nav.classList.remove("open");
   nav.replaceChildren(...(user
     ? [

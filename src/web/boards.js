@@ -39,3 +39,46 @@ export function squaresOfMove(action) {
   const squares = action.move.match(/[a-n](1[0-4]|[1-9])/g) || [];
   return squares.length >= 2 ? { from: squares[0], to: squares[1] } : null;
 }
+
+/// The coordinates written on a board's edges (issue #49 item 5), as
+/// players read them: under each column, on its lowest square, the part of
+/// the squares' names that changes across the board (the file, or on a
+/// board turned a quarter the rank), and beside each row, on its leftmost
+/// square, the part that changes up the board. Squares named otherwise
+/// (checkers' numbers, written on every square) get none. A map from
+/// square to `{file, rank}` labels.
+export function edgeLabels(cells) {
+  const named = cells.filter((c) => c.id && /^[a-n]\d+$/.test(c.id));
+  const parts = (c) => [c.id[0], c.id.slice(1)];
+  // Two squares of one column: does going up change the letter?
+  const column = named.filter((c) => named[0] && c.col === named[0].col && c.row !== named[0].row);
+  const upIsLetter = column.length > 0 && parts(column[0])[0] !== parts(named[0])[0];
+  const labels = new Map();
+  const edge = (pick, key, place, part) => {
+    const ends = new Map();
+    for (const c of named) {
+      const at = ends.get(c[key]);
+      if (!at || pick(c, at)) ends.set(c[key], c);
+    }
+    for (const c of ends.values()) labels.set(c.id, Object.assign(labels.get(c.id) || {}, { [place]: parts(c)[part] }));
+  };
+  edge((c, at) => c.row > at.row, "col", "file", upIsLetter ? 1 : 0);
+  edge((c, at) => c.col < at.col, "row", "rank", upIsLetter ? 0 : 1);
+  return labels;
+}
+
+/// The coordinate chips of `cell` (from `edgeLabels`), as grid items laid
+/// over its square: outside the square's button, whose name ("e4 White
+/// pawn") already says where it is.
+export function coordinates(cell, edges) {
+  const labels = edges.get(cell.id) || {};
+  return ["file", "rank"].filter((k) => labels[k]).map((k) => {
+    const chip = document.createElement("span");
+    chip.className = "coord " + k;
+    chip.setAttribute("aria-hidden", "true");
+    chip.textContent = labels[k];
+    chip.style.gridColumn = String(cell.col + 1);
+    chip.style.gridRow = String(cell.row + 1);
+    return chip;
+  });
+}

@@ -27,9 +27,11 @@ export function layout(view, mySeat) {
   const pieces = {};
   for (const p of view.pieces || []) {
     pieces[String(p.square)] = {
-      // A king is a crowned man (issue #33: not a chess queen).
-      glyph: "●",
-      cls: p.colour + (p.king ? " crowned" : ""),
+      // A disc filling the square; a king carries a large crown in a
+      // colour that stands out from its disc (issue #49 item 4; 3:1 at
+      // least, app.css), never a chess queen (issue #33).
+      glyph: p.king ? "♛" : "",
+      cls: "disc " + p.colour + (p.king ? " king" : " man"),
       label: t("side_" + p.colour) + " " + t(p.king ? "piece_checkers_king" : "piece_checkers_man"),
     };
   }

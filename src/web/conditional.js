@@ -1,11 +1,13 @@
 // Conditional moves on the match page (issue #34): while it is the
-// opponent's turn, plan "if they play X, I reply Y" on a board that shows
-// the position the line leads to, keep it, and see or forget my lines.
+// opponent's turn, plan "if they play X, I reply Y" by tapping the moves on
+// a board (issue #49 item 6) that then shows the position the line leads
+// to, keep it, and see or forget my lines.
 // Planning asks the service where a line leads (`…/options`), so the
 // client knows no game's rules; where something is hidden from me (Banqi,
 // FlipChess) the service does not plan, and the panel says nothing.
 import { api, el, fail, t } from "./core.js";
 import * as Games from "./games.js";
+import { coordinates, edgeLabels } from "./boards.js";
 
 const label = (a) => a.move || a.square || a.type;
 
@@ -23,48 +25,36 @@ export async function conditionalPanel(m) {
   }
   const box = el("section", { class: "card conditional", "aria-label": t("conditional_moves") });
   const options = async (line) => (await api("GET", base + "/options?line=" + encodeURIComponent(JSON.stringify(line)))).data;
-  const preview = (view) => {
-    const board = Games.game(m.game).layout(view, me);
-    const grid = el("div", { class: "board mini " + m.game, "aria-hidden": "true" });
-    grid.style.gridTemplateColumns = "repeat(" + board.cols + ", 1fr)";
-    grid.style.aspectRatio = board.cols + " / " + board.rows;
-    for (const cell of board.cells) {
-      const piece = cell.id ? board.pieces[cell.id] : null;
-      const node = el("div", { class: "sq " + (cell.dark ? "dark" : "light") }, piece ? el("span", { class: "piece " + piece.cls }, piece.glyph) : null);
-      node.style.gridColumn = String(cell.col + 1);
-      node.style.gridRow = String(cell.row + 1);
-      grid.append(node);
-    }
-    return grid;
-  };
-  const choice = (name, actions, then) => el("label", {}, t(name), el("select", { name, on: { change: (e) => then(actions[Number(e.target.value)]) } },
-    el("option", { value: "" }, "—"), actions.map((a, i) => el("option", { value: i }, label(a)))));
   const list = () => el("ul", { class: "lines" }, stored.map((line) => el("li", {},
     line.map((step) => t("if_they") + " " + label(step.when) + " → " + step.play.map(label).join(", ")).join(" · "))));
+  const game = Games.game(m.game);
   const save = async (line) => {
     try {
       stored = (await api("PUT", base, { lines: stored.concat([line]) })).data.lines;
       draw();
     } catch (error) { fail(error); }
   };
-  // Plan: their move (from where we stand), then my answer to it.
+  const cancel = () => el("button", { type: "button", class: "secondary", on: { click: () => draw() } }, t("cancel"));
+  // Plan on the board (issue #49 item 6): tap their move on the board as
+  // it stands, then mine on the board after it, then keep the line seen
+  // on the board after both. Each move is named with its piece.
   const plan = async () => {
     const now = await options([]);
-    const theirs = now.actions.filter((a) => a.type === "move" || a.type === "turn_up");
-    const step = el("div", {});
-    box.replaceChildren(el("h3", {}, t("conditional_moves")), choice("if_they", theirs, async (x) => {
-      if (!x) return;
-      const after = await options([x]);
-      const mine = after.actions.filter((a) => a.type === "move" || a.type === "turn_up");
-      const when = Object.assign({}, after.last_events[after.last_events.length - 1]);
-      delete when.seat;
-      const outcome = el("div", {}, preview(after.view));
-      step.replaceChildren(choice("i_reply", mine, async (y) => {
-        if (!y) return;
-        const shown = await options([x, y]);
-        outcome.replaceChildren(preview(shown.view), el("button", { type: "button", "data-action": "save_line", on: { click: () => save([{ when, play: [y] }]) } }, t("save_line")));
-      }), outcome);
-    }), step, el("button", { type: "button", class: "secondary", on: { click: () => draw() } }, t("cancel")));
+    box.replaceChildren(el("h3", {}, t("conditional_moves")), el("p", { "data-plan-step": "theirs" }, t("tap_their_move")),
+      planBoard(m, game, now.view, me, playable(now.actions), async (x, named) => {
+        const after = await options([x]);
+        const when = Object.assign({}, after.last_events[after.last_events.length - 1]);
+        delete when.seat;
+        box.replaceChildren(el("h3", {}, t("conditional_moves")),
+          el("p", { "data-plan-step": "mine" }, t("if_they") + " " + named + " · " + t("tap_your_reply")),
+          planBoard(m, game, after.view, me, playable(after.actions), async (y, mine) => {
+            const shown = await options([x, y]);
+            box.replaceChildren(el("h3", {}, t("conditional_moves")),
+              el("p", { "data-plan-step": "keep" }, t("if_they") + " " + named + " → " + t("i_reply") + " " + mine),
+              planBoard(m, game, shown.view, me, [], () => {}),
+              el("button", { type: "button", "data-action": "save_line", on: { click: () => save([{ when, play: [y] }]) } }, t("save_line")), cancel());
+          }), cancel());
+      }), cancel());
   };
   const draw = () => box.replaceChildren(el("h3", {}, t("conditional_moves")),
     stored.length ? list() : el("p", { class: "muted" }, t("no_lines")),
@@ -77,4 +67,69 @@ export async function conditionalPanel(m) {
       } } }, t("forget_lines")) : null));
   draw();
   return box;
+}
+
+const playable = (actions) => actions.filter((a) => a.type === "move" || a.type === "turn_up");
+
+/// A board to plan on: `view` drawn with the game's own pieces and
+/// coordinates, `actions` taken by tapping a piece and then its target
+/// (several moves between the same squares, a promotion's pieces, are
+/// offered as buttons). `chosen(action, name)` gets the move and its
+/// name with the piece that makes it ("Black man 11-15").
+function planBoard(m, game, view, me, actions, chosen) {
+  const board = game.layout(view, me);
+  const moves = actions.map((a) => ({ action: a, squares: game.squaresOf(a) })).filter((x) => x.squares);
+  const edges = edgeLabels(board.cells);
+  const name = (x) => {
+    const piece = board.pieces[x.squares.from || x.squares.at];
+    return (piece ? piece.label + " " : "") + label(x.action);
+  };
+  let selected = null;
+  const grid = el("div", { class: "board plan " + m.game, role: "group", "aria-label": t("plan_board") });
+  grid.style.gridTemplateColumns = "repeat(" + board.cols + ", 1fr)";
+  grid.style.aspectRatio = board.cols + " / " + board.rows;
+  grid.style.setProperty("--cols", String(board.cols));
+  const extra = el("div", { class: "plan-choices" });
+  const paint = () => {
+    const targets = new Set(moves.filter((x) => selected && x.squares.from === selected).map((x) => x.squares.to));
+    const starts = new Set(moves.map((x) => x.squares.from || x.squares.at));
+    for (const node of grid.children) {
+      const id = node.dataset.square;
+      if (!id) continue;
+      node.classList.toggle("selected", id === selected);
+      node.classList.toggle("target", targets.has(id));
+      node.classList.toggle("capture", targets.has(id) && Boolean(board.pieces[id]));
+      node.disabled = !(starts.has(id) || targets.has(id));
+    }
+  };
+  const tap = (id) => {
+    const turnUp = moves.find((x) => x.squares.at === id);
+    if (turnUp) return chosen(turnUp.action, name(turnUp));
+    const here = selected ? moves.filter((x) => x.squares.from === selected && x.squares.to === id) : [];
+    if (here.length === 1) return chosen(here[0].action, name(here[0]));
+    if (here.length > 1) {
+      extra.replaceChildren(...here.map((x) => el("button", { type: "button", class: "secondary", "data-move": label(x.action),
+        on: { click: () => chosen(x.action, name(x)) } }, label(x.action))));
+      return;
+    }
+    selected = selected === id ? null : id;
+    extra.replaceChildren();
+    paint();
+  };
+  for (const cell of board.cells) {
+    const piece = cell.id ? board.pieces[cell.id] : null;
+    const node = el(cell.id ? "button" : "div", {
+      class: ["sq", cell.dark ? "dark" : "light"].concat(cell.marks || []).join(" "),
+      type: cell.id ? "button" : null,
+      "aria-label": cell.id ? cell.id + (piece ? " " + piece.label : "") : null,
+      "data-square": cell.id,
+      on: cell.id ? { click: () => tap(cell.id) } : {},
+    }, piece ? el("span", { class: "piece " + piece.cls, "aria-hidden": "true" }, piece.glyph) : null,
+      cell.number ? el("span", { class: "num", "aria-hidden": "true" }, cell.number) : null);
+    node.style.gridColumn = String(cell.col + 1);
+    node.style.gridRow = String(cell.row + 1);
+    grid.append(node, ...coordinates(cell, edges));
+  }
+  paint();
+  return el("div", { class: "board-wrap" }, grid, extra);
 }

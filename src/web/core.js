@@ -343,3 +343,21 @@ export function gameChoice(games, { setups = true, changed = () => {} } = {}) {
     },
   };
 }
+
+/// A destructive action asked first (issue #49 item 3): the button opens,
+/// in its place, a question that says what it costs, answered by `yes`
+/// (red) or "cancel" (focused, the safe default). One tap does nothing
+/// that cannot be undone. `attrs` go on the first button.
+export function askedFirst(label, cost, yes, run, attrs) {
+  const box = el("div", { class: "asked-first" });
+  const reset = () => box.replaceChildren(el("button", Object.assign({ type: "button", class: "danger", on: { click: ask } }, attrs || {}), label));
+  const ask = () => {
+    const cancel = el("button", { type: "button", class: "secondary", on: { click: () => { reset(); box.querySelector("button").focus(); } } }, t("cancel"));
+    box.replaceChildren(el("div", { class: "card ask", role: "alertdialog", "aria-label": label, "aria-describedby": "ask-cost" },
+      el("p", { id: "ask-cost" }, cost),
+      el("button", { type: "button", class: "danger", "data-confirm": "yes", on: { click: run } }, yes), cancel));
+    cancel.focus();
+  };
+  reset();
+  return box;
+}

@@ -82,13 +82,15 @@ export function cardName(name) {
 
 /// What the player on move is to do now (§F5–§F7), said in words; the
 /// other player is told whom they wait for.
-function prompt(view, mySeat) {
+function prompt(view, mySeat, active) {
   const phase = view.phase || {};
-  if (mySeat === undefined) return null;
+  // A finished match asks nothing (issue #49 item 11).
+  if (mySeat === undefined || !active) return null;
   if (phase.kind === "flip_decision") {
     return phase.flip_victim === mySeat ? say("phase_flip_decision", { round: view.round }) : t("phase_flip_waiting");
   }
-  if (view.on_move !== mySeat) return t("phase_their");
+  // Whose turn it is the status line says already.
+  if (view.on_move !== mySeat) return null;
   if (phase.kind === "moving") return say(phase.moves_left === 1 ? "phase_moving_one" : "phase_moving", { group: t("group_" + phase.colour), n: phase.moves_left });
   return t("phase_" + (phase.kind || "play"));
 }
@@ -102,16 +104,16 @@ function colourKey() {
 
 /// The panel above the board: what everyone may know, what to do now,
 /// and the hand.
-export function panel(view, mySeat, actions, choose) {
+export function panel(view, mySeat, actions, choose, active) {
   const other = mySeat === undefined ? null : 1 - mySeat;
   const facts = el("p", { class: "flip-facts" },
     t("round") + " " + view.round + " · " + t("pile") + " ", view.discard_top ? cardFace(view.discard_top, { "aria-label": cardName(view.discard_top) }) : "–",
     view.named_colour ? " (" + t("named") + ": " + t("card_" + view.named_colour) + ")" : "",
     " · " + t("deck") + " " + view.deck_size,
     other !== null ? " · " + t("opponent_cards") + " " + view.hand_sizes[other] : "");
-  const said = prompt(view, mySeat);
+  const said = prompt(view, mySeat, active);
   const doing = said ? el("p", { class: "phase-prompt", "data-phase": (view.phase || {}).kind || "play" }, said) : null;
-  if (!view.hand) return el("div", { class: "flip" }, facts, doing);
+  if (!view.hand) return el("div", { class: "flip" }, doing ? el("div", { class: "flip-bar" }, doing) : null, facts);
   const hand = el("div", { class: "hand", role: "group", "aria-label": t("hand") }, view.hand.map((name) => {
     const plays = playsOf(actions, name);
     return el("button", {
@@ -123,7 +125,9 @@ export function panel(view, mySeat, actions, choose) {
       on: { click: () => choose(plays) },
     }, cardFace(name));
   }));
-  return el("div", { class: "flip" }, facts, doing, el("h3", {}, t("hand")), hand, colourKey());
+  // What to do and the hand in a bar that stays in sight under the board
+  // (issue #49 item 1); the pile, the deck and the key after it.
+  return el("div", { class: "flip" }, el("div", { class: "flip-bar" }, doing, hand), facts, colourKey());
 }
 
 /// The choice among several plays of one card: a Wild's colours (§F4).

@@ -3,9 +3,10 @@
 // actions, the move list and a step-by-step replay of a finished match.
 // It reloads by the event feed (`events?after=`) and the match's ETag,
 // when the live channel says the match changed (live.js) or by polling.
-import { againstComputer, api, displayName, el, gameName, go, keepRead, local, session, show, t } from "./core.js";
+import { againstComputer, api, askedFirst, countdown, displayName, el, gameName, go, keepRead, local, session, show, t } from "./core.js";
 import { startTerms, statusLine } from "./pages.js";
 import * as Games from "./games.js";
+import { coordinates, edgeLabels } from "./boards.js";
 import { conditionalPanel } from "./conditional.js";
 import { flush, keep, onSent, unsent } from "./offline.js";
 import { listen, stopHearing } from "./live.js";
@@ -124,19 +125,32 @@ function drawBoard(state) {
     return show(header(m), challengeBar(state), startTerms(m),
       el("p", { class: "muted" }, t("dealt_at_start")), otherActions(state, actions));
   }
-  show(header(m, view), state.error ? el("p", { class: "error", role: "alert" }, t("error") + ": " + state.error) : null,
-    state.offline ? el("p", { class: "muted", "data-offline-copy": true }, t("offline_copy")) : null,
-    waiting ? el("p", { class: "banner unsent", "data-unsent": true }, describe(waiting.body.action, m.game) + " — " + t("not_sent")) : null,
-    challengeBar(state), offerBar(state, actions), passedBar(state),
-    Games.game(m.game).panel(view, mySeat(m), actions, choose),
-    el("div", { class: "board-wrap" }, boardGrid(state, view, actions, replaying)),
-    // Below the board, so a tap never moves the board under the finger.
-    state.choices ? picker(state) : null,
-    state.pending ? confirmBar(state) : null,
-    // Conditional moves wait on a person's slow reply; a computer answers
-    // within seconds, so a match against it offers none.
-    replayBar(state), takebackBar(state), againstComputer(m) ? null : linesSlot(state),
-    otherActions(state, actions), finishedBar(state), moveList(state));
+  // The board at the top (issue #49 item 1): the opponents' strips above
+  // it, mine below with the deadline and "rated" inside, then what to do
+  // now (FlipChess's prompt and hand, an offer to answer, the confirm);
+  // on a desktop the rest is a panel beside the board.
+  const strips = stripsOf(m, view);
+  show(el("div", { class: "match-page" },
+    el("div", { class: "match-head", "data-seq": m.seq, "data-status": m.status },
+      title(m), strips.above,
+      el("div", { class: "board-wrap" }, boardGrid(state, view, actions, replaying)),
+      strips.below,
+      el("p", { class: "status", role: "status" }, statusLine(m, { clock: false })),
+      m.result ? el("p", { class: "result" }, t("result") + ": " + describeResult(m)) : null),
+    el("div", { class: "now" },
+      Games.game(m.game).panel(view, mySeat(m), replaying ? [] : actions, choose, m.status === "active" && !replaying),
+      // Where the thumb is, under the board: a tap never moves the board.
+      state.choices ? picker(state) : null,
+      state.pending ? confirmBar(state) : null,
+      state.error ? el("p", { class: "error", role: "alert" }, t("error") + ": " + state.error) : null,
+      state.offline ? el("p", { class: "muted", "data-offline-copy": true }, t("offline_copy")) : null,
+      waiting ? el("p", { class: "banner unsent", "data-unsent": true }, describe(waiting.body.action, m.game) + " — " + t("not_sent")) : null,
+      challengeBar(state), offerBar(state, actions), takebackBanner(state), passedBar(state)),
+    el("div", { class: "side-panel" },
+      // Conditional moves wait on a person's slow reply; a computer
+      // answers within seconds, so a match against it offers none.
+      replayBar(state), takebackButton(state), againstComputer(m) ? null : linesSlot(state),
+      otherActions(state, actions), finishedBar(state), moveList(state), resignStep(state, actions))));
 }
 
 /// My conditional moves (issue #34), built once per seq of the match: a
@@ -189,65 +203,88 @@ function myMoveStands(state) {
   return state.events.some((e) => !SERVICE_EVENTS.has(e.type) && mine.includes(e.seat) && !undone.has(e.seq));
 }
 
-function takebackBar(state) {
+/// Whether takebacks are asked and answered in this match (issue #34):
+/// the other player's answer, or at once against the computer (#32).
+function takebacks(state) {
   const m = state.match;
-  if (m.status !== "active" || !m.my_seats.length || !Games.game(m.game).takeback) return null;
-  const send = (what) => async () => {
+  return m.status === "active" && m.my_seats.length && Games.game(m.game).takeback;
+}
+
+function takebackSend(state, what) {
+  return async () => {
     try {
-      await api("POST", "/v1/matches/" + state.id + "/takeback" + what, { seq: m.seq });
+      await api("POST", "/v1/matches/" + state.id + "/takeback" + what, { seq: state.match.seq });
     } catch (error) {
       // Said, never dropped (issue #46): a stale seq is the board changed.
       state.error = error.problem && error.problem.code === "stale_seq" ? t("board_changed") : error.message;
     }
     await state.reload();
   };
-  const button = (what, label, cls) => el("button", { type: "button", class: cls, "data-action": "take_back" + what.replace("/", "_"), on: { click: send(what) } }, t(label));
-  // Against the computer: at once (issue #32).
-  if (againstComputer(m)) return myMoveStands(state) ? el("div", { class: "actions" }, button("", "take_back", "secondary")) : null;
-  // Between two people: asked and answered (issue #34).
-  if (m.seats.length !== 2 || !Games.game(m.game).askTakeback) return null;
+}
+
+const takebackButtonOf = (state, what, label, cls) => el("button", { type: "button", class: cls, "data-action": "take_back" + what.replace("/", "_"),
+  on: { click: takebackSend(state, what) } }, t(label));
+
+/// A takeback asked of me, answered in its banner by the board; mine
+/// waiting for the answer, said there too (issue #49 item 2).
+function takebackBanner(state) {
+  const m = state.match;
+  if (!takebacks(state) || againstComputer(m) || m.seats.length !== 2) return null;
   const asker = m.takeback_asked_by;
-  if (asker !== undefined && asker !== null) {
-    if (m.my_seats.includes(asker)) return el("p", { class: "muted banner", role: "status" }, t("takeback_asked"));
-    return el("div", { class: "banner", role: "group", "aria-label": t("takeback_offer") }, el("p", {}, t("takeback_offer")),
-      button("/accept", "accept", ""), button("/decline", "decline", "secondary"));
-  }
+  if (asker === undefined || asker === null) return null;
+  if (m.my_seats.includes(asker)) return el("p", { class: "muted banner", "data-takeback": "asked" }, t("takeback_asked"));
+  return el("div", { class: "banner", role: "group", "aria-label": t("takeback_offer"), "data-takeback": "offered" }, el("p", {}, t("takeback_offer")),
+    takebackButtonOf(state, "/accept", "accept", ""), takebackButtonOf(state, "/decline", "decline", "secondary"));
+}
+
+/// Asking to take my last move back: at once against the computer
+/// (issue #32); between two people, while my move stands unanswered.
+function takebackButton(state) {
+  const m = state.match;
+  if (!takebacks(state)) return null;
+  if (againstComputer(m)) return myMoveStands(state) ? el("div", { class: "actions" }, takebackButtonOf(state, "", "take_back", "secondary")) : null;
+  if (m.seats.length !== 2 || !Games.game(m.game).askTakeback) return null;
+  if (m.takeback_asked_by !== undefined && m.takeback_asked_by !== null) return null;
   // My last move stands unanswered: the last of the game's own events
   // (not the service's: notices, grants, takebacks, vacations) is mine.
   const last = [...state.events].reverse().find((e) => !SERVICE_EVENTS.has(e.type));
   const mineLast = last && m.my_seats.includes(last.seat) && m.to_act.every((d) => !m.my_seats.includes(d.seat));
-  return mineLast ? el("div", { class: "actions" }, button("", "ask_take_back", "secondary")) : null;
+  return mineLast ? el("div", { class: "actions" }, takebackButtonOf(state, "", "ask_take_back", "secondary")) : null;
 }
 
-function header(m, view) {
-  const duty = m.to_act.find((d) => m.my_seats.includes(d.seat)) || m.to_act[0];
+/// A waiting match's head: who is seated, the status.
+function header(m) {
   return el("div", { class: "match-head", "data-seq": m.seq, "data-status": m.status },
-    el("h2", {}, gameName(m), " ", el("a", { href: "/how-to/" + m.game, "data-link": true, class: "how-to-link" }, "(" + t("how_to_play") + ")")),
-    m.tournament ? el("p", {}, el("a", { href: "/tournaments/" + m.tournament, "data-link": true, "data-tournament": m.tournament }, t("tournament") + " →")) : null,
-    // Once the board is out, the player strips name everyone.
-    view ? strips(m, view) : el("p", {}, m.seats.map((s) => displayName(s) + (m.my_seats.includes(s.seat) ? " (" + t("you") + ")" : "")).join(" · ")),
-    // The one live region: the status line says whose turn it is now.
-    el("p", { class: "status", role: "status" }, statusLine(m)),
-    duty && duty.paused_at ? el("p", { class: "muted", "data-paused": true }, displayName(m.seats[duty.seat] || {}) + " · " + t("on_vacation") + (duty.away_until ? " " + t("until") + " " + local(duty.away_until) : "")) : null,
-    duty && duty.deadline_at && !duty.paused_at ? el("p", { class: "muted" }, t("deadline") + ": " + local(duty.deadline_at)) : null,
-    // Whether the result will count (a match against the computer never does).
-    el("p", { class: "muted", "data-rated": String(!!m.rated) }, t(m.rated ? "rated_match" : "unrated_match")),
-    m.result ? el("p", { class: "result" }, t("result") + ": " + describeResult(m)) : null);
+    title(m),
+    el("p", {}, m.seats.map((s) => displayName(s) + (m.my_seats.includes(s.seat) ? " (" + t("you") + ")" : "")).join(" · ")),
+    el("p", { class: "status", role: "status" }, statusLine(m)));
+}
+
+/// One short line: the game, how to play it, its tournament.
+function title(m) {
+  return el("h2", { class: "match-title" }, gameName(m), " ",
+    el("a", { href: "/how-to/" + m.game, "data-link": true, class: "how-to-link" }, t("how_to_play")),
+    m.tournament ? el("a", { href: "/tournaments/" + m.tournament, "data-link": true, "data-tournament": m.tournament, class: "how-to-link" }, t("tournament") + " →") : null);
 }
 
 /// A strip per seat (issue #33): the player, their side (colour, Cho or
 /// Han, army), captures or points where the game counts them, and which
 /// side is to move; "you" on my own. Check is said on the mover's strip.
-function strips(m, view) {
+/// The opponents' strips go above the board, mine below (issue #49): the
+/// deadline on the strip of whoever owes the move, "rated" on mine. A
+/// spectator sees the first seat below.
+function stripsOf(m, view) {
   const game = Games.game(m.game);
   const sides = game.sides(view);
   const moving = m.status === "active" ? game.toMove(view) : null;
-  return el("ol", { class: "strips", "aria-label": t("players") }, m.seats.map((s) => {
+  const bottom = m.my_seats.length ? m.my_seats : [0];
+  const strip = (s) => {
     const side = sides[s.seat] || {};
     const names = side.armies && side.armies.length > 1 ? side.armies : side.side ? [side.side] : [];
     const toMove = moving && (names.includes(moving));
     const mine = m.my_seats.includes(s.seat);
     const team = names.length ? game.team(view, names[0]) : null;
+    const duty = m.status === "active" && m.to_act.find((d) => d.seat === s.seat);
     return el("li", { class: "strip" + (mine ? " mine" : "") + (toMove ? " to-move" : ""), "data-seat": s.seat,
       "data-side": names.join(" ") || null, "data-to-move": toMove ? moving : null },
       names.length ? el("span", { class: "side-dot " + names[0], "aria-hidden": "true" }) : null,
@@ -255,9 +292,19 @@ function strips(m, view) {
       names.length ? " · " + names.map((n) => t("side_" + n)).join(" + ") : "",
       team ? " · " + t("team") + " " + team : "",
       side.points !== undefined && side.points !== null ? " · " + side.points + " " + t("points_short") : "",
-      side.captured ? " · " + t("captured") + " " + side.captured : "",
-      toMove ? el("span", { class: "to-move-mark" }, " · " + t("side_" + moving) + " " + t("strip_to_move") + (game.inCheck(view) ? " · " + t("in_check") : "")) : null);
-  }));
+      side.captured && side.captured.length ? el("span", { class: "captured", "aria-label": t("captured") + " " + side.captured.map((c) => c.label).join(", ") },
+        " · ", side.captured.map((c) => el("span", { class: "piece " + c.cls, "aria-hidden": "true" }, c.glyph))) : null,
+      toMove ? el("span", { class: "to-move-mark" }, " · " + t("side_" + moving) + " " + t("strip_to_move") + (game.inCheck(view) ? " · " + t("in_check") : "")) : null,
+      duty && duty.paused_at ? el("span", { class: "muted", "data-paused": true }, " · " + t("on_vacation") + (duty.away_until ? " " + t("until") + " " + local(duty.away_until) : "")) : null,
+      duty && duty.deadline_at && !duty.paused_at ? el("span", { class: "deadline", "data-deadline": duty.deadline_at, title: t("deadline") + ": " + local(duty.deadline_at) }, " · " + countdown(duty.deadline_at)) : null,
+      // Whether the result will count (a match against the computer never does).
+      mine || (!m.my_seats.length && s.seat === 0) ? el("span", { class: "rated-mark", "data-rated": String(!!m.rated) }, " · " + t(m.rated ? "rated_match" : "unrated_match")) : null);
+  };
+  const list = (seats, where) => (seats.length ? el("ol", { class: "strips " + where, "aria-label": t("players") }, seats.map(strip)) : null);
+  return {
+    above: list(m.seats.filter((s) => !bottom.includes(s.seat)), "above"),
+    below: list(m.seats.filter((s) => bottom.includes(s.seat)), "below"),
+  };
 }
 
 function boardGrid(state, view, actions, replaying) {
@@ -281,14 +328,18 @@ function boardGrid(state, view, actions, replaying) {
   const unsentSquares = state.waiting ? game.squaresOf(state.waiting.body.action) : null;
   const targets = new Set(state.selected ? moves.filter((x) => x.squares.from === state.selected).map((x) => x.squares.to) : []);
   const starts = new Set(moves.map((x) => x.squares.from || x.squares.at));
+  const edges = edgeLabels(board.cells);
   const grid = el("div", { class: "board " + m.game, role: "group", "aria-label": gameName(m) });
+  // Pieces and marks scale with the square (app.css: cqw units).
+  grid.style.setProperty("--cols", String(board.cols));
   // CSSOM, not a style attribute: the CSP allows no inline style.
   grid.style.gridTemplateColumns = "repeat(" + board.cols + ", 1fr)";
   grid.style.aspectRatio = board.cols + " / " + board.rows;
   for (const cell of board.cells) {
     const piece = cell.id ? board.pieces[cell.id] : null;
     const classes = ["sq", cell.dark ? "dark" : "light"].concat(cell.marks || []);
-    if (cell.id && targets.has(cell.id)) classes.push("target");
+    // A capture is a ring round the square, never a dot over the piece.
+    if (cell.id && targets.has(cell.id)) classes.push("target", piece ? "capture" : "empty");
     if (cell.id && cell.id === state.selected) classes.push("selected");
     if (lastSquares && (cell.id === lastSquares.from || cell.id === lastSquares.to)) classes.push("last");
     else if (cell.id && recently.has(cell.id)) classes.push("recent");
@@ -302,11 +353,13 @@ function boardGrid(state, view, actions, replaying) {
       "data-square": cell.id,
       disabled: cell.id && !(starts.has(cell.id) || targets.has(cell.id)) ? true : null,
       on: cell.id ? { click: () => pick(state, cell.id, moves) } : {},
-    }, piece ? el("span", { class: "piece " + piece.cls, "aria-hidden": "true" }, piece.glyph)
-      : cell.number ? el("span", { class: "num", "aria-hidden": "true" }, cell.number) : null);
+    }, piece ? el("span", { class: "piece " + piece.cls, "aria-hidden": "true" }, piece.glyph) : null,
+      // Coordinates (issue #49 item 5): checkers' numbers on every square,
+      // files and ranks on the edges elsewhere; the label names the square.
+      cell.number ? el("span", { class: "num", "aria-hidden": "true" }, cell.number) : null);
     node.style.gridColumn = String(cell.col + 1);
     node.style.gridRow = String(cell.row + 1);
-    grid.append(node);
+    grid.append(node, ...coordinates(cell, edges));
   }
   return grid;
 }
@@ -348,13 +401,21 @@ function confirmBar(state) {
 }
 
 function otherActions(state, actions) {
-  // A draw offer is answered from its banner (offerBar).
+  // A draw offer is answered from its banner (offerBar); resigning is
+  // asked first, at the end of the page (resignStep).
   const rest = actions.filter((a) => !Games.game(state.match.game).squaresOf(a) && !["resign", "play", "accept_draw", "decline_draw"].includes(a.type));
-  const resign = actions.some((a) => a.type === "resign");
-  if (!rest.length && !resign) return null;
+  if (!rest.length) return null;
   return el("div", { class: "actions" }, el("h3", {}, t("other_actions")),
-    rest.map((a) => el("button", { type: "button", class: "secondary", "data-action": a.type, "data-card": a.card, on: { click: () => { state.pending = a; draw(state); } } }, describe(a, state.match.game))),
-    resign ? el("button", { type: "button", class: "danger", on: { click: () => { if (window.confirm(t("sure_resign"))) send(state, { type: "resign" }); } } }, t("resign")) : null);
+    rest.map((a) => el("button", { type: "button", class: "secondary", "data-action": a.type, "data-card": a.card, on: { click: () => { state.pending = a; draw(state); } } }, describe(a, state.match.game))));
+}
+
+/// Resigning, away from the other buttons and asked first with its cost
+/// (issue #49 item 3): the match lost, and the rating with it if rated.
+function resignStep(state, actions) {
+  if (!actions.some((a) => a.type === "resign")) return null;
+  const m = state.match;
+  return el("div", { class: "danger-zone" }, askedFirst(t("resign"), t(m.rated ? "resign_cost_rated" : "resign_cost"), t("resign_yes"),
+    () => send(state, { type: "resign" }), { "data-action": "resign" }));
 }
 
 function challengeBar(state) {
@@ -384,8 +445,10 @@ function offerBar(state, actions) {
   if (answer("accept_draw")) {
     return el("div", { class: "banner", role: "group", "aria-label": t("draw_offer_banner"), "data-offer": "draw" },
       el("p", {}, t("draw_offer_banner")),
+      // Answered here, in one tap each (issue #49 item 2): the banner is
+      // the question, and it sits by the board.
       ["accept_draw", "decline_draw"].filter(answer).map((type, i) => el("button", { type: "button", class: i ? "secondary" : "",
-        "data-action": type, on: { click: () => { state.pending = answer(type); draw(state); } } }, t("a_" + type))));
+        "data-action": type, on: { click: () => send(state, answer(type)) } }, t("a_" + type))));
   }
   const asked = m.rematch_asked_by || [];
   if (m.status === "finished" && !m.rematch && asked.length && !asked.some((s) => m.my_seats.includes(s)) && m.my_seats.length) {
@@ -526,6 +589,25 @@ function moveList(state) {
       : e.name ? t("played") + " " + cardName(e.name) + (e.colour ? " (" + t("card_" + e.colour) + ")" : "") : e.type);
   const cardName = Games.game(state.match.game).cardName;
   const undone = undoneSeqs(list);
-  return el("details", { class: "moves" }, el("summary", {}, t("moves") + " (" + list.length + ")"),
-    el("ol", {}, list.map((e) => el("li", undone.has(e.seq) ? { class: "undone" } : {}, text(e)))));
+  const rows = numbered(list);
+  return el("details", { class: "moves" }, el("summary", {}, t("moves") + " (" + rows.length + ")"),
+    el("ol", {}, rows.map((row) => el("li", {}, row.map((e, i) => el("span", undone.has(e.seq) ? { class: "undone" } : {}, (i ? " " : "") + text(e)))))));
+}
+
+/// The plays in rows as players number them (issue #49 item 4): a row
+/// from one turn of the seat that moved first to its next, so "1. 11-15
+/// 23-19" in checkers, a round of four armies in four-player chess, a
+/// FlipChess turn's card and moves together. A takeback stays in the row
+/// it came in.
+function numbered(list) {
+  const first = (list.find((e) => e.seat !== undefined && e.seat !== null && e.type !== "taken_back") || {}).seat;
+  const rows = [];
+  let last = null;
+  for (const e of list) {
+    const seat = e.type === "taken_back" ? null : e.seat;
+    if (!rows.length || (seat === first && last !== null && last !== first)) rows.push([]);
+    rows[rows.length - 1].push(e);
+    if (seat !== null && seat !== undefined) last = seat;
+  }
+  return rows;
 }

@@ -4,7 +4,7 @@ import { vacationCard } from "./vacation.js";
 import { keepAccountCard, keepingAccount } from "./guests.js";
 import { accountCards } from "./account.js";
 import { providerButtons, signInProviders, signInWithIdentity } from "./identity.js";
-import { api, browserZone, countdown, displayName, el, fail, form, gameChoice, gameName, go, language, link, playerName, session, setLanguage, shareLink, show, t } from "./core.js";
+import { againstComputer, api, browserZone, countdown, displayName, el, fail, form, gameChoice, gameName, go, language, link, playerName, session, setLanguage, shareLink, show, t } from "./core.js";
 import { listen } from "./live.js";
 export { computerPage } from "./computer.js";
 
@@ -26,6 +26,10 @@ export async function signInPage(then, redraw) {
   };
   const account = (mode) => form({}, async (data) => {
     const body = Object.fromEntries(data);
+    // Each refusal names its field and rule, in the page's language
+    // (issue #49 item 9), before anything is sent.
+    const wrong = mode === "up" ? refusedAccount(body.username, body.password) : null;
+    if (wrong) throw new Error(wrong);
     if (mode === "up") {
       if (!body.email) delete body.email;
       // The new account reads deadlines in this device's zone and language.
@@ -33,11 +37,18 @@ export async function signInPage(then, redraw) {
       body.locale = language();
       return done(await api("POST", "/v1/accounts", body));
     }
-    done(await api("POST", "/v1/sessions", { login: body.username, password: body.password }));
+    try {
+      done(await api("POST", "/v1/sessions", { login: body.username, password: body.password }));
+    } catch (error) {
+      // Not "you need to sign in": the id or the password does not match.
+      throw error.status === 401 ? new Error(t("wrong_credentials")) : error;
+    }
   },
   el("h2", {}, mode === "up" ? t("sign_up") : t("sign_in")),
-  el("label", {}, t("username"), el("input", { name: "username", required: true, autocomplete: "username" })),
-  el("label", {}, t("password"), el("input", { name: "password", type: "password", required: true, autocomplete: mode === "up" ? "new-password" : "current-password" })),
+  el("label", {}, t("username"), el("input", { name: "username", required: true, autocomplete: "username", "aria-describedby": mode === "up" ? "rule-username" : null }),
+    mode === "up" ? el("span", { class: "hint", id: "rule-username" }, t("rule_username")) : null),
+  el("label", {}, t("password"), el("input", { name: "password", type: "password", required: true, autocomplete: mode === "up" ? "new-password" : "current-password", "aria-describedby": mode === "up" ? "rule-password" : null }),
+    mode === "up" ? el("span", { class: "hint", id: "rule-password" }, t("rule_password")) : null),
   mode === "up" ? el("label", {}, t("email"), el("input", { name: "email", type: "email", autocomplete: "email" })) : null,
   el("button", { type: "submit" }, mode === "up" ? t("sign_up") : t("sign_in")),
   mode === "in" ? el("p", {}, link("/forgot-password", t("forgot_password"))) : null);
@@ -53,6 +64,15 @@ export async function signInPage(then, redraw) {
     el("p", { class: "muted" }, t("identity_new_hint"))) : null;
   show(invite ? el("p", { class: "card", "data-invite-waiting": invite }, t("invite_after_sign_in")) : null,
     withProvider, account("in"), account("up"), guest);
+}
+
+/// Why a new account's username or password would be refused, or null:
+/// the service's own rules (3–24 Latin letters, digits, "_" and "-"; a password
+/// of 8 characters or more), said with the field.
+export function refusedAccount(username, password) {
+  if (username !== undefined && !/^[A-Za-z0-9_-]{3,24}$/.test(String(username))) return t("username") + ": " + t("rule_username");
+  if (password !== undefined && [...String(password)].length < 8) return t("password") + ": " + t("rule_password");
+  return null;
 }
 
 /// Back from Google or Apple to sign in (or up): signed in, the
@@ -82,7 +102,9 @@ async function joinInvitation(code) {
   go("/matches/" + m.id);
 }
 
-export function statusLine(m) {
+/// Where a match stands for me, in a few words; `clock: false` leaves the
+/// deadline to the player strips (the match page).
+export function statusLine(m, { clock = true } = {}) {
   if (m.status === "finished" && m.result && m.my_seats.length) {
     // How it ended for me: won, lost or drawn.
     const winners = m.result.winners || [];
@@ -93,15 +115,30 @@ export function statusLine(m) {
   const mine = m.to_act.find((d) => m.my_seats.includes(d.seat));
   const duty = mine || m.to_act[0];
   // A match against the computer has no deadline (issue #32).
-  const due = duty && duty.deadline_at;
-  // Whose turn it is, in words: the computer thinking (its reply is on
-  // its way), the one opponent, or the others of a bigger table.
-  const holder = duty && m.seats[duty.seat];
-  const waiting = holder && holder.user && holder.user.computer ? "computer_thinking"
-    : m.seats.length === 2 ? "their_turn_one" : "their_turn";
-  return el("span", {}, mine ? t("your_turn") : t(waiting),
+  const due = clock && duty && duty.deadline_at;
+  return el("span", {}, t(doing(m, mine, duty)),
     due ? el("span", { class: "deadline", "data-deadline": duty.deadline_at }, " · " + countdown(duty.deadline_at))
-      : duty ? el("span", { class: "muted" }, " · " + t("no_time_limit")) : null);
+      : duty && !duty.deadline_at ? el("span", { class: "muted" }, " · " + t("no_time_limit")) : null);
+}
+
+/// What the match waits for, in words (issue #49 item 2): my answer to a
+/// draw offer or a takeback request rather than "your turn" while the
+/// board says the opponent moves next, my own offer waiting for theirs,
+/// the computer thinking, the one opponent, or the others of a table.
+function doing(m, mine, duty) {
+  const asker = m.takeback_asked_by;
+  const asked = asker !== undefined && asker !== null;
+  if (asked && m.my_seats.length && !m.my_seats.includes(asker)) return "answer_takeback";
+  // An answer owed comes before the move owed with it.
+  const owed = (kind) => m.to_act.some((d) => d.kind === kind && m.my_seats.includes(d.seat));
+  if (owed("draw_reply")) return "answer_draw";
+  if (owed("flip_decision")) return "answer_flip";
+  if (mine) return "your_turn";
+  if (m.my_seats.length && m.to_act.some((d) => d.kind === "draw_reply")) return "draw_offer_waits";
+  if (asked && m.my_seats.includes(asker)) return "takeback_waits";
+  const holder = duty && m.seats[duty.seat];
+  return holder && holder.user && holder.user.computer ? "computer_thinking"
+    : m.seats.length === 2 ? "their_turn_one" : "their_turn";
 }
 
 /// Challenges to me first (issue #33): who asks, the game, the time per
@@ -148,7 +185,19 @@ export async function matchesPage(redraw = () => {}) {
   const ended = mine.some((m) => m.status === "finished" && m.my_seats.length);
   const guest = session.user() && session.user().guest;
   const providers = ended && guest ? await signInProviders() : [];
-  show(ended ? keepAccountCard(redraw, providers) : null, challengesCard(items), el("h2", {}, t("matches")), el("ul", { class: "matches" }, mine.map((m) => {
+  // Tournament invitations wait for an answer too (issue #49 item 7).
+  const invited = guest ? [] : await api("GET", "/v1/tournaments").then((r) => r.data.filter((x) => x.status === "open" && x.my_state === "invited"), () => []);
+  // Matches with people first, then those against the computer, which
+  // wait on nobody (issue #49 item 7).
+  const withPeople = mine.filter((m) => !againstComputer(m));
+  const withComputer = mine.filter(againstComputer);
+  show(ended ? keepAccountCard(redraw, providers) : null, challengesCard(items), invitationsCard(invited),
+    el("h2", {}, t("matches_people")), withPeople.length ? matchList(withPeople) : el("p", { class: "muted" }, t("none_people")),
+    withComputer.length ? el("h2", {}, t("matches_computer")) : null, withComputer.length ? matchList(withComputer) : null);
+}
+
+function matchList(list) {
+  return el("ul", { class: "matches" }, list.map((m) => {
     // One name per player, with how many seats they hold (three seats of
     // one computer level read "computer · hard ×3").
     const names = m.seats.filter((s) => !m.my_seats.includes(s.seat)).map(displayName);
@@ -158,7 +207,16 @@ export async function matchesPage(redraw = () => {}) {
     }).join(", ");
     return el("li", {}, el("a", { href: "/matches/" + m.id, "data-link": true },
       el("strong", {}, gameName(m)), " — ", others || "…", el("br"), statusLine(m)));
-  })));
+  }));
+}
+
+/// Tournaments I am invited to and have not answered: each a link to its
+/// page, where I join or decline.
+function invitationsCard(invited) {
+  if (!invited.length) return null;
+  return el("div", { class: "card", "data-tournament-invitations": "" }, el("h2", {}, t("tournament_invitations")),
+    el("ul", { class: "matches" }, invited.map((x) => el("li", {}, el("a", { href: "/tournaments/" + x.id, "data-link": true, "data-tournament": x.id },
+      el("strong", {}, x.name), " — ", gameName(x))))));
 }
 
 export async function newMatchPage() {
@@ -274,12 +332,21 @@ async function subscribePush() {
 export async function settingsPage(redraw) {
   const [me, settings] = await Promise.all([api("GET", "/v1/me"), api("GET", "/v1/me/notification-settings")]).then((r) => r.map((x) => x.data));
   const kinds = Object.keys(settings.email || {});
-  const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [me.time_zone];
-  if (!zones.includes(me.time_zone)) zones.unshift(me.time_zone);
-  const switches = (channel) => el("fieldset", {}, el("legend", {}, channel === "email" ? t("email_mail") : t("push_me")),
-    kinds.map((k) => el("label", { class: "check" }, el("input", { type: "checkbox", name: channel + "." + k, checked: settings[channel][k] }), t("kind_" + k) === "kind_" + k ? k.replace(/_/g, " ") : t("kind_" + k))));
+  // One row per kind, with a switch for mail and one for push, each a
+  // 44-px target (issue #49 item 10).
+  const kindName = (k) => (t("kind_" + k) === "kind_" + k ? k.replace(/_/g, " ") : t("kind_" + k));
+  const toggle = (channel, k) => el("input", { type: "checkbox", role: "switch", class: "switch", name: channel + "." + k, checked: settings[channel][k],
+    "aria-label": kindName(k) + " · " + (channel === "email" ? t("email_mail") : t("push_me")) });
+  const switches = el("table", { class: "switches" },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("notifications")), el("th", { scope: "col" }, t("by_mail")), el("th", { scope: "col" }, t("by_push")))),
+    el("tbody", {}, kinds.map((k) => el("tr", { "data-kind": k }, el("th", { scope: "row" }, kindName(k)),
+      el("td", {}, toggle("email", k)), el("td", {}, toggle("push", k))))));
   const quiet = settings.quiet_hours || {};
   const saved = el("p", { class: "muted", role: "status" });
+  // "Saved" is said beside the button that saved (issue #49 item 9).
+  const savedHere = () => el("span", { class: "muted saved", role: "status" });
+  const accountSaved = savedHere();
+  const noticesSaved = savedHere();
   const account = form({}, async (data) => {
     const changes = { locale: data.get("language"), time_zone: data.get("time_zone"), takebacks: data.get("takebacks") };
     if (!me.guest) changes.email = data.get("email") || null;
@@ -287,18 +354,18 @@ export async function settingsPage(redraw) {
     session.remember(updated);
     setLanguage(updated.locale);
     redraw();
-    saved.textContent = t("saved");
+    accountSaved.textContent = t("saved");
   }, el("h2", {}, t("account")),
   me.guest ? null : el("label", {}, t("email"), el("input", { name: "email", type: "email", value: me.email_pending || me.email || "" })),
   me.email_pending ? el("p", { class: "muted", "data-email-pending": true }, t("email_pending")) : null,
   el("label", {}, t("language"), el("select", { name: "language" },
     el("option", { value: "en", selected: language() === "en" }, "English"),
     el("option", { value: "ko", selected: language() === "ko" }, "한국어"))),
-  el("label", {}, t("time_zone"), el("select", { name: "time_zone" }, zones.map((z) => el("option", { value: z, selected: z === me.time_zone }, z)))),
+  el("label", {}, t("time_zone"), zoneChoice(me.time_zone)),
   // Whether opponents may ask me to take a move back (issue #34).
   el("label", {}, t("takebacks"), el("select", { name: "takebacks" },
     ["never", "unrated", "always"].map((v) => el("option", { value: v, selected: v === me.takebacks }, t("takebacks_" + v))))),
-  el("button", { type: "submit" }, t("save")));
+  el("button", { type: "submit" }, t("save")), accountSaved);
   const notices = form({}, async (data) => {
     for (const channel of ["email", "push"]) for (const k of kinds) settings[channel][k] = data.get(channel + "." + k) === "on";
     settings.digest = data.get("digest") === "on";
@@ -306,13 +373,13 @@ export async function settingsPage(redraw) {
     if (start && end) settings.quiet_hours = { start, end };
     else delete settings.quiet_hours;
     await api("PUT", "/v1/me/notification-settings", settings);
-    saved.textContent = t("saved");
-  }, el("h2", {}, t("notifications")), switches("email"), switches("push"),
+    noticesSaved.textContent = t("saved");
+  }, el("h2", {}, t("notifications")), switches,
   el("label", { class: "check" }, el("input", { type: "checkbox", name: "digest", checked: settings.digest }), t("digest")),
   el("fieldset", {}, el("legend", {}, t("quiet_hours")),
     el("label", {}, t("from"), el("input", { type: "time", name: "quiet_start", value: quiet.start || "" })),
     el("label", {}, t("to"), el("input", { type: "time", name: "quiet_end", value: quiet.end || "" }))),
-  el("button", { type: "submit" }, t("save")));
+  el("button", { type: "submit" }, t("save")), noticesSaved);
   const push = "PushManager" in window
     ? el("button", { type: "button", class: "secondary", on: { click: () => subscribePush().then(() => { saved.textContent = t("saved"); }, (e) => { saved.textContent = t("error") + ": " + e.message; }) } }, t("push_on"))
     : null;
@@ -321,6 +388,40 @@ export async function settingsPage(redraw) {
   // and sessions card is theirs. Devices, sign-in methods, my data and
   // deleting the account follow (account.js).
   show(el("h2", {}, t("settings")), saved, keepAccountCard(redraw, providers), account, notices, push, away, me.guest ? null : sessionsCard(saved), ...more);
+}
+
+/// The time zone, chosen by its name in the page's language and a city
+/// (issue #49 item 10): "한국 표준시 · Seoul (UTC+09:00)", this phone's own
+/// zone first, then the rest by offset. Browsers name zones and not their
+/// cities in Korean, so the city stays as the zone's id writes it.
+function zoneChoice(current) {
+  const all = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  const zones = [...new Set([current, browserZone(), ...all].filter(Boolean))];
+  const locale = language() === "ko" ? "ko-KR" : "en-GB";
+  const now = new Date();
+  const part = (zone, style) => {
+    try {
+      return new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: style }).formatToParts(now).find((p) => p.type === "timeZoneName").value;
+    } catch (_) { return ""; }
+  };
+  const offset = (zone) => {
+    const said = part(zone, "longOffset").replace("GMT", "UTC");
+    return said === "UTC" ? "UTC+00:00" : said;
+  };
+  const city = (zone) => zone.split("/").pop().replace(/_/g, " ");
+  // Where the browser has no name for a zone it says "GMT+9": the city
+  // and offset say it then.
+  const name = (zone) => {
+    const said = part(zone, "longGeneric");
+    return (said && !/^GMT/.test(said) ? said + " · " : "") + city(zone) + " (" + offset(zone) + ")";
+  };
+  const minutes = (zone) => { const m = offset(zone).match(/([+-])(\d+):(\d+)/); return m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0; };
+  const here = browserZone();
+  const rest = zones.filter((z) => z !== here).sort((a, b) => minutes(a) - minutes(b) || name(a).localeCompare(name(b)));
+  const option = (z) => el("option", { value: z, selected: z === current }, name(z));
+  return el("select", { name: "time_zone" },
+    el("optgroup", { label: t("this_device_zone") }, option(here)),
+    el("optgroup", { label: t("other_zones") }, rest.map(option)));
 }
 
 /// The password and the account's sessions (issue #30): a new password

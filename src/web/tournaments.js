@@ -3,7 +3,7 @@
 // and the standings with the crosstable (round robin) or the bracket
 // (knockout), each match a link. Built to read on a phone: the tables
 // scroll sideways inside their card, not the page.
-import { api, el, form, gameChoice, gameName, go, link, local, named, playerLink, playerName, session, shareLink, show, t } from "./core.js";
+import { api, askedFirst, el, form, gameChoice, gameName, go, link, local, named, playerLink, playerName, say, session, shareLink, show, t } from "./core.js";
 
 const FORMATS = ["round_robin", "double_round_robin", "knockout"];
 
@@ -69,8 +69,17 @@ export async function tournamentPage(id) {
     open && mine !== "joined" ? button("join", t("join"), "", code ? { code } : {}) : null,
     open && mine === "invited" ? button("decline", t("decline"), "secondary") : null,
     open && me && x.created_by === me.id ? button("start", t("t_start")) : null,
-    open && mine === "joined" && me && x.created_by !== me.id ? button("withdraw", t("t_leave"), "secondary") : null,
-    !open && x.status !== "finished" && mine === "joined" ? button("withdraw", t("t_withdraw"), "danger") : null);
+    open && mine === "joined" && me && x.created_by !== me.id ? asked(t("t_leave"), say("leave_cost", { name: x.name }), t("leave_yes")) : null);
+  // Withdrawing from a started tournament scores every game left 0–1:
+  // asked first with that cost, and apart from the other buttons
+  // (issue #49 item 3).
+  function asked(label, cost, yes) {
+    return el("div", { class: "danger-zone" }, askedFirst(label, cost, yes,
+      () => step("withdraw")().catch((e) => { error.textContent = t("error") + ": " + e.message; }), { "data-action": "tournament_withdraw" }));
+  }
+  const unfinished = x.matches.filter((m) => me && (m.first === me.id || m.second === me.id) && (m.first_scored === null || m.first_scored === undefined)).length;
+  const withdraw = !open && x.status !== "finished" && mine === "joined"
+    ? asked(t("t_withdraw"), say("withdraw_cost", { name: x.name, n: unfinished }), t("withdraw_yes")) : null;
   show(
     el("div", { class: "card tournament", "data-status": x.status },
       el("h2", {}, x.name),
@@ -85,7 +94,8 @@ export async function tournamentPage(id) {
     x.standings.length ? standingsCard(x, name) : null,
     x.crosstable ? crosstableCard(x, name) : null,
     x.bracket ? bracketCard(x, name) : null,
-    x.matches.length ? matchesCard(x, name) : null);
+    x.matches.length ? matchesCard(x, name) : null,
+    withdraw);
 }
 
 /// What every match of the tournament will be (issue #46): the game and
@@ -122,7 +132,7 @@ function inviteForm(x) {
 }
 
 function playersCard(x) {
-  return el("div", { class: "card" }, el("h3", {}, t("t_players_title")), el("ul", {},
+  return el("div", { class: "card" }, el("h3", {}, t("t_players_title")), el("ul", { class: "players" },
     x.players.map((p) => el("li", {}, p.seed ? "#" + p.seed + " " : "", playerLink(p.player),
       p.rating ? " (" + p.rating + ")" : "", " · ", el("span", { class: "muted" }, t("t_" + p.state))))));
 }

@@ -330,7 +330,54 @@ async fn my_matches_filter_by_game_and_opponent_and_the_summary_counts_what_awai
     }
     assert_eq!(
         summary,
-        json!({"awaiting_me": turns, "challenges": 1, "friend_requests": 1})
+        json!({"awaiting_me": turns, "challenges": 1, "friend_requests": 1,
+            "awaiting_me_people": turns, "tournament_invitations": 0, "badge": turns + 2})
+    );
+    app.stop().await;
+}
+
+/// Issue #49 item 7: the badge counts what people wait for (a move in a
+/// match with people, a challenge, a friend request, a tournament
+/// invitation), never a match against the computer, however long it
+/// waits on me.
+#[actix_web::test]
+async fn the_badge_counts_what_people_wait_for_not_the_computer() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    app.register("carol").await;
+    // Seat 0 plays Black, who moves first (§C1): it is alice's turn.
+    let computer = json!({"game": "checkers", "computers": [{"level": "easy"}], "side": 0});
+    let made = app.post("/v1/matches", &alice, computer).await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let badge = |s: &Value| {
+        (
+            s["awaiting_me"].clone(),
+            s["awaiting_me_people"].clone(),
+            s["badge"].clone(),
+        )
+    };
+    let summary = app.get("/v1/me/summary", &alice).await.body;
+    assert_eq!(badge(&summary), (json!(1), json!(0), json!(0)), "{summary}");
+    let cup = json!({"name": "Bob's cup", "format": "round_robin", "game": "checkers",
+        "players": ["alice", "carol"], "turn_hours": 48});
+    let created = app.post("/v1/tournaments", &bob, cup).await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let summary = app.get("/v1/me/summary", &alice).await.body;
+    assert_eq!(summary["tournament_invitations"], 1);
+    assert_eq!(summary["badge"], 1, "{summary}");
+    let id = created.body["id"].as_str().unwrap();
+    let declined = app
+        .post(&format!("/v1/tournaments/{id}/decline"), &alice, json!({}))
+        .await;
+    assert_eq!(declined.status, 200, "{}", declined.body);
+    let summary = app.get("/v1/me/summary", &alice).await.body;
+    assert_eq!(
+        (
+            summary["tournament_invitations"].clone(),
+            summary["badge"].clone()
+        ),
+        (json!(0), json!(0))
     );
     app.stop().await;
 }

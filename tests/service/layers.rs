@@ -27,7 +27,6 @@ const FLOORS: [&[&str]; 8] = [
         "enforced",
         "localdb",
         "job_queue",
-        "live",
     ],
     &["players", "notify"],
     &[
@@ -38,7 +37,9 @@ const FLOORS: [&[&str]; 8] = [
         "identities",
     ],
     &["matches"],
-    &["ratings", "notices", "summary", "computer", "vacation"],
+    &[
+        "ratings", "notices", "summary", "computer", "vacation", "live",
+    ],
     &["lobby", "tournaments", "deletion", "export"],
     &["state"],
     &["jobs", "http"],

@@ -1,6 +1,7 @@
 // Issue #33, the web client as players judge it: axe-core (npm, pinned in
 // tests/web/run) on every page, in English and Korean, at phone size
-// (390×844) and desktop size (1280×900); no serious or critical violation
+// (390×844), small phone size (360×740, issue #49) and desktop size
+// (1280×900), live and finished boards; no serious or critical violation
 // may remain. On the phone, the buttons and links a player taps are at
 // least 44 px high (the board's squares aside: they are what fits).
 "use strict";
@@ -55,11 +56,12 @@ async function measure(page, name, found, size) {
 
 /// Each viewport in turn, the page reloaded at its size.
 async function both(page, name, found, selector) {
-  for (const [size, viewport] of [["phone", L.PHONE], ["desktop", L.DESKTOP]]) {
+  // Issue #49: the small phone (360×740) too.
+  for (const [size, viewport] of [["phone", L.PHONE], ["small phone", { width: 360, height: 740 }], ["desktop", L.DESKTOP]]) {
     await page.setViewportSize(viewport);
     await page.reload();
     await drawn(page, selector);
-    await check(page, `${name} (${size})`, found, size === "phone");
+    await check(page, `${name} (${size})`, found, size !== "desktop");
     if (await page.$(".board:not(.mini)")) await measure(page, name, found, size);
   }
 }
@@ -130,7 +132,7 @@ async function audit(browser, errors) {
   const [ada, bo] = [await account("ada"), await account("bob_a")];
   await api("POST", "/v1/friends/requests", ada.access_token, { username: "bob_a" }).catch(() => {});
   const made = await matches(ada, bo);
-  await api("POST", "/v1/tournaments", ada.access_token, { name: "Spring cup", format: "round_robin", game: "checkers", players: ["bob_a"] });
+  const cup = await api("POST", "/v1/tournaments", ada.access_token, { name: "Spring cup", format: "round_robin", game: "checkers", players: ["bob_a"] });
 
   for (const lang of ["en", "ko"]) {
     // Signed out: the browser's language.
@@ -157,6 +159,7 @@ async function audit(browser, errors) {
     await visit(page, "/leaderboards", `leaderboards ${lang}`, found, "select");
     await visit(page, "/users/bob_a", `profile ${lang}`, found, "h3");
     await visit(page, "/tournaments", `tournaments ${lang}`, found, "h2");
+    await visit(page, "/tournaments/" + cup.id, `a tournament ${lang}`, found, ".tournament");
     for (const game of GAMES) {
       const phase = game === "flipchess" ? " (a card to play)" : "";
       await visit(page, "/matches/" + made[game], `${game} board${phase} ${lang}`, found, ".match-head[data-seq]");
@@ -173,6 +176,21 @@ async function audit(browser, errors) {
       await page.context().close();
     }
   } else found.push("flipchess: the match did not come to a move for Ada");
+  // Finished boards (issue #49): every match ended by Ada's resignation
+  // (four-player chess goes on without her army), each seen in both
+  // languages and at every size.
+  for (const game of GAMES) {
+    const m = await api("GET", `/v1/matches/${made[game]}`, ada.access_token);
+    const seat = m.my_seats[0];
+    await api("POST", `/v1/matches/${made[game]}/actions`, ada.access_token, { seq: m.seq, seat, action: { type: "resign" } });
+  }
+  for (const lang of ["en", "ko"]) {
+    const user = await api("PATCH", "/v1/me", ada.access_token, { locale: lang });
+    const page = await L.player(browser, errors);
+    await L.signIn(page, Object.assign({}, ada, { user }));
+    for (const game of GAMES) await visit(page, "/matches/" + made[game], `${game} board after resigning ${lang}`, found, ".match-head[data-seq]");
+    await page.context().close();
+  }
   assert.deepEqual(found, [], "axe and the tap targets:\n  " + found.join("\n  "));
 }
 

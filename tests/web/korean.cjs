@@ -41,8 +41,10 @@ async function englishOn(page, more = []) {
 }
 
 async function visit(page, path, ready) {
-  await page.goto(BASE + path, { waitUntil: "networkidle" });
+  // Not "networkidle": a match page keeps its live channel open (issue #49).
+  await page.goto(BASE + path, { waitUntil: "load" });
   await page.waitForSelector(ready, { state: "attached" });
+  await page.waitForTimeout(500);
   const words = await englishOn(page);
   assert.deepEqual(words, [], `${path}: English in Korean mode: ${words.join(", ")}`);
 }

@@ -155,12 +155,14 @@ async function act(page, game, action) {
     await page.click(`.hand button[data-card="${action.card}"]:not([disabled])`);
     if (action.colour) await page.click(`.picker [data-colour="${action.colour}"]`);
   } else if (action.type === "resign") {
-    page.once("dialog", (dialog) => dialog.accept());
-    await page.click("button.danger");
+    // Asked first, with its cost (issue #49 item 3).
+    await page.click("[data-action=resign]");
+    await page.click(".ask [data-confirm=yes]");
   } else {
     await page.click(`[data-action="${action.type}"]` + (action.card ? `[data-card="${action.card}"]` : ""));
   }
-  if (action.type !== "resign") {
+  // A draw offer is answered in its banner, in one tap (issue #49 item 2).
+  if (!["resign", "accept_draw", "decline_draw"].includes(action.type)) {
     await page.waitForSelector(".confirm");
     await page.click(".confirm button:first-of-type");
   }

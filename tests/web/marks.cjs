@@ -131,7 +131,7 @@ async function boardsSayIt(browser, errors) {
     await L.shots(page, "flipchess-flip-decision");
     const found = [];
     await both(page, "flipchess flip decision", found, ".phase-prompt");
-    assert.deepEqual(found, [], "axe-core on the §F7 decision");
+    assert.deepEqual(found, [], "axe-core on the §F7 decision: " + found.join(" | "));
   }
 
   // Checkers: a double capture's path (14x23x32) drawn on the board.

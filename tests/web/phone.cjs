@@ -1,4 +1,12 @@
 // Issue #49 in the browser: the board on a phone as players judge it.
+//  - Every game at 360×740 and 390×844, in Korean and English: the whole
+//    board and the player's hand on the screen unscrolled, coordinates on
+//    every board, a screenshot of each at 360×740 in both languages.
+//  - A draw offer and a takeback request answered from their banner, in
+//    sight, without scrolling; the status says what is asked.
+//  - Resigning and withdrawing from a tournament ask first, with the cost.
+//  - A checkers king told from a man by its name and by a crown of 3:1.
+//  - The waiting count on the closed menu, unmoved by a computer match.
 //  - Live: a move made on one page appears on the other through the live
 //    channel (long before the 10-s poll could bring it), and by polling
 //    when the channel is cut; the creator waiting on the share page sees
@@ -9,7 +17,46 @@ const L = require("./lib.cjs");
 
 const { BASE, api, assert } = L;
 
-const account = (username) => api("POST", "/v1/accounts", null, { username, password: "a long password" });
+const account = (username, locale) => api("POST", "/v1/accounts", null, { username, password: "a long password", locale });
+const legal = async (id, s) => (await api("GET", `/v1/matches/${id}/legal-actions`, s.access_token)).actions;
+const seqOf = async (id, s) => (await api("GET", `/v1/matches/${id}`, s.access_token)).seq;
+const SIZES = [{ width: 360, height: 740 }, { width: 390, height: 844 }];
+const LANGS = ["ko", "en"];
+/// Coordinates on each board: checkers' 32 numbers, else one per file and
+/// one per rank.
+const COORDINATES = { checkers: 32, flipchess: 8 + 8, janggi: 9 + 10, banqi: 8 + 4, four_player_chess: 14 + 14 };
+
+/// A match of `players[0]` against the others, every challenge accepted.
+async function started(players, body) {
+  const [creator, ...others] = players;
+  const m = await api("POST", "/v1/matches", creator.access_token,
+    Object.assign({ opponents: others.map((o) => o.user.username), turn_hours: 48 }, body));
+  for (const o of others) await api("POST", `/v1/matches/${m.id}/accept`, o.access_token);
+  return m.id;
+}
+
+/// The player of `players` who owes an action in `id`.
+async function owing(id, players) {
+  const owed = (a) => !["resign", "offer_draw", "grant_time"].includes(a.type);
+  for (const p of players) if ((await legal(id, p)).some(owed)) return p;
+  return players[0];
+}
+
+/// `session` signed in on a phone of `size`, in `lang` (the account's
+/// language, as the app takes it at sign-in).
+async function phone(browser, errors, session, lang, size) {
+  const page = await L.person(browser, errors, { locale: lang === "ko" ? "ko-KR" : "en-US", viewport: size });
+  await L.signIn(page, Object.assign({}, session, { user: Object.assign({}, session.user, { locale: lang }) }));
+  return page;
+}
+
+/// Whether the element is wholly inside the viewport, the page not scrolled.
+async function inView(page, selector) {
+  return page.$eval(selector, (node) => {
+    const box = node.getBoundingClientRect();
+    return window.scrollY === 0 && box.top >= 0 && box.bottom <= window.innerHeight + 0.5 && box.height > 0;
+  });
+}
 
 /// A started checkers match of `a` against `b`, and who moves first.
 async function checkers(a, b) {
@@ -82,7 +129,172 @@ async function shareSeesJoin(browser, errors) {
   await page.context().close();
 }
 
-module.exports = { liveMoves, shareSeesJoin };
+
+/// Every game's board (and FlipChess's hand) on the screen unscrolled at
+/// both sizes and in both languages, with its coordinates.
+async function boardsFit(browser, errors) {
+  const people = [];
+  for (const name of ["pia", "quin", "ravi", "suki"]) people.push(await account(name));
+  const two = people.slice(0, 2);
+  const games = {
+    checkers: await started(two, { game: "checkers" }),
+    flipchess: await started(two, { game: "flipchess" }),
+    janggi: await started(two, { game: "janggi" }),
+    banqi: await started(two, { game: "banqi" }),
+    four_player_chess: await started(people, { game: "four_player_chess", mode: "teams" }),
+  };
+  for (const [game, id] of Object.entries(games)) {
+    const who = await owing(id, game === "four_player_chess" ? people : two);
+    for (const lang of LANGS) {
+      for (const size of SIZES) {
+        const page = await phone(browser, errors, who, lang, size);
+        await L.openMatch(page, id);
+        const where = `${game} at ${size.width}×${size.height} in ${lang}`;
+        assert.ok(await inView(page, ".match-head .board"), `${where}: the whole board on the screen`);
+        if (game === "flipchess") assert.ok(await inView(page, ".hand"), `${where}: the hand on the screen`);
+        // Coordinates: checkers' numbers on its 32 squares, files and
+        // ranks along two edges elsewhere.
+        const coords = await page.$$eval(".match-head .board .num, .match-head .board .coord", (n) => n.map((x) => x.textContent));
+        assert.equal(coords.length, COORDINATES[game], `${where}: coordinates ${coords.join(" ")}`);
+        if (game === "banqi") assert.ok(await page.isVisible("[data-first-turn-up]"), `${where}: the first turn-up explained`);
+        if (size.width === 360 && process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/board-${game}-${lang}-360x740.png` });
+        await page.context().close();
+      }
+    }
+  }
+}
+
+/// A draw offer and a takeback request, each answered from its banner on
+/// a 360×740 phone without scrolling; the status says what is asked, and
+/// the one who asked sees it wait.
+async function answersInTheBanner(browser, errors) {
+  for (const lang of LANGS) {
+    const [a, b] = [await account("tia" + lang, lang), await account("uwe" + lang, lang)];
+    const id = await started([a, b], { game: "checkers", rated: false });
+    const mover = await owing(id, [a, b]);
+    const other = mover === a ? b : a;
+    // The mover moves; the other offers a draw, off turn.
+    const move = (await legal(id, mover)).find((x) => x.type === "move");
+    await api("POST", `/v1/matches/${id}/actions`, mover.access_token, { seq: await seqOf(id, mover), action: move });
+    await api("POST", `/v1/matches/${id}/actions`, mover.access_token, { seq: await seqOf(id, mover), action: { type: "offer_draw" } });
+    const asked = await phone(browser, errors, other, lang, SIZES[0]);
+    await L.openMatch(asked, id);
+    await asked.waitForSelector("[data-offer=draw]");
+    assert.ok(await inView(asked, "[data-offer=draw]"), lang + ": the draw offer in sight");
+    assert.match(await asked.textContent(".match-head .status"), lang === "ko" ? /무승부 제안에 답하세요/ : /Answer the draw offer/);
+    const offerer = await phone(browser, errors, mover, lang, SIZES[0]);
+    await L.openMatch(offerer, id);
+    assert.match(await offerer.textContent(".match-head .status"), lang === "ko" ? /무승부 제안이 답을 기다려요/ : /draw offer waits/);
+    const before = await L.shownSeq(asked);
+    await asked.click("[data-offer=draw] [data-action=decline_draw]");
+    await asked.waitForFunction((b) => Number(document.querySelector(".match-head")?.dataset.seq) > b, before);
+    assert.equal(await asked.evaluate(() => window.scrollY), 0, "never scrolled");
+    const events = (await api("GET", `/v1/matches/${id}/events?after=${before}`, other.access_token)).events;
+    assert.ok(events.some((e) => e.type === "draw_declined"), lang + ": declined from the banner");
+    // The other moves; the mover asks to take it back, and the other
+    // accepts from the banner.
+    const reply = (await legal(id, other)).find((x) => x.type === "move");
+    await api("POST", `/v1/matches/${id}/actions`, other.access_token, { seq: await seqOf(id, other), action: reply });
+    await api("POST", `/v1/matches/${id}/takeback`, other.access_token, { seq: await seqOf(id, other) });
+    await L.openMatch(offerer, id);
+    await offerer.waitForSelector("[data-takeback=offered]");
+    assert.ok(await inView(offerer, "[data-takeback=offered]"), lang + ": the takeback request in sight");
+    assert.match(await offerer.textContent(".match-head .status"), lang === "ko" ? /무르기 요청에 답하세요/ : /Answer the takeback request/);
+    const at = await L.shownSeq(offerer);
+    await offerer.click("[data-takeback=offered] [data-action=take_back_accept]");
+    await offerer.waitForFunction((b) => Number(document.querySelector(".match-head")?.dataset.seq) > b, at);
+    assert.equal(await offerer.evaluate(() => window.scrollY), 0, "never scrolled");
+    const after = (await api("GET", `/v1/matches/${id}/events?after=${at}`, other.access_token)).events;
+    assert.ok(after.some((e) => e.type === "taken_back"), lang + ": taken back from the banner");
+    // Resigning asks first, with its cost; cancelled, nothing happens.
+    await offerer.click("[data-action=resign]");
+    await offerer.waitForSelector(".ask");
+    assert.match(await offerer.textContent(".ask"), lang === "ko" ? /되돌릴 수 없어요/ : /cannot be undone/);
+    await offerer.click(".ask button.secondary");
+    assert.equal((await api("GET", `/v1/matches/${id}`, other.access_token)).status, "active", "cancel resigns nothing");
+    for (const page of [asked, offerer]) await page.context().close();
+  }
+}
+
+/// Withdrawing from a started tournament asks first and names the cost;
+/// only the second, explicit answer withdraws.
+async function withdrawAsksFirst(browser, errors) {
+  const [vic, wen, xan] = [await account("vic"), await account("wen"), await account("xan")];
+  const cup = await api("POST", "/v1/tournaments", vic.access_token, { name: "Vic's cup", format: "round_robin", game: "checkers", players: ["wen", "xan"], turn_hours: 48 });
+  for (const p of [wen, xan]) await api("POST", `/v1/tournaments/${cup.id}/join`, p.access_token, {});
+  await api("POST", `/v1/tournaments/${cup.id}/start`, vic.access_token, {});
+  const page = await phone(browser, errors, wen, "en", SIZES[0]);
+  await page.goto(BASE + "/tournaments/" + cup.id);
+  await page.click("[data-action=tournament_withdraw]");
+  await page.waitForSelector(".ask");
+  assert.match(await page.textContent(".ask"), /Withdraw from Vic's cup\? Your \d+ unfinished matches in it end as losses/);
+  assert.equal((await api("GET", `/v1/tournaments/${cup.id}`, wen.access_token)).my_state, "joined", "one tap withdrew nothing");
+  await page.click(".ask [data-confirm=yes]");
+  await page.waitForFunction(() => !document.querySelector(".ask"));
+  for (let i = 0; i < 50 && (await api("GET", `/v1/tournaments/${cup.id}`, wen.access_token)).my_state === "joined"; i++) await page.waitForTimeout(100);
+  assert.notEqual((await api("GET", `/v1/tournaments/${cup.id}`, wen.access_token)).my_state, "joined", "withdrawn when confirmed");
+  await page.context().close();
+}
+
+/// WCAG's contrast ratio of two CSS colours.
+function contrast(a, b) {
+  const lum = (css) => {
+    const [r, g, b2] = css.match(/[\d.]+/g).slice(0, 3).map(Number).map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b2;
+  };
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+/// A checkers king is told from a man by its accessible name and by a
+/// crown of at least 3:1 against its disc, for both colours.
+async function kingsStandOut(browser, errors) {
+  const [xia, yan] = [await account("xia"), await account("yan")];
+  const id = await started([xia, yan], { game: "checkers", rated: false, options: { position: "B:W21,22,K30:B1,2,K9" } });
+  const page = await phone(browser, errors, xia, "en", SIZES[0]);
+  await L.openMatch(page, id);
+  for (const [square, colour] of [["30", "White"], ["9", "Black"]]) {
+    const king = `[data-square="${square}"]`;
+    assert.match(await page.getAttribute(king, "aria-label"), new RegExp(`${colour} king`));
+    const [crown, disc] = await page.$eval(king + " .piece", (p) => [getComputedStyle(p).color, getComputedStyle(p).backgroundColor]);
+    assert.ok(contrast(crown, disc) >= 3, `${colour} king's crown ${crown} on ${disc}: ${contrast(crown, disc).toFixed(2)}`);
+    assert.ok((await page.textContent(king + " .piece")).includes("♛"), "a crown");
+  }
+  for (const square of ["21", "1"]) {
+    assert.match(await page.getAttribute(`[data-square="${square}"]`, "aria-label"), /man/);
+    assert.equal((await page.textContent(`[data-square="${square}"] .piece`)).trim(), "", "a man has no crown");
+  }
+  await page.context().close();
+}
+
+/// The waiting count on the closed menu of a phone: a move owed to a
+/// person counts, a computer match waiting on me does not.
+async function countOnTheMenu(browser, errors) {
+  const [zoe, abe] = [await account("zoe"), await account("abe")];
+  const id = await started([abe, zoe], { game: "checkers" });
+  if ((await owing(id, [abe, zoe])) !== zoe) {
+    const move = (await legal(id, abe)).find((x) => x.type === "move");
+    await api("POST", `/v1/matches/${id}/actions`, abe.access_token, { seq: await seqOf(id, abe), action: move });
+  }
+  const page = await phone(browser, errors, zoe, "en", SIZES[0]);
+  await page.goto(BASE + "/");
+  await page.waitForSelector("[data-menu-badge].on");
+  assert.ok(await page.isVisible("[data-menu-badge]"), "on the closed menu's button");
+  assert.equal(await page.textContent("[data-menu-badge]"), "1");
+  // A computer match where it is my move (seat 0 plays Black, who starts).
+  await api("POST", "/v1/matches", zoe.access_token, { game: "checkers", computers: [{ level: "easy" }], side: 0 });
+  await page.goto(BASE + "/");
+  await page.waitForSelector("[data-menu-badge].on");
+  assert.equal(await page.textContent("[data-menu-badge]"), "1", "the computer waits on nobody");
+  const headings = await page.$$eval("main h2", (h) => h.map((x) => x.textContent));
+  assert.deepEqual(headings, ["Matches with people", "Against the computer"]);
+  await page.context().close();
+}
+
+module.exports = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, countOnTheMenu, liveMoves, shareSeesJoin };
 
 if (require.main === module) {
   const { chromium } = require("playwright-core");
@@ -90,6 +302,16 @@ if (require.main === module) {
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM, args: ["--no-sandbox"] });
     const errors = [];
     try {
+      await boardsFit(browser, errors);
+      console.log("phone: every board and the FlipChess hand on a 360×740 and a 390×844 screen unscrolled, in Korean and English, with coordinates");
+      await answersInTheBanner(browser, errors);
+      console.log("phone: a draw offer and a takeback request answered from their banners unscrolled; the status said what was asked; resigning asked first");
+      await withdrawAsksFirst(browser, errors);
+      console.log("phone: withdrawing from a tournament asked first with its cost");
+      await kingsStandOut(browser, errors);
+      console.log("phone: checkers kings named and crowned at 3:1 or more");
+      await countOnTheMenu(browser, errors);
+      console.log("phone: the waiting count on the closed menu, unmoved by a computer match; matches split by opponent");
       const live = await liveMoves(browser, errors);
       console.log(`live: a move appeared on the other page ${live} ms after its confirm; by polling with the channel cut`);
       await shareSeesJoin(browser, errors);

@@ -12,6 +12,10 @@
 //    without a reload (live.cjs), keyboard play (welcome.cjs, live.cjs).
 //  - Issue #30: a custom start shown on the invitation, an address
 //    confirmed by its mailed link, "sign out everywhere" (fairplay.cjs).
+//  - Issue #49: the board on a phone, answers in the banners, asked-first
+//    destructive steps, kings and coordinates, the waiting count, live
+//    moves (phone.cjs); the conditional line tapped on a board
+//    (takebacks.cjs); finished boards and 360×740 in the audit.
 //  - Issue #47: a page opened 16 minutes after sign-in stays signed in;
 //    an invitation survives signing in or up (comingback.cjs); a
 //    forgotten password is reset by its mailed link (resets.cjs); Google
@@ -40,6 +44,7 @@ const { passwordReset } = require("./resets.cjs");
 const { guestKeepsTheAccount } = require("./guests.cjs");
 const { signInWithGoogle, guestSavesWithGoogle, linkAndUnlink } = require("./google.cjs");
 const { signedInDevices, myDataAndDeletion, accountDeletionPage } = require("./account.cjs");
+const phone = require("./phone.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -387,6 +392,21 @@ async function accountPages(page, token) {
 
     await boardsSayIt(browser, errors);
     console.log("boards: sides and side to move in every game and seat, check and last moves marked (FlipChess too), a double capture's path, Janggi's points and palace lines, a pass warned");
+
+    await phone.boardsFit(browser, errors);
+    console.log("phone: every board and the FlipChess hand on a 360×740 and a 390×844 screen unscrolled, in Korean and English, with coordinates; screenshots at 360×740");
+    await phone.answersInTheBanner(browser, errors);
+    console.log("phone: a draw offer and a takeback request answered from their banners unscrolled, the status saying what was asked; resigning asked first");
+    await phone.withdrawAsksFirst(browser, errors);
+    console.log("phone: withdrawing from a tournament asked first, with its cost");
+    await phone.kingsStandOut(browser, errors);
+    console.log("phone: checkers kings named and crowned at 3:1 or more against their discs");
+    await phone.countOnTheMenu(browser, errors);
+    console.log("phone: the waiting count on the closed menu, unmoved by a computer match; my matches split by opponent");
+    const live = await phone.liveMoves(browser, errors);
+    console.log(`live: a move on the other page ${live} ms after its confirm, through the live channel; by polling with the channel cut`);
+    await phone.shareSeesJoin(browser, errors);
+    console.log("live: the creator on the share page saw the friend join");
 
     await audit(browser, errors);
     console.log("axe-core: no serious or critical violation on any page, in English and Korean, at 390×844 and 1280×900; taps of 44 px on the phone");

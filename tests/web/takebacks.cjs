@@ -23,7 +23,8 @@ async function takebackByConsent(browser, errors) {
   await L.signIn(asker, first);
   await L.openMatch(asker, m.id);
   await asker.click("[data-action=take_back]");
-  await asker.waitForSelector(".banner[role=status]");
+  await asker.waitForSelector("[data-takeback=asked]");
+  assert.match(await asker.textContent(".match-head .status"), /takeback request waits/);
   const answerer = await L.player(browser, errors);
   await L.signIn(answerer, second);
   await L.openMatch(answerer, m.id);
@@ -63,15 +64,30 @@ async function takebackByConsent(browser, errors) {
   // A conditional move planned on the board while it is the opponent's
   // turn, then played for its owner in the same answer as their move.
   await L.openMatch(answerer, m.id);
+  // Planned by tapping on the board (issue #49 item 6): their move, then
+  // my reply, each named with its piece, then kept.
+  const expected = (await legalOf(first)).actions.filter((a) => a.type === "move")[0];
+  const tap = async (move) => {
+    const [from, to] = move.match(/\d+/g);
+    await answerer.click(`.board.plan [data-square="${from}"]`);
+    await answerer.click(`.board.plan [data-square="${to}"]`);
+  };
   await answerer.click("[data-action=plan_line]");
-  await answerer.waitForSelector("select[name=if_they] option[value='0']", { state: "attached" });
-  await answerer.selectOption("select[name=if_they]", "0");
-  await answerer.waitForSelector("select[name=i_reply] option[value='0']", { state: "attached" });
-  await answerer.selectOption("select[name=i_reply]", "0");
+  await answerer.waitForSelector("[data-plan-step=theirs]");
+  await tap(expected.move);
+  await answerer.waitForSelector("[data-plan-step=mine]");
+  assert.match(await answerer.textContent("[data-plan-step=mine]"), /(Black|White) man/, "their move named with its piece");
+  const line = encodeURIComponent(JSON.stringify([expected]));
+  const options = await api("GET", `/v1/matches/${m.id}/conditional-moves/options?line=${line}`, second.access_token);
+  const reply = options.actions.find((a) => a.type === "move");
+  await tap(reply.move);
   await answerer.waitForSelector("[data-action=save_line]");
+  assert.match(await answerer.textContent("[data-plan-step=keep]"), new RegExp(reply.move));
   await L.shots(answerer, "conditional-planned");
   await answerer.click("[data-action=save_line]");
   await answerer.waitForSelector(".conditional .lines li");
+  const kept = (await api("GET", `/v1/matches/${m.id}/conditional-moves`, second.access_token)).lines;
+  assert.deepEqual(kept[0][0].play, [reply], "the reply tapped is the one kept");
   const now = await legalOf(first);
   const theirs = now.actions.filter((a) => a.type === "move")[0];
   const answer = await api("POST", `/v1/matches/${m.id}/actions`, first.access_token, { seq: now.seq, action: theirs });

@@ -1,6 +1,6 @@
 // Janggi (docs/rules/janggi.md §J): a 9 × 10 board with its two palaces,
 // Cho at the bottom unless the viewer plays Han.
-import { t } from "./core.js";
+import { el, t } from "./core.js";
 import { FILES, grid } from "./boards.js";
 
 export { squaresOfMove as squaresOf } from "./boards.js";
@@ -65,3 +65,10 @@ export function sides(view) {
 }
 export const toMove = (view) => view.side_to_move;
 export const inCheck = (view) => Boolean(view.in_check);
+
+/// What the points on the strips are (§J6, §J7), said under the board
+/// where they are shown (issue #49 item 11).
+export function panel(view) {
+  if (!view.points) return null;
+  return el("details", { class: "points-key" }, el("summary", {}, t("janggi_points_what")), el("p", {}, t("janggi_points_rule")));
+}

@@ -92,6 +92,7 @@ export async function tournamentPage(id) {
       open && me && x.created_by === me.id ? inviteForm(x) : null),
     playersCard(x),
     x.standings.length ? standingsCard(x, name) : null,
+    x.standings.length || x.matches.length ? marksKey() : null,
     x.crosstable ? crosstableCard(x, name) : null,
     x.bracket ? bracketCard(x, name) : null,
     x.matches.length ? matchesCard(x, name) : null,
@@ -177,4 +178,10 @@ function matchesCard(x, name) {
   const mine = (m) => me && (m.first === me.id || m.second === me.id);
   return el("div", { class: "card" }, el("h3", {}, t("t_matches")), el("ul", { class: "games" },
     x.matches.map((m) => el("li", { "data-mine": mine(m) ? "yes" : "no" }, mine(m) ? link("/matches/" + m.match_id, ...line(m)) : line(m)))));
+}
+
+/// What the tables' marks and words mean (issue #49 item 11).
+function marksKey() {
+  return el("details", { class: "card marks-key" }, el("summary", {}, t("t_marks_what")),
+    el("ul", {}, ["t_mark_points", "t_mark_sb", "t_mark_half", "t_mark_open", "t_mark_replay"].map((k) => el("li", {}, t(k)))));
 }

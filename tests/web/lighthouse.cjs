@@ -1,4 +1,5 @@
-// Lighthouse on the welcome page and a signed-in match page (run by
+// Lighthouse on the welcome page, a signed-in match page of each game and
+// a tournament's page (issue #49; run by
 // tests/web/lighthouse, not by CI). Chromium is started with a debugging
 // port and a profile of its own; playwright-core puts the session in its
 // localStorage; Lighthouse then runs against the same port and keeps it
@@ -26,8 +27,23 @@ async function main() {
   const lighthouse = (await import(path.join(process.env.NODE_PATH, "lighthouse/core/index.js"))).default;
   const ann = await api("POST", "/v1/accounts", null, { username: "ann", password: "a long password" });
   const ben = await api("POST", "/v1/accounts", null, { username: "ben", password: "a long password" });
-  const match = await api("POST", "/v1/matches", ann.access_token, { game: "checkers", open_seats: 1, turn_hours: 24 });
-  await api("POST", `/v1/invites/${match.invite.code}/accept`, ben.access_token);
+  const carl = await api("POST", "/v1/accounts", null, { username: "carl", password: "a long password" });
+  // Issue #49: a match page of each game, and a tournament's page.
+  const matches = {};
+  for (const game of ["checkers", "flipchess", "janggi", "banqi"]) {
+    const m = await api("POST", "/v1/matches", ann.access_token, { game, open_seats: 1, turn_hours: 24 });
+    await api("POST", `/v1/invites/${m.invite.code}/accept`, ben.access_token);
+    matches[game] = m.id;
+  }
+  const four = await api("POST", "/v1/matches", ann.access_token, { game: "four_player_chess", mode: "teams", open_seats: 3, turn_hours: 24 });
+  for (const [i, s] of [ben, carl].entries()) await api("POST", `/v1/invites/${four.invites[i].code}/accept`, s.access_token);
+  const guest = await api("POST", "/v1/guests", null, { nickname: "Dee" });
+  await api("POST", `/v1/invites/${four.invites[2].code}/accept`, guest.access_token);
+  matches.four_player_chess = four.id;
+  const cup = await api("POST", "/v1/tournaments", ann.access_token, { name: "Spring cup", format: "round_robin", game: "checkers", players: ["ben", "carl"], turn_hours: 48 });
+  for (const s of [ben, carl]) await api("POST", `/v1/tournaments/${cup.id}/join`, s.access_token, {});
+  await api("POST", `/v1/tournaments/${cup.id}/start`, ann.access_token, {});
+  const match = { id: matches.checkers };
 
   const port = 9300 + Math.floor(Math.random() * 500);
   const browser = spawn(process.env.CHROME_PATH, ["--headless=new", "--no-sandbox", `--remote-debugging-port=${port}`,
@@ -65,7 +81,8 @@ async function main() {
     await page.goto(BASE + "/matches/" + match.id);
     await page.waitForSelector(".match-head[data-seq]");
     await page.close();
-    await runAll("match page (signed in)", BASE + "/matches/" + match.id);
+    for (const [game, id] of Object.entries(matches)) await runAll(`${game} match page (signed in)`, BASE + "/matches/" + id);
+    await runAll("tournament page (signed in)", BASE + "/tournaments/" + cup.id);
     // Still signed in after Lighthouse: what it measured was the match.
     const after = await cdp.contexts()[0].newPage();
     await after.goto(BASE + "/matches/" + match.id);

@@ -18,13 +18,15 @@
 //! A notice carries no game content: the page re-reads its match through
 //! the API, which shows each viewer only what they may see (§H1). When the
 //! connection is lost the thread connects again and tells every page to
-//! look again ([`Change::Resync`]); a page polls by itself while its
-//! stream is down, so a lost database costs latency, never a move.
+//! look again ([`Change::Resync`]); until it has, a page asking for a
+//! stream is refused (503) and polls by itself, as it does whenever its
+//! stream is down: a lost database costs latency, never a move.
 
 use crate::matches::reads;
 use diesel::prelude::*;
 use diesel::PgConnection;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 use tokio::sync::broadcast;
@@ -55,6 +57,9 @@ pub struct Live {
     changes: broadcast::Sender<Change>,
     /// Each watched match: how many pages watch it, where it stood.
     watched: Mutex<HashMap<Uuid, (usize, Option<Stand>)>>,
+    /// Whether the reading connection stands: while it does not, a page
+    /// is refused a stream and polls by itself.
+    reading: AtomicBool,
 }
 
 /// A page's watch on a match, ended when dropped.
@@ -85,6 +90,7 @@ impl Live {
         let live = Arc::new(Live {
             changes,
             watched: Mutex::new(HashMap::new()),
+            reading: AtomicBool::new(false),
         });
         let (weak, url) = (Arc::downgrade(&live), database_url.to_owned());
         let spawned = std::thread::Builder::new()
@@ -95,6 +101,16 @@ impl Live {
             log::error!("live match pages are off: {e}");
         }
         live
+    }
+
+    /// Whether changes are being read now (a stream would hear them).
+    pub fn reading(&self) -> bool {
+        self.reading.load(Ordering::Relaxed)
+    }
+
+    /// How many matches the pages of this instance watch.
+    pub fn watched(&self) -> usize {
+        self.watched.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 
     /// Watch `match_id` for a page: every change from now on.
@@ -167,14 +183,16 @@ fn watch(live: &Weak<Live>, url: &str) {
     while live.strong_count() > 0 {
         match connect(url) {
             Ok(mut conn) => {
-                if lost {
-                    if let Some(live) = live.upgrade() {
+                if let Some(live) = live.upgrade() {
+                    live.reading.store(true, Ordering::Relaxed);
+                    if lost {
                         live.tell(Change::Resync);
                     }
                 }
                 while let Some(live) = live.upgrade() {
                     if let Err(e) = live.read(&mut conn) {
                         log::warn!("live match pages: reading the watched matches failed: {e}");
+                        live.reading.store(false, Ordering::Relaxed);
                         break;
                     }
                     drop(live);

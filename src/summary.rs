@@ -17,8 +17,9 @@ pub struct Summary {
     pub challenges: i64,
     /// Friend requests to me not answered yet.
     pub friend_requests: i64,
-    /// Of `awaiting_me`, the matches with people only: a match against
-    /// the computer waits on nobody but me (issue #49 item 7).
+    /// Of `awaiting_me`, those where another player at the table is a
+    /// person: a match against computers only waits on nobody but me
+    /// (issue #49 item 7).
     pub awaiting_me_people: i64,
     /// Invitations to tournaments still open, not answered yet.
     pub tournament_invitations: i64,

@@ -33,7 +33,7 @@ const LIFETIME: std::time::Duration = std::time::Duration::from_secs(300);
     params(("id" = Uuid, Path)),
     responses((status = 200, content_type = "text/event-stream", body = String,
         description = "server-sent events: `seq` ({\"seq\": N}) at once and at every change, `resync` when changes may have been missed; ends after 5 minutes"),
-        (status = 404)),
+        (status = 404), (status = 503, description = "changes are not being read now: poll instead")),
     security(("bearer" = [])))]
 #[get("/v1/matches/{id}/live")]
 pub async fn live_match(
@@ -42,6 +42,14 @@ pub async fn live_match(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, crate::http::error::ApiError> {
     let id = id.into_inner();
+    // Nothing is being read (the database lost, the reader not yet
+    // connected): the page polls instead, as a 503 tells it.
+    if !state.live.reading() {
+        return Err(crate::error::Error::Unavailable(
+            "live match pages are not being read now; poll".into(),
+        )
+        .into());
+    }
     // Watching before the seq is read: nothing falls between the two.
     let watching = state.live.watch(id);
     let seq = db::read(&state.pool, move |c| {

@@ -75,19 +75,20 @@ pub fn awaiting_count(conn: &mut PgConnection, user: Uuid) -> Result<i64, Error>
         .get_result(conn)?)
 }
 
-/// How many active matches with no computer seated wait on `user`: a
-/// person waits there (issue #49 item 7), where a computer match waits
-/// only on the player's own leisure.
+/// How many active matches wait on `user` where someone else at the
+/// table is a person (issue #49 item 7): a person waits there, where a
+/// match against computers only waits on the player's own leisure.
 pub fn awaiting_people_count(conn: &mut PgConnection, user: Uuid) -> Result<i64, Error> {
     use crate::schema::users;
-    let computers = match_seats::table
+    let people = match_seats::table
         .inner_join(users::table.on(match_seats::user_id.eq(users::id.nullable())))
         .filter(match_seats::match_id.eq(matches::id))
-        .filter(users::computer.is_not_null());
+        .filter(users::id.ne(user))
+        .filter(users::computer.is_null());
     Ok(matches::table
         .filter(matches::status.eq(MatchStatus::Active))
         .filter(matches::awaiting.contains(vec![user]))
-        .filter(diesel::dsl::not(diesel::dsl::exists(computers)))
+        .filter(diesel::dsl::exists(people))
         .count()
         .get_result(conn)?)
 }

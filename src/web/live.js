@@ -18,13 +18,26 @@ let here = { up: false, stop() {} };
 export function stopHearing() { here.stop(); }
 
 /// Listen to match `id` for the page now shown; `heard(event, data)` for
-/// each event ("seq" with `{seq}`, "resync"). Returns `{ up }`.
+/// each event ("open" when a stream begins, "seq" with `{seq}`,
+/// "resync"). Returns `{ up }`.
 export function listen(id, heard) {
   here.stop();
   const state = { up: false, stopped: false, aborter: null };
+  // A hidden tab holds no connection (a browser has six per site): the
+  // stream ends when the tab hides and opens again, with a fresh look,
+  // when it shows.
+  const hide = () => { if (document.hidden && state.aborter) state.aborter.abort(); };
+  document.addEventListener("visibilitychange", hide);
+  const shown = () => new Promise((resolve) => {
+    const check = () => { if (!document.hidden || state.stopped) { document.removeEventListener("visibilitychange", check); resolve(); } };
+    document.addEventListener("visibilitychange", check);
+    check();
+  });
   const run = async () => {
     let pause = 1000;
     while (!state.stopped) {
+      if (document.hidden) await shown();
+      if (state.stopped) break;
       const opened = await once(id, state, heard);
       state.up = false;
       document.body.dataset.live = "down";
@@ -39,6 +52,7 @@ export function listen(id, heard) {
     get up() { return state.up; },
     stop() {
       state.stopped = true;
+      document.removeEventListener("visibilitychange", hide);
       if (state.aborter) state.aborter.abort();
     },
   };
@@ -49,6 +63,8 @@ export function listen(id, heard) {
 async function once(id, state, heard) {
   if (!navigator.onLine || !session.access) return false;
   if (session.refresh && !session.fresh) await renewSession(session.access);
+  // Stopped while the session was renewed: no stream to open.
+  if (state.stopped || document.hidden) return false;
   const aborter = new AbortController();
   state.aborter = aborter;
   let silence = null;
@@ -63,6 +79,9 @@ async function once(id, state, heard) {
     if (!response.ok || !response.body) return false;
     state.up = true;
     document.body.dataset.live = "up";
+    // Each stream begins with a fresh look: what changed while none was
+    // open (a rematch offer says no seq) is read then.
+    heard("open", {});
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";
     for (;;) {
@@ -85,5 +104,7 @@ async function once(id, state, heard) {
     return false;
   } finally {
     clearTimeout(silence);
+    // Ended here (stopped, hidden, silent): the service lets go at once.
+    aborter.abort();
   }
 }

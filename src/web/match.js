@@ -3,7 +3,7 @@
 // actions, the move list and a step-by-step replay of a finished match.
 // It reloads by the event feed (`events?after=`) and the match's ETag,
 // when the live channel says the match changed (live.js) or by polling.
-import { againstComputer, api, askedFirst, countdown, displayName, el, gameName, go, keepRead, local, session, show, t } from "./core.js";
+import { againstComputer, api, askedFirst, countdown, displayName, el, gameName, go, keepRead, local, say, session, show, t } from "./core.js";
 import { startTerms, statusLine } from "./pages.js";
 import * as Games from "./games.js";
 import { coordinates, edgeLabels } from "./boards.js";
@@ -57,7 +57,8 @@ export async function matchPage(id) {
   const catchUp = async () => {
     // Never under a player's hands: a half-made move, a field being typed
     // (what was heard waits for the next tick).
-    if (document.hidden || current !== state || state.pending || state.choices || state.selected) return;
+    // A question asked first (resign) stays open too.
+    if (document.hidden || current !== state || state.pending || state.choices || state.selected || document.querySelector("main .ask")) return;
     if (document.activeElement && document.activeElement.closest("main input, main select, main textarea")) return;
     state.behind = false;
     state.polled = Date.now();
@@ -67,7 +68,7 @@ export async function matchPage(id) {
     } catch (_) { state.behind = true; /* a slow or lost connection: try again next time */ }
   };
   hearing = listen(id, (event, data) => {
-    if (event === "resync" || data.seq === null || data.seq > state.match.seq) {
+    if (event === "open" || event === "resync" || data.seq === null || data.seq > state.match.seq) {
       state.behind = true;
       catchUp();
     }
@@ -145,7 +146,7 @@ function drawBoard(state) {
       state.error ? el("p", { class: "error", role: "alert" }, t("error") + ": " + state.error) : null,
       state.offline ? el("p", { class: "muted", "data-offline-copy": true }, t("offline_copy")) : null,
       waiting ? el("p", { class: "banner unsent", "data-unsent": true }, describe(waiting.body.action, m.game) + " — " + t("not_sent")) : null,
-      challengeBar(state), offerBar(state, actions), takebackBanner(state), passedBar(state)),
+      challengeBar(state), offerBar(state, actions), takebackBanner(state), passedBar(state), flippedBar(state, view), sinceMine(state, view)),
     el("div", { class: "side-panel" },
       // Conditional moves wait on a person's slow reply; a computer
       // answers within seconds, so a match against it offers none.
@@ -292,8 +293,9 @@ function stripsOf(m, view) {
       names.length ? " · " + names.map((n) => t("side_" + n)).join(" + ") : "",
       team ? " · " + t("team") + " " + team : "",
       side.points !== undefined && side.points !== null ? " · " + side.points + " " + t("points_short") : "",
-      side.captured && side.captured.length ? el("span", { class: "captured", "aria-label": t("captured") + " " + side.captured.map((c) => c.label).join(", ") },
-        " · ", side.captured.map((c) => el("span", { class: "piece " + c.cls, "aria-hidden": "true" }, c.glyph))) : null,
+      side.captured && side.captured.length ? el("span", { class: "captured" }, " · ",
+        el("span", { class: "visually-hidden" }, t("captured") + ": " + side.captured.map((c) => c.label).join(", ")),
+        side.captured.map((c) => el("span", { class: "piece " + c.cls, "aria-hidden": "true" }, c.glyph))) : null,
       toMove ? el("span", { class: "to-move-mark" }, " · " + t("side_" + moving) + " " + t("strip_to_move") + (game.inCheck(view) ? " · " + t("in_check") : "")) : null,
       duty && duty.paused_at ? el("span", { class: "muted", "data-paused": true }, " · " + t("on_vacation") + (duty.away_until ? " " + t("until") + " " + local(duty.away_until) : "")) : null,
       duty && duty.deadline_at && !duty.paused_at ? el("span", { class: "deadline", "data-deadline": duty.deadline_at, title: t("deadline") + ": " + local(duty.deadline_at) }, " · " + countdown(duty.deadline_at)) : null,
@@ -435,6 +437,36 @@ function passedBar(state) {
   const mine = m.status === "active" && m.to_act.some((d) => m.my_seats.includes(d.seat));
   if (!last || last.type !== "passed" || !mine || m.my_seats.includes(last.seat)) return null;
   return el("p", { class: "banner", role: "note", "data-passed": true }, t("opponent_passed"));
+}
+
+/// The board turned by a Flip (§F7) since I last moved: said, with the
+/// side I play now, so the turned board is no surprise (issue #49 item 11).
+function flippedBar(state, view) {
+  const m = state.match;
+  const last = plays(state).at(-1);
+  if (!last || last.type !== "flipped" || !m.my_seats.length || m.status !== "active") return null;
+  const side = (Games.game(m.game).sides(view)[mySeat(m)] || {}).side;
+  return side ? el("p", { class: "banner", role: "note", "data-flipped": "" }, say("board_flipped", { side: t("side_" + side) })) : null;
+}
+
+/// At a table of more than two, the moves the others made since mine, as
+/// one line (issue #49 item 11): a computer's three armies read as a
+/// whole, "Since your move: Green e13-e11 · Blue b7-c7 · Gray …".
+function sinceMine(state, view) {
+  const m = state.match;
+  if (m.seats.length <= 2 || !m.my_seats.length || state.replayView) return null;
+  const undone = undoneSeqs(state.events);
+  const standing = state.events.filter((e) => !undone.has(e.seq) && e.type !== "taken_back");
+  const lastMine = standing.map((e) => Boolean(e.move) && m.my_seats.includes(e.seat)).lastIndexOf(true);
+  const theirs = standing.slice(lastMine + 1).filter((e) => e.move);
+  if (!theirs.length) return null;
+  const sides = Games.game(m.game).sides(view);
+  const who = (e) => {
+    const side = sides[e.seat] || {};
+    const names = side.armies && side.armies.length > 1 ? side.armies : side.side ? [side.side] : [];
+    return names.length ? names.map((n) => t("side_" + n)).join("/") : displayName(m.seats[e.seat]);
+  };
+  return el("p", { class: "muted", "data-since-mine": "" }, t("since_your_move") + ": " + theirs.map((e) => who(e) + " " + e.move).join(" · "));
 }
 
 /// An opponent's offer as a banner above the board (issue #33): a draw
@@ -595,19 +627,25 @@ function moveList(state) {
 }
 
 /// The plays in rows as players number them (issue #49 item 4): a row
-/// from one turn of the seat that moved first to its next, so "1. 11-15
+/// from one turn of a seat to its next, so "1. 11-15
 /// 23-19" in checkers, a round of four armies in four-player chess, a
 /// FlipChess turn's card and moves together. A takeback stays in the row
 /// it came in.
 function numbered(list) {
-  const first = (list.find((e) => e.seat !== undefined && e.seat !== null && e.type !== "taken_back") || {}).seat;
   const rows = [];
+  let seats = new Set();
   let last = null;
   for (const e of list) {
     const seat = e.type === "taken_back" ? null : e.seat;
-    if (!rows.length || (seat === first && last !== null && last !== first)) rows.push([]);
+    const acts = seat !== null && seat !== undefined;
+    // A new row when a seat comes back after another's turn: the first
+    // mover's, or, once it is out, whoever's turn comes round again.
+    if (!rows.length || (acts && seat !== last && seats.has(seat))) {
+      rows.push([]);
+      seats = new Set();
+    }
     rows[rows.length - 1].push(e);
-    if (seat !== null && seat !== undefined) last = seat;
+    if (acts) { seats.add(seat); last = seat; }
   }
   return rows;
 }

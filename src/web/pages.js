@@ -189,8 +189,10 @@ export async function matchesPage(redraw = () => {}) {
   const invited = guest ? [] : await api("GET", "/v1/tournaments").then((r) => r.data.filter((x) => x.status === "open" && x.my_state === "invited"), () => []);
   // Matches with people first, then those against the computer, which
   // wait on nobody (issue #49 item 7).
-  const withPeople = mine.filter((m) => !againstComputer(m));
-  const withComputer = mine.filter(againstComputer);
+  // A table of friends with a computer or two is a match with people.
+  const people = (m) => m.seats.some((s) => s.user && !s.user.computer && !m.my_seats.includes(s.seat));
+  const withPeople = mine.filter((m) => people(m) || !againstComputer(m));
+  const withComputer = mine.filter((m) => !withPeople.includes(m));
   show(ended ? keepAccountCard(redraw, providers) : null, challengesCard(items), invitationsCard(invited),
     el("h2", {}, t("matches_people")), withPeople.length ? matchList(withPeople) : el("p", { class: "muted" }, t("none_people")),
     withComputer.length ? el("h2", {}, t("matches_computer")) : null, withComputer.length ? matchList(withComputer) : null);
@@ -264,12 +266,16 @@ export async function newMatchPage() {
     // named at once, and the board opens when every seat is taken.
     let seen = m.seq;
     listen(m.id, async (event, data) => {
-      if (event !== "resync" && !(data.seq > seen)) return;
-      const now = (await api("GET", "/v1/matches/" + m.id)).data;
-      seen = now.seq;
-      if (now.status !== "waiting") return go("/matches/" + m.id);
-      const names = now.seats.filter((s) => s.user && !m.my_seats.includes(s.seat)).map(displayName);
-      joined.textContent = names.length ? t("joined") + ": " + names.join(", ") : "";
+      if (event === "seq" && !(data.seq > seen)) return;
+      try {
+        const now = (await api("GET", "/v1/matches/" + m.id)).data;
+        // Left meanwhile: the page is another's now.
+        if (!joined.isConnected) return;
+        seen = now.seq;
+        if (now.status !== "waiting") return go("/matches/" + m.id);
+        const names = now.seats.filter((s) => s.user && !m.my_seats.includes(s.seat)).map(displayName);
+        joined.textContent = names.length ? t("joined") + ": " + names.join(", ") : "";
+      } catch (_) { /* the next change, or the link, opens the board */ }
     });
   },
   el("h2", {}, t("new_match")),

@@ -199,6 +199,8 @@ export const WORDS = {
     t_mark_half: "½ in a result is a draw.",
     t_mark_open: "* is a match still being played.",
     t_mark_replay: "In a knockout a drawn pairing is played again: its next games are marked \"replay\".",
+    board_flipped: "The board was flipped: the king capture is undone and you now play {side}.",
+    since_your_move: "Since your move",
   },
   ko: {
     game_checkers: "체커", game_flipchess: "플립체스", game_janggi: "장기", game_banqi: "반치", game_four_player_chess: "4인 체스",
@@ -390,5 +392,7 @@ export const WORDS = {
     t_mark_half: "결과의 ½은 무승부예요.",
     t_mark_open: "*는 아직 진행 중인 대국이에요.",
     t_mark_replay: "녹아웃에서 비긴 대진은 다시 둬요: 다시 두는 대국에는 \"재경기\"라고 적혀요.",
+    board_flipped: "판이 뒤집혔어요: 킹을 잡은 수가 취소되고 이제 {side}을(를) 둡니다.",
+    since_your_move: "내 수 이후",
   },
 };

@@ -123,7 +123,23 @@ async fn a_move_reaches_the_other_players_open_page_with_its_seq_and_nothing_els
         };
         (id, [first, d])
     };
-    play_one(&app, &other_mover, &other).await;
+    // Watched too, so that its change is read and told: this stream
+    // lets it pass.
+    let mut there = Live::open(&app, &other_mover, &other).await;
+    there
+        .next(SOON)
+        .await
+        .expect("the other match's seq at once");
+    let moved = play_one(&app, &other_mover, &other).await;
+    assert_eq!(
+        there.next(SOON).await,
+        Some(("seq".into(), json!({ "seq": moved })))
+    );
+    assert_eq!(
+        live.next(Duration::from_millis(400)).await,
+        None,
+        "another match's move is not said here"
+    );
 
     let after = play_one(&app, &mover, &id).await;
     let heard = live.next(SOON).await.expect("the move is heard");
@@ -204,6 +220,7 @@ async fn a_lost_listener_listens_again_and_every_page_looks_again() {
         live.next(Duration::from_secs(5)).await,
         Some(("resync".into(), json!({})))
     );
+    assert!(app.state.live.reading(), "reading again");
     // Listening again: the next move is heard.
     let after = play_one(&app, &mover, &id).await;
     assert_eq!(

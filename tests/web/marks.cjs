@@ -133,6 +133,19 @@ async function boardsSayIt(browser, errors) {
     await both(page, "flipchess flip decision", found, ".phase-prompt");
     assert.deepEqual(found, [], "axe-core on the §F7 decision: " + found.join(" | "));
   }
+  // The free flip taken (§F7): the turned board is said, with the side
+  // now played (issue #49 item 11).
+  let flipped = 0;
+  for (const s of [eve, fay]) {
+    const free = (await legal(flip, s)).find((a) => a.type === "free_flip");
+    if (!free) continue;
+    flipped++;
+    await api("POST", `/v1/matches/${flip}/actions`, s.access_token, { seq: await seqOf(flip, s), action: free });
+    await as(s);
+    await L.openMatch(page, flip);
+    assert.match(await page.textContent("[data-flipped]"), /The board was flipped: .* you now play (White|Black)/);
+  }
+  assert.equal(flipped, 1, "the free flip was offered to the one whose king was taken");
 
   // Checkers: a double capture's path (14x23x32) drawn on the board.
   const jump = await started([eve, fay], { game: "checkers", rated: false, options: { position: "B:W18,27:B14" } });

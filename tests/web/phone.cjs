@@ -211,6 +211,8 @@ async function answersInTheBanner(browser, errors) {
     await offerer.waitForSelector(".ask");
     assert.match(await offerer.textContent(".ask"), lang === "ko" ? /되돌릴 수 없어요/ : /cannot be undone/);
     await offerer.click(".ask button.secondary");
+    await offerer.waitForSelector("[data-action=resign]");
+    await offerer.waitForTimeout(500);
     assert.equal((await api("GET", `/v1/matches/${id}`, other.access_token)).status, "active", "cancel resigns nothing");
     for (const page of [asked, offerer]) await page.context().close();
   }
@@ -294,7 +296,27 @@ async function countOnTheMenu(browser, errors) {
   await page.context().close();
 }
 
-module.exports = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, countOnTheMenu, liveMoves, shareSeesJoin };
+/// At a table of four, the moves the other armies made since mine read
+/// as one line (issue #49 item 11).
+async function sinceMyMove(browser, errors) {
+  const people = [];
+  for (const name of ["bea", "cyd", "dov", "eli"]) people.push(await account(name));
+  const id = await started(people, { game: "four_player_chess", mode: "ffa" });
+  let first = null;
+  for (let ply = 0; ply < 4; ply++) {
+    const who = await owing(id, people);
+    first = first || who;
+    const move = (await legal(id, who)).find((a) => a.type === "move");
+    await api("POST", `/v1/matches/${id}/actions`, who.access_token, { seq: await seqOf(id, who), action: move });
+  }
+  const page = await phone(browser, errors, first, "en", SIZES[0]);
+  await L.openMatch(page, id);
+  const line = await page.textContent("[data-since-mine]");
+  assert.match(line, /^Since your move: \w+ \S+ · \w+ \S+ · \w+ \S+$/, line);
+  await page.context().close();
+}
+
+module.exports = { sinceMyMove, boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, countOnTheMenu, liveMoves, shareSeesJoin };
 
 if (require.main === module) {
   const { chromium } = require("playwright-core");
@@ -310,6 +332,8 @@ if (require.main === module) {
       console.log("phone: withdrawing from a tournament asked first with its cost");
       await kingsStandOut(browser, errors);
       console.log("phone: checkers kings named and crowned at 3:1 or more");
+      await sinceMyMove(browser, errors);
+      console.log("phone: the other armies' moves since mine in one line");
       await countOnTheMenu(browser, errors);
       console.log("phone: the waiting count on the closed menu, unmoved by a computer match; matches split by opponent");
       const live = await liveMoves(browser, errors);

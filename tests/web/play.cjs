@@ -401,6 +401,8 @@ async function accountPages(page, token) {
     console.log("phone: withdrawing from a tournament asked first, with its cost");
     await phone.kingsStandOut(browser, errors);
     console.log("phone: checkers kings named and crowned at 3:1 or more against their discs");
+    await phone.sinceMyMove(browser, errors);
+    console.log("phone: at a table of four, the other armies' moves since mine in one line");
     await phone.countOnTheMenu(browser, errors);
     console.log("phone: the waiting count on the closed menu, unmoved by a computer match; my matches split by opponent");
     const live = await phone.liveMoves(browser, errors);

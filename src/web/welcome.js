@@ -31,7 +31,7 @@ const HOWTO = {
       "The horse steps one point straight then one diagonally; the elephant one straight then two diagonally; both are blocked by a piece on the way.",
       "Soldiers step forward or sideways, never back.",
       "Checkmate wins. You may pass when you are not in check. Kings facing each other (bikjang), two passes in a row, a third repetition or 200 moves end the match on points.",
-      "Each player picks the order of their horses and elephants (상차림) when the match is made.",
+      "Whoever makes the match picks each side's order of horses and elephants (상차림), Cho's and Han's; both are SMSM unless chosen.",
     ]],
     banqi: ["Banqi (Chinese dark chess)", "All 32 Chinese-chess pieces start face down on a 4 × 8 board; nobody knows where anything is.", [
       "On your turn, turn a piece face up, move one of yours a square up, down, left or right, or capture.",
@@ -69,7 +69,7 @@ const HOWTO = {
       "마는 직선 한 칸 뒤 대각선 한 칸, 상은 직선 한 칸 뒤 대각선 두 칸을 갑니다. 가는 길이 막히면 못 갑니다.",
       "졸과 병은 앞이나 옆으로 한 칸 가고, 뒤로는 못 갑니다.",
       "외통이면 이깁니다. 장군이 아닐 때는 한수쉼을 할 수 있습니다. 빅장, 연속 두 번의 한수쉼, 같은 국면 세 번, 200수가 되면 점수로 승부를 가립니다.",
-      "대국을 만들 때 각자 마와 상의 배치(상차림)를 고릅니다.",
+      "대국을 만드는 사람이 초와 한 양쪽의 마·상 배치(상차림)를 고릅니다. 고르지 않으면 둘 다 상마상마입니다.",
     ]],
     banqi: ["반치 (중국 암장기)", "상기 말 32개가 모두 뒤집힌 채 4 × 8 판에서 시작합니다. 어디에 무엇이 있는지 아무도 모릅니다.", [
       "차례마다 말 하나를 뒤집거나, 내 말을 상하좌우로 한 칸 옮기거나, 잡습니다.",

@@ -63,20 +63,25 @@ const SOON: Duration = Duration::from_secs(2);
 /// A checkers match of alice and bob: its id, and the tokens in the order
 /// of the seats' turns (the first on move first).
 async fn checkers(app: &TestApp) -> (String, [String; 2]) {
-    let (a, b) = (app.register("alice").await, app.register("bob").await);
+    checkers_of(app, "alice", "bob").await
+}
+
+/// A checkers match of `a` against `b`, as [`checkers`].
+async fn checkers_of(app: &TestApp, a: &str, b: &str) -> (String, [String; 2]) {
+    let (ta, tb) = (app.register(a).await, app.register(b).await);
     let m = app
         .post(
             "/v1/matches",
-            &a,
-            json!({"game": "checkers", "opponents": ["bob"]}),
+            &ta,
+            json!({"game": "checkers", "opponents": [b]}),
         )
         .await
         .body;
     let id = m["id"].as_str().unwrap().to_owned();
-    let first = if app.legal_actions(&a, &id).await.iter().any(a_move) {
-        [a, b]
+    let first = if app.legal_actions(&ta, &id).await.iter().any(a_move) {
+        [ta, tb]
     } else {
-        [b, a]
+        [tb, ta]
     };
     (id, first)
 }
@@ -105,24 +110,7 @@ async fn a_move_reaches_the_other_players_open_page_with_its_seq_and_nothing_els
     );
 
     // A move in another match says nothing here.
-    let (other, [other_mover, _]) = {
-        let (c, d) = (app.register("carol").await, app.register("dave").await);
-        let m = app
-            .post(
-                "/v1/matches",
-                &c,
-                json!({"game": "checkers", "opponents": ["dave"]}),
-            )
-            .await
-            .body;
-        let id = m["id"].as_str().unwrap().to_owned();
-        let first = if app.legal_actions(&c, &id).await.iter().any(a_move) {
-            c
-        } else {
-            d.clone()
-        };
-        (id, [first, d])
-    };
+    let (other, [other_mover, _]) = checkers_of(&app, "carol", "dave").await;
     // Watched too, so that its change is read and told: this stream
     // lets it pass.
     let mut there = Live::open(&app, &other_mover, &other).await;

@@ -169,6 +169,16 @@ async function act(page, game, action) {
   await page.waitForFunction((seq) => Number(document.querySelector(".match-head")?.dataset.seq) > seq, before);
 }
 
+/// A match of `players[0]` against the others (sessions from the API),
+/// every challenge accepted: its id.
+async function started(players, body) {
+  const [creator, ...others] = players;
+  const m = await api("POST", "/v1/matches", creator.access_token,
+    Object.assign({ opponents: others.map((o) => o.user.username), turn_hours: 48 }, body));
+  for (const o of others) await api("POST", `/v1/matches/${m.id}/accept`, o.access_token);
+  return m.id;
+}
+
 /// A repeatable random choice (the test's runs are alike).
 function seeded(seed) {
   let x = seed >>> 0;
@@ -217,4 +227,4 @@ async function preferCaptures(page, game, moves, random) {
   return pool[random(pool.length)];
 }
 
-module.exports = { BASE, PHONE, DESKTOP, api, player, person, signIn, tokenOf, openMatch, shownSeq, shots, sectionShot, act, seeded, labels, playToEnd, preferCaptures, timingReport, assert };
+module.exports = { BASE, PHONE, DESKTOP, api, started, player, person, signIn, tokenOf, openMatch, shownSeq, shots, sectionShot, act, seeded, labels, playToEnd, preferCaptures, timingReport, assert };

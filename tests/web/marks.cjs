@@ -10,20 +10,12 @@
 const L = require("./lib.cjs");
 const { both } = require("./audit.cjs");
 
-const { BASE, api, assert } = L;
+const { BASE, api, assert, started } = L;
 
 const account = (username) => api("POST", "/v1/accounts", null, { username, password: "a long password" });
 const legal = async (id, s) => (await api("GET", `/v1/matches/${id}/legal-actions`, s.access_token)).actions;
 const seqOf = async (id, s) => (await api("GET", `/v1/matches/${id}`, s.access_token)).seq;
 
-/// A match of `players[0]` against the others, every challenge accepted.
-async function started(players, body) {
-  const [creator, ...others] = players;
-  const m = await api("POST", "/v1/matches", creator.access_token,
-    Object.assign({ opponents: others.map((o) => o.user.username), turn_hours: 48 }, body));
-  for (const o of others) await api("POST", `/v1/matches/${m.id}/accept`, o.access_token);
-  return m.id;
-}
 
 /// Plays `choose(actions)` for whoever owes an action, by the API.
 async function playBy(id, players, choose) {

@@ -15,9 +15,11 @@
 "use strict";
 const L = require("./lib.cjs");
 
-const { BASE, api, assert } = L;
+const { BASE, api, assert, started } = L;
 
-const account = (username, locale) => api("POST", "/v1/accounts", null, { username, password: "a long password", locale });
+/// A new account; every name here has the prefix "p49_" so that it meets
+/// no other test's people in the shared database.
+const account = (username, locale) => api("POST", "/v1/accounts", null, { username: "p49_" + username, password: "a long password", locale });
 const legal = async (id, s) => (await api("GET", `/v1/matches/${id}/legal-actions`, s.access_token)).actions;
 const seqOf = async (id, s) => (await api("GET", `/v1/matches/${id}`, s.access_token)).seq;
 const SIZES = [{ width: 360, height: 740 }, { width: 390, height: 844 }];
@@ -26,14 +28,6 @@ const LANGS = ["ko", "en"];
 /// one per rank.
 const COORDINATES = { checkers: 32, flipchess: 8 + 8, janggi: 9 + 10, banqi: 8 + 4, four_player_chess: 14 + 14 };
 
-/// A match of `players[0]` against the others, every challenge accepted.
-async function started(players, body) {
-  const [creator, ...others] = players;
-  const m = await api("POST", "/v1/matches", creator.access_token,
-    Object.assign({ opponents: others.map((o) => o.user.username), turn_hours: 48 }, body));
-  for (const o of others) await api("POST", `/v1/matches/${m.id}/accept`, o.access_token);
-  return m.id;
-}
 
 /// The player of `players` who owes an action in `id`.
 async function owing(id, players) {
@@ -222,7 +216,7 @@ async function answersInTheBanner(browser, errors) {
 /// only the second, explicit answer withdraws.
 async function withdrawAsksFirst(browser, errors) {
   const [vic, wen, xan] = [await account("vic"), await account("wen"), await account("xan")];
-  const cup = await api("POST", "/v1/tournaments", vic.access_token, { name: "Vic's cup", format: "round_robin", game: "checkers", players: ["wen", "xan"], turn_hours: 48 });
+  const cup = await api("POST", "/v1/tournaments", vic.access_token, { name: "Vic's cup", format: "round_robin", game: "checkers", players: [wen.user.username, xan.user.username], turn_hours: 48 });
   for (const p of [wen, xan]) await api("POST", `/v1/tournaments/${cup.id}/join`, p.access_token, {});
   await api("POST", `/v1/tournaments/${cup.id}/start`, vic.access_token, {});
   const page = await phone(browser, errors, wen, "en", SIZES[0]);
@@ -316,7 +310,27 @@ async function sinceMyMove(browser, errors) {
   await page.context().close();
 }
 
-module.exports = { sinceMyMove, boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, countOnTheMenu, liveMoves, shareSeesJoin };
+/// Every check of this file, each said as it passes.
+async function all(browser, errors) {
+  await boardsFit(browser, errors);
+  console.log("phone: every board and the FlipChess hand on a 360×740 and a 390×844 screen unscrolled, in Korean and English, with coordinates; screenshots at 360×740");
+  await answersInTheBanner(browser, errors);
+  console.log("phone: a draw offer and a takeback request answered from their banners unscrolled, the status saying what was asked; resigning asked first");
+  await withdrawAsksFirst(browser, errors);
+  console.log("phone: withdrawing from a tournament asked first, with its cost");
+  await kingsStandOut(browser, errors);
+  console.log("phone: checkers kings named and crowned at 3:1 or more against their discs");
+  await sinceMyMove(browser, errors);
+  console.log("phone: at a table of four, the other armies' moves since mine in one line");
+  await countOnTheMenu(browser, errors);
+  console.log("phone: the waiting count on the closed menu, unmoved by a computer match; my matches split by opponent");
+  const live = await liveMoves(browser, errors);
+  console.log(`live: a move on the other page ${live} ms after its confirm, through the live channel; by polling with the channel cut`);
+  await shareSeesJoin(browser, errors);
+  console.log("live: the creator on the share page saw the friend join");
+}
+
+module.exports = { all };
 
 if (require.main === module) {
   const { chromium } = require("playwright-core");
@@ -324,22 +338,7 @@ if (require.main === module) {
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM, args: ["--no-sandbox"] });
     const errors = [];
     try {
-      await boardsFit(browser, errors);
-      console.log("phone: every board and the FlipChess hand on a 360×740 and a 390×844 screen unscrolled, in Korean and English, with coordinates");
-      await answersInTheBanner(browser, errors);
-      console.log("phone: a draw offer and a takeback request answered from their banners unscrolled; the status said what was asked; resigning asked first");
-      await withdrawAsksFirst(browser, errors);
-      console.log("phone: withdrawing from a tournament asked first with its cost");
-      await kingsStandOut(browser, errors);
-      console.log("phone: checkers kings named and crowned at 3:1 or more");
-      await sinceMyMove(browser, errors);
-      console.log("phone: the other armies' moves since mine in one line");
-      await countOnTheMenu(browser, errors);
-      console.log("phone: the waiting count on the closed menu, unmoved by a computer match; matches split by opponent");
-      const live = await liveMoves(browser, errors);
-      console.log(`live: a move appeared on the other page ${live} ms after its confirm; by polling with the channel cut`);
-      await shareSeesJoin(browser, errors);
-      console.log("live: the creator on the share page saw the friend join");
+      await all(browser, errors);
       assert.deepEqual(errors, [], "no script errors: " + errors.join(" | "));
     } finally {
       await browser.close();

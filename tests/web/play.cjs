@@ -393,25 +393,10 @@ async function accountPages(page, token) {
     await boardsSayIt(browser, errors);
     console.log("boards: sides and side to move in every game and seat, check and last moves marked (FlipChess too), a double capture's path, Janggi's points and palace lines, a pass warned");
 
-    await phone.boardsFit(browser, errors);
-    console.log("phone: every board and the FlipChess hand on a 360×740 and a 390×844 screen unscrolled, in Korean and English, with coordinates; screenshots at 360×740");
-    await phone.answersInTheBanner(browser, errors);
-    console.log("phone: a draw offer and a takeback request answered from their banners unscrolled, the status saying what was asked; resigning asked first");
-    await phone.withdrawAsksFirst(browser, errors);
-    console.log("phone: withdrawing from a tournament asked first, with its cost");
-    await phone.kingsStandOut(browser, errors);
-    console.log("phone: checkers kings named and crowned at 3:1 or more against their discs");
-    await phone.sinceMyMove(browser, errors);
-    console.log("phone: at a table of four, the other armies' moves since mine in one line");
-    await phone.countOnTheMenu(browser, errors);
-    console.log("phone: the waiting count on the closed menu, unmoved by a computer match; my matches split by opponent");
-    const live = await phone.liveMoves(browser, errors);
-    console.log(`live: a move on the other page ${live} ms after its confirm, through the live channel; by polling with the channel cut`);
-    await phone.shareSeesJoin(browser, errors);
-    console.log("live: the creator on the share page saw the friend join");
+    await phone.all(browser, errors);
 
     await audit(browser, errors);
-    console.log("axe-core: no serious or critical violation on any page, in English and Korean, at 390×844 and 1280×900; taps of 44 px on the phone");
+    console.log("axe-core: no serious or critical violation on any page (live and finished boards, a tournament), in English and Korean, at 390×844, 360×740 and 1280×900; taps of 44 px on the phones");
 
     for (const page of [alicePage, bobPage]) {
       const shift = await page.evaluate(() => window.__shift);

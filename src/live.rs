@@ -108,11 +108,6 @@ impl Live {
         self.reading.load(Ordering::Relaxed)
     }
 
-    /// How many matches the pages of this instance watch.
-    pub fn watched(&self) -> usize {
-        self.watched.lock().unwrap_or_else(|e| e.into_inner()).len()
-    }
-
     /// Watch `match_id` for a page: every change from now on.
     pub fn watch(self: &Arc<Self>, match_id: Uuid) -> Watch {
         let changes = self.changes.subscribe();

@@ -2,7 +2,7 @@
 //! each run inside one transaction.
 
 use crate::auth::{self, Keys};
-use crate::error::Error;
+use crate::error::{Error, Rule};
 use crate::limits::{self, Limit};
 use crate::names;
 use crate::notify::account_mail::{self, AccountMail};
@@ -232,13 +232,15 @@ fn check_username(name: &str) -> Result<(), Error> {
     if !ok_len || !ok_chars {
         return Err(Error::validation(
             "a username has 3–24 characters: letters, digits, '_' and '-'",
-        ));
+        )
+        .in_field("username", Rule::Form));
     }
     let lower = name.to_ascii_lowercase();
     if lower.starts_with("guest-") || lower.starts_with("deleted-") {
         return Err(Error::validation(
             "usernames starting with 'guest-' or 'deleted-' are kept for guests and deleted accounts",
-        ));
+        )
+        .in_field("username", Rule::Reserved));
     }
     Ok(())
 }
@@ -246,22 +248,25 @@ fn check_username(name: &str) -> Result<(), Error> {
 fn check_settings(locale: &str, time_zone: &str) -> Result<(), Error> {
     let tag = |c: char| c.is_ascii_alphanumeric() || c == '-';
     if locale.is_empty() || locale.len() > 16 || !locale.chars().all(tag) {
-        return Err(Error::validation(
-            "locale must be a language tag such as 'en' or 'ko-KR'",
-        ));
+        return Err(
+            Error::validation("locale must be a language tag such as 'en' or 'ko-KR'")
+                .in_field("locale", Rule::Form),
+        );
     }
     if time_zone.parse::<chrono_tz::Tz>().is_err() {
-        return Err(Error::validation(
-            "time_zone must be an IANA name such as 'Asia/Seoul'",
-        ));
+        return Err(
+            Error::validation("time_zone must be an IANA name such as 'Asia/Seoul'")
+                .in_field("time_zone", Rule::Form),
+        );
     }
     Ok(())
 }
 
-/// A unique key already held is a 409 saying `what`; other errors pass.
-fn taken(e: diesel::result::Error, what: &str) -> Error {
+/// A unique key of `field` already held is a 409 saying `what`; other
+/// errors pass.
+fn taken(e: diesel::result::Error, field: &'static str, what: &str) -> Error {
     if is_unique_violation(&e) {
-        Error::conflict(what)
+        Error::conflict(what).in_field(field, Rule::Taken)
     } else {
         e.into()
     }
@@ -413,7 +418,7 @@ pub fn create(
     diesel::insert_into(users::table)
         .values(&user)
         .execute(conn)
-        .map_err(|e| taken(e, "that username is already registered"))?;
+        .map_err(|e| taken(e, "username", "that username is already registered"))?;
     if let Some(address) = &new.email_pending {
         ask_to_verify(conn, user.id, address, issuer.now)?;
     }
@@ -482,7 +487,7 @@ pub fn verify_email(
             users::email_pending.eq(None::<String>),
         ))
         .execute(conn)
-        .map_err(|e| taken(e, "this address belongs to another account"))?;
+        .map_err(|e| taken(e, "email", "this address belongs to another account"))?;
     if let Some(old) = old.filter(|o| !o.eq_ignore_ascii_case(address)) {
         let serial = now.timestamp_millis();
         account_mail::enqueue(conn, user, AccountMail::EmailChanged, &old, serial, now)?;
@@ -490,10 +495,13 @@ pub fn verify_email(
     Ok(address.to_owned())
 }
 
-/// Check a registration's password before the (slow) hash is computed.
-pub fn check_password(password: &str) -> Result<(), Error> {
+/// Check a new password, the request's `field`, before the (slow) hash
+/// is computed.
+pub fn check_password(field: &'static str, password: &str) -> Result<(), Error> {
     if !(8..=256).contains(&password.chars().count()) {
-        return Err(Error::validation("a password has 8–256 characters"));
+        return Err(
+            Error::validation("a password has 8–256 characters").in_field(field, Rule::Form)
+        );
     }
     Ok(())
 }
@@ -762,8 +770,10 @@ pub fn create_guest(
 ) -> Result<Session, Error> {
     let locale = req.locale.unwrap_or_else(|| browser_locale.to_owned());
     check_settings(&locale, "UTC")?;
-    let display_name = names::display_name(&req.nickname)?;
-    names::check_not_confusable(conn, &display_name)?;
+    let display_name =
+        names::display_name(&req.nickname).map_err(|e| e.in_field("nickname", Rule::Form))?;
+    names::check_not_confusable(conn, &display_name)
+        .map_err(|e| e.in_field("nickname", Rule::LookAlike))?;
     limits::take(conn, Limit::GuestFromAddress, address, issuer.now)?;
     let tag: String = auth::random_bytes::<5>()
         .iter()
@@ -826,13 +836,16 @@ pub fn upgrade(
     check_username(&req.username)?;
     let email = req.email.as_deref().map(names::email).transpose()?;
     let display_name = match &req.display_name {
-        Some(given) => names::display_name(given)?,
+        Some(given) => {
+            names::display_name(given).map_err(|e| e.in_field("display_name", Rule::Form))?
+        }
         None => current.display_name.clone(),
     };
     names::check_registrable(conn, &req.username)?;
     // The guest's own row is a guest's until the update below, so it is
     // never its own look-alike.
-    names::check_not_confusable(conn, &display_name)?;
+    names::check_not_confusable(conn, &display_name)
+        .map_err(|e| e.in_field("display_name", Rule::LookAlike))?;
     limits::take(conn, Limit::SignUpFromAddress, address, issuer.now)?;
     let shown_apart = !display_name.eq_ignore_ascii_case(&req.username);
     let display_skeletons = shown_apart.then(|| {
@@ -865,7 +878,7 @@ pub fn upgrade(
             users::display_skeleton_cased.eq(display_skeletons.as_ref().map(|(_, c)| c)),
         ))
         .execute(conn)
-        .map_err(|e| taken(e, "that username is already registered"))?;
+        .map_err(|e| taken(e, "username", "that username is already registered"))?;
     if let Some(address) = &email {
         ask_to_verify(conn, user.id, address, issuer.now)?;
     }

@@ -53,6 +53,14 @@ pub enum Error {
     IdentityTaken(String),
     /// An `Idempotency-Key` already used for a different request.
     IdempotencyKeyReused,
+    /// `cause`, for the request's `field` and by its `rule` (issue #49
+    /// item 9): the problem document names both, so that a client says
+    /// which box is wrong, and why, in its player's language.
+    InField {
+        field: &'static str,
+        rule: Rule,
+        cause: Box<Error>,
+    },
     /// Try again soon: no database connection came free.
     Unavailable(String),
     /// A passing database failure ([`is_transient`]); the cause is for
@@ -100,6 +108,15 @@ impl Error {
         Error::Internal(cause.to_string())
     }
 
+    /// This refusal is of the request's `field`, by `rule`.
+    pub fn in_field(self, field: &'static str, rule: Rule) -> Self {
+        Error::InField {
+            field,
+            rule,
+            cause: Box::new(self),
+        }
+    }
+
     /// Say where an internal failure happened (`match 3f…`), for the log.
     pub fn context(self, what: impl fmt::Display) -> Self {
         match self {
@@ -136,11 +153,40 @@ impl fmt::Display for Error {
             Error::Rule(e) => write!(f, "{e}"),
             Error::Internal(cause) => write!(f, "internal: {cause}"),
             Error::Transient(cause) => write!(f, "database unavailable: {cause}"),
+            Error::InField { field, cause, .. } => write!(f, "{field}: {cause}"),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+/// Why a field's value is refused: one closed list, named in problem
+/// documents as `rule` (docs/api.md, "Errors").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Its length or characters: the form states the rule.
+    Form,
+    /// Kept for guests, deleted accounts or computers.
+    Reserved,
+    /// Another account holds it.
+    Taken,
+    /// It looks like a registered player's name.
+    LookAlike,
+    /// It is not what is stored (the current password).
+    Wrong,
+}
+
+impl Rule {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rule::Form => "form",
+            Rule::Reserved => "reserved",
+            Rule::Taken => "taken",
+            Rule::LookAlike => "look_alike",
+            Rule::Wrong => "wrong",
+        }
+    }
+}
 
 impl From<RuleError> for Error {
     fn from(e: RuleError) -> Self {

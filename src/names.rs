@@ -6,7 +6,7 @@
 //! skeleton; an email address is read by an RFC 5322 parser and must be
 //! plain ASCII (docs/decisions/hardening.md, "Text").
 
-use crate::error::Error;
+use crate::error::{Error, Rule};
 use crate::schema::users;
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -177,14 +177,17 @@ pub fn check_not_confusable(conn: &mut PgConnection, name: &str) -> Result<(), E
 /// Refuse a username that is taken (409) or only looks like one that is
 /// (`rnallory`, `ma11ory` and `maIIory` beside `mallory`: 422).
 pub fn check_registrable(conn: &mut PgConnection, username: &str) -> Result<(), Error> {
-    check_not_a_computer(username, "username")?;
+    check_not_a_computer(username, "username")
+        .map_err(|e| e.in_field("username", Rule::Reserved))?;
     match look_alike(conn, username)? {
         Some(held) if held.eq_ignore_ascii_case(username) => {
-            Err(Error::conflict("that username is already registered"))
+            Err(Error::conflict("that username is already registered")
+                .in_field("username", Rule::Taken))
         }
         Some(_) => Err(Error::unacceptable(
             "that username looks like the name of a registered player; choose another",
-        )),
+        )
+        .in_field("username", Rule::LookAlike)),
         None => Ok(()),
     }
 }
@@ -193,7 +196,9 @@ pub fn check_registrable(conn: &mut PgConnection, username: &str) -> Result<(), 
 /// addresses: their look-alikes are too easy), a dotted domain.
 pub fn email(raw: &str) -> Result<String, Error> {
     let address = raw.trim();
-    let refuse = || Error::validation("that email address does not look right");
+    let refuse = || {
+        Error::validation("that email address does not look right").in_field("email", Rule::Form)
+    };
     if address.len() > 254 || !address.is_ascii() || address.chars().any(|c| c.is_ascii_control()) {
         return Err(refuse());
     }

@@ -6,6 +6,7 @@ use crate::accounts::{
 };
 use crate::auth::{self, Caller};
 use crate::db;
+use crate::error::{Error, Rule};
 use crate::http::body::Body;
 use crate::http::error::ApiError;
 use crate::notify::words::Locale;
@@ -23,7 +24,7 @@ pub async fn register(
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
     let address = crate::http::caller::client_address(&http);
-    accounts::check_password(&req.password)?;
+    accounts::check_password("password", &req.password)?;
     let hash = auth::gated_hash(req.password.clone()).await?;
     let issuer = state.issuer(crate::http::caller::device(&http));
     let session = db::run(&state.pool, move |c| {
@@ -136,12 +137,13 @@ pub async fn change_password(
         current_password,
         new_password,
     } = body.into_inner();
-    accounts::check_password(&new_password)?;
+    accounts::check_password("new_password", &new_password)?;
     // A wrong current password counts as a failed sign-in.
     let right =
         crate::http::reauth::password_is_right(&state, &caller, &req, current_password).await?;
     if !right {
-        return Err(ApiError::unauthorized("the current password is wrong"));
+        let wrong = Error::unauthorized("the current password is wrong");
+        return Err(wrong.in_field("current_password", Rule::Wrong).into());
     }
     let now = state.clock.now();
     let new_hash = auth::gated_hash(new_password).await?;
@@ -219,7 +221,7 @@ pub async fn complete_password_reset(
     body: Body<crate::password_resets::ResetCompletion>,
 ) -> Result<HttpResponse, ApiError> {
     let crate::password_resets::ResetCompletion { token, password } = body.into_inner();
-    accounts::check_password(&password)?;
+    accounts::check_password("password", &password)?;
     let (check, now) = (token.clone(), state.clock.now());
     // A spent link costs no hash.
     db::run(&state.pool, move |c| {
@@ -280,7 +282,7 @@ pub async fn register_guest(
     let now = issuer.now;
     let (session, ended) = match (&req.password, &req.identity) {
         (Some(password), None) => {
-            accounts::check_password(password)?;
+            accounts::check_password("password", password)?;
             let hash = auth::gated_hash(password.clone()).await?;
             db::run(&state.pool, move |c| {
                 let upgraded =

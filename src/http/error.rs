@@ -249,6 +249,9 @@ impl From<Error> for ApiError {
                 format!("the match has moved on: its seq is now {current}; reload and try again"),
             )
             .with("seq", json!(current)),
+            Error::InField { field, rule, cause } => ApiError::from(*cause)
+                .with("field", json!(field))
+                .with("rule", json!(rule.as_str())),
             Error::Rule(rule) => {
                 let code = match rule.code {
                     RuleCode::ValidationFailed => Code::ValidationFailed,

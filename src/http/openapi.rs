@@ -154,6 +154,15 @@ pub struct Problem {
     /// Stable, for programs: `validation_failed`, `unauthorized`,
     /// `not_found`, `stale_seq`, `not_your_turn`, `rate_limited`, …
     pub code: String,
+    /// The request member refused, where one value of an account form is
+    /// (issue #49 item 9): `username`, `password`, `email`, …
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// Why `field` is refused: `form`, `reserved`, `taken`, `look_alike`
+    /// or `wrong` (docs/api.md, "Errors").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, example = "taken")]
+    pub rule: Option<String>,
 }
 
 struct BearerAuth;

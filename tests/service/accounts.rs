@@ -74,6 +74,141 @@ async fn patch_me_changes_locale_time_zone_and_email_and_refuses_bad_values() {
     assert_eq!(login.body["user"]["time_zone"], "Asia/Seoul");
 }
 
+/// Issue #49 item 9: a refused value names its field and the rule it
+/// broke (`field`, `rule` in the problem document), in every language, so
+/// a form says which box is wrong in the player's words.
+#[actix_web::test]
+async fn each_refused_value_names_its_field_and_rule() {
+    let app = TestApp::start().await;
+    let alice = app.register("alice").await;
+    let long = "a long password";
+    let cases = [
+        (
+            "POST",
+            "/v1/accounts",
+            None,
+            json!({"username": "a", "password": long}),
+            400,
+            "username",
+            "form",
+        ),
+        (
+            "POST",
+            "/v1/accounts",
+            None,
+            json!({"username": "guest-zed", "password": long}),
+            400,
+            "username",
+            "reserved",
+        ),
+        (
+            "POST",
+            "/v1/accounts",
+            None,
+            json!({"username": "zed", "password": "short"}),
+            400,
+            "password",
+            "form",
+        ),
+        (
+            "POST",
+            "/v1/accounts",
+            None,
+            json!({"username": "zed", "password": long, "email": "zed@"}),
+            400,
+            "email",
+            "form",
+        ),
+        (
+            "POST",
+            "/v1/accounts",
+            None,
+            json!({"username": "ALICE", "password": long}),
+            409,
+            "username",
+            "taken",
+        ),
+        (
+            "POST",
+            "/v1/accounts",
+            None,
+            json!({"username": "a1ice", "password": long}),
+            422,
+            "username",
+            "look_alike",
+        ),
+        (
+            "POST",
+            "/v1/guests",
+            None,
+            json!({"nickname": "Alice"}),
+            422,
+            "nickname",
+            "look_alike",
+        ),
+        (
+            "PATCH",
+            "/v1/me",
+            Some(&alice),
+            json!({"time_zone": "Mars/Olympus"}),
+            400,
+            "time_zone",
+            "form",
+        ),
+        (
+            "PATCH",
+            "/v1/me",
+            Some(&alice),
+            json!({"email": "not an address"}),
+            400,
+            "email",
+            "form",
+        ),
+        (
+            "POST",
+            "/v1/me/password",
+            Some(&alice),
+            json!({"current_password": long, "new_password": "short"}),
+            400,
+            "new_password",
+            "form",
+        ),
+        (
+            "POST",
+            "/v1/me/password",
+            Some(&alice),
+            json!({"current_password": "not it at all", "new_password": "another long one"}),
+            401,
+            "current_password",
+            "wrong",
+        ),
+    ];
+    for (method, path, token, body, status, field, rule) in cases {
+        for language in ["en", "ko"] {
+            let token = token.map(String::as_str);
+            let reply = app
+                .request(
+                    method,
+                    path,
+                    token,
+                    Some(body.clone()),
+                    &[("accept-language", language)],
+                )
+                .await;
+            assert_eq!(reply.status, status, "{body} in {language}: {}", reply.body);
+            assert_eq!(
+                (reply.body["field"].as_str(), reply.body["rule"].as_str()),
+                (Some(field), Some(rule)),
+                "{body} in {language}: {}",
+                reply.body
+            );
+        }
+    }
+    let me = app.get("/v1/me", &alice).await.body;
+    assert_eq!(me["time_zone"], "UTC", "nothing changed");
+    app.stop().await;
+}
+
 #[actix_web::test]
 async fn register_then_sign_in_by_username_or_email_and_read_me() {
     let app = TestApp::start().await;

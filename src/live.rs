@@ -108,6 +108,13 @@ impl Live {
         self.reading.load(Ordering::Relaxed)
     }
 
+    /// How many pages of this instance listen now (the operator's gauge,
+    /// `posthorn_live_pages`): a stream closed by its page is released.
+    pub fn pages(&self) -> usize {
+        let watched = self.watched.lock().unwrap_or_else(|e| e.into_inner());
+        watched.values().map(|(pages, _)| pages).sum()
+    }
+
     /// Watch `match_id` for a page: every change from now on.
     pub fn watch(self: &Arc<Self>, match_id: Uuid) -> Watch {
         let changes = self.changes.subscribe();

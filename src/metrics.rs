@@ -36,7 +36,9 @@ impl Metrics {
             .fetch_add((seconds * 1e6) as u64, Relaxed);
     }
 
-    pub fn render(&self, pool: &crate::db::Pool) -> String {
+    /// The text of every metric; `live_pages` is the number of live match
+    /// pages open on this instance (`Live::pages`).
+    pub fn render(&self, pool: &crate::db::Pool, live_pages: usize) -> String {
         let mut out = String::new();
         out.push_str("# TYPE posthorn_http_responses_total counter\n");
         for class in 1..=5 {
@@ -89,6 +91,10 @@ impl Metrics {
             "# TYPE posthorn_db_connections gauge\nposthorn_db_connections{{state=\"idle\"}} {}\nposthorn_db_connections{{state=\"busy\"}} {}",
             pool_state.idle_connections,
             pool_state.connections - pool_state.idle_connections
+        );
+        let _ = writeln!(
+            out,
+            "# TYPE posthorn_live_pages gauge\nposthorn_live_pages {live_pages}"
         );
         out
     }

@@ -24,8 +24,12 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::time::{Instant, Interval};
 use uuid::Uuid;
 
-/// A comment this often keeps proxies from closing an idle stream.
-const BEAT: std::time::Duration = std::time::Duration::from_secs(25);
+/// A comment this often keeps proxies from closing an idle stream, and
+/// finds a page that closed its own: actix hears of a closed connection
+/// only when writing to it fails, at the second write after it closed
+/// (the first still reaches the kernel), so a closed page's watch is
+/// released within two beats (`tests/service/live.rs`).
+pub const BEAT: std::time::Duration = std::time::Duration::from_secs(15);
 /// How long one stream lasts (the access token's life is 15 min).
 const LIFETIME: std::time::Duration = std::time::Duration::from_secs(300);
 

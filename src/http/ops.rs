@@ -83,7 +83,7 @@ pub async fn metrics(
     }
     Ok(HttpResponse::Ok()
         .content_type("text/plain; version=0.0.4")
-        .body(state.metrics.render(&state.pool)))
+        .body(state.metrics.render(&state.pool, state.live.pages())))
 }
 
 #[derive(Serialize, ToSchema)]

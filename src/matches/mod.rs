@@ -226,6 +226,19 @@ pub fn game_of(row: &MatchRow) -> Result<GameId, Error> {
     GameId::parse(&row.game).ok_or_else(|| Error::internal(format!("unknown game {}", row.game)))
 }
 
+/// Whether `user`, `seated` or not, may read match `id` (what they then
+/// see is the view's business, §H1): a player, or challenged to play it
+/// (they may see what they are asked to play). One rule for every read of
+/// a match: the table, its live stream.
+pub fn may_read(
+    conn: &mut PgConnection,
+    id: Uuid,
+    user: Uuid,
+    seated: bool,
+) -> Result<bool, Error> {
+    Ok(seated || challenged::is_challenged(conn, id, user)?)
+}
+
 impl Table {
     /// Load a match; with `lock`, hold its row until the transaction ends.
     pub fn load(conn: &mut PgConnection, id: Uuid, lock: bool) -> Result<Option<Table>, Error> {
@@ -401,12 +414,10 @@ impl Table {
         Self::mine(conn, table, user)
     }
 
-    /// `table`, if `user` may read it: a player, or challenged to play.
+    /// `table`, if `user` may read it.
     fn mine(conn: &mut PgConnection, table: Option<Table>, user: Uuid) -> Result<Table, Error> {
         match table {
-            Some(t) if t.seats.contains(&Some(user)) => Ok(t),
-            // A challenged player may see what they are asked to play.
-            Some(t) if challenged::is_challenged(conn, t.row.id, user)? => Ok(t),
+            Some(t) if may_read(conn, t.row.id, user, t.seats.contains(&Some(user)))? => Ok(t),
             _ => Err(Error::not_found("match")),
         }
     }

@@ -361,8 +361,8 @@ pub fn stands(conn: &mut PgConnection, ids: &[Uuid]) -> Result<Vec<(Uuid, i32, i
         .collect())
 }
 
-/// The seq of match `id` if `user` may read it (a player, or challenged
-/// to play, as `Table::load_mine` allows), without folding it: a live
+/// The seq of match `id` if `user` may read it (`super::may_read`),
+/// without folding it: a live
 /// page's first word (`crate::live`).
 pub fn seq_seen_by(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<i32, Error> {
     let seated = match_seats::table
@@ -374,12 +374,14 @@ pub fn seq_seen_by(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<i32,
         .first(conn)
         .optional()?;
     match seq {
-        Some(seq)
-            if diesel::select(diesel::dsl::exists(seated)).get_result(conn)?
-                || super::challenged::is_challenged(conn, id, user)? =>
-        {
-            Ok(seq)
+        Some(seq) => {
+            let seated = diesel::select(diesel::dsl::exists(seated)).get_result(conn)?;
+            if super::may_read(conn, id, user, seated)? {
+                Ok(seq)
+            } else {
+                Err(Error::not_found("match"))
+            }
         }
-        _ => Err(Error::not_found("match")),
+        None => Err(Error::not_found("match")),
     }
 }

@@ -7,7 +7,7 @@
 // way: the page re-reads its match through the API.
 import { renewSession, session } from "./core.js";
 
-/// Nothing heard for this long (the service beats every 25 s): the
+/// Nothing heard for this long (the service beats every 15 s): the
 /// connection is taken for dead and opened again.
 const SILENT_MS = 60000;
 

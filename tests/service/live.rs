@@ -135,6 +135,44 @@ async fn a_move_reaches_the_other_players_open_page_with_its_seq_and_nothing_els
     assert_eq!(heard, ("seq".into(), json!({ "seq": after })));
 }
 
+/// A page that closes its stream releases its watch (the operator's
+/// `posthorn_live_pages` gauge counts it out), so matches no page watches
+/// are not read: within two beats, when writing to the closed connection
+/// fails (`http::live::BEAT`).
+#[actix_web::test]
+async fn a_closed_stream_is_released() {
+    const TOKEN: &str = "the scraper's token";
+    let app = TestApp::start_with(posthorn::config::Config {
+        metrics_token: Some(TOKEN.into()),
+        ..Default::default()
+    })
+    .await;
+    let pages = || async {
+        let text = app.get("/metrics", TOKEN).await.body;
+        let text = text.as_str().expect("metrics are text").to_owned();
+        let line = text.lines().find(|l| l.starts_with("posthorn_live_pages "));
+        line.and_then(|l| l[20..].trim().parse::<usize>().ok())
+            .expect("the gauge is there")
+    };
+    let (id, [alice, bob]) = checkers(&app).await;
+    assert_eq!(pages().await, 0);
+    let mut first = Live::open(&app, &alice, &id).await;
+    let mut second = Live::open(&app, &bob, &id).await;
+    first.next(SOON).await.expect("its first seq");
+    second.next(SOON).await.expect("its first seq");
+    assert_eq!(pages().await, 2);
+    drop(first);
+    let mut left = pages().await;
+    let most = posthorn::http::live::BEAT * 2 + Duration::from_secs(5);
+    let since = std::time::Instant::now();
+    while left != 1 && since.elapsed() < most {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        left = pages().await;
+    }
+    assert_eq!(left, 1, "the closed page is counted out within two beats");
+    drop(second);
+}
+
 #[actix_web::test]
 async fn a_move_through_another_instance_is_heard_here() {
     let app = TestApp::start().await;

@@ -4,6 +4,8 @@
 // chess glyphs two games use. Each game's own drawing is its module
 // (checkers.js, flipchess.js, janggi.js, banqi.js, four_player_chess.js),
 // found through games.js.
+import { el } from "./core.js";
+
 export const FILES = "abcdefghijklmn";
 
 export function named(file, rank) {
@@ -47,7 +49,7 @@ export function squaresOfMove(action) {
 /// square, the part that changes up the board. Squares named otherwise
 /// (checkers' numbers, written on every square) get none. A map from
 /// square to `{file, rank}` labels.
-export function edgeLabels(cells) {
+function edgeLabels(cells) {
   const named = cells.filter((c) => c.id && /^[a-n]\d+$/.test(c.id));
   const parts = (c) => [c.id[0], c.id.slice(1)];
   // Two squares of one column: does going up change the letter?
@@ -70,7 +72,7 @@ export function edgeLabels(cells) {
 /// The coordinate chips of `cell` (from `edgeLabels`), as grid items laid
 /// over its square: outside the square's button, whose name ("e4 White
 /// pawn") already says where it is.
-export function coordinates(cell, edges) {
+function coordinates(cell, edges) {
   const labels = edges.get(cell.id) || {};
   return ["file", "rank"].filter((k) => labels[k]).map((k) => {
     const chip = document.createElement("span");
@@ -81,4 +83,37 @@ export function coordinates(cell, edges) {
     chip.style.gridRow = String(cell.row + 1);
     return chip;
   });
+}
+
+/// A board as a grid of squares, for the match page and the conditional
+/// plan alike: each square a button named by its id and piece, drawn with
+/// the game's piece (and checkers' number), coordinates on the edges
+/// (issue #49 item 5). `square(id, piece)` says what the page adds to a
+/// square: `{classes, said, disabled, tap}`.
+export function squareGrid(board, attrs, square) {
+  const edges = edgeLabels(board.cells);
+  const grid = el("div", attrs);
+  // Pieces and marks scale with the square (app.css: cqw units).
+  grid.style.setProperty("--cols", String(board.cols));
+  // CSSOM, not a style attribute: the CSP allows no inline style.
+  grid.style.gridTemplateColumns = "repeat(" + board.cols + ", 1fr)";
+  grid.style.aspectRatio = board.cols + " / " + board.rows;
+  for (const cell of board.cells) {
+    const piece = cell.id ? board.pieces[cell.id] : null;
+    const more = cell.id ? square(cell.id, piece) : {};
+    const node = el(cell.id ? "button" : "div", {
+      class: ["sq", cell.dark ? "dark" : "light"].concat(cell.marks || [], more.classes || []).join(" "),
+      type: cell.id ? "button" : null,
+      "aria-label": cell.id ? cell.id + (piece ? " " + piece.label : "") + (more.said || "") : null,
+      "data-square": cell.id,
+      disabled: more.disabled ? true : null,
+      on: more.tap ? { click: more.tap } : {},
+    }, piece ? el("span", { class: "piece " + piece.cls, "aria-hidden": "true" }, piece.glyph) : null,
+      // Checkers' numbers on every square; the label names the square.
+      cell.number ? el("span", { class: "num", "aria-hidden": "true" }, cell.number) : null);
+    node.style.gridColumn = String(cell.col + 1);
+    node.style.gridRow = String(cell.row + 1);
+    grid.append(node, ...coordinates(cell, edges));
+  }
+  return grid;
 }

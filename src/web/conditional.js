@@ -7,7 +7,7 @@
 // FlipChess) the service does not plan, and the panel says nothing.
 import { api, el, fail, t } from "./core.js";
 import * as Games from "./games.js";
-import { coordinates, edgeLabels } from "./boards.js";
+import { squareGrid } from "./boards.js";
 
 const label = (a) => a.move || a.square || a.type;
 
@@ -79,16 +79,11 @@ const playable = (actions) => actions.filter((a) => a.type === "move" || a.type 
 function planBoard(m, game, view, me, actions, chosen) {
   const board = game.layout(view, me);
   const moves = actions.map((a) => ({ action: a, squares: game.squaresOf(a) })).filter((x) => x.squares);
-  const edges = edgeLabels(board.cells);
   const name = (x) => {
     const piece = board.pieces[x.squares.from || x.squares.at];
     return (piece ? piece.label + " " : "") + label(x.action);
   };
   let selected = null;
-  const grid = el("div", { class: "board plan " + m.game, role: "group", "aria-label": t("plan_board") });
-  grid.style.gridTemplateColumns = "repeat(" + board.cols + ", 1fr)";
-  grid.style.aspectRatio = board.cols + " / " + board.rows;
-  grid.style.setProperty("--cols", String(board.cols));
   const extra = el("div", { class: "plan-choices" });
   const paint = () => {
     const targets = new Set(moves.filter((x) => selected && x.squares.from === selected).map((x) => x.squares.to));
@@ -116,20 +111,8 @@ function planBoard(m, game, view, me, actions, chosen) {
     extra.replaceChildren();
     paint();
   };
-  for (const cell of board.cells) {
-    const piece = cell.id ? board.pieces[cell.id] : null;
-    const node = el(cell.id ? "button" : "div", {
-      class: ["sq", cell.dark ? "dark" : "light"].concat(cell.marks || []).join(" "),
-      type: cell.id ? "button" : null,
-      "aria-label": cell.id ? cell.id + (piece ? " " + piece.label : "") : null,
-      "data-square": cell.id,
-      on: cell.id ? { click: () => tap(cell.id) } : {},
-    }, piece ? el("span", { class: "piece " + piece.cls, "aria-hidden": "true" }, piece.glyph) : null,
-      cell.number ? el("span", { class: "num", "aria-hidden": "true" }, cell.number) : null);
-    node.style.gridColumn = String(cell.col + 1);
-    node.style.gridRow = String(cell.row + 1);
-    grid.append(node, ...coordinates(cell, edges));
-  }
+  const grid = squareGrid(board, { class: "board plan " + m.game, role: "group", "aria-label": t("plan_board") },
+    (id) => ({ tap: () => tap(id) }));
   paint();
   return el("div", { class: "board-wrap" }, grid, extra);
 }

@@ -16,6 +16,17 @@ export const say = (key, values) => Object.entries(values).reduce((text, [k, v])
 export const named = (prefix, id) => (WORDS.en[prefix + id] ? t(prefix + id) : String(id).replace(/_/g, " "));
 export const language = () => lang;
 
+/// A refusal of one box of a form, said in the page's language (issue #49
+/// item 9): the service names the field and the rule it broke (docs/api.md,
+/// "Errors"); the box's label and the rule are ours. `null` where we have
+/// no words for it: the service's sentence is said then.
+function refusal(problem) {
+  if (!problem || !problem.field || !problem.rule) return null;
+  const label = { locale: "language" }[problem.field] || problem.field;
+  const rule = problem.rule === "form" ? "rule_" + ({ new_password: "password" }[problem.field] || problem.field) : "refused_" + problem.rule;
+  return WORDS.en[label] && WORDS.en[rule] ? t(label) + ": " + t(rule) : null;
+}
+
 export function setLanguage(next) {
   lang = String(next || "").toLowerCase().startsWith("ko") ? "ko" : "en";
   document.documentElement.lang = lang;
@@ -170,7 +181,7 @@ export async function api(method, path, body, headers) {
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;
   if (!response.ok && response.status !== 304) {
-    const error = new Error((data && data.detail) || response.statusText);
+    const error = new Error(refusal(data) || (data && data.detail) || response.statusText);
     error.status = response.status;
     error.problem = data;
     throw error;

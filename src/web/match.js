@@ -6,7 +6,7 @@
 import { againstComputer, api, askedFirst, countdown, displayName, el, gameName, go, keepRead, local, say, session, show, t } from "./core.js";
 import { startTerms, statusLine } from "./pages.js";
 import * as Games from "./games.js";
-import { coordinates, edgeLabels } from "./boards.js";
+import { squareGrid } from "./boards.js";
 import { conditionalPanel } from "./conditional.js";
 import { flush, keep, onSent, unsent } from "./offline.js";
 import { listen, stopHearing } from "./live.js";
@@ -330,40 +330,23 @@ function boardGrid(state, view, actions, replaying) {
   const unsentSquares = state.waiting ? game.squaresOf(state.waiting.body.action) : null;
   const targets = new Set(state.selected ? moves.filter((x) => x.squares.from === state.selected).map((x) => x.squares.to) : []);
   const starts = new Set(moves.map((x) => x.squares.from || x.squares.at));
-  const edges = edgeLabels(board.cells);
-  const grid = el("div", { class: "board " + m.game, role: "group", "aria-label": gameName(m) });
-  // Pieces and marks scale with the square (app.css: cqw units).
-  grid.style.setProperty("--cols", String(board.cols));
-  // CSSOM, not a style attribute: the CSP allows no inline style.
-  grid.style.gridTemplateColumns = "repeat(" + board.cols + ", 1fr)";
-  grid.style.aspectRatio = board.cols + " / " + board.rows;
-  for (const cell of board.cells) {
-    const piece = cell.id ? board.pieces[cell.id] : null;
-    const classes = ["sq", cell.dark ? "dark" : "light"].concat(cell.marks || []);
+  return squareGrid(board, { class: "board " + m.game, role: "group", "aria-label": gameName(m) }, (id, piece) => {
+    const classes = [];
     // A capture is a ring round the square, never a dot over the piece.
-    if (cell.id && targets.has(cell.id)) classes.push("target", piece ? "capture" : "empty");
-    if (cell.id && cell.id === state.selected) classes.push("selected");
-    if (lastSquares && (cell.id === lastSquares.from || cell.id === lastSquares.to)) classes.push("last");
-    else if (cell.id && recently.has(cell.id)) classes.push("recent");
-    if (lastSquares && (lastSquares.path || []).includes(cell.id)) classes.push("path");
-    if (cell.id && checked.has(cell.id)) classes.push("check");
-    if (unsentSquares && (cell.id === unsentSquares.from || cell.id === unsentSquares.to || cell.id === unsentSquares.at)) classes.push("unsent");
-    const node = el(cell.id ? "button" : "div", {
-      class: classes.join(" "),
-      type: cell.id ? "button" : null,
-      "aria-label": cell.id ? cell.id + (piece ? " " + piece.label : "") + (checked.has(cell.id) ? " · " + t("in_check") : "") : null,
-      "data-square": cell.id,
-      disabled: cell.id && !(starts.has(cell.id) || targets.has(cell.id)) ? true : null,
-      on: cell.id ? { click: () => pick(state, cell.id, moves) } : {},
-    }, piece ? el("span", { class: "piece " + piece.cls, "aria-hidden": "true" }, piece.glyph) : null,
-      // Coordinates (issue #49 item 5): checkers' numbers on every square,
-      // files and ranks on the edges elsewhere; the label names the square.
-      cell.number ? el("span", { class: "num", "aria-hidden": "true" }, cell.number) : null);
-    node.style.gridColumn = String(cell.col + 1);
-    node.style.gridRow = String(cell.row + 1);
-    grid.append(node, ...coordinates(cell, edges));
-  }
-  return grid;
+    if (targets.has(id)) classes.push("target", piece ? "capture" : "empty");
+    if (id === state.selected) classes.push("selected");
+    if (lastSquares && (id === lastSquares.from || id === lastSquares.to)) classes.push("last");
+    else if (recently.has(id)) classes.push("recent");
+    if (lastSquares && (lastSquares.path || []).includes(id)) classes.push("path");
+    if (checked.has(id)) classes.push("check");
+    if (unsentSquares && (id === unsentSquares.from || id === unsentSquares.to || id === unsentSquares.at)) classes.push("unsent");
+    return {
+      classes,
+      said: checked.has(id) ? " · " + t("in_check") : "",
+      disabled: !(starts.has(id) || targets.has(id)),
+      tap: () => pick(state, id, moves),
+    };
+  });
 }
 
 function pick(state, square, moves) {

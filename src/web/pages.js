@@ -6,6 +6,7 @@ import { accountCards } from "./account.js";
 import { providerButtons, signInProviders, signInWithIdentity } from "./identity.js";
 import { againstComputer, api, browserZone, countdown, displayName, el, fail, form, gameChoice, gameName, go, language, link, playerName, session, setLanguage, shareLink, show, t } from "./core.js";
 import { listen } from "./live.js";
+import { countryOf } from "./zones.js";
 export { computerPage } from "./computer.js";
 
 /// The invitation a signed-out visitor came from (`/signin?invite=CODE`),
@@ -232,29 +233,42 @@ export async function newMatchPage() {
     if (rated.disabled) rated.checked = false;
   } } });
   const level = el("select", { name: "computer_level" });
+  // How many sit at a table that seats more than two (four-player chess:
+  // four by default, so three friends are invited by three links); the
+  // computers take seats of those, never all but mine.
+  const seats = el("select", { name: "players", on: { change: () => fillComputers(Number(seats.value)) } });
+  const tableSize = el("label", {}, t("table_size"), seats);
+  const fillComputers = (players) => {
+    const most = Math.max(players - 2, 0);
+    computers.replaceChildren(...Array.from({ length: most + 1 }, (_, n) => el("option", { value: String(n) }, String(n))));
+    seatsForComputers.hidden = most === 0;
+    rated.disabled = false;
+    rated.checked = false;
+  };
   const seatsForComputers = el("div", { class: "computers" },
     el("label", {}, t("computer_players"), computers), el("label", {}, t("level"), level));
   const picker = gameChoice(games, { changed: (game) => {
-    const most = game.seats.max > 2 ? game.seats.max - 2 : 0;
-    computers.replaceChildren(...Array.from({ length: most + 1 }, (_, n) => el("option", { value: String(n) }, String(n))));
+    const sizes = Array.from({ length: game.seats.max - game.seats.min + 1 }, (_, i) => game.seats.min + i);
+    seats.replaceChildren(...sizes.map((n) => el("option", { value: String(n), selected: n === game.seats.max ? true : null }, String(n))));
+    tableSize.hidden = sizes.length < 2;
+    fillComputers(game.seats.max);
     const offered = (bots.find((b) => b.game === game.id) || { bots: [] }).bots;
     level.replaceChildren(...offered.map((b) => el("option", { value: b.level, selected: b.level === "normal" ? true : null },
       (language() === "ko" ? b.name_ko : b.name_en) + " (" + b.rating + ")")));
-    seatsForComputers.hidden = most === 0;
-    rated.disabled = false;
   } });
   show(form({}, async (data) => {
     const game = picker.chosen();
     const body = { ...picker.body(data), turn_hours: Number(data.get("turn_hours")) || 48, rated: data.get("rated") === "on" };
     const opponent = (data.get("opponent") || "").trim();
     const n = Number(data.get("computers")) || 0;
+    const players = Number(data.get("players")) || game.seats.min;
     if (n) {
       // Never rated; the friends' seats are named or invited.
       body.computers = Array.from({ length: n }, () => ({ level: data.get("computer_level") }));
       delete body.rated;
     }
     if (opponent) body.opponents = opponent.split(/[ ,]+/);
-    else body.open_seats = n ? game.seats.max - 1 - n : game.seats.min - 1;
+    else body.open_seats = players - 1 - n;
     const m = (await api("POST", "/v1/matches", body)).data;
     const invites = m.invites && m.invites.length ? m.invites : m.invite ? [m.invite] : [];
     if (!invites.length) return go("/matches/" + m.id);
@@ -284,6 +298,7 @@ export async function newMatchPage() {
   picker.variant,
   picker.setups,
   el("label", {}, t("opponent"), el("input", { name: "opponent", autocomplete: "off", value: new URLSearchParams(location.search).get("opponent") || "" })),
+  tableSize,
   seatsForComputers,
   el("label", {}, t("turn_hours"), el("input", { name: "turn_hours", type: "number", min: "1", max: "336", value: "48" })),
   el("label", { class: "check" }, rated, t("rated")),
@@ -396,10 +411,12 @@ export async function settingsPage(redraw) {
   show(el("h2", {}, t("settings")), saved, keepAccountCard(redraw, providers), account, notices, push, away, me.guest ? null : sessionsCard(saved), ...more);
 }
 
-/// The time zone, chosen by its name in the page's language and a city
-/// (issue #49 item 10): "한국 표준시 · Seoul (UTC+09:00)", this phone's own
-/// zone first, then the rest by offset. Browsers name zones and not their
-/// cities in Korean, so the city stays as the zone's id writes it.
+/// The time zone, chosen by country and city in the page's language
+/// (issue #49 item 10): "대한민국 · Seoul · 한국 표준시 (UTC+09:00)", this
+/// phone's own zone first, then the rest by country name as the page's
+/// language sorts them. Browsers name countries and zones in Korean but not
+/// cities, so the city stays as the zone's id writes it; which country a
+/// zone is in comes from tzdata (zones.js).
 function zoneChoice(current) {
   const all = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
   const zones = [...new Set([current, browserZone(), ...all].filter(Boolean))];
@@ -414,20 +431,25 @@ function zoneChoice(current) {
     const said = part(zone, "longOffset").replace("GMT", "UTC");
     return said === "UTC" ? "UTC+00:00" : said;
   };
+  const regions = new Intl.DisplayNames([locale], { type: "region" });
+  const country = (zone) => { const code = countryOf(zone); return code ? regions.of(code) : ""; };
   const city = (zone) => zone.split("/").pop().replace(/_/g, " ");
   // Where the browser has no name for a zone it says "GMT+9": the city
   // and offset say it then.
   const name = (zone) => {
     const said = part(zone, "longGeneric");
-    return (said && !/^GMT/.test(said) ? said + " · " : "") + city(zone) + " (" + offset(zone) + ")";
+    return [country(zone), city(zone), said && !/^GMT/.test(said) ? said : ""].filter(Boolean).join(" · ") + " (" + offset(zone) + ")";
   };
-  const minutes = (zone) => { const m = offset(zone).match(/([+-])(\d+):(\d+)/); return m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0; };
+  const order = new Intl.Collator(locale);
   const here = browserZone();
-  const rest = zones.filter((z) => z !== here).sort((a, b) => minutes(a) - minutes(b) || name(a).localeCompare(name(b)));
-  const option = (z) => el("option", { value: z, selected: z === current }, name(z));
+  // Zones of no country (UTC, Etc/GMT+5) after the countries.
+  const rest = zones.filter((z) => z !== here)
+    .map((z) => ({ zone: z, country: country(z), label: name(z) }))
+    .sort((a, b) => (!a.country - !b.country) || order.compare(a.label, b.label));
+  const option = (z, label) => el("option", { value: z, selected: z === current }, label);
   return el("select", { name: "time_zone" },
-    el("optgroup", { label: t("this_device_zone") }, option(here)),
-    el("optgroup", { label: t("other_zones") }, rest.map(option)));
+    el("optgroup", { label: t("this_device_zone") }, option(here, name(here))),
+    el("optgroup", { label: t("other_zones") }, rest.map((z) => option(z.zone, z.label))));
 }
 
 /// The password and the account's sessions (issue #30): a new password

@@ -7,11 +7,15 @@
 //  - Resigning and withdrawing from a tournament ask first, with the cost.
 //  - A checkers king told from a man by its name and by a crown of 3:1.
 //  - The waiting count on the closed menu, unmoved by a computer match.
+//  - Refusals name the box and the rule in Korean; hidden stays hidden.
+//  - Time zones by country and city, this phone's first.
+//  - Four-player chess invites three friends by three links.
 //  - Live: a move made on one page appears on the other through the live
 //    channel (long before the 10-s poll could bring it), and by polling
 //    when the channel is cut; the creator waiting on the share page sees
 //    the friend join.
-// Run by play.cjs; alone with `WEB_TEST=tests/web/phone.cjs tests/web/run`.
+// Run by play.cjs; alone with `WEB_TEST=tests/web/phone.cjs tests/web/run`
+// (PHONE_CHECKS=formsSayWhatIsWrong,zonesByCountry: those checks only).
 "use strict";
 const L = require("./lib.cjs");
 
@@ -123,6 +127,32 @@ async function shareSeesJoin(browser, errors) {
   await page.context().close();
 }
 
+/// Four-player chess invites three friends by link (issue #49 item 11):
+/// three links on the share page, each opened by a friend in their own
+/// browser; the creator reads who joined, and the board opens on the
+/// third.
+async function threeFriendsByLink(browser, errors) {
+  const host = await account("hana", "ko");
+  const page = await phone(browser, errors, host, "ko", SIZES[0]);
+  await page.goto(BASE + "/new");
+  await page.selectOption("select[name=game]", "four_player_chess");
+  await page.click("form button[type=submit]");
+  await page.waitForSelector("input.share");
+  const links = await page.$$eval("input.share", (all) => all.map((i) => i.value));
+  assert.equal(links.length, 3, "a link for each open seat");
+  assert.equal(new Set(links).size, 3, "each link its own");
+  for (const [n, name] of ["ines", "jun", "kai"].entries()) {
+    const friend = await phone(browser, errors, await account(name, "ko"), "ko", SIZES[0]);
+    await friend.goto(links[n]);
+    await friend.click("[data-accept], main button[type=submit]");
+    await friend.waitForURL(/\/matches\/[0-9a-f-]{36}$/);
+    await friend.context().close();
+    if (n < 2) await page.waitForFunction((who) => document.querySelector("[data-joined]").textContent.includes(who), "p49_" + name);
+  }
+  await page.waitForURL(/\/matches\/[0-9a-f-]{36}$/, { timeout: 3000 });
+  await page.waitForSelector(".board");
+  await page.context().close();
+}
 
 /// Every game's board (and FlipChess's hand) on the screen unscrolled at
 /// both sizes and in both languages, with its coordinates.
@@ -310,6 +340,62 @@ async function sinceMyMove(browser, errors) {
   await page.context().close();
 }
 
+/// The form's words after its submit: what it says went wrong.
+async function refusedWith(page, form) {
+  await form.locator("button[type=submit]").click();
+  const said = form.locator("p.error[role=alert]");
+  await said.waitFor();
+  return said.textContent();
+}
+
+/// Each refusal names the box and the rule, in the page's language
+/// (issue #49 item 9): the service names the field and the rule, the page
+/// says them; an element marked hidden is never shown.
+async function formsSayWhatIsWrong(browser, errors) {
+  const taken = await account("taken", "ko");
+  const expected = /status of (401|409|422)/;
+  const page = await L.person(browser, errors, { locale: "ko-KR", viewport: SIZES[0], expected });
+  await page.goto(BASE + "/signin");
+  const up = page.locator("form").nth(1);
+  await up.locator("input[name=username]").fill("p49_taken");
+  await up.locator("input[name=password]").fill("a long password");
+  assert.match(await refusedWith(page, up), /: 아이디: 다른 계정이 이미 쓰고 있어요\.$/);
+  const guest = page.locator("form").nth(2);
+  await guest.locator("input[name=nickname]").fill("P49_TAKEN");
+  assert.match(await refusedWith(page, guest), /: 별명: 다른 플레이어의 이름과 너무 비슷해요\. 다른 이름을 고르세요\.$/);
+  await L.signIn(page, taken);
+  await page.goto(BASE + "/settings");
+  const password = page.locator("form", { has: page.locator("input[name=current_password]") });
+  await password.locator("input[name=current_password]").fill("not my password");
+  await password.locator("input[name=new_password]").fill("another long password");
+  assert.match(await refusedWith(page, password), /: 현재 비밀번호: 맞지 않아요\.$/);
+  for (const path of ["/settings", "/leaderboards/checkers/american", "/"]) {
+    await page.goto(BASE + path);
+    await page.waitForLoadState("networkidle");
+    const shown = await page.$$eval("[hidden]", (all) => all.filter((n) => getComputedStyle(n).display !== "none").map((n) => n.outerHTML.slice(0, 80)));
+    assert.deepEqual(shown, [], path);
+  }
+  await page.context().close();
+}
+
+/// Time zones by country and city in the page's language (issue #49 item
+/// 10), this phone's zone first.
+async function zonesByCountry(browser, errors) {
+  const zia = await account("zia", "ko");
+  for (const [lang, seoul, york] of [["ko", /^대한민국 · Seoul · 한국 표준시 \(UTC\+09:00\)$/, /^미국 · New York · /], ["en", /^South Korea · Seoul · Korean Standard Time \(UTC\+09:00\)$/, /^United States · New York · /]]) {
+    const page = await phone(browser, errors, zia, lang, SIZES[0]);
+    await page.goto(BASE + "/settings");
+    await page.waitForSelector("select[name=time_zone]");
+    const options = await page.$$eval("select[name=time_zone] option", (all) => all.map((o) => [o.value, o.textContent]));
+    assert.equal(options[0][0], "Asia/Seoul", "this phone's zone first");
+    assert.match(options[0][1], seoul);
+    assert.match(options.find(([v]) => v === "America/New_York")[1], york);
+    const unnamed = options.filter(([v, text]) => v.includes("/") && !v.startsWith("Etc/") && !/ · /.test(text));
+    assert.deepEqual(unnamed, [], "every city's zone has its country");
+    await page.context().close();
+  }
+}
+
 /// Every check of this file, each said as it passes.
 async function all(browser, errors) {
   await boardsFit(browser, errors);
@@ -326,11 +412,18 @@ async function all(browser, errors) {
   console.log("phone: the waiting count on the closed menu, unmoved by a computer match; my matches split by opponent");
   const live = await liveMoves(browser, errors);
   console.log(`live: a move on the other page ${live} ms after its confirm, through the live channel; by polling with the channel cut`);
+  await formsSayWhatIsWrong(browser, errors);
+  console.log("phone: a taken username, a look-alike nickname and a wrong current password each named with their box in Korean; hidden stays hidden");
+  await zonesByCountry(browser, errors);
+  console.log("phone: time zones named by country and city in Korean and English, this phone's first");
   await shareSeesJoin(browser, errors);
   console.log("live: the creator on the share page saw the friend join");
+  await threeFriendsByLink(browser, errors);
+  console.log("phone: four-player chess invites three friends by three links; the creator sees each join, the board opens on the third");
 }
 
 module.exports = { all };
+const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink };
 
 if (require.main === module) {
   const { chromium } = require("playwright-core");
@@ -338,7 +431,10 @@ if (require.main === module) {
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM, args: ["--no-sandbox"] });
     const errors = [];
     try {
-      await all(browser, errors);
+      // PHONE_CHECKS=zonesByCountry,liveMoves: those checks only.
+      const only = (process.env.PHONE_CHECKS || "").split(",").filter(Boolean);
+      if (only.length) for (const name of only) { await CHECKS[name](browser, errors); console.log("phone: " + name + " passed"); }
+      else await all(browser, errors);
       assert.deepEqual(errors, [], "no script errors: " + errors.join(" | "));
     } finally {
       await browser.close();

@@ -190,6 +190,7 @@ fn erase(
         .execute(conn)?;
     diesel::delete(conditional_lines::table.filter(conditional_lines::user_id.eq(user)))
         .execute(conn)?;
+    crate::talk::forget(conn, user)?;
     diesel::delete(rematch_offers::table.filter(rematch_offers::user_id.eq(user))).execute(conn)?;
     diesel::delete(idempotent_answers::table.filter(idempotent_answers::user_id.eq(user)))
         .execute(conn)?;

@@ -71,6 +71,10 @@ pub struct ExportedMatch {
     pub events: Vec<EventView>,
     /// The conditional moves I keep in it.
     pub conditional_moves: Lines,
+    /// The messages I wrote at its table (issue #50).
+    pub my_messages: Vec<crate::talk::MyMessage>,
+    /// My private note on it.
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema, Queryable)]
@@ -167,10 +171,13 @@ fn my_matches(
 ) -> Result<Vec<ExportedMatch>, Error> {
     (crate::matches::reads::of_player(conn, user)?.into_iter())
         .map(|id| {
+            let (my_messages, note) = crate::talk::mine_at(conn, id, user)?;
             Ok(ExportedMatch {
                 match_view: play::view(conn, id, user, now, random)?,
                 events: play::events(conn, id, user, 0, now, random)?.events,
                 conditional_moves: conditional::planned(conn, id, user)?,
+                my_messages,
+                note,
             })
         })
         .collect()

@@ -114,6 +114,22 @@ pub fn ensure_apart(conn: &mut PgConnection, user: Uuid, others: &[Uuid]) -> Res
 }
 
 /// The row between two people, whoever asked: (requester, accepted).
+/// Whether `a` and `b` are friends (a request accepted), read without a
+/// lock.
+pub fn are_friends(conn: &mut PgConnection, a: Uuid, b: Uuid) -> Result<bool, Error> {
+    let pair = (friendships::requester
+        .eq(a)
+        .and(friendships::addressee.eq(b)))
+    .or(friendships::requester
+        .eq(b)
+        .and(friendships::addressee.eq(a)));
+    let accepted = friendships::table
+        .filter(pair)
+        .filter(friendships::accepted)
+        .select(friendships::requester);
+    Ok(diesel::select(diesel::dsl::exists(accepted)).get_result(conn)?)
+}
+
 fn between(conn: &mut PgConnection, a: Uuid, b: Uuid) -> Result<Option<(Uuid, bool)>, Error> {
     Ok(friendships::table
         .filter(

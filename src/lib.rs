@@ -34,6 +34,7 @@ pub mod revoked;
 pub mod schema;
 pub mod state;
 pub mod summary;
+pub mod talk;
 pub mod tournaments;
 pub mod vacation;
 

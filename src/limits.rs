@@ -37,6 +37,7 @@
 //!   mails a day to one email address (an account's verified address, so
 //!   per account), counted whether or not the address is anyone's, so a
 //!   refusal tells nothing.
+//! - table talk: 10 messages a minute and 300 a day per player.
 
 use crate::error::Error;
 use crate::schema::limit_hits;
@@ -78,11 +79,16 @@ pub enum Limit {
     /// Exports of one account's data (issue #47): 5 a day. Each reads
     /// every match of the account; a person downloads theirs once.
     Export,
+    /// Messages at match tables (issue #50): 10 a minute and 300 a day
+    /// per player. A conversation of short lines stays under both; a
+    /// flood of a table stops within a minute.
+    MessagePerMinute,
+    MessagePerDay,
 }
 
 impl Limit {
     /// Every limit, once.
-    pub const ALL: [Limit; 15] = [
+    pub const ALL: [Limit; 17] = [
         Limit::SignInAccountAddress,
         Limit::SignInAccount,
         Limit::SignInAddress,
@@ -98,6 +104,8 @@ impl Limit {
         Limit::PasswordResetFromAddress,
         Limit::PasswordResetForEmail,
         Limit::Export,
+        Limit::MessagePerMinute,
+        Limit::MessagePerDay,
     ];
 
     /// `(key prefix, hits allowed, window in minutes, what the refusal says)`.
@@ -154,6 +162,8 @@ impl Limit {
                 24 * 60,
                 "at most 3 password reset mails a day to one address",
             ),
+            MessagePerMinute => ("messages-minute", 10, 1, "at most 10 messages a minute"),
+            MessagePerDay => ("messages-day", 300, 24 * 60, "at most 300 messages a day"),
         }
     }
 

@@ -42,15 +42,16 @@ const BACKLOG: usize = 1024;
 /// What a page open on a match hears.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {
-    /// The match changed; its seq now (unchanged for a rematch asked for).
+    /// The match changed; its seq now (none for a rematch asked for or a
+    /// message written, which change no seq).
     Moved { match_id: Uuid, seq: Option<i32> },
     /// Changes may have been missed: every page looks again.
     Resync,
 }
 
-/// Where a watched match stood when last read: its seq and its rematch
-/// offers.
-type Stand = (i32, i64);
+/// Where a watched match stood when last read: its seq, its rematch
+/// offers and its last message (issue #50: a message is no event).
+type Stand = (i32, i64, Option<i64>);
 
 /// The instance's watched matches and the streams they feed.
 pub struct Live {
@@ -137,37 +138,40 @@ impl Live {
             return Ok(());
         }
         let stands = reads::stands(conn, &ids)?;
+        let talked = crate::talk::messages::latest(conn, &ids)?;
         let mut watched = self.watched.lock().unwrap_or_else(|e| e.into_inner());
         for (id, seq, offers) in stands {
             let Some((_, known)) = watched.get_mut(&id) else {
                 continue;
             };
-            let now = (seq, offers);
+            let now = (seq, offers, talked.get(&id).copied());
             match known.replace(now) {
                 // First read: the page read the match a moment ago, and a
                 // move or a rematch offer may have come between. Its stream
-                // drops a seq it has already said; an offer standing costs
-                // the page one needless look.
+                // drops a seq it has already said; an offer or a message
+                // standing costs the page one needless look.
                 None => {
                     self.tell(Change::Moved {
                         match_id: id,
                         seq: Some(seq),
                     });
-                    if offers > 0 {
+                    if offers > 0 || now.2.is_some() {
                         self.tell(Change::Moved {
                             match_id: id,
                             seq: None,
                         });
                     }
                 }
-                Some((was, _)) if was != seq => self.tell(Change::Moved {
+                Some((was, _, _)) if was != seq => self.tell(Change::Moved {
                     match_id: id,
                     seq: Some(seq),
                 }),
-                Some((_, asked)) if asked != offers => self.tell(Change::Moved {
-                    match_id: id,
-                    seq: None,
-                }),
+                Some((_, asked, said)) if asked != offers || said != now.2 => {
+                    self.tell(Change::Moved {
+                        match_id: id,
+                        seq: None,
+                    })
+                }
                 Some(_) => {}
             }
         }

@@ -28,6 +28,38 @@ diesel::table! {
         display_skeleton_cased -> Nullable<Text>,
         deleted_at -> Nullable<Timestamptz>,
         name_held_until -> Nullable<Timestamptz>,
+        talk -> Text,
+    }
+}
+
+diesel::table! {
+    messages (id) {
+        id -> Uuid,
+        serial -> Int8,
+        match_id -> Uuid,
+        author_id -> Uuid,
+        team -> Nullable<Int2>,
+        body -> Nullable<Text>,
+        at_seq -> Int4,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    talk_seats (user_id, match_id) {
+        match_id -> Uuid,
+        user_id -> Uuid,
+        unread -> Int4,
+        muted -> Bool,
+    }
+}
+
+diesel::table! {
+    notes (user_id, match_id) {
+        match_id -> Uuid,
+        user_id -> Uuid,
+        body -> Text,
+        updated_at -> Timestamptz,
     }
 }
 

@@ -26,6 +26,10 @@ pub struct Summary {
     /// What an app's badge shows: moves owed to people, challenges,
     /// friend requests and tournament invitations.
     pub badge: i64,
+    /// Messages at my tables not read yet, muted tables left out (issue
+    /// #50): shown on the talk, not in `badge`, which counts what waits
+    /// for an answer.
+    pub unread_messages: i64,
 }
 
 pub fn summary(conn: &mut PgConnection, me: Uuid) -> Result<Summary, Error> {
@@ -58,5 +62,6 @@ pub fn summary(conn: &mut PgConnection, me: Uuid) -> Result<Summary, Error> {
         awaiting_me_people,
         tournament_invitations,
         badge: awaiting_me_people + challenges + friend_requests + tournament_invitations,
+        unread_messages: crate::talk::messages::unread_total(conn, me)?,
     })
 }

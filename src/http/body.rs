@@ -40,6 +40,14 @@ pub fn find_nul(value: &Value) -> bool {
     }
 }
 
+/// The member of the request holding a NUL in its value, named in the
+/// refusal as `field` (issue #49 item 9), where it is one of the top
+/// object's.
+fn nul_member(value: &Value) -> Option<&str> {
+    let fields = value.as_object()?;
+    (fields.iter()).find_map(|(k, v)| (!k.contains('\0') && find_nul(v)).then_some(k.as_str()))
+}
+
 /// Whether a NUL stands in an object's key (of a free-form value, which
 /// the document's string patterns do not reach).
 fn nul_in_a_key(value: &Value) -> bool {
@@ -114,7 +122,13 @@ impl<T: DeserializeOwned + 'static> FromRequest for Body<T> {
                 return Err(if nul_in_a_key(&value) {
                     ApiError::unacceptable(said)
                 } else {
-                    ApiError::validation(said)
+                    let refused = ApiError::validation(said);
+                    match nul_member(&value) {
+                        Some(field) => refused
+                            .with("field", Value::from(field))
+                            .with("rule", Value::from(crate::error::Rule::Form.as_str())),
+                        None => refused,
+                    }
                 });
             }
             T::deserialize(Strict(value))

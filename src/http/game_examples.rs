@@ -77,6 +77,7 @@ fn match_view(game: GameId, state: &MatchState, seats: usize, seq: i32, now: u32
         tournament: None,
         takeback_asked_by: None,
         rematch_asked_by: Vec::new(),
+        unread_messages: 0,
     }
 }
 

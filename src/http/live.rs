@@ -3,7 +3,7 @@
 //!
 //! The stream says only that the match changed and its seq: `event: seq`
 //! with `{"seq": N}` at once and after every change (N only grows) (`{"seq": null}` for a
-//! rematch asked for, which leaves the seq), `event: resync` when changes
+//! rematch asked for or a message at the table, which leave the seq), `event: resync` when changes
 //! may have been missed, and a comment every [`BEAT`] so that a dead
 //! connection is noticed. The page re-reads the match through the API,
 //! which shows each viewer what they may see (§H1); no game content is in

@@ -127,7 +127,9 @@ pub async fn list_matches(
         opponent,
     };
     let page = db::read(&state.pool, move |c| {
-        play::list(c, caller.user_id, filters, cursor)
+        let mut page = play::list(c, caller.user_id, filters, cursor)?;
+        crate::talk::messages::mark_unread(c, caller.user_id, &mut page.items)?;
+        Ok(page)
     })
     .await?;
     Ok(HttpResponse::Ok().json(page))
@@ -161,7 +163,9 @@ pub async fn view_match(
     let (id, now) = (id.into_inner(), state.clock.now());
     let mut random = state.roller();
     let view = db::read(&state.pool, move |c| {
-        play::view(c, id, caller.user_id, now, &mut random)
+        let mut view = play::view(c, id, caller.user_id, now, &mut random)?;
+        crate::talk::messages::mark_unread(c, caller.user_id, std::slice::from_mut(&mut view))?;
+        Ok(view)
     })
     .await?;
     let tag = etag(&view);
@@ -208,7 +212,7 @@ pub async fn legal_actions(
 
 /// The request's `Idempotency-Key`, with what it asks for (method, path
 /// and body) as the key's fingerprint (`crate::idempotency`).
-fn keyed(req: &HttpRequest, body: &impl serde::Serialize) -> Result<Option<Keyed>, ApiError> {
+pub fn keyed(req: &HttpRequest, body: &impl serde::Serialize) -> Result<Option<Keyed>, ApiError> {
     let Some(value) = req.headers().get("Idempotency-Key") else {
         return Ok(None);
     };

@@ -25,6 +25,7 @@ pub mod ratings;
 pub mod reauth;
 pub mod seeks;
 pub mod speak;
+pub mod talk;
 pub mod tournaments;
 pub mod vacation;
 

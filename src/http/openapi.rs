@@ -10,7 +10,7 @@
 
 use super::{
     accounts, computer, conditional, devices, friends, identities, live, matches, my_data, notify,
-    ops, ratings, seeks, tournaments, vacation,
+    ops, ratings, seeks, talk, tournaments, vacation,
 };
 use actix_web::http::StatusCode;
 use serde::Serialize;
@@ -98,6 +98,14 @@ api_routes!(
     conditional::put_lines,
     conditional::delete_lines,
     conditional::plan,
+    talk::list_messages,
+    talk::post_message,
+    talk::read_messages,
+    talk::mute_match,
+    talk::get_note,
+    talk::put_note,
+    talk::get_talk_settings,
+    talk::put_talk_settings,
     notify::get_settings,
     notify::put_settings,
     notify::unsubscribe,

@@ -153,6 +153,14 @@ pub struct MatchView {
     /// the match's own view, not in lists).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rematch_asked_by: Vec<u8>,
+    /// Messages at the table I have not read (issue #50; `crate::talk`
+    /// sets it in lists and in the match's own view; absent when none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unread_messages: i32,
+}
+
+fn is_zero(n: &i32) -> bool {
+    *n == 0
 }
 
 /// `{seq, at, seat?, type, …}`, redacted for its viewer.
@@ -686,6 +694,7 @@ impl Table {
             tournament: r.tournament_id,
             takeback_asked_by: None,
             rematch_asked_by: Vec::new(),
+            unread_messages: 0,
         })
     }
 

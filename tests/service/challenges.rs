@@ -331,7 +331,7 @@ async fn my_matches_filter_by_game_and_opponent_and_the_summary_counts_what_awai
     assert_eq!(
         summary,
         json!({"awaiting_me": turns, "challenges": 1, "friend_requests": 1,
-            "awaiting_me_people": turns, "tournament_invitations": 0, "badge": turns + 2})
+            "awaiting_me_people": turns, "tournament_invitations": 0, "badge": turns + 2, "unread_messages": 0})
     );
     app.stop().await;
 }

@@ -38,7 +38,7 @@ const FLOORS: [&[&str]; 8] = [
     ],
     &["matches"],
     &[
-        "ratings", "notices", "summary", "computer", "vacation", "live",
+        "ratings", "notices", "summary", "computer", "vacation", "live", "talk",
     ],
     &["lobby", "tournaments", "deletion", "export"],
     &["state"],

@@ -212,6 +212,33 @@ async fn a_rematch_asked_for_is_heard_without_a_seq() {
     );
 }
 
+/// A message at the table (issue #50) is no event: the page hears that
+/// something changed without a seq, and reads the talk again.
+#[actix_web::test]
+async fn a_message_is_heard_without_a_seq() {
+    let app = TestApp::start().await;
+    let (id, [writer, reader]) = checkers(&app).await;
+    let mut live = Live::open(&app, &reader, &id).await;
+    let first = live.next(SOON).await.expect("the seq at once");
+    let path = format!("/v1/matches/{id}/messages");
+    let said = app
+        .request(
+            "POST",
+            &path,
+            Some(&writer),
+            Some(json!({"text": "hi"})),
+            &[],
+        )
+        .await;
+    assert_eq!(said.status, 201, "{}", said.body);
+    assert_eq!(
+        live.next(SOON).await,
+        Some(("seq".into(), json!({ "seq": null })))
+    );
+    let seq = app.get(&format!("/v1/matches/{id}"), &reader).await.body["seq"].clone();
+    assert_eq!(first.1["seq"], seq, "the seq is unchanged");
+}
+
 #[actix_web::test]
 async fn only_those_who_may_read_the_match_may_listen() {
     let app = TestApp::start().await;

@@ -42,6 +42,7 @@ mod sessions;
 mod smtp;
 mod support;
 mod takebacks;
+mod talk;
 mod tournament_limits;
 mod tournaments;
 mod vacation;

@@ -234,6 +234,14 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("post", "/v1/me/deletion"),
         ("get", "/v1/me/export"),
         ("get", "/v1/matches/{id}/live"),
+        ("get", "/v1/matches/{id}/messages"),
+        ("post", "/v1/matches/{id}/messages"),
+        ("post", "/v1/matches/{id}/messages/read"),
+        ("put", "/v1/matches/{id}/mute"),
+        ("get", "/v1/matches/{id}/note"),
+        ("put", "/v1/matches/{id}/note"),
+        ("get", "/v1/me/talk-settings"),
+        ("put", "/v1/me/talk-settings"),
     ];
     let paths = doc["paths"].as_object().unwrap();
     for (method, path) in routes {
@@ -246,7 +254,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        73,
+        78,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

@@ -1,0 +1,350 @@
+//! Messages at a match's table (issue #50 item 1): written by its seated
+//! people, read as [`super::hears`] allows, counted unread for those who
+//! hear them until they read.
+
+use super::{hears, settings, Who};
+use crate::error::Error;
+use crate::idempotency::{self, Keyed};
+use crate::limits::{self, Limit};
+use crate::matches::{MatchView, Table};
+use crate::players::Player;
+use crate::schema::{messages, talk_seats};
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// The most characters of a message.
+pub const MOST: usize = 500;
+/// Messages a page holds; older ones are asked for with `before`.
+pub const PAGE: i64 = 50;
+
+/// `POST /v1/matches/{id}/messages`.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Said {
+    /// 1–500 characters, one line, trimmed.
+    #[schema(min_length = 1, max_length = 2000)]
+    pub text: String,
+    /// To my team only (four-player chess in teams); else everyone at the
+    /// table.
+    #[serde(default)]
+    pub team: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Message {
+    pub id: Uuid,
+    pub author: Player,
+    /// Written to the author's team only.
+    pub team: bool,
+    /// The text; absent once its author deleted their account.
+    pub text: Option<String>,
+    /// The match's seq when it was written: after which event.
+    pub at_seq: i32,
+    pub at: DateTime<Utc>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Messages {
+    /// Oldest first, the newest `PAGE` before `before`.
+    pub items: Vec<Message>,
+    /// Pass as `before` for older ones; none at the start.
+    pub next_before: Option<Uuid>,
+    /// Not read yet by me (none while muted).
+    pub unread: i32,
+    /// My mute of this match: no notice, no unread count.
+    pub muted: bool,
+    /// Whether I may write here (seated, my talk not off).
+    pub may_write: bool,
+    /// Whether I have a team channel here (teams of more than one).
+    pub team_channel: bool,
+}
+
+type Row = (Uuid, Uuid, Option<i16>, Option<String>, i32, DateTime<Utc>);
+
+/// The table, if `user` is seated at it (404 for strangers, as every
+/// match read; 403 for one only challenged to play it).
+fn seated(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<(Table, usize), Error> {
+    let table = Table::load_mine(conn, id, user, false)?;
+    let seat = (table.seats.iter()).position(|s| *s == Some(user));
+    let seat =
+        seat.ok_or_else(|| Error::forbidden("only the match's players talk at its table"))?;
+    Ok((table, seat))
+}
+
+/// The team channel of `seat`, if its team has more than one seat.
+fn team_of(table: &Table, seat: usize) -> Option<i16> {
+    let teams = table.state.teams(table.seats.len());
+    let mates = teams.iter().filter(|t| **t == teams[seat]).count();
+    (mates > 1).then(|| teams[seat] as i16)
+}
+
+/// Write a message: a pure check of the text, then one insert and the
+/// unread counts of those who hear it. A retry with the same
+/// `Idempotency-Key` gets the first answer.
+pub fn post(
+    conn: &mut PgConnection,
+    id: Uuid,
+    author: Uuid,
+    said: Said,
+    keyed: Option<Keyed>,
+    now: DateTime<Utc>,
+) -> Result<Message, Error> {
+    let text = super::text(&said.text, MOST, false, "text")?;
+    if let Some(answer) = idempotency::replay(keyed.as_ref(), conn, author, now)? {
+        return serde_json::from_value(answer).map_err(Error::internal);
+    }
+    let (table, seat) = seated(conn, id, author)?;
+    if settings(conn, author)?.who == Who::Nobody {
+        return Err(Error::forbidden(
+            "your talk is off (talk settings): turn it on to write",
+        ));
+    }
+    let team = match said.team {
+        true => Some(
+            team_of(&table, seat)
+                .ok_or_else(|| Error::unacceptable("there is no team channel at this table"))?,
+        ),
+        false => None,
+    };
+    limits::take(conn, Limit::MessagePerMinute, &author.to_string(), now)?;
+    limits::take(conn, Limit::MessagePerDay, &author.to_string(), now)?;
+    let message = Message {
+        id: Uuid::new_v4(),
+        author: table.players[&author].clone(),
+        team: team.is_some(),
+        text: Some(text),
+        at_seq: table.row.seq,
+        at: now,
+    };
+    diesel::insert_into(messages::table)
+        .values((
+            messages::id.eq(message.id),
+            messages::match_id.eq(id),
+            messages::author_id.eq(author),
+            messages::team.eq(team),
+            messages::body.eq(&message.text),
+            messages::at_seq.eq(message.at_seq),
+            messages::created_at.eq(now),
+        ))
+        .execute(conn)?;
+    count_unread(conn, &table, seat, team, author)?;
+    if let Some(keyed) = &keyed {
+        let answer = serde_json::to_value(&message).map_err(Error::internal)?;
+        keyed.remember(conn, author, id, answer, now)?;
+    }
+    Ok(message)
+}
+
+/// One more unread message for each person at the table who hears
+/// `author` (of the team, for a team's message); a muted table counts
+/// nothing.
+fn count_unread(
+    conn: &mut PgConnection,
+    table: &Table,
+    seat: usize,
+    team: Option<i16>,
+    author: Uuid,
+) -> Result<(), Error> {
+    let teams = table.state.teams(table.seats.len());
+    for (other, user) in table.seats.iter().enumerate() {
+        let Some(user) = *user else { continue };
+        let person = table
+            .players
+            .get(&user)
+            .is_some_and(|p| p.computer.is_none());
+        let of_team = team.is_none() || teams[other] == teams[seat];
+        if user == author || !person || !of_team {
+            continue;
+        }
+        let who = settings(conn, user)?.who;
+        if !hears(conn, user, who, author)? {
+            continue;
+        }
+        diesel::insert_into(talk_seats::table)
+            .values((
+                talk_seats::match_id.eq(table.row.id),
+                talk_seats::user_id.eq(user),
+                talk_seats::unread.eq(1),
+            ))
+            .on_conflict((talk_seats::user_id, talk_seats::match_id))
+            .do_update()
+            .set(
+                talk_seats::unread.eq(diesel::dsl::sql::<diesel::sql_types::Integer>(
+                    "talk_seats.unread + CASE WHEN talk_seats.muted THEN 0 ELSE 1 END",
+                )),
+            )
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// The newest messages `reader` hears at the table, before the message
+/// `before` if given.
+pub fn list(
+    conn: &mut PgConnection,
+    id: Uuid,
+    reader: Uuid,
+    before: Option<Uuid>,
+) -> Result<Messages, Error> {
+    let (table, seat) = seated(conn, id, reader)?;
+    let who = settings(conn, reader)?.who;
+    let my_team = team_of(&table, seat);
+    let mut query = messages::table
+        .filter(messages::match_id.eq(id))
+        .filter(
+            messages::team
+                .is_null()
+                .or(messages::team.nullable().eq(my_team)),
+        )
+        .order(messages::serial.desc())
+        .limit(PAGE)
+        .select((
+            messages::id,
+            messages::author_id,
+            messages::team,
+            messages::body,
+            messages::at_seq,
+            messages::created_at,
+        ))
+        .into_boxed();
+    if let Some(before) = before {
+        let serial: i64 = messages::table
+            .find(before)
+            .filter(messages::match_id.eq(id))
+            .select(messages::serial)
+            .first(conn)?;
+        query = query.filter(messages::serial.lt(serial));
+    }
+    let rows: Vec<Row> = query.load(conn)?;
+    let next_before = (rows.len() as i64 == PAGE).then(|| rows[rows.len() - 1].0);
+    let mut heard: HashMap<Uuid, bool> = HashMap::new();
+    let mut items = Vec::new();
+    for (mid, author, team, body, at_seq, at) in rows.into_iter().rev() {
+        let hears_author = match heard.get(&author) {
+            Some(h) => *h,
+            None => {
+                let h = hears(conn, reader, who, author)?;
+                *heard.entry(author).or_insert(h)
+            }
+        };
+        let Some(player) = table.players.get(&author) else {
+            continue;
+        };
+        if hears_author {
+            items.push(Message {
+                id: mid,
+                author: player.clone(),
+                team: team.is_some(),
+                text: body,
+                at_seq,
+                at,
+            });
+        }
+    }
+    let (unread, muted) = talk_seats::table
+        .find((reader, id))
+        .select((talk_seats::unread, talk_seats::muted))
+        .first(conn)
+        .optional()?
+        .unwrap_or((0, false));
+    Ok(Messages {
+        items,
+        next_before,
+        unread,
+        muted,
+        may_write: who != Who::Nobody,
+        team_channel: my_team.is_some(),
+    })
+}
+
+/// Everything at the table read by `reader`.
+pub fn read(conn: &mut PgConnection, id: Uuid, reader: Uuid) -> Result<(), Error> {
+    seated(conn, id, reader)?;
+    diesel::update(talk_seats::table.find((reader, id)))
+        .set(talk_seats::unread.eq(0))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// `PUT /v1/matches/{id}/mute`.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Mute {
+    pub muted: bool,
+}
+
+/// Mute (or hear again) the table's talk: a muted table raises no notice
+/// and counts nothing unread; its messages are still there to read.
+pub fn mute(conn: &mut PgConnection, id: Uuid, user: Uuid, mute: Mute) -> Result<Mute, Error> {
+    seated(conn, id, user)?;
+    diesel::insert_into(talk_seats::table)
+        .values((
+            talk_seats::match_id.eq(id),
+            talk_seats::user_id.eq(user),
+            talk_seats::muted.eq(mute.muted),
+        ))
+        .on_conflict((talk_seats::user_id, talk_seats::match_id))
+        .do_update()
+        .set((talk_seats::muted.eq(mute.muted), talk_seats::unread.eq(0)))
+        .execute(conn)?;
+    Ok(mute)
+}
+
+/// The unread messages of each of `views` for `user`, set on them.
+pub fn mark_unread(
+    conn: &mut PgConnection,
+    user: Uuid,
+    views: &mut [MatchView],
+) -> Result<(), Error> {
+    let ids: Vec<Uuid> = views.iter().map(|v| v.id).collect();
+    let counts: HashMap<Uuid, i32> = talk_seats::table
+        .filter(talk_seats::user_id.eq(user))
+        .filter(talk_seats::match_id.eq_any(ids))
+        .filter(talk_seats::unread.gt(0))
+        .select((talk_seats::match_id, talk_seats::unread))
+        .load::<(Uuid, i32)>(conn)?
+        .into_iter()
+        .collect();
+    for view in views {
+        view.unread_messages = counts.get(&view.id).copied().unwrap_or(0);
+    }
+    Ok(())
+}
+
+/// Every unread message of `user`, over their matches.
+pub fn unread_total(conn: &mut PgConnection, user: Uuid) -> Result<i64, Error> {
+    let total: Option<i64> = talk_seats::table
+        .filter(talk_seats::user_id.eq(user))
+        .select(diesel::dsl::sum(talk_seats::unread))
+        .first(conn)?;
+    Ok(total.unwrap_or(0))
+}
+
+#[derive(QueryableByName)]
+struct Latest {
+    #[diesel(sql_type = diesel::sql_types::Uuid)]
+    id: Uuid,
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::BigInt>)]
+    at: Option<i64>,
+}
+
+/// When each of the matches `ids` last had a message (live pages hear
+/// of a new one, `crate::live`): one index probe per match, however many
+/// messages it holds.
+pub fn latest(conn: &mut PgConnection, ids: &[Uuid]) -> Result<HashMap<Uuid, i64>, Error> {
+    let rows: Vec<Latest> = diesel::sql_query(
+        "SELECT w.id, (SELECT m.created_at FROM messages m WHERE m.match_id = w.id \
+         ORDER BY m.created_at DESC LIMIT 1) AS at FROM unnest($1::uuid[]) AS w(id)",
+    )
+    .bind::<diesel::sql_types::Array<diesel::sql_types::Uuid>, _>(ids)
+    .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|r| Some((r.id, r.at?)))
+        .collect())
+}

@@ -1,0 +1,216 @@
+//! Table talk (issue #50; docs/decisions/table-talk.md): messages between
+//! the players of a match, and each player's private note on it.
+//!
+//! A message is not a game event: it is written beside the match's log,
+//! never in it, so it changes no `seq` and makes no move stale. It carries
+//! the seq it was written at, which says after which event and nothing
+//! of what a hidden game keeps from anyone (§H1). Who reads a message is
+//! decided when it is read ([`hears`]): the reader's setting (everyone,
+//! friends only, nobody) and a block between the two hide it, past
+//! messages too; at a four-player table in teams, a team's own channel is
+//! read by that team alone. Computers neither read nor write.
+
+pub mod messages;
+pub mod notes;
+
+use crate::error::Error;
+use crate::schema::users;
+use diesel::prelude::*;
+use diesel::PgConnection;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// Who may write to me: their messages are the ones I read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Who {
+    /// Everyone I play with (the default).
+    Everyone,
+    /// My friends only.
+    Friends,
+    /// Nobody: the talk is off for me, and I write nothing either.
+    Nobody,
+}
+
+impl Who {
+    pub const ALL: [Who; 3] = [Who::Everyone, Who::Friends, Who::Nobody];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Who::Everyone => "everyone",
+            Who::Friends => "friends",
+            Who::Nobody => "nobody",
+        }
+    }
+
+    fn parse(name: &str) -> Who {
+        Who::ALL
+            .into_iter()
+            .find(|w| w.name() == name)
+            .unwrap_or(Who::Everyone)
+    }
+}
+
+/// `GET`/`PUT /v1/me/talk-settings`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TalkSettings {
+    pub who: Who,
+}
+
+pub fn settings(conn: &mut PgConnection, me: Uuid) -> Result<TalkSettings, Error> {
+    let who: String = users::table.find(me).select(users::talk).first(conn)?;
+    Ok(TalkSettings {
+        who: Who::parse(&who),
+    })
+}
+
+pub fn set_settings(
+    conn: &mut PgConnection,
+    me: Uuid,
+    settings: TalkSettings,
+) -> Result<TalkSettings, Error> {
+    diesel::update(users::table.find(me))
+        .set(users::talk.eq(settings.who.name()))
+        .execute(conn)?;
+    Ok(settings)
+}
+
+/// Whether `reader` (whose setting is `who`) reads what `author` writes:
+/// always their own; never across a block, either way; else as the
+/// reader's setting says.
+pub fn hears(conn: &mut PgConnection, reader: Uuid, who: Who, author: Uuid) -> Result<bool, Error> {
+    if reader == author {
+        return Ok(true);
+    }
+    if crate::friends::blocked_between(conn, reader, author)? {
+        return Ok(false);
+    }
+    Ok(match who {
+        Who::Everyone => true,
+        Who::Friends => crate::friends::are_friends(conn, reader, author)?,
+        Who::Nobody => false,
+    })
+}
+
+/// My words at a match, for my data export (issue #50 item 7): the
+/// messages I wrote there and my note.
+pub fn mine_at(
+    conn: &mut PgConnection,
+    id: Uuid,
+    me: Uuid,
+) -> Result<(Vec<MyMessage>, Option<String>), Error> {
+    use crate::schema::{messages, notes};
+    let said = messages::table
+        .filter(messages::match_id.eq(id))
+        .filter(messages::author_id.eq(me))
+        .order(messages::serial)
+        .select((
+            messages::body,
+            messages::team,
+            messages::at_seq,
+            messages::created_at,
+        ))
+        .load::<(
+            Option<String>,
+            Option<i16>,
+            i32,
+            chrono::DateTime<chrono::Utc>,
+        )>(conn)?
+        .into_iter()
+        .map(|(text, team, at_seq, at)| MyMessage {
+            text,
+            team: team.is_some(),
+            at_seq,
+            at,
+        })
+        .collect();
+    let note = notes::table
+        .find((me, id))
+        .select(notes::body)
+        .first(conn)
+        .optional()?;
+    Ok((said, note))
+}
+
+/// A message of mine, as my export lists it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MyMessage {
+    pub text: Option<String>,
+    pub team: bool,
+    pub at_seq: i32,
+    pub at: chrono::DateTime<chrono::Utc>,
+}
+
+/// A deleted account's words (issue #50 item 7): its messages keep their
+/// place with their text erased (shown as deleted), its notes and unread
+/// counts go.
+pub fn forget(conn: &mut PgConnection, user: Uuid) -> Result<(), Error> {
+    use crate::schema::{messages, notes, talk_seats};
+    diesel::update(messages::table.filter(messages::author_id.eq(user)))
+        .set(messages::body.eq(None::<String>))
+        .execute(conn)?;
+    diesel::delete(notes::table.filter(notes::user_id.eq(user))).execute(conn)?;
+    diesel::delete(talk_seats::table.filter(talk_seats::user_id.eq(user))).execute(conn)?;
+    Ok(())
+}
+
+/// The bidirectional controls (Unicode's Bidi_Control): they can make a
+/// message read backwards from what it says.
+const BIDI: [(char, char); 4] = [
+    ('\u{061C}', '\u{061C}'),
+    ('\u{200E}', '\u{200F}'),
+    ('\u{202A}', '\u{202E}'),
+    ('\u{2066}', '\u{2069}'),
+];
+
+/// Text a player writes (a message of 1–`most` characters, a note): trimmed,
+/// with no control character (a message is one line; a note keeps its
+/// line breaks, `lines`) and no bidirectional control. `field` names the
+/// request member a refusal is about.
+pub fn text(raw: &str, most: usize, lines: bool, field: &'static str) -> Result<String, Error> {
+    let text = raw.trim();
+    let bad = |c: char| {
+        (c.is_control() && !(lines && c == '\n'))
+            || BIDI.iter().any(|(a, b)| (*a..=*b).contains(&c))
+    };
+    let count = text.chars().count();
+    if count == 0 || count > most || text.chars().any(bad) {
+        let shape = if lines { "" } else { " on one line" };
+        return Err(Error::validation(format!(
+            "{field} has 1–{most} characters{shape}, with no control or bidirectional control character"
+        ))
+        .in_field(field, crate::error::Rule::Form));
+    }
+    Ok(text.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_trimmed_and_refuses_control_and_bidirectional_characters() {
+        assert_eq!(
+            text("  잘 부탁해요! ", 500, false, "text").unwrap(),
+            "잘 부탁해요!"
+        );
+        assert_eq!(text("👨‍👩‍👧 gg", 500, false, "text").unwrap(), "👨‍👩‍👧 gg");
+        for bad in [
+            "",
+            "   ",
+            "a\u{0}b",
+            "a\nb",
+            "a\u{202E}b",
+            "a\u{2066}b",
+            "a\u{200F}",
+        ] {
+            assert!(text(bad, 500, false, "text").is_err(), "{bad:?}");
+        }
+        assert!(text(&"가".repeat(500), 500, false, "text").is_ok());
+        assert!(text(&"가".repeat(501), 500, false, "text").is_err());
+        assert_eq!(text("one\ntwo", 2000, true, "text").unwrap(), "one\ntwo");
+        assert!(text("one\rtwo", 2000, true, "text").is_err());
+    }
+}

@@ -44,6 +44,7 @@ const FILES: &[(&str, &str, &str, &str)] = &[
     script!("account.js"),
     script!("offline.js"),
     script!("live.js"),
+    script!("talk.js"),
     script!("zones.js"),
     // The games: the registry, what their boards share, one module each.
     script!("games.js"),

@@ -22,7 +22,7 @@ export const language = () => lang;
 /// no words for it: the service's sentence is said then.
 function refusal(problem) {
   if (!problem || !problem.field || !problem.rule) return null;
-  const label = { locale: "language" }[problem.field] || problem.field;
+  const label = { locale: "language", text: "message" }[problem.field] || problem.field;
   const rule = problem.rule === "form" ? "rule_" + ({ new_password: "password" }[problem.field] || problem.field) : "refused_" + problem.rule;
   return WORDS.en[label] && WORDS.en[rule] ? t(label) + ": " + t(rule) : null;
 }

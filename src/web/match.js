@@ -8,6 +8,7 @@ import { startTerms, statusLine } from "./pages.js";
 import * as Games from "./games.js";
 import { squareGrid } from "./boards.js";
 import { conditionalPanel } from "./conditional.js";
+import { talkPanel } from "./talk.js";
 import { flush, keep, onSent, unsent } from "./offline.js";
 import { listen, stopHearing } from "./live.js";
 
@@ -68,6 +69,9 @@ export async function matchPage(id) {
     } catch (_) { state.behind = true; /* a slow or lost connection: try again next time */ }
   };
   hearing = listen(id, (event, data) => {
+    // A message (issue #50) changes no seq: the talk reads again in
+    // place, even while its box is being typed in.
+    if (state.talk && (event !== "seq" || data.seq === null)) state.talk.refresh().catch(() => {});
     if (event === "open" || event === "resync" || data.seq === null || data.seq > state.match.seq) {
       state.behind = true;
       catchUp();
@@ -148,10 +152,24 @@ function drawBoard(state) {
       waiting ? el("p", { class: "banner unsent", "data-unsent": true }, describe(waiting.body.action, m.game) + " — " + t("not_sent")) : null,
       challengeBar(state), offerBar(state, actions), takebackBanner(state), passedBar(state), flippedBar(state, view), sinceMine(state, view)),
     el("div", { class: "side-panel" },
+      talkSlot(state),
       // Conditional moves wait on a person's slow reply; a computer
       // answers within seconds, so a match against it offers none.
       replayBar(state), takebackButton(state), againstComputer(m) ? null : linesSlot(state),
       otherActions(state, actions), finishedBar(state), moveList(state), resignStep(state, actions))));
+}
+
+/// The talk at the table (issue #50), built once per page: a redraw keeps
+/// what is typed. Only the seated talk, and computers neither read nor
+/// write, so a match against the computer has none.
+function talkSlot(state) {
+  const m = state.match;
+  const people = m.seats.some((s) => s.user && !s.user.computer && !m.my_seats.includes(s.seat));
+  if (!m.my_seats.length || !people) return null;
+  if (!state.talk) state.talk = talkPanel(m);
+  else if (state.talkUnread !== m.unread_messages) state.talk.refresh().catch(() => {});
+  state.talkUnread = m.unread_messages;
+  return state.talk;
 }
 
 /// My conditional moves (issue #34), built once per seq of the match: a

@@ -351,7 +351,7 @@ async function subscribePush() {
 }
 
 export async function settingsPage(redraw) {
-  const [me, settings] = await Promise.all([api("GET", "/v1/me"), api("GET", "/v1/me/notification-settings")]).then((r) => r.map((x) => x.data));
+  const [me, settings, talk] = await Promise.all([api("GET", "/v1/me"), api("GET", "/v1/me/notification-settings"), api("GET", "/v1/me/talk-settings")]).then((r) => r.map((x) => x.data));
   const kinds = Object.keys(settings.email || {});
   // One row per kind, with a switch for mail and one for push, each a
   // 44-px target (issue #49 item 10).
@@ -372,6 +372,7 @@ export async function settingsPage(redraw) {
     const changes = { locale: data.get("language"), time_zone: data.get("time_zone"), takebacks: data.get("takebacks") };
     if (!me.guest) changes.email = data.get("email") || null;
     const updated = (await api("PATCH", "/v1/me", changes)).data;
+    await api("PUT", "/v1/me/talk-settings", { who: data.get("talk") });
     session.remember(updated);
     setLanguage(updated.locale);
     redraw();
@@ -386,6 +387,9 @@ export async function settingsPage(redraw) {
   // Whether opponents may ask me to take a move back (issue #34).
   el("label", {}, t("takebacks"), el("select", { name: "takebacks" },
     ["never", "unrated", "always"].map((v) => el("option", { value: v, selected: v === me.takebacks }, t("takebacks_" + v))))),
+  // Whose messages I read at my tables (issue #50).
+  el("label", {}, t("talk_who"), el("select", { name: "talk" },
+    ["everyone", "friends", "nobody"].map((v) => el("option", { value: v, selected: v === talk.who }, t("talk_" + v))))),
   el("button", { type: "submit" }, t("save")), accountSaved);
   const notices = form({}, async (data) => {
     for (const channel of ["email", "push"]) for (const k of kinds) settings[channel][k] = data.get(channel + "." + k) === "on";

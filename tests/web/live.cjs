@@ -195,7 +195,7 @@ async function staleMoveSaid(browser, errors) {
   await api("DELETE", "/v1/me/vacation", other.access_token);
   await page.click(".confirm button:first-of-type");
   await page.waitForFunction((b) => Number(document.querySelector(".match-head")?.dataset.seq) > b + 2, before, { timeout: 15000 });
-  assert.equal(await page.$(".error"), null, "no complaint");
+  assert.equal(await page.$(".now .error"), null, "no complaint");
   // The other replies; then, while the mover's next move is being made,
   // the other offers a draw (a fact of the game): the move is refused as
   // stale and the page says why.
@@ -208,8 +208,8 @@ async function staleMoveSaid(browser, errors) {
   await api("POST", `/v1/matches/${id}/actions`, other.access_token, { seq: await seqOf(id, other), action: offer });
   const noise = errors.length;
   await page.click(".confirm button:first-of-type");
-  await page.waitForSelector(".error", { timeout: 15000 });
-  assert.match(await page.textContent(".error"), /board changed/);
+  await page.waitForSelector(".now .error", { timeout: 15000 });
+  assert.match(await page.textContent(".now .error"), /board changed/);
   // The browser's own line for the refused request is expected here.
   const kept = errors.slice(noise).filter((e) => !/status of 409/.test(e));
   errors.splice(noise, errors.length - noise, ...kept);

@@ -10,6 +10,7 @@
 //  - Refusals name the box and the rule in Korean; hidden stays hidden.
 //  - Time zones by country and city, this phone's first.
 //  - Four-player chess invites three friends by three links.
+//  - Table talk: a message live on the other phone, counted, a note kept.
 //  - Live: a move made on one page appears on the other through the live
 //    channel (long before the 10-s poll could bring it), and by polling
 //    when the channel is cut; the creator waiting on the share page sees
@@ -42,8 +43,8 @@ async function owing(id, players) {
 
 /// `session` signed in on a phone of `size`, in `lang` (the account's
 /// language, as the app takes it at sign-in).
-async function phone(browser, errors, session, lang, size) {
-  const page = await L.person(browser, errors, { locale: lang === "ko" ? "ko-KR" : "en-US", viewport: size });
+async function phone(browser, errors, session, lang, size, expected) {
+  const page = await L.person(browser, errors, { locale: lang === "ko" ? "ko-KR" : "en-US", viewport: size, expected });
   await L.signIn(page, Object.assign({}, session, { user: Object.assign({}, session.user, { locale: lang }) }));
   return page;
 }
@@ -396,6 +397,46 @@ async function zonesByCountry(browser, errors) {
   }
 }
 
+/// Table talk (issue #50) on a 360×740 phone, one player in Korean and
+/// one in English: the drawer under the board leaves the board in view;
+/// a message sent on one page appears on the other's open drawer live,
+/// and a closed drawer counts it; my note stays across a reload.
+async function talkAtTheTable(browser, errors) {
+  const [mina, olly] = [await account("mina", "ko"), await account("olly", "en")];
+  const id = await started([mina, olly], { game: "checkers" });
+  // The refused message below is logged by the browser: expected.
+  const [ko, en] = [await phone(browser, errors, mina, "ko", SIZES[0], /status of 400/), await phone(browser, errors, olly, "en", SIZES[0])];
+  for (const page of [ko, en]) await L.openMatch(page, id);
+  assert.ok(await inView(ko, ".board"), "the talk covers no board");
+  assert.match(await ko.textContent("[data-talk] summary h2"), /^대화/);
+  await en.click("[data-talk] summary");
+  await en.waitForSelector("[data-talk] .messages li");
+  await ko.click("[data-talk] summary");
+  await ko.fill("[data-talk] input[name=text]", "잘 부탁해요!");
+  await ko.click("[data-talk] .talk-write button[type=submit]");
+  await ko.waitForSelector("[data-talk] li[data-message] .text");
+  await en.waitForFunction(() => [...document.querySelectorAll("[data-talk] .text")].some((n) => n.textContent === "잘 부탁해요!"), null, { timeout: 3000 });
+  // Closed, the drawer counts what is new.
+  await en.click("[data-talk] summary");
+  await ko.fill("[data-talk] input[name=text]", "두 번째");
+  await ko.click("[data-talk] .talk-write button[type=submit]");
+  await en.waitForFunction(() => document.querySelector("[data-talk-unread]").textContent === "1" && !document.querySelector("[data-talk-unread]").hidden, null, { timeout: 3000 });
+  // A refused message named with its box, in Korean.
+  await ko.fill("[data-talk] input[name=text]", "   ");
+  await ko.click("[data-talk] .talk-write button[type=submit]");
+  assert.match(await (await ko.waitForSelector("[data-talk] .talk-write .error:not([hidden])")).textContent(), /메시지: 한 줄에 1–500자\.$/);
+  // My note, kept.
+  await ko.fill("[data-note] textarea", "왼쪽이 약하다");
+  await ko.click("[data-note] button[type=submit]");
+  await ko.waitForFunction(() => document.querySelector("[data-note] .saved").textContent.length > 0);
+  await ko.reload();
+  await ko.waitForSelector(".board");
+  await ko.click("[data-talk] summary");
+  await ko.waitForFunction(() => document.querySelector("[data-note] textarea").value === "왼쪽이 약하다");
+  await L.shots(ko, "talk-ko-360x740");
+  for (const page of [ko, en]) await page.context().close();
+}
+
 /// Every check of this file, each said as it passes.
 async function all(browser, errors) {
   await boardsFit(browser, errors);
@@ -418,12 +459,14 @@ async function all(browser, errors) {
   console.log("phone: time zones named by country and city in Korean and English, this phone's first");
   await shareSeesJoin(browser, errors);
   console.log("live: the creator on the share page saw the friend join");
+  await talkAtTheTable(browser, errors);
+  console.log("talk: a message from a Korean phone appeared live on an English one, counted while its drawer was closed; a refusal named its box; my note kept across a reload");
   await threeFriendsByLink(browser, errors);
   console.log("phone: four-player chess invites three friends by three links; the creator sees each join, the board opens on the third");
 }
 
 module.exports = { all };
-const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink };
+const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink, talkAtTheTable };
 
 if (require.main === module) {
   const { chromium } = require("playwright-core");

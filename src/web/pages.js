@@ -4,7 +4,7 @@ import { vacationCard } from "./vacation.js";
 import { keepAccountCard, keepingAccount } from "./guests.js";
 import { accountCards } from "./account.js";
 import { providerButtons, signInProviders, signInWithIdentity } from "./identity.js";
-import { againstComputer, api, browserZone, countdown, displayName, el, fail, form, gameChoice, gameName, go, language, link, playerName, session, setLanguage, shareLink, show, t } from "./core.js";
+import { againstComputer, api, browserZone, countdown, displayName, el, fail, form, gameChoice, gameName, go, language, link, playerName, say, session, setLanguage, shareLink, show, t } from "./core.js";
 import { listen } from "./live.js";
 import { countryOf } from "./zones.js";
 export { computerPage } from "./computer.js";
@@ -208,8 +208,10 @@ function matchList(list) {
       const seats = names.filter((x) => x === n).length;
       return seats > 1 ? n + " ×" + seats : n;
     }).join(", ");
+    // Messages at the table not read yet (issue #50).
+    const talk = m.unread_messages ? el("span", { class: "muted", "data-unread-messages": m.unread_messages }, " · " + say("new_messages", { n: m.unread_messages })) : null;
     return el("li", {}, el("a", { href: "/matches/" + m.id, "data-link": true },
-      el("strong", {}, gameName(m)), " — ", others || "…", el("br"), statusLine(m)));
+      el("strong", {}, gameName(m)), " — ", others || "…", el("br"), statusLine(m), talk));
   }));
 }
 

@@ -227,6 +227,7 @@ export const WORDS = {
     talk_friends: "Friends only",
     talk_nobody: "Nobody (talk off)",
     rule_text: "1 to 500 characters on one line.",
+    new_messages: "new messages: {n}",
   },
   ko: {
     game_checkers: "체커", game_flipchess: "플립체스", game_janggi: "장기", game_banqi: "반치", game_four_player_chess: "4인 체스",
@@ -446,5 +447,6 @@ export const WORDS = {
     talk_friends: "친구만",
     talk_nobody: "아무도 (대화 끄기)",
     rule_text: "한 줄에 1–500자.",
+    new_messages: "새 메시지 {n}개",
   },
 };

@@ -21,16 +21,14 @@ async fn table(app: &TestApp) -> (String, String, String) {
     (id, alice, bob)
 }
 
-async fn say(app: &TestApp, id: &str, token: &str, text: &str) -> crate::support::Reply {
+async fn post_message(app: &TestApp, id: &str, token: &str, body: Value) -> crate::support::Reply {
     let path = format!("/v1/matches/{id}/messages");
-    app.request(
-        "POST",
-        &path,
-        Some(token),
-        Some(json!({ "text": text })),
-        &[],
-    )
-    .await
+    app.request("POST", &path, Some(token), Some(body), &[])
+        .await
+}
+
+async fn say(app: &TestApp, id: &str, token: &str, text: &str) -> crate::support::Reply {
+    post_message(app, id, token, json!({ "text": text })).await
 }
 
 /// The texts `token` reads at the table, oldest first.
@@ -318,16 +316,13 @@ async fn a_team_channel_is_read_by_the_team_alone() {
         .await
         .body;
     let id = m["id"].as_str().unwrap().to_owned();
-    let path = format!("/v1/matches/{id}/messages");
-    let team = app
-        .request(
-            "POST",
-            &path,
-            Some(&tokens[0]),
-            Some(json!({"text": "push left", "team": true})),
-            &[],
-        )
-        .await;
+    let team = post_message(
+        &app,
+        &id,
+        &tokens[0],
+        json!({"text": "push left", "team": true}),
+    )
+    .await;
     assert_eq!(team.status, 201, "{}", team.body);
     assert_eq!(say(&app, &id, &tokens[1], "hello all").await.status, 201);
     let mut readers = 0;
@@ -346,16 +341,8 @@ async fn a_team_channel_is_read_by_the_team_alone() {
         )
         .await
         .body;
-    let path = format!("/v1/matches/{}/messages", ffa["id"].as_str().unwrap());
-    let refused = app
-        .request(
-            "POST",
-            &path,
-            Some(&tokens[0]),
-            Some(json!({"text": "x", "team": true})),
-            &[],
-        )
-        .await;
+    let ffa = ffa["id"].as_str().unwrap();
+    let refused = post_message(&app, ffa, &tokens[0], json!({"text": "x", "team": true})).await;
     assert_eq!(refused.status, 422, "{}", refused.body);
     app.stop().await;
 }

@@ -421,6 +421,10 @@ async function talkAtTheTable(browser, errors) {
   await ko.fill("[data-talk] input[name=text]", "두 번째");
   await ko.click("[data-talk] .talk-write button[type=submit]");
   await en.waitForFunction(() => document.querySelector("[data-talk-unread]").textContent === "1" && !document.querySelector("[data-talk-unread]").hidden, null, { timeout: 3000 });
+  // And my matches say it.
+  await en.goto(BASE + "/");
+  assert.equal(await (await en.waitForSelector(`a[href="/matches/${id}"] [data-unread-messages]`)).textContent(), " · new messages: 1");
+  await L.openMatch(en, id);
   // A refused message named with its box, in Korean.
   await ko.fill("[data-talk] input[name=text]", "   ");
   await ko.click("[data-talk] .talk-write button[type=submit]");

@@ -772,8 +772,7 @@ pub fn create_guest(
     check_settings(&locale, "UTC")?;
     let display_name =
         names::display_name(&req.nickname).map_err(|e| e.in_field("nickname", Rule::Form))?;
-    names::check_not_confusable(conn, &display_name)
-        .map_err(|e| e.in_field("nickname", Rule::LookAlike))?;
+    names::check_not_confusable(conn, &display_name, "nickname")?;
     limits::take(conn, Limit::GuestFromAddress, address, issuer.now)?;
     let tag: String = auth::random_bytes::<5>()
         .iter()
@@ -844,8 +843,7 @@ pub fn upgrade(
     names::check_registrable(conn, &req.username)?;
     // The guest's own row is a guest's until the update below, so it is
     // never its own look-alike.
-    names::check_not_confusable(conn, &display_name)
-        .map_err(|e| e.in_field("display_name", Rule::LookAlike))?;
+    names::check_not_confusable(conn, &display_name, "display_name")?;
     limits::take(conn, Limit::SignUpFromAddress, address, issuer.now)?;
     let shown_apart = !display_name.eq_ignore_ascii_case(&req.username);
     let display_skeletons = shown_apart.then(|| {

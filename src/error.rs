@@ -108,8 +108,16 @@ impl Error {
         Error::Internal(cause.to_string())
     }
 
-    /// This refusal is of the request's `field`, by `rule`.
+    /// This refusal is of the request's `field`, by `rule`. A failure of
+    /// the service's own (a database lost, a defect) stays as it is: it
+    /// is no refusal of anything the player typed.
     pub fn in_field(self, field: &'static str, rule: Rule) -> Self {
+        if matches!(
+            self,
+            Error::Transient(_) | Error::Internal(_) | Error::Unavailable(_)
+        ) {
+            return self;
+        }
         Error::InField {
             field,
             rule,

@@ -113,7 +113,6 @@ pub fn ensure_apart(conn: &mut PgConnection, user: Uuid, others: &[Uuid]) -> Res
     Ok(())
 }
 
-/// The row between two people, whoever asked: (requester, accepted).
 /// Whether `a` and `b` are friends (a request accepted), read without a
 /// lock.
 pub fn are_friends(conn: &mut PgConnection, a: Uuid, b: Uuid) -> Result<bool, Error> {
@@ -130,6 +129,7 @@ pub fn are_friends(conn: &mut PgConnection, a: Uuid, b: Uuid) -> Result<bool, Er
     Ok(diesel::select(diesel::dsl::exists(accepted)).get_result(conn)?)
 }
 
+/// The row between two people, whoever asked: (requester, accepted).
 fn between(conn: &mut PgConnection, a: Uuid, b: Uuid) -> Result<Option<(Uuid, bool)>, Error> {
     Ok(friendships::table
         .filter(

@@ -7,9 +7,9 @@
 //! first use of the same key waits for the first to finish, then replays
 //! it.
 //!
-//! Honoured by `POST /v1/matches`, `POST /v1/matches/{id}/actions` and
+//! Honoured by `POST /v1/matches`, `POST /v1/matches/{id}/actions`,
 //! `POST /v1/invites/{code}/accept` — the POSTs that create or change a
-//! match. The answer is stored in the transaction that did the work, so a
+//! match — and `POST /v1/matches/{id}/messages` (issue #50). The answer is stored in the transaction that did the work, so a
 //! crash leaves either both or neither.
 
 use crate::error::Error;

@@ -3,8 +3,8 @@
 //!
 //! Each instance keeps the matches its open pages watch, and one thread
 //! with a connection of its own asks the database where they stand every
-//! [`POLL`]: one indexed read of their seqs and rematch offers, however
-//! many pages watch. A change goes to the streams of the pages open here
+//! [`POLL`]: one indexed read of their seqs, rematch offers and last
+//! messages (issue #50), however many pages watch. A change goes to the streams of the pages open here
 //! (`http::live`), each keeping those of its own match. Whichever instance
 //! made the change, every instance sees it, since each reads the database.
 //!

@@ -161,15 +161,20 @@ fn check_not_a_computer(name: &str, what: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// Refuse a nickname that looks like a registered user's name or reads as
-/// a computer's: 422, the name has the documented form and is refused for
-/// whom it resembles.
-pub fn check_not_confusable(conn: &mut PgConnection, name: &str) -> Result<(), Error> {
-    check_not_a_computer(name, "nickname")?;
+/// Refuse a nickname (the request's `field`) that looks like a registered
+/// user's name or reads as a computer's: 422, the name has the documented
+/// form and is refused for whom it resembles.
+pub fn check_not_confusable(
+    conn: &mut PgConnection,
+    name: &str,
+    field: &'static str,
+) -> Result<(), Error> {
+    check_not_a_computer(name, "nickname").map_err(|e| e.in_field(field, Rule::Reserved))?;
     match look_alike(conn, name)? {
         Some(_) => Err(Error::unacceptable(
             "that nickname looks like the name of a registered player; choose another",
-        )),
+        )
+        .in_field(field, Rule::LookAlike)),
         None => Ok(()),
     }
 }

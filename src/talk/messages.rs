@@ -27,7 +27,7 @@ pub const PAGE: i64 = 50;
 #[serde(deny_unknown_fields)]
 pub struct Said {
     /// 1–500 characters, one line, trimmed.
-    #[schema(min_length = 1, max_length = 2000)]
+    #[schema(min_length = 1, max_length = 500)]
     pub text: String,
     /// To my team only (four-player chess in teams); else everyone at the
     /// table.
@@ -151,8 +151,13 @@ fn count_unread(
     author: Uuid,
 ) -> Result<(), Error> {
     let teams = table.state.teams(table.seats.len());
+    // A person holding two seats counts one message once.
+    let mut counted = std::collections::HashSet::new();
     for (other, user) in table.seats.iter().enumerate() {
         let Some(user) = *user else { continue };
+        if !counted.insert(user) {
+            continue;
+        }
         let person = table
             .players
             .get(&user)
@@ -333,13 +338,14 @@ struct Latest {
     at: Option<i64>,
 }
 
-/// When each of the matches `ids` last had a message (live pages hear
-/// of a new one, `crate::live`): one index probe per match, however many
-/// messages it holds.
+/// The last message (its serial) of each of the matches `ids`: live pages
+/// hear of a new one (`crate::live`). One probe of `messages_match` per
+/// match, however many messages it holds, and never fooled by two
+/// messages of one instant or by instances' clocks.
 pub fn latest(conn: &mut PgConnection, ids: &[Uuid]) -> Result<HashMap<Uuid, i64>, Error> {
     let rows: Vec<Latest> = diesel::sql_query(
-        "SELECT w.id, (SELECT m.created_at FROM messages m WHERE m.match_id = w.id \
-         ORDER BY m.created_at DESC LIMIT 1) AS at FROM unnest($1::uuid[]) AS w(id)",
+        "SELECT w.id, (SELECT m.serial FROM messages m WHERE m.match_id = w.id \
+         ORDER BY m.serial DESC LIMIT 1) AS at FROM unnest($1::uuid[]) AS w(id)",
     )
     .bind::<diesel::sql_types::Array<diesel::sql_types::Uuid>, _>(ids)
     .load(conn)?;

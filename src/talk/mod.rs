@@ -165,23 +165,40 @@ const BIDI: [(char, char); 4] = [
     ('\u{2066}', '\u{2069}'),
 ];
 
-/// Text a player writes (a message of 1–`most` characters, a note): trimmed,
-/// with no control character (a message is one line; a note keeps its
-/// line breaks, `lines`) and no bidirectional control. `field` names the
-/// request member a refusal is about.
+/// Characters that show nothing: a text of only these (and spaces) says
+/// nothing, however long.
+const INVISIBLE: [char; 6] = [
+    '\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{FEFF}', '\u{3164}',
+];
+
+/// Text a player writes (a message of 1–`most` characters, a note): line
+/// breaks as `\n`, trimmed, with no control character (a message is one
+/// line; a note keeps its line breaks, `lines`), no line or paragraph
+/// separator in a message, no bidirectional control, and something
+/// visible. `field` names the request member a refusal is about. Empty or
+/// longer than `most` breaks the documented form (400); the rest is
+/// refused for what it means (422, docs/api.md "Errors").
 pub fn text(raw: &str, most: usize, lines: bool, field: &'static str) -> Result<String, Error> {
-    let text = raw.trim();
+    let text = raw.replace("\r\n", "\n");
+    let text = text.trim();
+    let separator = |c: char| c == '\u{2028}' || c == '\u{2029}';
     let bad = |c: char| {
         (c.is_control() && !(lines && c == '\n'))
+            || (!lines && separator(c))
             || BIDI.iter().any(|(a, b)| (*a..=*b).contains(&c))
     };
-    let count = text.chars().count();
-    if count == 0 || count > most || text.chars().any(bad) {
-        let shape = if lines { "" } else { " on one line" };
-        return Err(Error::validation(format!(
-            "{field} has 1–{most} characters{shape}, with no control or bidirectional control character"
-        ))
-        .in_field(field, crate::error::Rule::Form));
+    let shape = if lines { "" } else { " on one line" };
+    let said = format!(
+        "{field} has 1–{most} characters{shape}, with no control or bidirectional control character"
+    );
+    if raw.is_empty() || text.chars().count() > most {
+        return Err(Error::validation(said).in_field(field, crate::error::Rule::Form));
+    }
+    let blank = text
+        .chars()
+        .all(|c| c.is_whitespace() || INVISIBLE.contains(&c));
+    if blank || text.chars().any(bad) {
+        return Err(Error::unacceptable(said).in_field(field, crate::error::Rule::Form));
     }
     Ok(text.to_owned())
 }
@@ -205,12 +222,19 @@ mod tests {
             "a\u{202E}b",
             "a\u{2066}b",
             "a\u{200F}",
+            "a\u{2028}b",
+            "\u{200B}\u{200B}",
         ] {
             assert!(text(bad, 500, false, "text").is_err(), "{bad:?}");
         }
         assert!(text(&"가".repeat(500), 500, false, "text").is_ok());
         assert!(text(&"가".repeat(501), 500, false, "text").is_err());
         assert_eq!(text("one\ntwo", 2000, true, "text").unwrap(), "one\ntwo");
+        assert_eq!(
+            text("one\r\ntwo", 2000, true, "text").unwrap(),
+            "one\ntwo",
+            "a textarea's CRLF"
+        );
         assert!(text("one\rtwo", 2000, true, "text").is_err());
     }
 }

@@ -20,7 +20,7 @@ pub const MOST: usize = 2000;
 #[serde(deny_unknown_fields)]
 pub struct Note {
     /// Up to 2,000 characters, line breaks kept; empty when there is none.
-    #[schema(max_length = 8000)]
+    #[schema(max_length = 2000)]
     pub text: String,
     /// When it was last written; absent when there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]

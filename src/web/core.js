@@ -21,7 +21,7 @@ export const language = () => lang;
 /// "Errors"); the box's label and the rule are ours. `null` where we have
 /// no words for it: the service's sentence is said then.
 function refusal(problem) {
-  if (!problem || !problem.field || !problem.rule) return null;
+  if (!problem || !problem.field || !problem.rule || problem.status >= 500) return null;
   const label = { locale: "language", text: "message" }[problem.field] || problem.field;
   const rule = problem.rule === "form" ? "rule_" + ({ new_password: "password" }[problem.field] || problem.field) : "refused_" + problem.rule;
   return WORDS.en[label] && WORDS.en[rule] ? t(label) + ": " + t(rule) : null;

@@ -60,7 +60,10 @@ export async function matchPage(id) {
     // (what was heard waits for the next tick).
     // A question asked first (resign) stays open too.
     if (document.hidden || current !== state || state.pending || state.choices || state.selected || document.querySelector("main .ask")) return;
-    if (document.activeElement && document.activeElement.closest("main input, main select, main textarea")) return;
+    // The talk is kept across redraws (its box keeps focus, draw() below):
+    // chatting never holds the board back.
+    const typing = document.activeElement && document.activeElement.closest("main input, main select, main textarea");
+    if (typing && !typing.closest("[data-talk]")) return;
     state.behind = false;
     state.polled = Date.now();
     try {
@@ -98,7 +101,11 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 function draw(state) {
   // A redraw keeps the sections the player opened (move list, colour key).
   const open = [...document.querySelectorAll("main details[open]")].map((d) => d.className);
+  // The talk panel is moved, not rebuilt: the box being typed in gets its
+  // focus back.
+  const typing = state.talk && state.talk.contains(document.activeElement) ? document.activeElement : null;
   drawBoard(state);
+  if (typing && document.activeElement !== typing) typing.focus({ preventScroll: true });
   for (const d of document.querySelectorAll("main details")) if (open.includes(d.className)) d.open = true;
   // Keyboard play (issue #33): after a step on the board, focus stays
   // where the player is: the confirm button when a move waits for it,

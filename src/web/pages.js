@@ -373,8 +373,8 @@ export async function settingsPage(redraw) {
   const account = form({}, async (data) => {
     const changes = { locale: data.get("language"), time_zone: data.get("time_zone"), takebacks: data.get("takebacks") };
     if (!me.guest) changes.email = data.get("email") || null;
-    const updated = (await api("PATCH", "/v1/me", changes)).data;
     await api("PUT", "/v1/me/talk-settings", { who: data.get("talk") });
+    const updated = (await api("PATCH", "/v1/me", changes)).data;
     session.remember(updated);
     setLanguage(updated.locale);
     redraw();

@@ -3,48 +3,82 @@
 // board (a `details`), so it never covers the board on a phone; it says
 // how many messages are new while closed. Messages are no game events:
 // the page hears of a new one on its live channel and asks again.
-import { api, el, form, local, playerName, t } from "./core.js";
+import { api, el, form, local, playerName, say, t } from "./core.js";
 
 /// The panel for match `m`, kept across the page's redraws (what is typed
 /// stays); `refresh()` reads the messages again.
 export function talkPanel(m) {
   const path = "/v1/matches/" + m.id;
-  // A log (WAI-ARIA): new messages are told, and nothing else here.
+  // A log (WAI-ARIA): a new message is told, and only the new one, since
+  // only new ones are appended.
   const list = el("ol", { class: "messages", role: "log", "aria-label": t("talk") });
-  const count = el("span", { class: "badge on", "data-talk-unread": "", hidden: true });
+  const count = el("span", { class: "badge on", "data-talk-unread": "", hidden: true, "aria-hidden": "true" });
+  const countSaid = el("span", { class: "visually-hidden" });
   const team = el("label", { class: "check", hidden: true }, el("input", { type: "checkbox", name: "team" }), t("to_team"));
   const off = el("p", { class: "muted", "data-talk-off": "", hidden: true }, t("talk_off"));
-  const mute = el("button", { type: "button", class: "secondary", "data-mute": "", on: { click: async () => {
-    const muted = mute.dataset.mute !== "true";
-    await api("PUT", path + "/mute", { muted });
-    await panel.refresh();
+  const mute = el("button", { type: "button", class: "secondary", "data-mute": "", on: { click: () => {
+    api("PUT", path + "/mute", { muted: mute.dataset.mute !== "true" }).then(() => panel.refresh(), () => {});
   } } });
   const box = el("input", { name: "text", maxlength: "500", autocomplete: "off", "aria-label": t("message"), placeholder: t("message") });
+  const send = el("button", { type: "submit" }, t("send"));
+  // One key per message typed: a retry of the same (a lost answer, a
+  // second tap) is the same message, never two.
+  let key = null;
   const write = form({ class: "talk-write" }, async (data) => {
-    const said = (await api("POST", path + "/messages", { text: data.get("text"), team: data.get("team") === "on" },
-      { "idempotency-key": "m-" + Date.now() + "-" + Math.random().toString(36).slice(2) })).data;
-    box.value = "";
-    list.append(line(said));
-    list.lastChild.scrollIntoView({ block: "nearest" });
-  }, box, team, el("button", { type: "submit" }, t("send")));
-  const panel = el("details", { class: "talk card", "data-talk": "", on: { toggle: () => { if (panel.open) panel.refresh(); } } },
-    el("summary", {}, el("h2", {}, t("talk"), count)),
-    list, off, write, mute, notePanel(path));
-  panel.refresh = async () => {
-    const page = (await api("GET", path + "/messages")).data;
-    list.replaceChildren(...(page.items.length ? page.items.map(line) : [el("li", { class: "muted" }, t("no_messages"))]));
-    count.hidden = !page.unread;
-    count.textContent = String(page.unread);
-    team.hidden = !page.team_channel;
-    off.hidden = page.may_write;
-    write.hidden = !page.may_write;
-    mute.dataset.mute = String(page.muted);
-    mute.textContent = t(page.muted ? "unmute_talk" : "mute_talk");
-    // Read where it is open: the new ones are seen now.
-    if (panel.open && page.unread) {
-      await api("POST", path + "/messages/read");
-      count.hidden = true;
+    if (send.disabled) return;
+    key = key || "m-" + Date.now() + "-" + Math.random().toString(36).slice(2);
+    send.disabled = true;
+    try {
+      const said = (await api("POST", path + "/messages", { text: data.get("text"), team: data.get("team") === "on" }, { "idempotency-key": key })).data;
+      key = null;
+      box.value = "";
+      show([said], false);
+    } finally {
+      send.disabled = false;
     }
+  }, box, team, send);
+  box.addEventListener("input", () => { key = null; });
+  const panel = el("details", { class: "talk card", "data-talk": "", on: { toggle: () => { if (panel.open) panel.refresh().catch(() => {}); } } },
+    el("summary", {}, el("h2", {}, t("talk"), count, countSaid)),
+    list, off, write, mute, notePanel(path));
+  // The messages shown, appended as they come (a changed history, after
+  // a block, is drawn again whole), the newest in sight.
+  const show = (items, whole) => {
+    const shown = [...list.querySelectorAll("[data-message]")].map((n) => n.dataset.message);
+    const ids = new Set(items.map((x) => x.id));
+    if (whole && shown.some((id) => !ids.has(id))) list.replaceChildren();
+    list.querySelector(".none")?.remove();
+    const have = new Set([...list.querySelectorAll("[data-message]")].map((n) => n.dataset.message));
+    list.append(...items.filter((x) => !have.has(x.id)).map(line));
+    if (!list.children.length) list.append(el("li", { class: "muted none" }, t("no_messages")));
+    list.scrollTop = list.scrollHeight;
+  };
+  // One read at a time: a change heard meanwhile reads once more after.
+  let reading = null, again = false;
+  panel.refresh = () => {
+    if (reading) { again = true; return reading; }
+    reading = (async () => {
+      do {
+        again = false;
+        const page = (await api("GET", path + "/messages")).data;
+        show(page.items, true);
+        count.hidden = !page.unread;
+        count.textContent = String(page.unread);
+        countSaid.textContent = page.unread ? " · " + say("new_messages", { n: page.unread }) : "";
+        team.hidden = !page.team_channel;
+        off.hidden = page.may_write;
+        write.hidden = !page.may_write;
+        mute.dataset.mute = String(page.muted);
+        mute.textContent = t(page.muted ? "unmute_talk" : "mute_talk");
+        // Read where it is open: the new ones are seen now.
+        if (panel.open && page.unread) {
+          await api("POST", path + "/messages/read");
+          count.hidden = true;
+          countSaid.textContent = "";
+        }
+      } while (again);
+    })().finally(() => { reading = null; });
+    return reading;
   };
   panel.refresh().catch(() => {});
   return panel;
@@ -64,7 +98,13 @@ function notePanel(path) {
   const saved = el("span", { class: "muted saved", role: "status" });
   api("GET", path + "/note").then((r) => { if (!text.value) text.value = r.data.text; }, () => {});
   return form({ class: "note", "data-note": "" }, async (data) => {
-    await api("PUT", path + "/note", { text: data.get("note") || "" });
+    saved.textContent = "";
+    try {
+      await api("PUT", path + "/note", { text: data.get("note") || "" });
+    } catch (error) {
+      // The note's own words: its member is `text`, like a message's.
+      throw error.problem && error.problem.field === "text" ? new Error(t("my_note") + ": " + t("rule_note")) : error;
+    }
     saved.textContent = t("saved");
   }, el("label", {}, t("my_note"), text), el("button", { type: "submit", class: "secondary" }, t("save_note")), saved);
 }

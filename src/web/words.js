@@ -228,6 +228,7 @@ export const WORDS = {
     talk_nobody: "Nobody (talk off)",
     rule_text: "1 to 500 characters on one line.",
     new_messages: "new messages: {n}",
+    rule_note: "up to 2,000 characters, with no control character.",
   },
   ko: {
     game_checkers: "체커", game_flipchess: "플립체스", game_janggi: "장기", game_banqi: "반치", game_four_player_chess: "4인 체스",
@@ -448,5 +449,6 @@ export const WORDS = {
     talk_nobody: "아무도 (대화 끄기)",
     rule_text: "한 줄에 1–500자.",
     new_messages: "새 메시지 {n}개",
+    rule_note: "2,000자까지, 제어 문자 없이.",
   },
 };

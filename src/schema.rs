@@ -36,12 +36,13 @@ diesel::table! {
     messages (id) {
         id -> Uuid,
         serial -> Int8,
-        match_id -> Uuid,
+        match_id -> Nullable<Uuid>,
         author_id -> Uuid,
         team -> Nullable<Int2>,
         body -> Nullable<Text>,
         at_seq -> Int4,
         created_at -> Timestamptz,
+        tournament_id -> Nullable<Uuid>,
     }
 }
 
@@ -51,6 +52,9 @@ diesel::table! {
         user_id -> Uuid,
         unread -> Int4,
         muted -> Bool,
+        tell_at -> Nullable<Timestamptz>,
+        told_at -> Nullable<Timestamptz>,
+        told -> Int4,
     }
 }
 

@@ -1,5 +1,6 @@
 //! The daily digest: for users who chose it, one email at their local
-//! morning listing the matches awaiting them, nearest deadline first. It is
+//! morning listing the matches awaiting them (and the tables with new
+//! messages, issue #50 item 4), nearest deadline first. It is
 //! queued in the outbox like any notification; the dedupe key (the nil
 //! match and the local date as seq) makes it once a day, whatever the
 //! instance count.
@@ -37,14 +38,21 @@ pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize,
             .signed_duration_since(chrono::NaiveDate::default())
             .num_days() as i32;
         let awaiting = crate::matches::reads::awaiting(conn, user)?;
-        if awaiting.is_empty() {
+        let talk = crate::talk::told::unread_tables(conn, user)?;
+        if awaiting.is_empty() && talk.is_empty() {
             continue;
         }
         let list: Vec<serde_json::Value> = awaiting
             .iter()
             .map(|(id, game, deadline)| serde_json::json!({"match_id": id, "game": game, "deadline_at": deadline}))
             .collect();
-        let payload = serde_json::json!({"matches": list});
+        let ids: Vec<Uuid> = talk.iter().map(|(id, _)| *id).collect();
+        let games = crate::matches::reads::games_of(conn, &ids)?;
+        let messages: Vec<serde_json::Value> = talk
+            .iter()
+            .map(|(id, unread)| serde_json::json!({"match_id": id, "game": games.get(id), "unread": unread}))
+            .collect();
+        let payload = serde_json::json!({"matches": list, "messages": messages});
         queued += diesel::insert_into(notifications::table)
             .values((
                 notifications::user_id.eq(user),

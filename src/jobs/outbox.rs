@@ -1,4 +1,5 @@
-//! The outbox job: today's digests are queued, then every due
+//! The outbox job: today's digests and the message notices due
+//! (`talk::told`) are queued, then every due
 //! notification is delivered (`notify::worker`). Its own tick, so a slow
 //! mail server never delays a deadline.
 
@@ -11,5 +12,6 @@ use crate::notify::Courier;
 pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
     let now = courier.clock.now();
     crate::db::transaction(&courier.pool, |c| super::digest::enqueue_due(c, now))?;
+    crate::db::transaction(&courier.pool, |c| crate::talk::told::enqueue_due(c, now))?;
     worker::deliver_due(courier)
 }

@@ -66,6 +66,19 @@ pub fn awaiting(conn: &mut PgConnection, user: Uuid) -> Result<Vec<Awaiting>, Er
         .load(conn)?)
 }
 
+/// The game of each of the matches `ids` (a notice names its game).
+pub fn games_of(
+    conn: &mut PgConnection,
+    ids: &[Uuid],
+) -> Result<std::collections::HashMap<Uuid, String>, Error> {
+    Ok(matches::table
+        .filter(matches::id.eq_any(ids))
+        .select((matches::id, matches::game))
+        .load::<(Uuid, String)>(conn)?
+        .into_iter()
+        .collect())
+}
+
 /// How many active matches wait on `user`.
 pub fn awaiting_count(conn: &mut PgConnection, user: Uuid) -> Result<i64, Error> {
     Ok(matches::table

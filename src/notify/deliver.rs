@@ -153,7 +153,15 @@ pub(super) fn words(kind: Kind, locale: Locale, payload: &Value) -> Words {
     } else {
         "tournament_invited.unrated"
     });
+    // New messages: a message notice's count, or the one folded into a
+    // turn notice (issue #50 item 4).
+    let n = payload["unread"]
+        .as_i64()
+        .or(payload["unread_messages"].as_i64())
+        .unwrap_or(0)
+        .to_string();
     let values = [
+        ("n", n.as_str()),
         ("variant", variant.as_str()),
         ("turn_hours", turn_hours.as_str()),
         ("rated", rated),
@@ -171,28 +179,46 @@ pub(super) fn words(kind: Kind, locale: Locale, payload: &Value) -> Words {
         (Kind::TakebackAnswered, _) if payload["accepted"] == false => format!("{name}.declined"),
         _ => format!("{name}.detail"),
     };
+    let mut detail = locale.say(&detail, &values);
+    if kind == Kind::YourTurn && payload["unread_messages"].as_i64() > Some(0) {
+        detail = format!("{detail}\n{}", locale.say("your_turn.messages", &values));
+    }
     Words {
         subject: locale.say(&format!("{name}.subject"), &values),
         headline: locale.say(&format!("{name}.headline"), &values),
-        detail: locale.say(&detail, &values),
+        detail,
     }
 }
 
-/// The digest lists each awaiting match, nearest deadline first.
+/// The digest lists each awaiting match, nearest deadline first, then
+/// the tables with new messages (issue #50 item 4).
 fn digest_words(locale: Locale, payload: &Value) -> Words {
     let items = payload["matches"].as_array().cloned().unwrap_or_default();
-    let lines: Vec<String> = items
-        .iter()
-        .map(|m| {
-            let game = game_name(m["game"].as_str().unwrap_or_default());
-            let deadline = mail_time(&m["deadline_at"]);
-            locale.say("digest.detail", &[("game", game), ("deadline", &deadline)])
-        })
-        .collect();
+    let talk = payload["messages"].as_array().cloned().unwrap_or_default();
+    let awaiting = items.iter().map(|m| {
+        let game = game_name(m["game"].as_str().unwrap_or_default());
+        let deadline = mail_time(&m["deadline_at"]);
+        locale.say("digest.detail", &[("game", game), ("deadline", &deadline)])
+    });
+    let new_messages = talk.iter().map(|m| {
+        let game = game_name(m["game"].as_str().unwrap_or_default());
+        let n = m["unread"].as_i64().unwrap_or(0).to_string();
+        locale.say("digest.messages", &[("game", game), ("n", &n)])
+    });
+    let (subject, headline) = match items.len() {
+        0 => (
+            locale.word("digest.subject_messages").to_owned(),
+            locale.word("digest.headline_messages"),
+        ),
+        n => (
+            locale.say("digest.subject", &[("n", &n.to_string())]),
+            locale.word("digest.headline"),
+        ),
+    };
     Words {
-        subject: locale.say("digest.subject", &[("n", &items.len().to_string())]),
-        headline: locale.word("digest.headline").to_owned(),
-        detail: lines.join("\n"),
+        subject,
+        headline: headline.to_owned(),
+        detail: awaiting.chain(new_messages).collect::<Vec<_>>().join("\n"),
     }
 }
 

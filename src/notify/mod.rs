@@ -74,12 +74,14 @@ pub enum Kind {
     TournamentRound,
     /// A tournament of mine finished, with its final standings.
     TournamentFinished,
+    /// New messages at a table of mine (issue #50 item 4), gathered.
+    Message,
     /// The daily email listing the matches awaiting the user.
     Digest,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 19] = [
+    pub const ALL: [Kind; 20] = [
         Kind::YourTurn,
         Kind::TimeoutNotice,
         Kind::MatchFinished,
@@ -98,6 +100,7 @@ impl Kind {
         Kind::TournamentStarted,
         Kind::TournamentRound,
         Kind::TournamentFinished,
+        Kind::Message,
         Kind::Digest,
     ];
 
@@ -121,6 +124,7 @@ impl Kind {
             Kind::TournamentStarted => "tournament_started",
             Kind::TournamentRound => "tournament_round",
             Kind::TournamentFinished => "tournament_finished",
+            Kind::Message => "message",
             Kind::Digest => "digest",
         }
     }
@@ -242,6 +246,8 @@ pub struct Switches {
     pub tournament_round: bool,
     #[serde(default = "on")]
     pub tournament_finished: bool,
+    #[serde(default = "on")]
+    pub message: bool,
 }
 
 impl Default for Switches {
@@ -271,6 +277,7 @@ impl Switches {
             Kind::TournamentStarted => &mut self.tournament_started,
             Kind::TournamentRound => &mut self.tournament_round,
             Kind::TournamentFinished => &mut self.tournament_finished,
+            Kind::Message => &mut self.message,
             Kind::Digest => return,
         };
         *slot = value;

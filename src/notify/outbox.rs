@@ -95,7 +95,9 @@ pub const FAN_OUT_BATCH: i64 = 1000;
 /// four-player seat of one still hears of its match's end. The
 /// notices are taken with `SKIP LOCKED` and deleted in the statement that
 /// writes their rows, so workers fanning out together take each once; a
-/// duplicate of a delivery's key is skipped. Returns (notices, rows).
+/// duplicate of a delivery's key is skipped. A turn notice carries the
+/// table's unread messages, which it tells instead of a message notice
+/// (`talk::told`, issue #50 item 4). Returns (notices, rows).
 pub fn fan_out(conn: &mut PgConnection) -> Result<(i64, i64), Error> {
     #[derive(QueryableByName)]
     struct Counts {
@@ -109,12 +111,21 @@ pub fn fan_out(conn: &mut PgConnection) -> Result<(i64, i64), Error> {
            DELETE FROM notices WHERE id IN ( \
              SELECT id FROM notices ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED) \
            RETURNING user_id, match_id, seq, kind, payload, created_at), \
+         folded AS ( \
+           UPDATE talk_seats ts SET tell_at = NULL, told_at = n.created_at FROM taken n \
+            WHERE n.kind = 'your_turn' AND ts.user_id = n.user_id AND ts.match_id = n.match_id \
+              AND ts.unread > 0 AND NOT ts.muted), \
          fanned AS ( \
            INSERT INTO notifications (user_id, match_id, seq, kind, channel, payload, \
              next_attempt_at, created_at) \
-           SELECT u.id, n.match_id, n.seq, n.kind, c.channel, n.payload, n.created_at, n.created_at \
+           SELECT u.id, n.match_id, n.seq, n.kind, c.channel, \
+             CASE WHEN ts.unread IS NULL THEN n.payload \
+               ELSE n.payload || jsonb_build_object('unread_messages', ts.unread) END, \
+             n.created_at, n.created_at \
              FROM taken n \
              JOIN users u ON u.id = n.user_id AND u.deleted_at IS NULL \
+             LEFT JOIN talk_seats ts ON n.kind = 'your_turn' AND ts.user_id = n.user_id \
+               AND ts.match_id = n.match_id AND ts.unread > 0 AND NOT ts.muted \
              LEFT JOIN notification_settings s ON s.user_id = u.id \
              CROSS JOIN LATERAL ( \
                SELECT 'email' AS channel \

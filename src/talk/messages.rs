@@ -132,7 +132,7 @@ pub fn post(
             messages::created_at.eq(now),
         ))
         .execute(conn)?;
-    count_unread(conn, &table, seat, team, author)?;
+    count_unread(conn, &table, seat, team, author, now)?;
     if let Some(keyed) = &keyed {
         let answer = serde_json::to_value(&message).map_err(Error::internal)?;
         keyed.remember(conn, author, id, answer, now)?;
@@ -141,14 +141,15 @@ pub fn post(
 }
 
 /// One more unread message for each person at the table who hears
-/// `author` (of the team, for a team's message); a muted table counts
-/// nothing.
+/// `author` (of the team, for a team's message), to be told of it
+/// (`super::told`); a muted table counts nothing.
 fn count_unread(
     conn: &mut PgConnection,
     table: &Table,
     seat: usize,
     team: Option<i16>,
     author: Uuid,
+    now: DateTime<Utc>,
 ) -> Result<(), Error> {
     let teams = table.state.teams(table.seats.len());
     // A person holding two seats counts one message once.
@@ -170,20 +171,7 @@ fn count_unread(
         if !hears(conn, user, who, author)? {
             continue;
         }
-        diesel::insert_into(talk_seats::table)
-            .values((
-                talk_seats::match_id.eq(table.row.id),
-                talk_seats::user_id.eq(user),
-                talk_seats::unread.eq(1),
-            ))
-            .on_conflict((talk_seats::user_id, talk_seats::match_id))
-            .do_update()
-            .set(
-                talk_seats::unread.eq(diesel::dsl::sql::<diesel::sql_types::Integer>(
-                    "talk_seats.unread + CASE WHEN talk_seats.muted THEN 0 ELSE 1 END",
-                )),
-            )
-            .execute(conn)?;
+        super::told::count(conn, table.row.id, user, now)?;
     }
     Ok(())
 }
@@ -271,7 +259,10 @@ pub fn list(
 pub fn read(conn: &mut PgConnection, id: Uuid, reader: Uuid) -> Result<(), Error> {
     seated(conn, id, reader)?;
     diesel::update(talk_seats::table.find((reader, id)))
-        .set(talk_seats::unread.eq(0))
+        .set((
+            talk_seats::unread.eq(0),
+            talk_seats::tell_at.eq(None::<DateTime<Utc>>),
+        ))
         .execute(conn)?;
     Ok(())
 }
@@ -295,7 +286,11 @@ pub fn mute(conn: &mut PgConnection, id: Uuid, user: Uuid, mute: Mute) -> Result
         ))
         .on_conflict((talk_seats::user_id, talk_seats::match_id))
         .do_update()
-        .set((talk_seats::muted.eq(mute.muted), talk_seats::unread.eq(0)))
+        .set((
+            talk_seats::muted.eq(mute.muted),
+            talk_seats::unread.eq(0),
+            talk_seats::tell_at.eq(None::<DateTime<Utc>>),
+        ))
         .execute(conn)?;
     Ok(mute)
 }

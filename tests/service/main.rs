@@ -43,6 +43,7 @@ mod smtp;
 mod support;
 mod takebacks;
 mod talk;
+mod talk_notices;
 mod tournament_limits;
 mod tournaments;
 mod vacation;

@@ -63,11 +63,11 @@ fn header(message: &str, name: &str) -> Option<String> {
 }
 
 /// The message with quoted-printable soft line breaks undone.
-fn unfolded(message: &str) -> String {
+pub(crate) fn unfolded(message: &str) -> String {
     message.replace("=\r\n", "").replace("=3D", "=")
 }
 
-fn to_address(message: &str) -> String {
+pub(crate) fn to_address(message: &str) -> String {
     header(message, "To").unwrap_or_default()
 }
 

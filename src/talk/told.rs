@@ -1,0 +1,106 @@
+//! Hearing of a message (issue #50 item 4; docs/decisions/table-talk.md):
+//! a player who hears a message at a table is told of it by push and
+//! email, as their notification settings and quiet hours say, gathered:
+//! the first unread message is told after [`GATHER`] (what follows in the
+//! meantime is in the same notice), and a table tells a player at most
+//! once per [`WINDOW`]. A turn notice due for that table carries the
+//! unread count instead (folded in the outbox's fan-out,
+//! `notify::outbox::fan_out`), and so does the daily digest; a muted
+//! table tells nothing. A notice says the game and how many, never the
+//! text: a moderator's hiding cannot recall a sent mail, and a lock
+//! screen is seen by others.
+
+use crate::error::Error;
+use crate::notify::outbox::{Enqueue, Notice};
+use crate::notify::Kind;
+use chrono::{DateTime, Duration, Utc};
+use diesel::prelude::*;
+use diesel::sql_types::{Integer, Timestamptz, Uuid as SqlUuid};
+use diesel::PgConnection;
+use serde_json::json;
+use uuid::Uuid;
+
+/// How long the first unread message waits to be told: a burst of
+/// messages, or the move that follows them, makes one notice.
+pub const GATHER: Duration = Duration::seconds(60);
+/// A table tells a player at most once in this time.
+pub const WINDOW: Duration = Duration::minutes(15);
+
+/// One more unread message at `table` for `user`, told at the end of the
+/// gathering time, or of the window since they were last told; a muted
+/// table counts and tells nothing.
+pub(super) fn count(
+    conn: &mut PgConnection,
+    table: Uuid,
+    user: Uuid,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    diesel::sql_query(
+        "INSERT INTO talk_seats AS s (match_id, user_id, unread, tell_at) VALUES ($1, $2, 1, $3) \
+         ON CONFLICT (user_id, match_id) DO UPDATE SET \
+           unread = s.unread + CASE WHEN s.muted THEN 0 ELSE 1 END, \
+           tell_at = CASE WHEN s.muted THEN NULL \
+             ELSE COALESCE(s.tell_at, GREATEST($3, s.told_at + $4 * interval '1 second')) END",
+    )
+    .bind::<SqlUuid, _>(table)
+    .bind::<SqlUuid, _>(user)
+    .bind::<Timestamptz, _>(now + GATHER)
+    .bind::<Integer, _>(WINDOW.num_seconds() as i32)
+    .execute(conn)?;
+    Ok(())
+}
+
+#[derive(QueryableByName)]
+struct Due {
+    #[diesel(sql_type = SqlUuid)]
+    user_id: Uuid,
+    #[diesel(sql_type = SqlUuid)]
+    match_id: Uuid,
+    #[diesel(sql_type = Integer)]
+    unread: i32,
+    #[diesel(sql_type = Integer)]
+    told: i32,
+}
+
+/// Queue the message notices whose time has come (the outbox job, before
+/// its fan-out). A table whose turn notice still waits to go out to the
+/// player is left for that notice to carry the count. Returns how many.
+pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
+    let due: Vec<Due> = diesel::sql_query(
+        "UPDATE talk_seats s SET tell_at = NULL, told_at = $1, told = s.told + 1 \
+         WHERE s.tell_at <= $1 AND NOT s.muted AND s.unread > 0 \
+           AND NOT EXISTS (SELECT 1 FROM notices n WHERE n.user_id = s.user_id \
+             AND n.match_id = s.match_id AND n.kind = 'your_turn') \
+           AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = s.user_id \
+             AND n.match_id = s.match_id AND n.kind = 'your_turn' AND n.status = 'pending') \
+         RETURNING s.user_id, s.match_id, s.unread, s.told",
+    )
+    .bind::<Timestamptz, _>(now)
+    .load(conn)?;
+    let ids: Vec<Uuid> = due.iter().map(|d| d.match_id).collect();
+    let games = crate::matches::reads::games_of(conn, &ids)?;
+    for d in &due {
+        let notice = Notice {
+            user: d.user_id,
+            // Numbered per table and player: the outbox's dedupe key.
+            seq: d.told,
+            kind: Kind::Message,
+            payload: json!({"game": games.get(&d.match_id), "unread": d.unread}),
+        };
+        Enqueue::new(d.match_id, vec![notice], now).execute(conn)?;
+    }
+    Ok(due.len())
+}
+
+/// The tables where `user` has messages unread (and not muted), most
+/// first: the daily digest lists them.
+pub fn unread_tables(conn: &mut PgConnection, user: Uuid) -> Result<Vec<(Uuid, i32)>, Error> {
+    use crate::schema::talk_seats;
+    Ok(talk_seats::table
+        .filter(talk_seats::user_id.eq(user))
+        .filter(talk_seats::unread.gt(0))
+        .filter(talk_seats::muted.eq(false))
+        .order(talk_seats::unread.desc())
+        .select((talk_seats::match_id, talk_seats::unread))
+        .load(conn)?)
+}

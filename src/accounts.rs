@@ -120,6 +120,10 @@ pub struct Me {
     pub email_pending: Option<String>,
     /// Whether opponents may ask me to take a move back.
     pub takebacks: Takebacks,
+    /// A moderator of table talk (granted by the binary's command, issue
+    /// #50 item 6).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub moderator: bool,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -285,6 +289,17 @@ fn open_session(
     user: &UserRow,
     issuer: &Issuer,
 ) -> Result<Session, Error> {
+    // Every way in comes here: a suspended account has none (issue #50
+    // item 6; its sessions were ended when it was suspended).
+    let suspended: Option<DateTime<Utc>> = users::table
+        .find(user.id)
+        .select(users::suspended_at)
+        .first(conn)?;
+    if suspended.is_some() {
+        return Err(Error::Suspended(
+            "a moderator suspended this account".into(),
+        ));
+    }
     let (token, _) = auth::new_refresh_token();
     let family = Uuid::new_v4();
     store_refresh_token(conn, user.id, family, &token, issuer)?;
@@ -969,5 +984,9 @@ pub fn me(conn: &mut PgConnection, user_id: Uuid) -> Result<Me, Error> {
         email: user.email,
         email_pending: user.email_pending,
         takebacks: Takebacks::of(conn, user_id)?,
+        moderator: users::table
+            .find(user_id)
+            .select(users::moderator)
+            .first(conn)?,
     })
 }

@@ -59,8 +59,9 @@ pub fn delete_account(
 }
 
 /// Tournaments left, waiting matches cancelled or declined, seeks gone,
-/// matches in play resigned.
-fn leave_play(
+/// matches in play resigned: a deleted account's, and a suspended one's
+/// (`moderation::acts::suspend`).
+pub fn leave_play(
     conn: &mut PgConnection,
     user: Uuid,
     now: DateTime<Utc>,

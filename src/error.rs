@@ -51,6 +51,9 @@ pub enum Error {
     /// A Google or Apple identity that signs in to another account
     /// already: it cannot be linked or registered with here.
     IdentityTaken(String),
+    /// The account is suspended by a moderator (issue #50 item 6): no
+    /// sign-in.
+    Suspended(String),
     /// An `Idempotency-Key` already used for a different request.
     IdempotencyKeyReused,
     /// `cause`, for the request's `field` and by its `rule` (issue #49
@@ -154,6 +157,7 @@ impl fmt::Display for Error {
             | Error::ResetLinkExpired(s)
             | Error::IdentityUnknown(s)
             | Error::IdentityTaken(s)
+            | Error::Suspended(s)
             | Error::Unavailable(s) => f.write_str(s),
             Error::NotFound(what) => write!(f, "no such {what}"),
             Error::StaleSeq(seq) => write!(f, "stale seq; the match is at {seq}"),

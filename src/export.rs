@@ -48,6 +48,8 @@ pub struct Export {
     /// The tournaments I am or was in (`GET /v1/tournaments`: the newest
     /// 100).
     pub tournaments: Vec<TournamentSummary>,
+    /// The messages I wrote in tournaments' rooms (issue #50).
+    pub tournament_messages: Vec<crate::talk::MyRoomMessage>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -159,6 +161,7 @@ pub fn export(
         friends: crate::matches::reads::friends(conn, user)?,
         blocks: friends::blocked(conn, user)?,
         tournaments: crate::tournaments::read::mine(conn, user)?,
+        tournament_messages: crate::talk::mine_in_rooms(conn, user)?,
     })
 }
 

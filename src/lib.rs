@@ -24,6 +24,7 @@ pub mod lobby;
 pub mod localdb;
 pub mod matches;
 pub mod metrics;
+pub mod moderation;
 pub mod names;
 pub mod notices;
 pub mod notify;

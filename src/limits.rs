@@ -84,11 +84,13 @@ pub enum Limit {
     /// flood of a table stops within a minute.
     MessagePerMinute,
     MessagePerDay,
+    /// Reports of messages a player makes in a day (issue #50 item 6).
+    ReportPerDay,
 }
 
 impl Limit {
     /// Every limit, once.
-    pub const ALL: [Limit; 17] = [
+    pub const ALL: [Limit; 18] = [
         Limit::SignInAccountAddress,
         Limit::SignInAccount,
         Limit::SignInAddress,
@@ -106,6 +108,7 @@ impl Limit {
         Limit::Export,
         Limit::MessagePerMinute,
         Limit::MessagePerDay,
+        Limit::ReportPerDay,
     ];
 
     /// `(key prefix, hits allowed, window in minutes, what the refusal says)`.
@@ -164,6 +167,7 @@ impl Limit {
             ),
             MessagePerMinute => ("messages-minute", 10, 1, "at most 10 messages a minute"),
             MessagePerDay => ("messages-day", 300, 24 * 60, "at most 300 messages a day"),
+            ReportPerDay => ("reports-day", 20, 24 * 60, "at most 20 reports a day"),
         }
     }
 

@@ -1,4 +1,7 @@
 //! `posthorn`: with no arguments, serve (README lists the environment).
+//! `posthorn moderator grant|revoke <username>` makes a player a moderator
+//! of table talk, or no longer one (issue #50 item 6): the only way to,
+//! and kept in the audit log.
 
 use posthorn::{clock::SystemClock, config::Config, localdb::LocalPostgres};
 use std::process::ExitCode;
@@ -6,7 +9,15 @@ use std::sync::Arc;
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
-    match serve() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let done = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        [] => serve(),
+        ["moderator", verb @ ("grant" | "revoke"), username] => {
+            moderator(verb == "grant", username)
+        }
+        _ => Err("usage: posthorn [moderator grant|revoke <username>]".into()),
+    };
+    match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             log::error!("{e}");
@@ -16,8 +27,38 @@ fn main() -> ExitCode {
     }
 }
 
+/// Grant or revoke the moderator role, on the database the service uses.
+fn moderator(on: bool, username: &str) -> Result<(), String> {
+    let config = Config::from_env()?;
+    with_database(&config, |url| {
+        let pool = posthorn::db::pool(url, 1)?;
+        let mut conn = pool
+            .get()
+            .map_err(|e| format!("cannot connect to the database: {e}"))?;
+        posthorn::db::migrate(&mut conn)?;
+        let now = chrono::Utc::now();
+        posthorn::moderation::grant(&mut conn, username, on, now).map_err(|e| e.to_string())?;
+        let done = if on {
+            "is now a moderator"
+        } else {
+            "is no longer a moderator"
+        };
+        println!("{username} {done}");
+        Ok(())
+    })
+}
+
 fn serve() -> Result<(), String> {
     let config = Config::from_env()?;
+    with_database(&config.clone(), |url| run_server(config, url))
+}
+
+/// Run `work` on the configured database, or (with no DATABASE_URL) on a
+/// private PostgreSQL in the data folder, started and stopped around it.
+fn with_database(
+    config: &Config,
+    work: impl FnOnce(&str) -> Result<(), String>,
+) -> Result<(), String> {
     // No DATABASE_URL: run a private PostgreSQL in the data folder.
     let (url, local) = match &config.database_url {
         Some(url) => (url.clone(), None),
@@ -26,7 +67,7 @@ fn serve() -> Result<(), String> {
             (pg.url("posthorn"), Some(pg))
         }
     };
-    let result = run_server(config, &url);
+    let result = work(&url);
     if let Some(pg) = local {
         log::info!("stopping the private PostgreSQL");
         pg.stop();

@@ -29,6 +29,9 @@ diesel::table! {
         deleted_at -> Nullable<Timestamptz>,
         name_held_until -> Nullable<Timestamptz>,
         talk -> Text,
+        moderator -> Bool,
+        talk_muted_until -> Nullable<Timestamptz>,
+        suspended_at -> Nullable<Timestamptz>,
     }
 }
 
@@ -43,8 +46,38 @@ diesel::table! {
         at_seq -> Int4,
         created_at -> Timestamptz,
         tournament_id -> Nullable<Uuid>,
+        hidden_at -> Nullable<Timestamptz>,
     }
 }
+
+diesel::table! {
+    reports (id) {
+        id -> Uuid,
+        message_id -> Uuid,
+        reporter_id -> Uuid,
+        reason -> Text,
+        detail -> Nullable<Text>,
+        created_at -> Timestamptz,
+        closed_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    moderation_log (serial) {
+        serial -> Int8,
+        moderator_id -> Nullable<Uuid>,
+        action -> Text,
+        target_user -> Nullable<Uuid>,
+        target_message -> Nullable<Uuid>,
+        target_report -> Nullable<Uuid>,
+        why -> Text,
+        until -> Nullable<Timestamptz>,
+        at -> Timestamptz,
+    }
+}
+
+diesel::joinable!(reports -> messages (message_id));
+diesel::allow_tables_to_appear_in_same_query!(reports, messages);
 
 diesel::table! {
     talk_seats (user_id, match_id) {

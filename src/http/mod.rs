@@ -17,6 +17,7 @@ pub mod headers;
 pub mod identities;
 pub mod live;
 pub mod matches;
+pub mod moderation;
 pub mod my_data;
 pub mod notify;
 pub mod openapi;

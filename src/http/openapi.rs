@@ -9,8 +9,8 @@
 //! 503 when the database is busy).
 
 use super::{
-    accounts, computer, conditional, devices, friends, identities, live, matches, my_data, notify,
-    ops, ratings, seeks, talk, tournaments, vacation,
+    accounts, computer, conditional, devices, friends, identities, live, matches, moderation,
+    my_data, notify, ops, ratings, seeks, talk, tournaments, vacation,
 };
 use actix_web::http::StatusCode;
 use serde::Serialize;
@@ -100,12 +100,22 @@ api_routes!(
     conditional::plan,
     talk::list_messages,
     talk::post_message,
+    talk::list_tournament_messages,
+    talk::post_tournament_message,
     talk::read_messages,
     talk::mute_match,
     talk::get_note,
     talk::put_note,
     talk::get_talk_settings,
     talk::put_talk_settings,
+    moderation::report_message,
+    moderation::open_reports,
+    moderation::dismiss_report,
+    moderation::hide_message,
+    moderation::mute_player,
+    moderation::suspend_player,
+    moderation::reinstate_player,
+    moderation::audit_log,
     notify::get_settings,
     notify::put_settings,
     notify::unsubscribe,

@@ -9,6 +9,7 @@ use crate::state::AppState;
 use crate::talk::messages::{self, Message, Messages, Mute, Said};
 use crate::talk::notes::{self, Note};
 use crate::talk::{self, TalkSettings};
+use crate::tournaments;
 use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
 use uuid::Uuid;
 
@@ -59,6 +60,51 @@ pub async fn post_message(
     let (id, now) = (id.into_inner(), state.clock.now());
     let message = db::run(&state.pool, move |c| {
         messages::post(c, id, caller.user_id, said, keyed, now)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(message))
+}
+
+#[utoipa::path(get, path = "/v1/tournaments/{id}/messages", tag = "talk",
+    params(("id" = Uuid, Path), Before),
+    responses((status = 200, body = Messages, description = "the newest 50 messages I hear in the tournament's room (before `before`), oldest first"),
+        (status = 403, description = "not one of its joined players"), (status = 404)),
+    security(("bearer" = [])))]
+#[get("/v1/tournaments/{id}/messages")]
+pub async fn list_tournament_messages(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+    query: web::Query<Before>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, before) = (id.into_inner(), query.into_inner().before);
+    let page = db::read(&state.pool, move |c| {
+        tournaments::talk::list(c, id, caller.user_id, before)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(page))
+}
+
+#[utoipa::path(post, path = "/v1/tournaments/{id}/messages", tag = "talk",
+    params(("id" = Uuid, Path), ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,128}$", description = "a retry with the same key and request gets the first answer (kept 24 h)")),
+    request_body = Said,
+    responses((status = 201, body = Message, description = "written in the tournament's room"),
+        (status = 403, description = "not one of its joined players, or my talk is off"), (status = 404),
+        (status = 422, description = "no team channel here"), (status = 429)),
+    security(("bearer" = [])))]
+#[post("/v1/tournaments/{id}/messages")]
+pub async fn post_tournament_message(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+    req: HttpRequest,
+    body: Body<Said>,
+) -> Result<HttpResponse, ApiError> {
+    let said = body.into_inner();
+    let keyed = crate::http::matches::keyed(&req, &said)?;
+    let (id, now) = (id.into_inner(), state.clock.now());
+    let message = db::run(&state.pool, move |c| {
+        tournaments::talk::post(c, id, caller.user_id, said, keyed, now)
     })
     .await?;
     Ok(HttpResponse::Created().json(message))

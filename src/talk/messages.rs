@@ -1,6 +1,8 @@
 //! Messages at a match's table (issue #50 item 1): written by its seated
 //! people, read as [`super::hears`] allows, counted unread for those who
-//! hear them until they read.
+//! hear them until they read. A tournament's room (item 2) follows the
+//! same rules with no unread counts: its caller (`tournaments::talk`)
+//! finds the room, this writes and reads it.
 
 use super::{hears, settings, Who};
 use crate::error::Error;
@@ -41,10 +43,16 @@ pub struct Message {
     pub author: Player,
     /// Written to the author's team only.
     pub team: bool,
-    /// The text; absent once its author deleted their account.
+    /// The text; absent once its author deleted their account, or a
+    /// moderator hid it.
     pub text: Option<String>,
-    /// The match's seq when it was written: after which event.
-    pub at_seq: i32,
+    /// Hidden by a moderator (issue #50 item 6).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
+    /// The match's seq when it was written: after which event (none in a
+    /// tournament's room).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_seq: Option<i32>,
     pub at: DateTime<Utc>,
 }
 
@@ -64,7 +72,51 @@ pub struct Messages {
     pub team_channel: bool,
 }
 
-type Row = (Uuid, Uuid, Option<i16>, Option<String>, i32, DateTime<Utc>);
+type Row = (
+    Uuid,
+    Uuid,
+    Option<i16>,
+    Option<String>,
+    i32,
+    DateTime<Utc>,
+    Option<DateTime<Utc>>,
+);
+
+/// Where a message is written: a match's table or a tournament's room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    Match(Uuid),
+    Tournament(Uuid),
+}
+
+/// A room as one of the people in it finds it: who is in it, and where
+/// the talk stands.
+pub struct Room {
+    pub place: Place,
+    /// Everyone who may be heard here, by id.
+    pub players: HashMap<Uuid, Player>,
+    /// The match's seq (none in a tournament).
+    pub at_seq: Option<i32>,
+    /// My team's channel, where I have one.
+    pub team: Option<i16>,
+}
+
+impl Room {
+    /// The talk of match `id` as `user`, seated there, finds it.
+    pub fn at_table(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<Room, Error> {
+        let (table, seat) = seated(conn, id, user)?;
+        Ok(Room::of_table(&table, seat))
+    }
+
+    fn of_table(table: &Table, seat: usize) -> Room {
+        Room {
+            place: Place::Match(table.row.id),
+            players: table.players.clone(),
+            at_seq: Some(table.row.seq),
+            team: team_of(table, seat),
+        }
+    }
+}
 
 /// The table, if `user` is seated at it (404 for strangers, as every
 /// match read; 403 for one only challenged to play it).
@@ -83,9 +135,9 @@ fn team_of(table: &Table, seat: usize) -> Option<i16> {
     (mates > 1).then(|| teams[seat] as i16)
 }
 
-/// Write a message: a pure check of the text, then one insert and the
-/// unread counts of those who hear it. A retry with the same
-/// `Idempotency-Key` gets the first answer.
+/// Write a message at a match's table: a pure check of the text, then
+/// one insert and the unread counts of those who hear it. A retry with
+/// the same `Idempotency-Key` gets the first answer.
 pub fn post(
     conn: &mut PgConnection,
     id: Uuid,
@@ -99,45 +151,115 @@ pub fn post(
         return serde_json::from_value(answer).map_err(Error::internal);
     }
     let (table, seat) = seated(conn, id, author)?;
-    if settings(conn, author)?.who == Who::Nobody {
+    let room = Room::of_table(&table, seat);
+    let message = write(conn, &room, author, text, said.team, now)?;
+    let team = room.team.filter(|_| message.team);
+    count_unread(conn, &table, seat, team, author, now)?;
+    remember(conn, keyed, author, id, &message, now)?;
+    Ok(message)
+}
+
+/// Write a message in a room its caller found the author in (a
+/// tournament's, `tournaments::talk`): no unread counts there.
+pub fn post_in(
+    conn: &mut PgConnection,
+    room: &Room,
+    id: Uuid,
+    author: Uuid,
+    said: Said,
+    keyed: Option<Keyed>,
+    now: DateTime<Utc>,
+) -> Result<Message, Error> {
+    let text = super::text(&said.text, MOST, false, "text")?;
+    if let Some(answer) = idempotency::replay(keyed.as_ref(), conn, author, now)? {
+        return serde_json::from_value(answer).map_err(Error::internal);
+    }
+    let message = write(conn, room, author, text, said.team, now)?;
+    remember(conn, keyed, author, id, &message, now)?;
+    Ok(message)
+}
+
+/// The checked `text` written by `author` in `room`: their talk must be
+/// on, a team message needs a team channel, and the limits hold.
+fn write(
+    conn: &mut PgConnection,
+    room: &Room,
+    author: Uuid,
+    text: String,
+    to_team: bool,
+    now: DateTime<Utc>,
+) -> Result<Message, Error> {
+    let (who, muted): (String, Option<DateTime<Utc>>) = crate::schema::users::table
+        .find(author)
+        .select((
+            crate::schema::users::talk,
+            crate::schema::users::talk_muted_until,
+        ))
+        .first(conn)?;
+    if who == Who::Nobody.name() {
         return Err(Error::forbidden(
             "your talk is off (talk settings): turn it on to write",
         ));
     }
-    let team = match said.team {
+    if let Some(until) = muted.filter(|until| *until > now) {
+        return Err(Error::forbidden(format!(
+            "a moderator muted your talk until {}",
+            until.format("%Y-%m-%d %H:%M UTC")
+        )));
+    }
+    let team = match to_team {
         true => Some(
-            team_of(&table, seat)
-                .ok_or_else(|| Error::unacceptable("there is no team channel at this table"))?,
+            room.team
+                .ok_or_else(|| Error::unacceptable("there is no team channel here"))?,
         ),
         false => None,
     };
     limits::take(conn, Limit::MessagePerMinute, &author.to_string(), now)?;
     limits::take(conn, Limit::MessagePerDay, &author.to_string(), now)?;
+    let author_player = room.players.get(&author).cloned();
+    let author_player = author_player.ok_or_else(|| Error::forbidden("not in this room"))?;
     let message = Message {
         id: Uuid::new_v4(),
-        author: table.players[&author].clone(),
+        author: author_player,
         team: team.is_some(),
         text: Some(text),
-        at_seq: table.row.seq,
+        hidden: false,
+        at_seq: room.at_seq,
         at: now,
+    };
+    let (match_id, tournament_id) = match room.place {
+        Place::Match(id) => (Some(id), None),
+        Place::Tournament(id) => (None, Some(id)),
     };
     diesel::insert_into(messages::table)
         .values((
             messages::id.eq(message.id),
-            messages::match_id.eq(id),
+            messages::match_id.eq(match_id),
+            messages::tournament_id.eq(tournament_id),
             messages::author_id.eq(author),
             messages::team.eq(team),
             messages::body.eq(&message.text),
-            messages::at_seq.eq(message.at_seq),
+            messages::at_seq.eq(message.at_seq.unwrap_or(0)),
             messages::created_at.eq(now),
         ))
         .execute(conn)?;
-    count_unread(conn, &table, seat, team, author, now)?;
+    Ok(message)
+}
+
+/// Keep the answer for a retry with the same key.
+fn remember(
+    conn: &mut PgConnection,
+    keyed: Option<Keyed>,
+    author: Uuid,
+    id: Uuid,
+    message: &Message,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
     if let Some(keyed) = &keyed {
-        let answer = serde_json::to_value(&message).map_err(Error::internal)?;
+        let answer = serde_json::to_value(message).map_err(Error::internal)?;
         keyed.remember(conn, author, id, answer, now)?;
     }
-    Ok(message)
+    Ok(())
 }
 
 /// One more unread message for each person at the table who hears
@@ -185,14 +307,30 @@ pub fn list(
     before: Option<Uuid>,
 ) -> Result<Messages, Error> {
     let (table, seat) = seated(conn, id, reader)?;
+    let mut page = list_in(conn, &Room::of_table(&table, seat), reader, before)?;
+    (page.unread, page.muted) = talk_seats::table
+        .find((reader, id))
+        .select((talk_seats::unread, talk_seats::muted))
+        .first(conn)
+        .optional()?
+        .unwrap_or((0, false));
+    Ok(page)
+}
+
+/// The newest messages `reader` hears in `room` (found there by its
+/// caller), before the message `before` if given.
+pub fn list_in(
+    conn: &mut PgConnection,
+    room: &Room,
+    reader: Uuid,
+    before: Option<Uuid>,
+) -> Result<Messages, Error> {
     let who = settings(conn, reader)?.who;
-    let my_team = team_of(&table, seat);
     let mut query = messages::table
-        .filter(messages::match_id.eq(id))
         .filter(
             messages::team
                 .is_null()
-                .or(messages::team.nullable().eq(my_team)),
+                .or(messages::team.nullable().eq(room.team)),
         )
         .order(messages::serial.desc())
         .limit(PAGE)
@@ -203,21 +341,29 @@ pub fn list(
             messages::body,
             messages::at_seq,
             messages::created_at,
+            messages::hidden_at,
         ))
         .into_boxed();
+    let mut older = messages::table.select(messages::serial).into_boxed();
+    match room.place {
+        Place::Match(id) => {
+            query = query.filter(messages::match_id.eq(id));
+            older = older.filter(messages::match_id.eq(id));
+        }
+        Place::Tournament(id) => {
+            query = query.filter(messages::tournament_id.eq(id));
+            older = older.filter(messages::tournament_id.eq(id));
+        }
+    }
     if let Some(before) = before {
-        let serial: i64 = messages::table
-            .find(before)
-            .filter(messages::match_id.eq(id))
-            .select(messages::serial)
-            .first(conn)?;
+        let serial: i64 = older.filter(messages::id.eq(before)).first(conn)?;
         query = query.filter(messages::serial.lt(serial));
     }
     let rows: Vec<Row> = query.load(conn)?;
     let next_before = (rows.len() as i64 == PAGE).then(|| rows[rows.len() - 1].0);
     let mut heard: HashMap<Uuid, bool> = HashMap::new();
     let mut items = Vec::new();
-    for (mid, author, team, body, at_seq, at) in rows.into_iter().rev() {
+    for (mid, author, team, body, at_seq, at, hidden) in rows.into_iter().rev() {
         let hears_author = match heard.get(&author) {
             Some(h) => *h,
             None => {
@@ -225,7 +371,7 @@ pub fn list(
                 *heard.entry(author).or_insert(h)
             }
         };
-        let Some(player) = table.players.get(&author) else {
+        let Some(player) = room.players.get(&author) else {
             continue;
         };
         if hears_author {
@@ -233,25 +379,20 @@ pub fn list(
                 id: mid,
                 author: player.clone(),
                 team: team.is_some(),
-                text: body,
-                at_seq,
+                text: body.filter(|_| hidden.is_none()),
+                hidden: hidden.is_some(),
+                at_seq: room.at_seq.map(|_| at_seq),
                 at,
             });
         }
     }
-    let (unread, muted) = talk_seats::table
-        .find((reader, id))
-        .select((talk_seats::unread, talk_seats::muted))
-        .first(conn)
-        .optional()?
-        .unwrap_or((0, false));
     Ok(Messages {
         items,
         next_before,
-        unread,
-        muted,
+        unread: 0,
+        muted: false,
         may_write: who != Who::Nobody,
-        team_channel: my_team.is_some(),
+        team_channel: room.team.is_some(),
     })
 }
 

@@ -135,6 +135,36 @@ pub fn mine_at(
     Ok((said, note))
 }
 
+/// My words in tournaments' rooms, for my data export, oldest first.
+pub fn mine_in_rooms(conn: &mut PgConnection, me: Uuid) -> Result<Vec<MyRoomMessage>, Error> {
+    use crate::schema::messages;
+    Ok(messages::table
+        .filter(messages::author_id.eq(me))
+        .filter(messages::tournament_id.is_not_null())
+        .order(messages::serial)
+        .select((
+            messages::tournament_id.assume_not_null(),
+            messages::body,
+            messages::created_at,
+        ))
+        .load::<(Uuid, Option<String>, chrono::DateTime<chrono::Utc>)>(conn)?
+        .into_iter()
+        .map(|(tournament_id, text, at)| MyRoomMessage {
+            tournament_id,
+            text,
+            at,
+        })
+        .collect())
+}
+
+/// A message of mine in a tournament's room, as my export lists it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MyRoomMessage {
+    pub tournament_id: Uuid,
+    pub text: Option<String>,
+    pub at: chrono::DateTime<chrono::Utc>,
+}
+
 /// A message of mine, as my export lists it.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MyMessage {

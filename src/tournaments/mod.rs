@@ -14,6 +14,7 @@ pub mod entry;
 pub mod read;
 pub mod standings;
 pub mod start;
+pub mod talk;
 
 use crate::error::Error;
 use crate::job_queue;

@@ -2,13 +2,29 @@
 // players, a box to write, mute, and my private note. A drawer under the
 // board (a `details`), so it never covers the board on a phone; it says
 // how many messages are new while closed. Messages are no game events:
-// the page hears of a new one on its live channel and asks again.
+// the page hears of a new one on its live channel and asks again. The
+// tournament page has the same drawer for its room (item 2), without
+// mute, note or unread count, read again every 20 s while open.
 import { api, el, form, local, playerName, say, t } from "./core.js";
 
 /// The panel for match `m`, kept across the page's redraws (what is typed
 /// stays); `refresh()` reads the messages again.
 export function talkPanel(m) {
-  const path = "/v1/matches/" + m.id;
+  return drawer("/v1/matches/" + m.id, true);
+}
+
+/// The tournament `x`'s room, for its joined players.
+export function roomPanel(x) {
+  const panel = drawer("/v1/tournaments/" + x.id, false);
+  const every = setInterval(() => {
+    if (!panel.isConnected) clearInterval(every);
+    else if (panel.open && !document.hidden) panel.refresh().catch(() => {});
+  }, 20000);
+  return panel;
+}
+
+/// A talk drawer on `path`'s messages; a table's has mute and my note.
+function drawer(path, table) {
   // A log (WAI-ARIA): a new message is told, and only the new one, since
   // only new ones are appended.
   const list = el("ol", { class: "messages", role: "log", "aria-label": t("talk") });
@@ -40,7 +56,7 @@ export function talkPanel(m) {
   box.addEventListener("input", () => { key = null; });
   const panel = el("details", { class: "talk card", "data-talk": "", on: { toggle: () => { if (panel.open) panel.refresh().catch(() => {}); } } },
     el("summary", {}, el("h2", {}, t("talk"), count, countSaid)),
-    list, off, write, mute, notePanel(path));
+    list, off, write, table ? mute : null, table ? notePanel(path) : null);
   // The messages shown, appended as they come (a changed history, after
   // a block, is drawn again whole), the newest in sight.
   const show = (items, whole) => {

@@ -3,6 +3,7 @@
 // and the standings with the crosstable (round robin) or the bracket
 // (knockout), each match a link. Built to read on a phone: the tables
 // scroll sideways inside their card, not the page.
+import { roomPanel } from "./talk.js";
 import { api, askedFirst, el, form, gameChoice, gameName, go, link, local, named, playerLink, playerName, say, session, shareLink, show, t } from "./core.js";
 
 const FORMATS = ["round_robin", "double_round_robin", "knockout"];
@@ -96,6 +97,7 @@ export async function tournamentPage(id) {
     x.crosstable ? crosstableCard(x, name) : null,
     x.bracket ? bracketCard(x, name) : null,
     x.matches.length ? matchesCard(x, name) : null,
+    mine === "joined" ? roomPanel(x) : null,
     withdraw);
 }
 

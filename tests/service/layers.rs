@@ -40,7 +40,7 @@ const FLOORS: [&[&str]; 8] = [
     &[
         "ratings", "notices", "summary", "computer", "vacation", "live", "talk",
     ],
-    &["lobby", "tournaments", "deletion", "export"],
+    &["lobby", "tournaments", "deletion", "export", "moderation"],
     &["state"],
     &["jobs", "http"],
 ];

@@ -443,6 +443,27 @@ async function talkAtTheTable(browser, errors) {
   for (const page of [ko, en]) await page.context().close();
 }
 
+/// A tournament's room (issue #50 item 2): a Korean phone writes, an
+/// English one reads it on opening the drawer; no mute and no note there.
+async function talkInTheTournament(browser, errors) {
+  const [yuna, zed] = [await account("yuna", "ko"), await account("zed", "en")];
+  const cup = await api("POST", "/v1/tournaments", yuna.access_token, { name: "Yuna's cup", format: "round_robin", game: "checkers", players: [zed.user.username], turn_hours: 48 });
+  await api("POST", `/v1/tournaments/${cup.id}/join`, zed.access_token, {});
+  const [ko, en] = [await phone(browser, errors, yuna, "ko", SIZES[0]), await phone(browser, errors, zed, "en", SIZES[0])];
+  for (const page of [ko, en]) await page.goto(BASE + "/tournaments/" + cup.id);
+  await ko.click("[data-talk] summary");
+  assert.match(await ko.textContent("[data-talk] summary h2"), /^대화/);
+  await ko.fill("[data-talk] input[name=text]", "다들 잘 부탁해요");
+  await ko.click("[data-talk] .talk-write button[type=submit]");
+  await ko.waitForSelector("[data-talk] li[data-message] .text");
+  await en.click("[data-talk] summary");
+  await en.waitForFunction(() => [...document.querySelectorAll("[data-talk] .text")].some((n) => n.textContent === "다들 잘 부탁해요"), null, { timeout: 3000 });
+  assert.equal(await en.$("[data-talk] [data-mute]"), null, "no mute in a room");
+  assert.equal(await en.$("[data-talk] [data-note]"), null, "no note in a room");
+  await L.shots(en, "tournament-talk-en-360x740");
+  for (const page of [ko, en]) await page.context().close();
+}
+
 /// Every check of this file, each said as it passes.
 async function all(browser, errors) {
   await boardsFit(browser, errors);
@@ -467,12 +488,14 @@ async function all(browser, errors) {
   console.log("live: the creator on the share page saw the friend join");
   await talkAtTheTable(browser, errors);
   console.log("talk: a message from a Korean phone appeared live on an English one, counted while its drawer was closed; a refusal named its box; my note kept across a reload");
+  await talkInTheTournament(browser, errors);
+  console.log("talk: a tournament's room, written from a Korean phone and read on an English one");
   await threeFriendsByLink(browser, errors);
   console.log("phone: four-player chess invites three friends by three links; the creator sees each join, the board opens on the third");
 }
 
 module.exports = { all };
-const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink, talkAtTheTable };
+const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink, talkAtTheTable, talkInTheTournament };
 
 if (require.main === module) {
   const { chromium } = require("playwright-core");

@@ -1,0 +1,230 @@
+//! Reporting a message (issue #50 item 6): any player who reads a message
+//! may report it, once, up to 20 reports a day; moderators list the open
+//! reports. Nothing of a report reaches the reported player.
+
+use super::require;
+use crate::error::Error;
+use crate::limits::{self, Limit};
+use crate::players::Player;
+use crate::schema::{messages, reports};
+use crate::talk::messages::Room;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// Why a message is reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// Insults, threats, harassment.
+    Abuse,
+    /// Advertising, links, floods.
+    Spam,
+    Other,
+}
+
+impl Reason {
+    fn name(self) -> &'static str {
+        match self {
+            Reason::Abuse => "abuse",
+            Reason::Spam => "spam",
+            Reason::Other => "other",
+        }
+    }
+
+    fn parse(name: &str) -> Reason {
+        [Reason::Abuse, Reason::Spam]
+            .into_iter()
+            .find(|r| r.name() == name)
+            .unwrap_or(Reason::Other)
+    }
+}
+
+/// `POST /v1/messages/{id}/report`.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Report {
+    pub reason: Reason,
+    /// What the moderators should know, 1–500 characters.
+    #[serde(default)]
+    #[schema(min_length = 1, max_length = 500)]
+    pub detail: Option<String>,
+}
+
+/// A report taken.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Reported {
+    pub id: Uuid,
+}
+
+/// The room a message was written in, as `user` finds it: a message
+/// `user` cannot read is, to them, no message at all (404).
+fn readable(
+    conn: &mut PgConnection,
+    message: Uuid,
+    user: Uuid,
+) -> Result<(Room, Uuid, Option<i16>), Error> {
+    let (at_match, at_tournament, author, team): (Option<Uuid>, Option<Uuid>, Uuid, Option<i16>) =
+        messages::table
+            .find(message)
+            .select((
+                messages::match_id,
+                messages::tournament_id,
+                messages::author_id,
+                messages::team,
+            ))
+            .first(conn)
+            .optional()?
+            .ok_or(Error::not_found("message"))?;
+    let room = match (at_match, at_tournament) {
+        (Some(id), _) => Room::at_table(conn, id, user),
+        (None, Some(id)) => crate::tournaments::talk::room(conn, id, user),
+        (None, None) => Err(Error::not_found("message")),
+    };
+    let room = room.map_err(|e| match e {
+        Error::Forbidden(_) | Error::NotFound(_) => Error::not_found("message"),
+        other => other,
+    })?;
+    let who = crate::talk::settings(conn, user)?.who;
+    let of_my_team = team.is_none() || team == room.team;
+    if !of_my_team || !crate::talk::hears(conn, user, who, author)? {
+        return Err(Error::not_found("message"));
+    }
+    Ok((room, author, team))
+}
+
+/// `reporter` reports `message`: once (a second report of theirs answers
+/// the first), never their own.
+pub fn report(
+    conn: &mut PgConnection,
+    message: Uuid,
+    reporter: Uuid,
+    report: Report,
+    now: DateTime<Utc>,
+) -> Result<Reported, Error> {
+    let detail = (report.detail.as_deref())
+        .map(|d| crate::talk::text(d, 500, true, "detail"))
+        .transpose()?;
+    let (_, author, _) = readable(conn, message, reporter)?;
+    if author == reporter {
+        return Err(Error::unacceptable("that message is your own"));
+    }
+    let earlier: Option<Uuid> = reports::table
+        .filter(reports::message_id.eq(message))
+        .filter(reports::reporter_id.eq(reporter))
+        .select(reports::id)
+        .first(conn)
+        .optional()?;
+    if let Some(id) = earlier {
+        return Ok(Reported { id });
+    }
+    limits::take(conn, Limit::ReportPerDay, &reporter.to_string(), now)?;
+    let id = Uuid::new_v4();
+    diesel::insert_into(reports::table)
+        .values((
+            reports::id.eq(id),
+            reports::message_id.eq(message),
+            reports::reporter_id.eq(reporter),
+            reports::reason.eq(report.reason.name()),
+            reports::detail.eq(detail),
+            reports::created_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(Reported { id })
+}
+
+/// An open report, as moderators read it.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct OpenReport {
+    pub id: Uuid,
+    pub reason: Reason,
+    pub detail: Option<String>,
+    pub at: DateTime<Utc>,
+    /// Who reported (moderators only: never the reported player).
+    pub reporter: Player,
+    pub message: ReportedMessage,
+}
+
+/// The message reported, whole, and where it was written.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ReportedMessage {
+    pub id: Uuid,
+    pub author: Player,
+    pub text: Option<String>,
+    pub hidden: bool,
+    pub at: DateTime<Utc>,
+    pub match_id: Option<Uuid>,
+    pub tournament_id: Option<Uuid>,
+}
+
+type OpenRow = (
+    Uuid,
+    String,
+    Option<String>,
+    DateTime<Utc>,
+    Uuid,
+    (
+        Uuid,
+        Uuid,
+        Option<String>,
+        Option<DateTime<Utc>>,
+        DateTime<Utc>,
+        Option<Uuid>,
+        Option<Uuid>,
+    ),
+);
+
+/// The open reports, oldest first (100 at a time).
+pub fn open(conn: &mut PgConnection, moderator: Uuid) -> Result<Vec<OpenReport>, Error> {
+    require(conn, moderator)?;
+    let rows: Vec<OpenRow> = reports::table
+        .inner_join(messages::table)
+        .filter(reports::closed_at.is_null())
+        .order(reports::created_at)
+        .limit(100)
+        .select((
+            reports::id,
+            reports::reason,
+            reports::detail,
+            reports::created_at,
+            reports::reporter_id,
+            (
+                messages::id,
+                messages::author_id,
+                messages::body,
+                messages::hidden_at,
+                messages::created_at,
+                messages::match_id,
+                messages::tournament_id,
+            ),
+        ))
+        .load(conn)?;
+    let ids = rows.iter().flat_map(|r| [r.4, r.5 .1]).collect();
+    let players = crate::players::load(conn, ids)?;
+    let player = |id: &Uuid| {
+        (players.get(id).cloned()).ok_or_else(|| Error::internal(format!("no player {id}")))
+    };
+    rows.into_iter()
+        .map(|(id, reason, detail, at, reporter, m)| {
+            Ok(OpenReport {
+                id,
+                reason: Reason::parse(&reason),
+                detail,
+                at,
+                reporter: player(&reporter)?,
+                message: ReportedMessage {
+                    id: m.0,
+                    author: player(&m.1)?,
+                    text: m.2,
+                    hidden: m.3.is_some(),
+                    at: m.4,
+                    match_id: m.5,
+                    tournament_id: m.6,
+                },
+            })
+        })
+        .collect()
+}

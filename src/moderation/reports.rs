@@ -146,6 +146,54 @@ pub struct OpenReport {
     /// Who reported (moderators only: never the reported player).
     pub reporter: Player,
     pub message: ReportedMessage,
+    /// What was said just before it in the same room and channel, oldest
+    /// first (up to [`CONTEXT`]): a message is judged in its context,
+    /// where a moderator has no seat.
+    pub before: Vec<Said>,
+}
+
+/// Messages of context a report carries.
+pub const CONTEXT: i64 = 5;
+
+/// A message of a report's context.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Said {
+    pub author: Player,
+    pub text: Option<String>,
+    pub at: DateTime<Utc>,
+}
+
+/// The [`CONTEXT`] messages before `message`, in its room and channel.
+fn context(conn: &mut PgConnection, message: Uuid) -> Result<Vec<Said>, Error> {
+    let (at_match, at_tournament, team, serial): (Option<Uuid>, Option<Uuid>, Option<i16>, i64) =
+        messages::table
+            .find(message)
+            .select((
+                messages::match_id,
+                messages::tournament_id,
+                messages::team,
+                messages::serial,
+            ))
+            .first(conn)?;
+    let mut query = messages::table
+        .filter(messages::serial.lt(serial))
+        .filter(messages::team.is_not_distinct_from(team))
+        .order(messages::serial.desc())
+        .limit(CONTEXT)
+        .select((messages::author_id, messages::body, messages::created_at))
+        .into_boxed();
+    query = match (at_match, at_tournament) {
+        (Some(id), _) => query.filter(messages::match_id.eq(id)),
+        (None, id) => query.filter(messages::tournament_id.is_not_distinct_from(id)),
+    };
+    let rows = query.load::<(Uuid, Option<String>, DateTime<Utc>)>(conn)?;
+    let players = crate::players::load(conn, rows.iter().map(|r| r.0).collect())?;
+    Ok((rows.into_iter().rev())
+        .filter_map(|(author, text, at)| {
+            let author = players.get(&author)?.clone();
+            Some(Said { author, text, at })
+        })
+        .collect())
 }
 
 /// The message reported, whole, and where it was written.
@@ -210,6 +258,7 @@ pub fn open(conn: &mut PgConnection, moderator: Uuid) -> Result<Vec<OpenReport>,
     rows.into_iter()
         .map(|(id, reason, detail, at, reporter, m)| {
             Ok(OpenReport {
+                before: context(conn, m.0)?,
                 id,
                 reason: Reason::parse(&reason),
                 detail,

@@ -10,6 +10,7 @@ import { friendsPage, leaderboardPage, profilePage } from "./social.js";
 import { leaveMatch, matchPage } from "./match.js";
 import { seekPage } from "./seeks.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
+import { moderationPage } from "./moderation.js";
 import { howToPage, welcomePage } from "./welcome.js";
 import { offlineBanner, watchConnection } from "./offline.js";
 
@@ -118,6 +119,7 @@ async function route() {
     const tournament = part(/^\/tournaments\/([0-9a-f-]{36})$/);
     if (tournament) return await tournamentPage(tournament);
     if (path === "/tournaments") return await tournamentsPage();
+    if (path === "/moderation") return await moderationPage();
     if (path === "/computer") return await computerPage();
     if (path === "/seek") return await seekPage();
     if (path === "/settings") return await settingsPage(drawNav);

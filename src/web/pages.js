@@ -414,7 +414,7 @@ export async function settingsPage(redraw) {
   // A guest saves the account here too (issue #47); then the password
   // and sessions card is theirs. Devices, sign-in methods, my data and
   // deleting the account follow (account.js).
-  show(el("h2", {}, t("settings")), saved, keepAccountCard(redraw, providers), account, notices, push, away, me.guest ? null : sessionsCard(saved), ...more);
+  show(el("h2", {}, t("settings")), me.moderator ? el("p", {}, link("/moderation", t("moderation"))) : null, saved, keepAccountCard(redraw, providers), account, notices, push, away, me.guest ? null : sessionsCard(saved), ...more);
 }
 
 /// The time zone, chosen by country and city in the page's language

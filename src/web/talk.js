@@ -5,7 +5,7 @@
 // the page hears of a new one on its live channel and asks again. The
 // tournament page has the same drawer for its room (item 2), without
 // mute, note or unread count, read again every 20 s while open.
-import { api, el, form, local, playerName, say, t } from "./core.js";
+import { api, el, form, local, playerName, say, session, t } from "./core.js";
 
 /// The panel for match `m`, kept across the page's redraws (what is typed
 /// stays); `refresh()` reads the messages again.
@@ -100,12 +100,35 @@ function drawer(path, table) {
   return panel;
 }
 
-/// One message: who, when, the text (a deleted account's says so).
+/// One message: who, when, the text (a deleted account's, or one a
+/// moderator hid, says so), and a report button on another's.
 function line(message) {
+  const me = session.user();
+  const gone = message.text === null || message.text === undefined;
+  const mine = me && message.author.id === me.id;
   return el("li", { "data-message": message.id },
     el("span", { class: "who" }, playerName(message.author)), message.team ? el("span", { class: "muted" }, " · " + t("team")) : null,
     el("span", { class: "muted" }, " · " + local(message.at)), el("br"),
-    message.text === null || message.text === undefined ? el("em", { class: "muted" }, t("deleted_message")) : el("span", { class: "text" }, message.text));
+    gone ? el("em", { class: "muted" }, t(message.hidden ? "hidden_message" : "deleted_message")) : el("span", { class: "text" }, message.text),
+    gone || mine ? null : reportButton(message));
+}
+
+/// Report a message (issue #50 item 6): why, then sent; the author is
+/// never told who reported.
+function reportButton(message) {
+  const slot = el("span", { class: "report" });
+  const open = el("button", { type: "button", class: "link", "data-report": message.id, "aria-label": t("report") + ": " + playerName(message.author) }, t("report"));
+  open.addEventListener("click", () => {
+    const reason = el("select", { name: "reason", "aria-label": t("report_reason") },
+      ["abuse", "spam", "other"].map((r) => el("option", { value: r }, t("reason_" + r))));
+    slot.replaceChildren(form({ class: "report-form" }, async (data) => {
+      await api("POST", "/v1/messages/" + message.id + "/report", { reason: data.get("reason") });
+      slot.replaceChildren(el("span", { class: "muted", role: "status" }, t("reported")));
+    }, el("label", {}, t("report_reason"), reason), el("button", { type: "submit", class: "secondary" }, t("report_send"))));
+    reason.focus();
+  });
+  slot.append(" ", open);
+  return slot;
 }
 
 /// My private note on the match: only I see it; kept after the match.

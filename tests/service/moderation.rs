@@ -61,6 +61,7 @@ async fn a_report_reaches_a_moderator_granted_by_the_command_who_hides_mutes_and
     .await;
     let (id, rude, kind) = table(&app, "rude", "kind").await;
     let moderator = app.register("mod").await;
+    assert_eq!(say(&app, &id, &kind, "good luck!").await.status, 201);
     let insult = say(&app, &id, &rude, "you play like a potato").await.body;
     // The API grants nothing: a player is refused every moderator's path.
     assert_eq!(
@@ -109,6 +110,7 @@ async fn a_report_reaches_a_moderator_granted_by_the_command_who_hides_mutes_and
     assert_eq!(open[0]["message"]["text"], "you play like a potato");
     assert_eq!(open[0]["reporter"]["username"], "kind");
     assert_eq!(open[0]["reason"], "abuse");
+    assert_eq!(open[0]["before"][0]["text"], "good luck!", "its context");
 
     // Hide: every reader sees it hidden, the report closes.
     let path = format!(
@@ -129,8 +131,9 @@ async fn a_report_reaches_a_moderator_granted_by_the_command_who_hides_mutes_and
             .await
             .body["items"]
             .clone();
-        assert_eq!(items[0]["hidden"], true);
-        assert!(items[0]["text"].is_null(), "{items}");
+        assert_eq!(items[1]["hidden"], true);
+        assert!(items[1]["text"].is_null(), "{items}");
+        assert_eq!(items[0]["text"], "good luck!", "the others shown");
     }
     assert_eq!(
         app.get("/v1/moderation/reports", &moderator).await.body,

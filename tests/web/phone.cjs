@@ -464,6 +464,42 @@ async function talkInTheTournament(browser, errors) {
   for (const page of [ko, en]) await page.context().close();
 }
 
+/// Reporting a message and a moderator acting on it (issue #50 item 6):
+/// the reporter on a Korean phone, the moderator (granted by the binary's
+/// command, never by the API) on an English one; the hidden message is
+/// said so on the reporter's table.
+async function reportAndModerate(browser, errors) {
+  const [rae, sam, mo] = [await account("rae", "ko"), await account("sam", "en"), await account("mo", "en")];
+  const id = await started([rae, sam], { game: "checkers" });
+  await api("POST", `/v1/matches/${id}/messages`, sam.access_token, { text: "you are slow" });
+  const granted = require("child_process").spawnSync(process.env.POSTHORN_BIN || "target/debug/posthorn", ["moderator", "grant", mo.user.username],
+    { env: Object.assign({}, process.env, { RUST_LOG: "warn" }), encoding: "utf8" });
+  assert.equal(granted.status, 0, granted.stderr);
+  const ko = await phone(browser, errors, rae, "ko", SIZES[0]);
+  await L.openMatch(ko, id);
+  await ko.click("[data-talk] summary");
+  await ko.click("[data-talk] [data-report]");
+  assert.match(await ko.textContent("[data-talk] .report-form"), /신고 이유/);
+  await ko.click("[data-talk] .report-form button[type=submit]");
+  await ko.waitForFunction(() => (document.querySelector("[data-talk] .report [role=status]") || {}).textContent === "신고했어요. 운영자가 확인할 거예요.");
+  const en = await phone(browser, errors, mo, "en", SIZES[0]);
+  await en.goto(BASE + "/settings");
+  await en.click("a[href='/moderation']");
+  const card = await en.waitForSelector("[data-report]");
+  assert.match(await card.textContent(), new RegExp("you are slow.*Insults or threats.*reported by " + rae.user.display_name, "s"));
+  await en.click("[data-report] [data-mod=mod_hide]");
+  assert.equal(await en.textContent("[data-report] [role=status]"), "", "nothing done without a why");
+  await en.fill("[data-report] input[name=why]", "rude");
+  await en.click("[data-report] [data-mod=mod_hide]");
+  await en.waitForFunction(() => document.querySelector("[data-report] [role=status]").textContent === "Done.");
+  await L.shots(en, "moderation-en-360x740");
+  await ko.reload();
+  await ko.waitForSelector(".board");
+  await ko.click("[data-talk] summary");
+  await ko.waitForFunction(() => [...document.querySelectorAll("[data-talk] em")].some((n) => n.textContent === "(운영자가 가린 메시지)"));
+  for (const page of [ko, en]) await page.context().close();
+}
+
 /// Every check of this file, each said as it passes.
 async function all(browser, errors) {
   await boardsFit(browser, errors);
@@ -490,12 +526,14 @@ async function all(browser, errors) {
   console.log("talk: a message from a Korean phone appeared live on an English one, counted while its drawer was closed; a refusal named its box; my note kept across a reload");
   await talkInTheTournament(browser, errors);
   console.log("talk: a tournament's room, written from a Korean phone and read on an English one");
+  await reportAndModerate(browser, errors);
+  console.log("talk: a message reported from a Korean phone, hidden by a moderator on an English one (granted by the binary's command), said hidden on the table");
   await threeFriendsByLink(browser, errors);
   console.log("phone: four-player chess invites three friends by three links; the creator sees each join, the board opens on the third");
 }
 
 module.exports = { all };
-const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink, talkAtTheTable, talkInTheTournament };
+const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink, talkAtTheTable, talkInTheTournament, reportAndModerate };
 
 if (require.main === module) {
   const { chromium } = require("playwright-core");

@@ -191,3 +191,104 @@ async fn the_digest_lists_the_tables_with_new_messages() {
     );
     app.stop().await;
 }
+
+/// Issue #50 "Must show", §H1: in the games that hide things (Banqi's
+/// face-down pieces, FlipChess's hands and deck), nothing of talk — the
+/// messages page, the message notices, the export — shows anything
+/// hidden from its reader; a message's marker says after which event
+/// only. One line per game.
+#[actix_web::test]
+async fn talk_shows_nothing_hidden_in_banqi() {
+    talk_hides_secrets("banqi", posthorn_rules::GameId::Banqi).await;
+}
+
+#[actix_web::test]
+async fn talk_shows_nothing_hidden_in_flipchess() {
+    talk_hides_secrets("flipchess", posthorn_rules::GameId::FlipChess).await;
+}
+
+async fn talk_hides_secrets(game: &str, id_of: posthorn_rules::GameId) {
+    use posthorn_rules::{Seat, Viewer};
+    let smtp = SmtpServer::start(0);
+    let app = app_with_smtp(&smtp).await;
+    let (alice, bob) = (app.register("alice").await, app.register("bob").await);
+    let m = app
+        .post(
+            "/v1/matches",
+            &alice,
+            json!({"game": game, "opponents": ["bob"]}),
+        )
+        .await
+        .body;
+    let id = m["id"].as_str().unwrap().to_owned();
+    let seats = if m["my_seats"][0] == 0 {
+        [&alice, &bob]
+    } else {
+        [&bob, &alice]
+    };
+    // A few moves, a message from each after each.
+    for n in 0..6 {
+        for (seat, token) in seats.iter().enumerate() {
+            assert_eq!(
+                say(&app, &id, token, &format!("move {n}, seat {seat}")).await,
+                201
+            );
+        }
+        let mut moved = false;
+        for token in seats {
+            // A move, a Banqi flip, a FlipChess card: what plays on.
+            let playing = |a: &serde_json::Value| {
+                !["resign", "offer_draw", "grant_time", "claim_draw"]
+                    .contains(&a["type"].as_str().unwrap_or(""))
+            };
+            let action = app
+                .legal_actions(token, &id)
+                .await
+                .into_iter()
+                .find(playing);
+            if let Some(action) = action {
+                assert_eq!(app.act(token, &id, action).await.status, 200);
+                moved = true;
+                break;
+            }
+        }
+        if !moved {
+            break;
+        }
+        app.clock.advance(Duration::minutes(16));
+        deliver(&app).await;
+    }
+    let uuid: uuid::Uuid = id.parse().unwrap();
+    let (state, _) = crate::banqi::recorded_game(&app, uuid, id_of).await;
+    let queued: Vec<(uuid::Uuid, serde_json::Value)> = app
+        .blocking(|s| {
+            use diesel::prelude::*;
+            use posthorn::schema::notifications::dsl as n;
+            n::notifications
+                .filter(n::kind.eq("message"))
+                .select((n::user_id, n::payload))
+                .load(&mut s.pool.get().unwrap())
+                .unwrap()
+        })
+        .await;
+    assert!(!queued.is_empty(), "message notices were queued");
+    for (seat, token) in seats.iter().enumerate() {
+        let hidden = state.secrets(Viewer::Seat(Seat(seat as u8)));
+        assert!(!hidden.is_empty(), "something is hidden from seat {seat}");
+        let me = app.get("/v1/me", token).await.body["id"].clone();
+        let page = app
+            .get(&format!("/v1/matches/{id}/messages"), token)
+            .await
+            .body;
+        assert!(page["items"].as_array().unwrap().len() >= 4, "{page}");
+        crate::banqi::assert_hides(&page, &hidden, "the messages page");
+        let export = app.get("/v1/me/export", token).await.body;
+        crate::banqi::assert_hides(&export["matches"], &hidden, "the export");
+        for (user, payload) in &queued {
+            if json!(user) == me {
+                crate::banqi::assert_hides(payload, &hidden, "a message notice");
+            }
+        }
+    }
+    app.stop().await;
+}

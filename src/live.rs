@@ -45,6 +45,10 @@ pub enum Change {
     /// The match changed; its seq now (none for a rematch asked for or a
     /// message written, which change no seq).
     Moved { match_id: Uuid, seq: Option<i32> },
+    /// A message was written at the match in `team`'s channel (none:
+    /// everyone's): said to the pages that read that channel only, so a
+    /// team's talk is not even timed by the other team.
+    Talked { match_id: Uuid, team: Option<i16> },
     /// Changes may have been missed: every page looks again.
     Resync,
 }
@@ -166,11 +170,15 @@ impl Live {
                     match_id: id,
                     seq: Some(seq),
                 }),
-                Some((_, asked, said)) if asked != offers || said != now.2 => {
-                    self.tell(Change::Moved {
-                        match_id: id,
-                        seq: None,
-                    })
+                Some((_, asked, _)) if asked != offers => self.tell(Change::Moved {
+                    match_id: id,
+                    seq: None,
+                }),
+                Some((_, _, said)) if said != now.2 => {
+                    let since = said.unwrap_or(0);
+                    for team in crate::talk::messages::channels_after(conn, id, since)? {
+                        self.tell(Change::Talked { match_id: id, team });
+                    }
                 }
                 Some(_) => {}
             }

@@ -56,8 +56,12 @@ pub async fn live_match(
     }
     // Watching before the seq is read: nothing falls between the two.
     let watching = state.live.watch(id);
-    let seq = db::read(&state.pool, move |c| {
-        reads::seq_seen_by(c, id, caller.user_id)
+    let (seq, team) = db::read(&state.pool, move |c| {
+        let seq = reads::seq_seen_by(c, id, caller.user_id)?;
+        Ok((
+            seq,
+            crate::talk::messages::channel_of(c, id, caller.user_id)?,
+        ))
     })
     .await?;
     let mut beat = tokio::time::interval_at(Instant::now() + BEAT, BEAT);
@@ -69,6 +73,7 @@ pub async fn live_match(
         until: Instant::now() + LIFETIME,
         first: Some(seq),
         said: seq,
+        team,
     };
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")
@@ -89,6 +94,8 @@ struct Watch {
     /// The last seq said: a notice of an older one (committed before the
     /// stream opened, heard after) is not said again.
     said: i32,
+    /// The team channel this page's player reads, if any (issue #50).
+    team: Option<i16>,
 }
 
 type Said = Result<Bytes, actix_web::Error>;
@@ -111,6 +118,12 @@ async fn next(mut w: Watch) -> Option<(Said, Watch)> {
                     None => seq_event(None),
                 },
                 Ok(Change::Moved { .. }) => continue,
+                Ok(Change::Talked { match_id, team })
+                    if match_id == w.id && (team.is_none() || team == w.team) =>
+                {
+                    seq_event(None)
+                }
+                Ok(Change::Talked { .. }) => continue,
                 Ok(Change::Resync) | Err(RecvError::Lagged(_)) => {
                     Bytes::from_static(b"event: resync\ndata: {}\n\n")
                 }

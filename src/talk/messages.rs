@@ -466,6 +466,31 @@ pub fn unread_total(conn: &mut PgConnection, user: Uuid) -> Result<i64, Error> {
     Ok(total.unwrap_or(0))
 }
 
+/// The team channel `user` hears at match `id`: none when they have none
+/// or sit elsewhere (the live stream tells a team's messages to it alone).
+pub fn channel_of(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<Option<i16>, Error> {
+    match seated(conn, id, user) {
+        Ok((table, seat)) => Ok(team_of(&table, seat)),
+        Err(Error::Forbidden(_) | Error::NotFound(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The channels (none: everyone's) of the messages at match `id` after
+/// the one of `serial`: an index range of the few written since.
+pub fn channels_after(
+    conn: &mut PgConnection,
+    id: Uuid,
+    serial: i64,
+) -> Result<Vec<Option<i16>>, Error> {
+    Ok(messages::table
+        .filter(messages::match_id.eq(id))
+        .filter(messages::serial.gt(serial))
+        .select(messages::team)
+        .distinct()
+        .load(conn)?)
+}
+
 #[derive(QueryableByName)]
 struct Latest {
     #[diesel(sql_type = diesel::sql_types::Uuid)]

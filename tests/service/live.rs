@@ -239,6 +239,55 @@ async fn a_message_is_heard_without_a_seq() {
     assert_eq!(first.1["seq"], seq, "the seq is unchanged");
 }
 
+/// Issue #50: a team's message is heard live by its team alone: the
+/// other team's pages are not even told when the partners talk.
+#[actix_web::test]
+async fn a_team_message_is_heard_by_the_team_alone() {
+    let app = TestApp::start().await;
+    let mut tokens = Vec::new();
+    for name in ["ann", "ben", "cat", "dan"] {
+        tokens.push(app.register(name).await);
+    }
+    let body =
+        json!({"game": "four_player_chess", "mode": "teams", "opponents": ["ben", "cat", "dan"]});
+    let id = app.post("/v1/matches", &tokens[0], body).await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut pages = Vec::new();
+    for token in &tokens[1..] {
+        let mut live = Live::open(&app, token, &id).await;
+        live.next(SOON).await.expect("the seq at once");
+        pages.push(live);
+    }
+    // Past the watch's first read (which looks once at what stands).
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let path = format!("/v1/matches/{id}/messages");
+    let post = |text: &str, team: bool| {
+        let body = json!({"text": text, "team": team});
+        app.request("POST", &path, Some(&tokens[0]), Some(body), &[])
+    };
+    assert_eq!(post("push left", true).await.status, 201);
+    let mut heard = Vec::new();
+    for live in &mut pages {
+        heard.push(live.next(SOON).await.is_some());
+    }
+    assert_eq!(
+        heard.iter().filter(|h| **h).count(),
+        1,
+        "the partner alone: {heard:?}"
+    );
+    assert_eq!(post("good game all", false).await.status, 201);
+    for live in &mut pages {
+        let said = live.next(SOON).await;
+        assert_eq!(
+            said,
+            Some(("seq".into(), json!({ "seq": null }))),
+            "everyone's, to all"
+        );
+    }
+}
+
 #[actix_web::test]
 async fn only_those_who_may_read_the_match_may_listen() {
     let app = TestApp::start().await;

@@ -135,9 +135,8 @@ fn team_of(table: &Table, seat: usize) -> Option<i16> {
     (mates > 1).then(|| teams[seat] as i16)
 }
 
-/// Write a message at a match's table: a pure check of the text, then
-/// one insert and the unread counts of those who hear it. A retry with
-/// the same `Idempotency-Key` gets the first answer.
+/// Write a message at a match's table ([`post_in`] its room), then count
+/// it unread for those who hear it.
 pub fn post(
     conn: &mut PgConnection,
     id: Uuid,
@@ -146,21 +145,20 @@ pub fn post(
     keyed: Option<Keyed>,
     now: DateTime<Utc>,
 ) -> Result<Message, Error> {
-    let text = super::text(&said.text, MOST, false, "text")?;
-    if let Some(answer) = idempotency::replay(keyed.as_ref(), conn, author, now)? {
-        return serde_json::from_value(answer).map_err(Error::internal);
-    }
     let (table, seat) = seated(conn, id, author)?;
     let room = Room::of_table(&table, seat);
-    let message = write(conn, &room, author, text, said.team, now)?;
-    let team = room.team.filter(|_| message.team);
-    count_unread(conn, &table, seat, team, author, now)?;
-    remember(conn, keyed, author, id, &message, now)?;
+    let (message, written) = post_in(conn, &room, id, author, said, keyed, now)?;
+    if written {
+        let team = room.team.filter(|_| message.team);
+        count_unread(conn, &table, seat, team, author, now)?;
+    }
     Ok(message)
 }
 
-/// Write a message in a room its caller found the author in (a
-/// tournament's, `tournaments::talk`): no unread counts there.
+/// Write a message in a room its caller found the author in (a table's,
+/// a tournament's): a pure check of the text, then one insert. A retry
+/// with the same `Idempotency-Key` gets the first answer, and `false`:
+/// nothing was written.
 pub fn post_in(
     conn: &mut PgConnection,
     room: &Room,
@@ -169,14 +167,17 @@ pub fn post_in(
     said: Said,
     keyed: Option<Keyed>,
     now: DateTime<Utc>,
-) -> Result<Message, Error> {
+) -> Result<(Message, bool), Error> {
     let text = super::text(&said.text, MOST, false, "text")?;
     if let Some(answer) = idempotency::replay(keyed.as_ref(), conn, author, now)? {
-        return serde_json::from_value(answer).map_err(Error::internal);
+        return Ok((
+            serde_json::from_value(answer).map_err(Error::internal)?,
+            false,
+        ));
     }
     let message = write(conn, room, author, text, said.team, now)?;
     remember(conn, keyed, author, id, &message, now)?;
-    Ok(message)
+    Ok((message, true))
 }
 
 /// The checked `text` written by `author` in `room`: their talk must be

@@ -46,7 +46,7 @@ pub fn post(
     now: DateTime<Utc>,
 ) -> Result<Message, Error> {
     let room = room(conn, id, author)?;
-    messages::post_in(conn, &room, id, author, said, keyed, now)
+    Ok(messages::post_in(conn, &room, id, author, said, keyed, now)?.0)
 }
 
 /// `GET /v1/tournaments/{id}/messages`.

@@ -289,21 +289,29 @@ fn open_session(
     user: &UserRow,
     issuer: &Issuer,
 ) -> Result<Session, Error> {
-    // Every way in comes here: a suspended account has none (issue #50
-    // item 6; its sessions were ended when it was suspended).
-    let suspended: Option<DateTime<Utc>> = users::table
-        .find(user.id)
-        .select(users::suspended_at)
-        .first(conn)?;
-    if suspended.is_some() {
-        return Err(Error::Suspended(
-            "a moderator suspended this account".into(),
-        ));
-    }
+    not_suspended(conn, user.id)?;
     let (token, _) = auth::new_refresh_token();
     let family = Uuid::new_v4();
     store_refresh_token(conn, user.id, family, &token, issuer)?;
     Ok(session_with(user, family, token, issuer))
+}
+
+/// Every way in (a new session, a refresh) asks this first: a suspended
+/// account has none (issue #50 item 6). Read under a share lock, a
+/// suspension beside it either committed first (and is seen) or waits
+/// for this transaction (and then ends the session it opens or renews).
+fn not_suspended(conn: &mut PgConnection, user: Uuid) -> Result<(), Error> {
+    let suspended: Option<DateTime<Utc>> = users::table
+        .find(user)
+        .select(users::suspended_at)
+        .for_share()
+        .first(conn)?;
+    match suspended {
+        Some(_) => Err(Error::Suspended(
+            "a moderator suspended this account".into(),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Start a new session for the account `user` (signed in another way
@@ -655,6 +663,7 @@ pub fn refresh(conn: &mut PgConnection, token: &str, issuer: &Issuer) -> Result<
             }
             None => {}
         }
+        not_suspended(conn, user_id)?;
         let user = users::table
             .find(user_id)
             .select(UserRow::as_select())

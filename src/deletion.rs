@@ -169,6 +169,7 @@ fn erase(
             users::display_skeleton_cased.eq(None::<String>),
             users::deleted_at.eq(now),
             users::name_held_until.eq(held),
+            users::moderator.eq(false),
         ))
         .execute(conn)?;
     if guest {

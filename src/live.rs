@@ -144,6 +144,7 @@ impl Live {
         let stands = reads::stands(conn, &ids)?;
         let talked = crate::talk::messages::latest(conn, &ids)?;
         let mut watched = self.watched.lock().unwrap_or_else(|e| e.into_inner());
+        let mut talked_since = Vec::new();
         for (id, seq, offers) in stands {
             let Some((_, known)) = watched.get_mut(&id) else {
                 continue;
@@ -174,13 +175,15 @@ impl Live {
                     match_id: id,
                     seq: None,
                 }),
-                Some((_, _, said)) if said != now.2 => {
-                    let since = said.unwrap_or(0);
-                    for team in crate::talk::messages::channels_after(conn, id, since)? {
-                        self.tell(Change::Talked { match_id: id, team });
-                    }
-                }
+                Some((_, _, said)) if said != now.2 => talked_since.push((id, said.unwrap_or(0))),
                 Some(_) => {}
+            }
+        }
+        // Which channels spoke, read with the watched matches let go.
+        drop(watched);
+        for (id, since) in talked_since {
+            for team in crate::talk::messages::channels_after(conn, id, since)? {
+                self.tell(Change::Talked { match_id: id, team });
             }
         }
         Ok(())

@@ -11,6 +11,9 @@ pub struct LocalPostgres {
     data: PathBuf,
     bin: PathBuf,
     port: u16,
+    /// Whether this process launched it (else it found it running: a
+    /// service's, which a command run beside it must leave running).
+    launched: bool,
 }
 
 const INSTALL_HINT: &str = "PostgreSQL's server binaries (initdb, pg_ctl) were not found. \
@@ -54,7 +57,12 @@ impl LocalPostgres {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let data = std::fs::canonicalize(dir).map_err(|e| e.to_string())?;
-        let mut pg = LocalPostgres { data, bin, port: 0 };
+        let mut pg = LocalPostgres {
+            data,
+            bin,
+            port: 0,
+            launched: false,
+        };
         if is_root() {
             pg.run(
                 Command::new("chown")
@@ -77,7 +85,10 @@ impl LocalPostgres {
         }
         pg.port = match pg.running_port() {
             Some(port) => port,
-            None => pg.launch()?,
+            None => {
+                pg.launched = true;
+                pg.launch()?
+            }
         };
         pg.create_database(database)?;
         Ok(pg)
@@ -170,6 +181,12 @@ impl LocalPostgres {
             .arg(self.data.join("server.log"))
             .args(args);
         self.run(&mut pg_ctl, true)
+    }
+
+    /// Whether this process launched the cluster (rather than found it
+    /// running).
+    pub fn launched(&self) -> bool {
+        self.launched
     }
 
     pub fn stop(&self) {

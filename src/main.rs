@@ -30,14 +30,16 @@ fn main() -> ExitCode {
 /// Grant or revoke the moderator role, on the database the service uses.
 fn moderator(on: bool, username: &str) -> Result<(), String> {
     let config = Config::from_env()?;
-    with_database(&config, |url| {
+    with_database(&config, true, |url| {
         let pool = posthorn::db::pool(url, 1)?;
         let mut conn = pool
             .get()
             .map_err(|e| format!("cannot connect to the database: {e}"))?;
         posthorn::db::migrate(&mut conn)?;
+        drop(conn);
         let now = chrono::Utc::now();
-        posthorn::moderation::grant(&mut conn, username, on, now).map_err(|e| e.to_string())?;
+        posthorn::db::transaction(&pool, |c| posthorn::moderation::grant(c, username, on, now))
+            .map_err(|e| e.to_string())?;
         let done = if on {
             "is now a moderator"
         } else {
@@ -50,13 +52,16 @@ fn moderator(on: bool, username: &str) -> Result<(), String> {
 
 fn serve() -> Result<(), String> {
     let config = Config::from_env()?;
-    with_database(&config.clone(), |url| run_server(config, url))
+    with_database(&config.clone(), false, |url| run_server(config, url))
 }
 
 /// Run `work` on the configured database, or (with no DATABASE_URL) on a
-/// private PostgreSQL in the data folder, started and stopped around it.
+/// private PostgreSQL in the data folder, started around it and stopped
+/// after it — by a command (`owned_only`) only if it started it, since a
+/// cluster found running is a running service's.
 fn with_database(
     config: &Config,
+    owned_only: bool,
     work: impl FnOnce(&str) -> Result<(), String>,
 ) -> Result<(), String> {
     // No DATABASE_URL: run a private PostgreSQL in the data folder.
@@ -68,7 +73,7 @@ fn with_database(
         }
     };
     let result = work(&url);
-    if let Some(pg) = local {
+    if let Some(pg) = local.filter(|pg| !owned_only || pg.launched()) {
         log::info!("stopping the private PostgreSQL");
         pg.stop();
     }

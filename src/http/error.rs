@@ -110,7 +110,7 @@ impl Code {
             Code::ResetLinkExpired => ("reset_link_expired", S::GONE, "The password reset link was used already, is more than an hour old, or is not one this service sent (or the account's address changed since): ask for a new link.", "쓸 수 없는 비밀번호 재설정 링크예요. 이미 쓰였거나 한 시간이 지났어요. 새 링크를 받아 주세요."),
             Code::IdentityUnknown => ("identity_unknown", S::NOT_FOUND, "No account signs in with this Google or Apple identity yet: send the same token again with a username to create one, or sign in another way and link it in settings.", "이 구글 또는 애플 계정으로 로그인하는 계정이 아직 없어요. 사용자 이름을 정해 새 계정을 만들거나, 다른 방법으로 로그인한 뒤 설정에서 연결하세요."),
             Code::IdentityTaken => ("identity_taken", S::CONFLICT, "This Google or Apple identity signs in to another account already: sign in with it there, or use another identity.", "이 구글 또는 애플 계정은 이미 다른 계정에 연결되어 있어요. 그 계정으로 로그인하거나 다른 계정을 쓰세요."),
-            Code::Suspended => ("suspended", S::FORBIDDEN, "A moderator suspended this account: it cannot sign in, and its matches in play were resigned. `detail` says until when, if the suspension ends.", "운영자가 이 계정을 정지했어요. 로그인할 수 없어요."),
+            Code::Suspended => ("suspended", S::FORBIDDEN, "A moderator suspended this account: it cannot sign in or refresh a session, and its matches in play were resigned. Only a moderator lifts it.", "운영자가 이 계정을 정지했어요. 로그인할 수 없어요."),
             Code::Unavailable => ("unavailable", S::SERVICE_UNAVAILABLE, "The service is busy or its database is restarting; try again shortly.", "서비스가 바쁘거나 다시 시작하는 중이에요. 잠시 뒤에 다시 해 보세요."),
             Code::Internal => ("internal", S::INTERNAL_SERVER_ERROR, "Something failed on the service's side; it has been logged.", "서비스에 문제가 생겼어요. 기록해 두었어요."),
         }

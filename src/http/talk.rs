@@ -33,8 +33,9 @@ pub async fn list_messages(
     query: web::Query<Before>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, before) = (id.into_inner(), query.into_inner().before);
+    let now = state.clock.now();
     let page = db::read(&state.pool, move |c| {
-        messages::list(c, id, caller.user_id, before)
+        messages::list(c, id, caller.user_id, before, now)
     })
     .await?;
     Ok(HttpResponse::Ok().json(page))
@@ -78,8 +79,9 @@ pub async fn list_tournament_messages(
     query: web::Query<Before>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, before) = (id.into_inner(), query.into_inner().before);
+    let now = state.clock.now();
     let page = db::read(&state.pool, move |c| {
-        tournaments::talk::list(c, id, caller.user_id, before)
+        tournaments::talk::list(c, id, caller.user_id, before, now)
     })
     .await?;
     Ok(HttpResponse::Ok().json(page))

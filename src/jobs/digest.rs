@@ -38,7 +38,15 @@ pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize,
             .signed_duration_since(chrono::NaiveDate::default())
             .num_days() as i32;
         let awaiting = crate::matches::reads::awaiting(conn, user)?;
-        let talk = crate::talk::told::unread_tables(conn, user)?;
+        // The tables that spoke since yesterday's morning (yesterday's
+        // digest): each is mailed about once.
+        let yesterday = (local.date_naive() - chrono::Duration::days(1))
+            .and_hms_opt(MORNING, 0, 0)
+            .expect("a valid hour");
+        let since = chrono::TimeZone::from_local_datetime(&zone, &yesterday)
+            .earliest()
+            .map_or(now - chrono::Duration::days(1), |t| t.with_timezone(&Utc));
+        let talk = crate::talk::told::unread_tables(conn, user, since)?;
         if awaiting.is_empty() && talk.is_empty() {
             continue;
         }

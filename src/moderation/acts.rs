@@ -57,8 +57,8 @@ pub fn hide(
     said: Why,
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
-    let why = why(&said.why)?;
     require(conn, moderator)?;
+    let why = why(&said.why)?;
     let author: Uuid = diesel::update(messages::table.find(message))
         .set(messages::hidden_at.eq(now))
         .returning(messages::author_id)
@@ -85,14 +85,15 @@ pub fn dismiss(
     said: Why,
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
-    let why = why(&said.why)?;
     require(conn, moderator)?;
+    let why = why(&said.why)?;
     let message: Uuid = diesel::update(reports::table.find(report))
+        .filter(reports::closed_at.is_null())
         .set(reports::closed_at.eq(now))
         .returning(reports::message_id)
         .get_result(conn)
         .optional()?
-        .ok_or(Error::not_found("report"))?;
+        .ok_or(Error::not_found("open report"))?;
     let entry = Entry {
         message: Some(message),
         report: Some(report),
@@ -121,12 +122,12 @@ pub fn mute(
     said: MuteFor,
     now: DateTime<Utc>,
 ) -> Result<DateTime<Utc>, Error> {
+    require(conn, moderator)?;
     let why = why(&said.why)?;
     if !(1..=MUTE_MOST_HOURS).contains(&said.hours) {
         let hours = format!("hours is 1–{MUTE_MOST_HOURS}");
         return Err(Error::validation(hours).in_field("hours", crate::error::Rule::Form));
     }
-    require(conn, moderator)?;
     let user = target(conn, moderator, username)?;
     let until = now + Duration::hours(said.hours);
     diesel::update(users::table.find(user))
@@ -152,8 +153,8 @@ pub fn suspend(
     now: DateTime<Utc>,
     random: &mut dyn Random,
 ) -> Result<Vec<Uuid>, Error> {
-    let why = why(&said.why)?;
     require(conn, moderator)?;
+    let why = why(&said.why)?;
     let user = target(conn, moderator, username)?;
     let updated = diesel::update(users::table.find(user))
         .filter(users::suspended_at.is_null())
@@ -180,15 +181,24 @@ pub fn reinstate(
     said: Why,
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
-    let why = why(&said.why)?;
     require(conn, moderator)?;
+    let why = why(&said.why)?;
     let user = target(conn, moderator, username)?;
-    diesel::update(users::table.find(user))
+    let restrained = users::suspended_at
+        .is_not_null()
+        .or(users::talk_muted_until.gt(now));
+    let lifted = diesel::update(users::table.find(user))
+        .filter(restrained)
         .set((
             users::suspended_at.eq(None::<DateTime<Utc>>),
             users::talk_muted_until.eq(None::<DateTime<Utc>>),
         ))
         .execute(conn)?;
+    if lifted == 0 {
+        return Err(Error::conflict(
+            "that player is neither suspended nor muted",
+        ));
+    }
     let entry = Entry {
         user: Some(user),
         ..entry(moderator, Action::Reinstate, why)

@@ -112,6 +112,15 @@ pub fn report(
     if author == reporter {
         return Err(Error::unacceptable("that message is your own"));
     }
+    let (body, hidden): (Option<String>, Option<DateTime<Utc>>) = messages::table
+        .find(message)
+        .select((messages::body, messages::hidden_at))
+        .first(conn)?;
+    if body.is_none() || hidden.is_some() {
+        return Err(Error::unacceptable(
+            "that message is hidden or deleted already: nothing to report",
+        ));
+    }
     let earlier: Option<Uuid> = reports::table
         .filter(reports::message_id.eq(message))
         .filter(reports::reporter_id.eq(reporter))
@@ -122,17 +131,29 @@ pub fn report(
         return Ok(Reported { id });
     }
     limits::take(conn, Limit::ReportPerDay, &reporter.to_string(), now)?;
-    let id = Uuid::new_v4();
-    diesel::insert_into(reports::table)
+    // Two at once (a double tap): the second finds the first's.
+    let taken: Option<Uuid> = diesel::insert_into(reports::table)
         .values((
-            reports::id.eq(id),
+            reports::id.eq(Uuid::new_v4()),
             reports::message_id.eq(message),
             reports::reporter_id.eq(reporter),
             reports::reason.eq(report.reason.name()),
             reports::detail.eq(detail),
             reports::created_at.eq(now),
         ))
-        .execute(conn)?;
+        .on_conflict((reports::message_id, reports::reporter_id))
+        .do_nothing()
+        .returning(reports::id)
+        .get_result(conn)
+        .optional()?;
+    let id = match taken {
+        Some(id) => id,
+        None => reports::table
+            .filter(reports::message_id.eq(message))
+            .filter(reports::reporter_id.eq(reporter))
+            .select(reports::id)
+            .first(conn)?,
+    };
     Ok(Reported { id })
 }
 

@@ -97,7 +97,8 @@ pub const FAN_OUT_BATCH: i64 = 1000;
 /// writes their rows, so workers fanning out together take each once; a
 /// duplicate of a delivery's key is skipped. A turn notice carries the
 /// table's unread messages, which it tells instead of a message notice
-/// (`talk::told`, issue #50 item 4). Returns (notices, rows).
+/// (`talk::told`, issue #50 item 4) — where it goes out at all: one the
+/// player gets on no channel folds nothing. Returns (notices, rows).
 pub fn fan_out(conn: &mut PgConnection) -> Result<(i64, i64), Error> {
     #[derive(QueryableByName)]
     struct Counts {
@@ -111,10 +112,6 @@ pub fn fan_out(conn: &mut PgConnection) -> Result<(i64, i64), Error> {
            DELETE FROM notices WHERE id IN ( \
              SELECT id FROM notices ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED) \
            RETURNING user_id, match_id, seq, kind, payload, created_at), \
-         folded AS ( \
-           UPDATE talk_seats ts SET tell_at = NULL, told_at = n.created_at FROM taken n \
-            WHERE n.kind = 'your_turn' AND ts.user_id = n.user_id AND ts.match_id = n.match_id \
-              AND ts.unread > 0 AND NOT ts.muted), \
          fanned AS ( \
            INSERT INTO notifications (user_id, match_id, seq, kind, channel, payload, \
              next_attempt_at, created_at) \
@@ -137,7 +134,13 @@ pub fn fan_out(conn: &mut PgConnection) -> Result<(i64, i64), Error> {
                 WHERE p.user_id = u.id \
                   AND COALESCE((s.settings -> 'push' ->> n.kind)::boolean, true) \
              ) c \
-           ON CONFLICT DO NOTHING RETURNING 1) \
+           ON CONFLICT DO NOTHING RETURNING user_id, match_id, kind, created_at), \
+         folded AS ( \
+           UPDATE talk_seats ts SET tell_at = NULL, told_at = f.created_at \
+             FROM (SELECT DISTINCT user_id, match_id, created_at FROM fanned \
+                    WHERE kind = 'your_turn') f \
+            WHERE ts.user_id = f.user_id AND ts.match_id = f.match_id \
+              AND ts.unread > 0 AND NOT ts.muted) \
          SELECT (SELECT count(*) FROM taken) AS taken, (SELECT count(*) FROM fanned) AS fanned",
     )
     .bind::<BigInt, _>(FAN_OUT_BATCH)

@@ -66,7 +66,8 @@ pub struct Messages {
     pub unread: i32,
     /// My mute of this match: no notice, no unread count.
     pub muted: bool,
-    /// Whether I may write here (seated, my talk not off).
+    /// Whether I may write here (seated, my talk not off, not muted by a
+    /// moderator).
     pub may_write: bool,
     /// Whether I have a team channel here (teams of more than one).
     pub team_channel: bool,
@@ -190,19 +191,13 @@ fn write(
     to_team: bool,
     now: DateTime<Utc>,
 ) -> Result<Message, Error> {
-    let (who, muted): (String, Option<DateTime<Utc>>) = crate::schema::users::table
-        .find(author)
-        .select((
-            crate::schema::users::talk,
-            crate::schema::users::talk_muted_until,
-        ))
-        .first(conn)?;
-    if who == Who::Nobody.name() {
+    let (who, muted) = voice(conn, author, now)?;
+    if who == Who::Nobody {
         return Err(Error::forbidden(
             "your talk is off (talk settings): turn it on to write",
         ));
     }
-    if let Some(until) = muted.filter(|until| *until > now) {
+    if let Some(until) = muted {
         return Err(Error::forbidden(format!(
             "a moderator muted your talk until {}",
             until.format("%Y-%m-%d %H:%M UTC")
@@ -245,6 +240,21 @@ fn write(
         ))
         .execute(conn)?;
     Ok(message)
+}
+
+/// `user`'s voice: their talk setting, and until when a moderator muted
+/// them, if that is still ahead.
+fn voice(
+    conn: &mut PgConnection,
+    user: Uuid,
+    now: DateTime<Utc>,
+) -> Result<(Who, Option<DateTime<Utc>>), Error> {
+    use crate::schema::users;
+    let (who, muted): (String, Option<DateTime<Utc>>) = users::table
+        .find(user)
+        .select((users::talk, users::talk_muted_until))
+        .first(conn)?;
+    Ok((Who::parse(&who), muted.filter(|until| *until > now)))
 }
 
 /// Keep the answer for a retry with the same key.
@@ -306,9 +316,10 @@ pub fn list(
     id: Uuid,
     reader: Uuid,
     before: Option<Uuid>,
+    now: DateTime<Utc>,
 ) -> Result<Messages, Error> {
     let (table, seat) = seated(conn, id, reader)?;
-    let mut page = list_in(conn, &Room::of_table(&table, seat), reader, before)?;
+    let mut page = list_in(conn, &Room::of_table(&table, seat), reader, before, now)?;
     (page.unread, page.muted) = talk_seats::table
         .find((reader, id))
         .select((talk_seats::unread, talk_seats::muted))
@@ -325,8 +336,9 @@ pub fn list_in(
     room: &Room,
     reader: Uuid,
     before: Option<Uuid>,
+    now: DateTime<Utc>,
 ) -> Result<Messages, Error> {
-    let who = settings(conn, reader)?.who;
+    let (who, muted) = voice(conn, reader, now)?;
     let mut query = messages::table
         .filter(
             messages::team
@@ -392,7 +404,7 @@ pub fn list_in(
         next_before,
         unread: 0,
         muted: false,
-        may_write: who != Who::Nobody,
+        may_write: who != Who::Nobody && muted.is_none(),
         team_channel: room.team.is_some(),
     })
 }

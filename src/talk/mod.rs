@@ -45,7 +45,7 @@ impl Who {
         }
     }
 
-    fn parse(name: &str) -> Who {
+    pub(crate) fn parse(name: &str) -> Who {
         Who::ALL
             .into_iter()
             .find(|w| w.name() == name)
@@ -176,9 +176,13 @@ pub struct MyMessage {
 
 /// A deleted account's words (issue #50 item 7): its messages keep their
 /// place with their text erased (shown as deleted), its notes and unread
-/// counts go.
+/// counts go, and the words of its reports (the reports stay, with their
+/// reason, for the audit log's sake).
 pub fn forget(conn: &mut PgConnection, user: Uuid) -> Result<(), Error> {
-    use crate::schema::{messages, notes, talk_seats};
+    use crate::schema::{messages, notes, reports, talk_seats};
+    diesel::update(reports::table.filter(reports::reporter_id.eq(user)))
+        .set(reports::detail.eq(None::<String>))
+        .execute(conn)?;
     diesel::update(messages::table.filter(messages::author_id.eq(user)))
         .set(messages::body.eq(None::<String>))
         .execute(conn)?;

@@ -63,16 +63,14 @@ struct Due {
 }
 
 /// Queue the message notices whose time has come (the outbox job, before
-/// its fan-out). A table whose turn notice still waits to go out to the
-/// player is left for that notice to carry the count. Returns how many.
+/// its fan-out). A table whose turn notice is queued, not yet fanned
+/// out, is left for that notice to carry the count. Returns how many.
 pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
     let due: Vec<Due> = diesel::sql_query(
         "UPDATE talk_seats s SET tell_at = NULL, told_at = $1, told = s.told + 1 \
          WHERE s.tell_at <= $1 AND NOT s.muted AND s.unread > 0 \
            AND NOT EXISTS (SELECT 1 FROM notices n WHERE n.user_id = s.user_id \
              AND n.match_id = s.match_id AND n.kind = 'your_turn') \
-           AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = s.user_id \
-             AND n.match_id = s.match_id AND n.kind = 'your_turn' AND n.status = 'pending') \
          RETURNING s.user_id, s.match_id, s.unread, s.told",
     )
     .bind::<Timestamptz, _>(now)
@@ -92,15 +90,30 @@ pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize,
     Ok(due.len())
 }
 
-/// The tables where `user` has messages unread (and not muted), most
-/// first: the daily digest lists them.
-pub fn unread_tables(conn: &mut PgConnection, user: Uuid) -> Result<Vec<(Uuid, i32)>, Error> {
-    use crate::schema::talk_seats;
-    Ok(talk_seats::table
-        .filter(talk_seats::user_id.eq(user))
-        .filter(talk_seats::unread.gt(0))
-        .filter(talk_seats::muted.eq(false))
-        .order(talk_seats::unread.desc())
-        .select((talk_seats::match_id, talk_seats::unread))
-        .load(conn)?)
+/// The tables where `user` has messages unread (and not muted) and the
+/// newest came after `since`, most first: the daily digest lists them,
+/// each once (a table left unread is not mailed about every morning).
+pub fn unread_tables(
+    conn: &mut PgConnection,
+    user: Uuid,
+    since: DateTime<Utc>,
+) -> Result<Vec<(Uuid, i32)>, Error> {
+    #[derive(QueryableByName)]
+    struct Unread {
+        #[diesel(sql_type = SqlUuid)]
+        match_id: Uuid,
+        #[diesel(sql_type = Integer)]
+        unread: i32,
+    }
+    let rows: Vec<Unread> = diesel::sql_query(
+        "SELECT s.match_id, s.unread FROM talk_seats s \
+         WHERE s.user_id = $1 AND s.unread > 0 AND NOT s.muted \
+           AND (SELECT m.created_at FROM messages m WHERE m.match_id = s.match_id \
+                ORDER BY m.serial DESC LIMIT 1) > $2 \
+         ORDER BY s.unread DESC",
+    )
+    .bind::<SqlUuid, _>(user)
+    .bind::<Timestamptz, _>(since)
+    .load(conn)?;
+    Ok(rows.into_iter().map(|r| (r.match_id, r.unread)).collect())
 }

@@ -55,7 +55,8 @@ pub fn list(
     id: Uuid,
     reader: Uuid,
     before: Option<Uuid>,
+    now: DateTime<Utc>,
 ) -> Result<Messages, Error> {
     let room = room(conn, id, reader)?;
-    messages::list_in(conn, &room, reader, before)
+    messages::list_in(conn, &room, reader, before, now)
 }

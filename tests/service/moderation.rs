@@ -80,8 +80,15 @@ async fn a_report_reaches_a_moderator_granted_by_the_command_who_hides_mutes_and
 
     // Kind reports; again is the same report; her own is refused; a
     // stranger finds no message.
-    let first = report(&app, &insult, &kind).await;
-    assert_eq!(first.status, 201, "{}", first.body);
+    let (first, second) =
+        futures_util::future::join(report(&app, &insult, &kind), report(&app, &insult, &kind))
+            .await;
+    let statuses = (first.status.as_u16(), second.status.as_u16());
+    assert_eq!(statuses, (201, 201), "{}", second.body);
+    assert_eq!(
+        second.body["id"], first.body["id"],
+        "a double tap is one report"
+    );
     assert_eq!(
         report(&app, &insult, &kind).await.body["id"],
         first.body["id"]
@@ -101,9 +108,13 @@ async fn a_report_reaches_a_moderator_granted_by_the_command_who_hides_mutes_and
         assert!(!seen.contains("report"), "{path}: {seen}");
     }
     let told = app
-        .count("SELECT count(*) AS n FROM notices WHERE payload::text LIKE '%report%'".into())
+        .count(
+            "SELECT (SELECT count(*) FROM notices WHERE payload::text LIKE '%report%') \
+             + (SELECT count(*) FROM notifications WHERE payload::text LIKE '%report%') AS n"
+                .into(),
+        )
         .await;
-    assert_eq!(told, 0);
+    assert_eq!(told, 0, "no notice says a word of it");
 
     let open = app.get("/v1/moderation/reports", &moderator).await.body;
     assert_eq!(open.as_array().unwrap().len(), 1, "{open}");
@@ -139,6 +150,18 @@ async fn a_report_reaches_a_moderator_granted_by_the_command_who_hides_mutes_and
         app.get("/v1/moderation/reports", &moderator).await.body,
         json!([])
     );
+    let hidden_again = report(&app, &insult, &moderator).await;
+    assert_eq!(hidden_again.status, 404, "not the moderator's table");
+    let rereport = app
+        .request(
+            "POST",
+            &format!("/v1/messages/{}/report", insult["id"].as_str().unwrap()),
+            Some(&kind),
+            Some(json!({"reason": "spam"})),
+            &[],
+        )
+        .await;
+    assert_eq!(rereport.status, 422, "hidden: nothing to report");
 
     // Mute for a day: no talk anywhere until it ends.
     let mute = json!({"hours": 24, "why": "second warning"});
@@ -247,14 +270,22 @@ async fn a_suspended_account_cannot_sign_in_and_its_running_matches_end_as_resig
     )
     .await;
     assert_eq!(own.status, 422);
-    let by_player = act(
-        &app,
-        &fair,
-        "/v1/moderation/players/boss/suspend",
-        json!({"why": "x"}),
-    )
-    .await;
+    // A player is refused every moderator's act, before anything is read
+    // of the request (an empty why too).
+    let any = uuid::Uuid::new_v4();
+    for path in [
+        "/v1/moderation/players/boss/suspend".to_owned(),
+        "/v1/moderation/players/cheat/reinstate".to_owned(),
+        format!("/v1/moderation/messages/{any}/hide"),
+        format!("/v1/moderation/reports/{any}/dismiss"),
+    ] {
+        let by_player = act(&app, &fair, &path, json!({"why": ""})).await;
+        assert_eq!(by_player.status, 403, "{path}");
+    }
+    let mute = json!({"hours": 0, "why": ""});
+    let by_player = act(&app, &fair, "/v1/moderation/players/boss/mute", mute).await;
     assert_eq!(by_player.status, 403);
+    assert_eq!(app.get("/v1/moderation/log", &fair).await.status, 403);
     // Reinstated, they sign in again.
     let back = act(
         &app,
@@ -268,6 +299,38 @@ async fn a_suspended_account_cannot_sign_in_and_its_running_matches_end_as_resig
         .request("POST", "/v1/sessions", None, Some(login), &[])
         .await;
     assert_eq!(signed.status, 201, "{}", signed.body);
+    let again = act(
+        &app,
+        &moderator,
+        "/v1/moderation/players/cheat/reinstate",
+        json!({"why": "twice"}),
+    )
+    .await;
+    assert_eq!(again.status, 409, "nothing to lift");
+    // The log keeps both acts, who and why.
+    let log = app.get("/v1/moderation/log", &moderator).await.body;
+    let acts: Vec<(Value, Value, Value)> = (log.as_array().unwrap().iter())
+        .take(2)
+        .map(|e| {
+            (
+                e["action"].clone(),
+                e["why"].clone(),
+                e["player"]["username"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        acts,
+        [
+            (json!("reinstate"), json!("appeal heard"), json!("cheat")),
+            (
+                json!("suspend"),
+                json!("threats in three matches"),
+                json!("cheat")
+            ),
+        ]
+    );
+    assert_eq!(log[0]["moderator"]["username"], "boss");
     app.stop().await;
 }
 

@@ -65,13 +65,14 @@ async fn speaks_korean(app: &TestApp, name: &'static str) {
 }
 
 #[actix_web::test]
-async fn twenty_messages_in_a_minute_make_one_notice_then_the_turn_notice_carries_the_count() {
+async fn a_burst_makes_one_notice_then_the_turn_notice_carries_the_count() {
     let smtp = SmtpServer::start(0);
     let app = app_with_smtp(&smtp).await;
     let (id, (mover, mover_name), (waiter, waiter_name)) = table(&app).await;
     speaks_korean(&app, mover_name).await;
     let before = smtp.messages().len();
-    // Twenty messages written over a minute: the limit lets ten land.
+    // Twenty messages tried over a minute by one writer: the limit lets
+    // ten land (twenty landing, from three writers: the next test).
     let mut landed = 0;
     for n in 0..20 {
         landed += (say(&app, &id, &waiter, &format!("m{n}")).await == 201) as usize;
@@ -123,6 +124,85 @@ async fn twenty_messages_in_a_minute_make_one_notice_then_the_turn_notice_carrie
     assert!(to_address(&last).contains(waiter_name));
     assert_eq!(subject(&last), "Checkers: new messages at your table");
     assert!(last.contains("New messages at your table: 4."), "{last}");
+    app.stop().await;
+}
+
+/// The "20 messages in a minute produce one notice": at a table
+/// of four, three players write twenty within a minute; the fourth is
+/// told once. One of them turned the turn notice off: a turn notice that
+/// goes nowhere folds nothing, and the message notice still comes.
+#[actix_web::test]
+async fn twenty_messages_in_a_minute_from_three_players_make_one_notice() {
+    let smtp = SmtpServer::start(0);
+    let app = app_with_smtp(&smtp).await;
+    let mut tokens = Vec::new();
+    for name in ["ann", "ben", "cat", "dan"] {
+        tokens.push(app.register(name).await);
+    }
+    let body =
+        json!({"game": "four_player_chess", "mode": "ffa", "opponents": ["ben", "cat", "dan"]});
+    let id = app.post("/v1/matches", &tokens[0], body).await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    deliver(&app).await;
+    // Dan takes no turn notice by mail.
+    let off = json!({"email": {"your_turn": false}});
+    let put = app
+        .request(
+            "PUT",
+            "/v1/me/notification-settings",
+            Some(&tokens[3]),
+            Some(off),
+            &[],
+        )
+        .await;
+    assert_eq!(put.status, 200, "{}", put.body);
+    let before = smtp.messages().len();
+    for n in 0..20 {
+        let writer = &tokens[n % 3];
+        assert_eq!(say(&app, &id, writer, &format!("m{n}")).await, 201);
+        app.clock.advance(Duration::seconds(2));
+    }
+    // The others move until it is dan's turn: his turn notice goes out on
+    // no channel, so it must fold nothing.
+    for _ in 0..4 {
+        if app.legal_actions(&tokens[3], &id).await.iter().any(a_move) {
+            break;
+        }
+        for token in &tokens[..3] {
+            let action = (app.legal_actions(token, &id).await.into_iter()).find(a_move);
+            if let Some(action) = action {
+                assert_eq!(app.act(token, &id, action).await.status, 200);
+                break;
+            }
+        }
+    }
+    assert!(
+        app.legal_actions(&tokens[3], &id).await.iter().any(a_move),
+        "dan's turn"
+    );
+    app.clock.advance(Duration::seconds(30));
+    // Two of the outbox's ticks: the first fans the turn notice out, the
+    // second finds the messages still untold.
+    deliver(&app).await;
+    deliver(&app).await;
+    let told: Vec<String> = (smtp.messages()[before..].iter())
+        .filter(|m| to_address(m).contains("dan") && subject(m).contains("new messages"))
+        .map(|m| unfolded(m))
+        .collect();
+    assert_eq!(told.len(), 1, "one notice of the twenty");
+    assert!(
+        told[0].contains("New messages at your table: 20."),
+        "{}",
+        told[0]
+    );
+    app.clock.advance(Duration::minutes(30));
+    deliver(&app).await;
+    let again = (smtp.messages()[before..].iter())
+        .filter(|m| to_address(m).contains("dan") && subject(m).contains("new messages"))
+        .count();
+    assert_eq!(again, 1, "told once");
     app.stop().await;
 }
 

@@ -60,25 +60,31 @@ pub struct Reported {
     pub id: Uuid,
 }
 
-/// The room a message was written in, as `user` finds it: a message
+/// A message `user` reads: its author, and whether it still shows a
+/// text (neither hidden nor its author's account deleted). A message
 /// `user` cannot read is, to them, no message at all (404).
-fn readable(
-    conn: &mut PgConnection,
-    message: Uuid,
-    user: Uuid,
-) -> Result<(Room, Uuid, Option<i16>), Error> {
-    let (at_match, at_tournament, author, team): (Option<Uuid>, Option<Uuid>, Uuid, Option<i16>) =
-        messages::table
-            .find(message)
-            .select((
-                messages::match_id,
-                messages::tournament_id,
-                messages::author_id,
-                messages::team,
-            ))
-            .first(conn)
-            .optional()?
-            .ok_or(Error::not_found("message"))?;
+fn readable(conn: &mut PgConnection, message: Uuid, user: Uuid) -> Result<(Uuid, bool), Error> {
+    type Found = (
+        Option<Uuid>,
+        Option<Uuid>,
+        Uuid,
+        Option<i16>,
+        Option<String>,
+        Option<DateTime<Utc>>,
+    );
+    let (at_match, at_tournament, author, team, body, hidden): Found = messages::table
+        .find(message)
+        .select((
+            messages::match_id,
+            messages::tournament_id,
+            messages::author_id,
+            messages::team,
+            messages::body,
+            messages::hidden_at,
+        ))
+        .first(conn)
+        .optional()?
+        .ok_or(Error::not_found("message"))?;
     let room = match (at_match, at_tournament) {
         (Some(id), _) => Room::at_table(conn, id, user),
         (None, Some(id)) => crate::tournaments::talk::room(conn, id, user),
@@ -93,7 +99,7 @@ fn readable(
     if !of_my_team || !crate::talk::hears(conn, user, who, author)? {
         return Err(Error::not_found("message"));
     }
-    Ok((room, author, team))
+    Ok((author, body.is_some() && hidden.is_none()))
 }
 
 /// `reporter` reports `message`: once (a second report of theirs answers
@@ -108,15 +114,11 @@ pub fn report(
     let detail = (report.detail.as_deref())
         .map(|d| crate::talk::text(d, 500, true, "detail"))
         .transpose()?;
-    let (_, author, _) = readable(conn, message, reporter)?;
+    let (author, shown) = readable(conn, message, reporter)?;
     if author == reporter {
         return Err(Error::unacceptable("that message is your own"));
     }
-    let (body, hidden): (Option<String>, Option<DateTime<Utc>>) = messages::table
-        .find(message)
-        .select((messages::body, messages::hidden_at))
-        .first(conn)?;
-    if body.is_none() || hidden.is_some() {
+    if !shown {
         return Err(Error::unacceptable(
             "that message is hidden or deleted already: nothing to report",
         ));
@@ -185,25 +187,15 @@ pub struct Said {
 }
 
 /// The [`CONTEXT`] messages before `message`, in its room and channel.
-fn context(conn: &mut PgConnection, message: Uuid) -> Result<Vec<Said>, Error> {
-    let (at_match, at_tournament, team, serial): (Option<Uuid>, Option<Uuid>, Option<i16>, i64) =
-        messages::table
-            .find(message)
-            .select((
-                messages::match_id,
-                messages::tournament_id,
-                messages::team,
-                messages::serial,
-            ))
-            .first(conn)?;
-    let mut query = messages::table
-        .filter(messages::serial.lt(serial))
-        .filter(messages::team.is_not_distinct_from(team))
+fn context(conn: &mut PgConnection, m: &MessageRow) -> Result<Vec<Said>, Error> {
+    let query = messages::table
+        .filter(messages::serial.lt(m.serial))
+        .filter(messages::team.is_not_distinct_from(m.team))
         .order(messages::serial.desc())
         .limit(CONTEXT)
         .select((messages::author_id, messages::body, messages::created_at))
         .into_boxed();
-    query = match (at_match, at_tournament) {
+    let query = match (m.match_id, m.tournament_id) {
         (Some(id), _) => query.filter(messages::match_id.eq(id)),
         (None, id) => query.filter(messages::tournament_id.is_not_distinct_from(id)),
     };
@@ -229,21 +221,29 @@ pub struct ReportedMessage {
     pub tournament_id: Option<Uuid>,
 }
 
+/// A reported message as read for the moderators: what they see of it,
+/// and where it stands in its room (for its context).
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = messages)]
+struct MessageRow {
+    id: Uuid,
+    author_id: Uuid,
+    body: Option<String>,
+    hidden_at: Option<DateTime<Utc>>,
+    created_at: DateTime<Utc>,
+    match_id: Option<Uuid>,
+    tournament_id: Option<Uuid>,
+    team: Option<i16>,
+    serial: i64,
+}
+
 type OpenRow = (
     Uuid,
     String,
     Option<String>,
     DateTime<Utc>,
     Uuid,
-    (
-        Uuid,
-        Uuid,
-        Option<String>,
-        Option<DateTime<Utc>>,
-        DateTime<Utc>,
-        Option<Uuid>,
-        Option<Uuid>,
-    ),
+    MessageRow,
 );
 
 /// The open reports, oldest first (100 at a time).
@@ -260,18 +260,10 @@ pub fn open(conn: &mut PgConnection, moderator: Uuid) -> Result<Vec<OpenReport>,
             reports::detail,
             reports::created_at,
             reports::reporter_id,
-            (
-                messages::id,
-                messages::author_id,
-                messages::body,
-                messages::hidden_at,
-                messages::created_at,
-                messages::match_id,
-                messages::tournament_id,
-            ),
+            MessageRow::as_select(),
         ))
         .load(conn)?;
-    let ids = rows.iter().flat_map(|r| [r.4, r.5 .1]).collect();
+    let ids = rows.iter().flat_map(|r| [r.4, r.5.author_id]).collect();
     let players = crate::players::load(conn, ids)?;
     let player = |id: &Uuid| {
         (players.get(id).cloned()).ok_or_else(|| Error::internal(format!("no player {id}")))
@@ -279,20 +271,20 @@ pub fn open(conn: &mut PgConnection, moderator: Uuid) -> Result<Vec<OpenReport>,
     rows.into_iter()
         .map(|(id, reason, detail, at, reporter, m)| {
             Ok(OpenReport {
-                before: context(conn, m.0)?,
+                before: context(conn, &m)?,
                 id,
                 reason: Reason::parse(&reason),
                 detail,
                 at,
                 reporter: player(&reporter)?,
                 message: ReportedMessage {
-                    id: m.0,
-                    author: player(&m.1)?,
-                    text: m.2,
-                    hidden: m.3.is_some(),
-                    at: m.4,
-                    match_id: m.5,
-                    tournament_id: m.6,
+                    id: m.id,
+                    author: player(&m.author_id)?,
+                    text: m.body,
+                    hidden: m.hidden_at.is_some(),
+                    at: m.created_at,
+                    match_id: m.match_id,
+                    tournament_id: m.tournament_id,
                 },
             })
         })

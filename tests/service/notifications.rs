@@ -8,7 +8,7 @@ use posthorn::jobs::outbox::deliver_due;
 use posthorn::notify::worker::Delivered;
 use serde_json::json;
 
-async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {
+pub(crate) async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {
     TestApp::start_with(posthorn::config::Config {
         smtp_url: Some(smtp.url()),
         access_token_seconds: 90 * 24 * 3600,

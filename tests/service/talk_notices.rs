@@ -3,21 +3,12 @@
 //! folded into the turn notice where one is due and into the digest; a
 //! muted table tells nothing.
 
-use crate::notifications::{subject, to_address, unfolded};
+use crate::notifications::{app_with_smtp, subject, to_address, unfolded};
 use crate::smtp::SmtpServer;
 use crate::support::{a_move, TestApp};
 use chrono::Duration;
 use posthorn::jobs::outbox::deliver_due;
 use serde_json::json;
-
-async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {
-    TestApp::start_with(posthorn::config::Config {
-        smtp_url: Some(smtp.url()),
-        access_token_seconds: 90 * 24 * 3600,
-        ..Default::default()
-    })
-    .await
-}
 
 async fn deliver(app: &TestApp) -> usize {
     app.blocking(|s| deliver_due(&s.courier()))

@@ -696,6 +696,8 @@ pub fn revoke_family(
         .filter(refresh_tokens::revoked_at.is_null())
         .set(refresh_tokens::revoked_at.eq(now))
         .execute(conn)?;
+    // The app signed out there hears nothing more (issue #51).
+    crate::notify::native::devices::forget_sessions(conn, &[family])?;
     Ok(())
 }
 
@@ -721,6 +723,7 @@ pub fn end_sessions(
     .get_results(conn)?;
     ended.sort_unstable();
     ended.dedup();
+    crate::notify::native::devices::forget_sessions(conn, &ended)?;
     Ok(ended)
 }
 

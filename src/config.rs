@@ -77,6 +77,82 @@ pub struct Config {
     /// Sign-in with Google and Apple (issue #47): a provider with no
     /// client id configured is not offered.
     pub sign_in: Vec<SignInProvider>,
+    /// Push to the iOS app through APNs (issue #51); unset: iOS devices
+    /// are refused.
+    pub apns: Option<Apns>,
+    /// Push to the Android app through FCM; unset: Android devices are
+    /// refused.
+    pub fcm: Option<Fcm>,
+    /// `POSTHORN_NATIVE_PUSH_CA_FILE`: a PEM certificate the APNs and FCM
+    /// client trusts besides the system's roots (tests' local peers only).
+    pub native_push_ca_file: Option<PathBuf>,
+}
+
+/// APNs with token-based authentication (docs/operations.md).
+#[derive(Clone, Debug)]
+pub struct Apns {
+    /// `POSTHORN_APNS_KEY_FILE`: the team's `.p8` signing key.
+    pub key_file: PathBuf,
+    /// `POSTHORN_APNS_KEY_ID`: the key's id (the token's `kid`).
+    pub key_id: String,
+    /// `POSTHORN_APNS_TEAM_ID`: the token's `iss`.
+    pub team_id: String,
+    /// `POSTHORN_APNS_TOPIC`: the app's bundle id.
+    pub topic: String,
+    /// `POSTHORN_APNS_HOST`: `production` (default), `sandbox`, or a URL.
+    pub host: String,
+}
+
+/// FCM HTTP v1 with a service account (docs/operations.md).
+#[derive(Clone, Debug)]
+pub struct Fcm {
+    /// `POSTHORN_FCM_SERVICE_ACCOUNT_FILE`: the service account's JSON key.
+    pub service_account_file: PathBuf,
+    /// `POSTHORN_FCM_PROJECT`: unset, the key file's `project_id`.
+    pub project: Option<String>,
+    /// `POSTHORN_FCM_ENDPOINT`: `https://fcm.googleapis.com` unless set.
+    pub endpoint: String,
+    /// `POSTHORN_FCM_TOKEN_URI`: unset, the key file's `token_uri`.
+    pub token_uri: Option<String>,
+}
+
+impl Apns {
+    /// Apple's hosts by name (`apns_host` may also be a URL).
+    pub fn base_url(&self) -> String {
+        match self.host.as_str() {
+            "production" | "" => "https://api.push.apple.com".into(),
+            "sandbox" => "https://api.sandbox.push.apple.com".into(),
+            url => url.trim_end_matches('/').into(),
+        }
+    }
+
+    fn from_env(var: &dyn Fn(&str) -> Option<String>) -> Result<Option<Apns>, String> {
+        let Some(key_file) = var("POSTHORN_APNS_KEY_FILE") else {
+            return Ok(None);
+        };
+        let need = |name: &str| {
+            var(name).ok_or_else(|| format!("POSTHORN_APNS_KEY_FILE is set but {name} is not"))
+        };
+        Ok(Some(Apns {
+            key_file: key_file.into(),
+            key_id: need("POSTHORN_APNS_KEY_ID")?,
+            team_id: need("POSTHORN_APNS_TEAM_ID")?,
+            topic: need("POSTHORN_APNS_TOPIC")?,
+            host: var("POSTHORN_APNS_HOST").unwrap_or_else(|| "production".into()),
+        }))
+    }
+}
+
+impl Fcm {
+    fn from_env(var: &dyn Fn(&str) -> Option<String>) -> Option<Fcm> {
+        Some(Fcm {
+            service_account_file: var("POSTHORN_FCM_SERVICE_ACCOUNT_FILE")?.into(),
+            project: var("POSTHORN_FCM_PROJECT"),
+            endpoint: var("POSTHORN_FCM_ENDPOINT")
+                .unwrap_or_else(|| "https://fcm.googleapis.com".into()),
+            token_uri: var("POSTHORN_FCM_TOKEN_URI"),
+        })
+    }
 }
 
 /// The providers a player may sign in with (OpenID Connect, issue #47):
@@ -207,6 +283,9 @@ impl Default for Config {
             trusted_proxies: Vec::new(),
             metrics_token: None,
             sign_in: Provider::ALL.map(SignInProvider::published).to_vec(),
+            apns: None,
+            fcm: None,
+            native_push_ca_file: None,
         }
     }
 }
@@ -281,6 +360,9 @@ impl Config {
             sign_in: Provider::ALL
                 .map(|p| SignInProvider::from_env(p, &var))
                 .to_vec(),
+            apns: Apns::from_env(&var)?,
+            fcm: Fcm::from_env(&var),
+            native_push_ca_file: var("POSTHORN_NATIVE_PUSH_CA_FILE").map(PathBuf::from),
         })
     }
 }

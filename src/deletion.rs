@@ -14,10 +14,10 @@ use crate::error::Error;
 use crate::matches::MatchStatus;
 use crate::notify::DeliveryStatus;
 use crate::schema::{
-    blocks, challenges, conditional_lines, engine_time, friendships, idempotent_answers,
-    identities, notification_settings, notifications, password_resets, push_subscriptions,
-    rating_changes, ratings, refresh_tokens, rematch_offers, seeks, tournament_players,
-    tournaments, users,
+    app_devices, blocks, challenges, conditional_lines, engine_time, friendships,
+    idempotent_answers, identities, notification_settings, notifications, password_resets,
+    push_subscriptions, rating_changes, ratings, refresh_tokens, rematch_offers, seeks,
+    tournament_players, tournaments, users,
 };
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -177,6 +177,7 @@ fn erase(
     }
     diesel::delete(push_subscriptions::table.filter(push_subscriptions::user_id.eq(user)))
         .execute(conn)?;
+    diesel::delete(app_devices::table.filter(app_devices::user_id.eq(user))).execute(conn)?;
     diesel::delete(identities::table.filter(identities::user_id.eq(user))).execute(conn)?;
     diesel::delete(notification_settings::table.filter(notification_settings::user_id.eq(user)))
         .execute(conn)?;

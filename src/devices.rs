@@ -118,6 +118,8 @@ pub fn end(
     if ended == 0 {
         return Err(Error::not_found("session"));
     }
+    // Its app's push device goes with it (issue #51).
+    crate::notify::native::devices::forget_sessions(conn, &[session])?;
     Ok(())
 }
 

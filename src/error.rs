@@ -54,6 +54,9 @@ pub enum Error {
     /// The account is suspended by a moderator (issue #50 item 6): no
     /// sign-in.
     Suspended(String),
+    /// A native app's platform (APNs, FCM) this service is not set up to
+    /// push to (issue #51): its devices cannot be registered.
+    PlatformUnavailable(String),
     /// An `Idempotency-Key` already used for a different request.
     IdempotencyKeyReused,
     /// `cause`, for the request's `field` and by its `rule` (issue #49
@@ -158,6 +161,7 @@ impl fmt::Display for Error {
             | Error::IdentityUnknown(s)
             | Error::IdentityTaken(s)
             | Error::Suspended(s)
+            | Error::PlatformUnavailable(s)
             | Error::Unavailable(s) => f.write_str(s),
             Error::NotFound(what) => write!(f, "no such {what}"),
             Error::StaleSeq(seq) => write!(f, "stale seq; the match is at {seq}"),

@@ -37,6 +37,8 @@ pub struct Export {
     /// Google and Apple identities linked.
     pub identities: Vec<Identity>,
     pub push_subscriptions: Vec<ExportedSubscription>,
+    /// The native apps' devices registered for push (issue #51).
+    pub app_devices: Vec<crate::notify::native::devices::Device>,
     /// Every match I sit in or was challenged to, as I see it, with its
     /// whole event log as I may read it.
     pub matches: Vec<ExportedMatch>,
@@ -133,6 +135,7 @@ pub fn export(
                 push_subscriptions::created_at,
             ))
             .load(conn)?,
+        app_devices: crate::notify::native::devices::list(conn, user, session)?.devices,
         matches: my_matches(conn, user, now, random)?,
         ratings: ratings::table
             .filter(ratings::user_id.eq(user))

@@ -100,6 +100,7 @@ pub fn app_state(
     let secret = jwt_secret(&config)?;
     let mailer = notify::deliver::Mailer::from_config(&config)?;
     let vapid = notify::push::Vapid::from_config(&config)?;
+    let native = notify::native::Native::from_config(&config)?;
     // What follows every append, in its transaction, in this order
     // (docs/architecture.md): the rating update before the notices, whose
     // "match finished" shows its changes.
@@ -115,6 +116,7 @@ pub fn app_state(
         reads,
         mailer: Arc::new(mailer),
         vapid: Arc::new(vapid),
+        native: Arc::new(native),
         pool,
         keys: Arc::new(auth::Keys::new(&secret)?),
         clock,

@@ -283,6 +283,20 @@ diesel::table! {
 }
 
 diesel::table! {
+    app_devices (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        session_id -> Nullable<Uuid>,
+        platform -> Text,
+        token -> Text,
+        app_id -> Nullable<Text>,
+        locale -> Nullable<Text>,
+        created_at -> Timestamptz,
+        registered_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     push_subscriptions (id) {
         id -> Uuid,
         user_id -> Uuid,

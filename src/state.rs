@@ -18,6 +18,7 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     pub mailer: Arc<crate::notify::deliver::Mailer>,
     pub vapid: Arc<crate::notify::push::Vapid>,
+    pub native: Arc<crate::notify::native::Native>,
     /// Game chance: seat draws, deals, layouts.
     pub dice: Arc<dyn crate::dice::Dice>,
     /// Sessions ended within an access token's lifetime (issue #30).
@@ -36,6 +37,8 @@ impl AppState {
             clock: self.clock.clone(),
             mailer: self.mailer.clone(),
             vapid: self.vapid.clone(),
+            native: self.native.clone(),
+            badge: |conn, user| crate::summary::summary(conn, user).map(|s| s.badge),
             keys: self.keys.clone(),
             public_url: self.config.public_url.clone(),
             max_attempts: self.config.notify_max_attempts,

@@ -41,6 +41,7 @@ pub enum Code {
     IdentityUnknown,
     IdentityTaken,
     Suspended,
+    PlatformUnavailable,
     Unavailable,
     Internal,
 }
@@ -74,6 +75,7 @@ impl Code {
         Code::IdentityUnknown,
         Code::IdentityTaken,
         Code::Suspended,
+        Code::PlatformUnavailable,
         Code::Unavailable,
         Code::Internal,
     ];
@@ -111,6 +113,7 @@ impl Code {
             Code::IdentityUnknown => ("identity_unknown", S::NOT_FOUND, "No account signs in with this Google or Apple identity yet: send the same token again with a username to create one, or sign in another way and link it in settings.", "이 구글 또는 애플 계정으로 로그인하는 계정이 아직 없어요. 사용자 이름을 정해 새 계정을 만들거나, 다른 방법으로 로그인한 뒤 설정에서 연결하세요."),
             Code::IdentityTaken => ("identity_taken", S::CONFLICT, "This Google or Apple identity signs in to another account already: sign in with it there, or use another identity.", "이 구글 또는 애플 계정은 이미 다른 계정에 연결되어 있어요. 그 계정으로 로그인하거나 다른 계정을 쓰세요."),
             Code::Suspended => ("suspended", S::FORBIDDEN, "A moderator suspended this account: it cannot sign in or refresh a session, and its matches in play were resigned. Only a moderator lifts it.", "운영자가 이 계정을 정지했어요. 로그인할 수 없어요."),
+            Code::PlatformUnavailable => ("platform_unavailable", S::UNPROCESSABLE_ENTITY, "This service is not set up to push to that platform's app (APNs for iOS, FCM for Android): the device cannot be registered. `GET /v1/push/platforms` says which are; the app still works, without notifications.", "이 서비스는 아직 이 기기의 앱으로 알림을 보낼 수 없어요. 알림 없이도 게임은 할 수 있어요."),
             Code::Unavailable => ("unavailable", S::SERVICE_UNAVAILABLE, "The service is busy or its database is restarting; try again shortly.", "서비스가 바쁘거나 다시 시작하는 중이에요. 잠시 뒤에 다시 해 보세요."),
             Code::Internal => ("internal", S::INTERNAL_SERVER_ERROR, "Something failed on the service's side; it has been logged.", "서비스에 문제가 생겼어요. 기록해 두었어요."),
         }
@@ -277,6 +280,7 @@ impl From<Error> for ApiError {
             Error::IdentityUnknown(s) => ApiError::new(Code::IdentityUnknown, s),
             Error::IdentityTaken(s) => ApiError::new(Code::IdentityTaken, s),
             Error::Suspended(s) => ApiError::new(Code::Suspended, s),
+            Error::PlatformUnavailable(s) => ApiError::new(Code::PlatformUnavailable, s),
             Error::IdempotencyKeyReused => ApiError::new(
                 Code::IdempotencyKeyReused,
                 "this Idempotency-Key was used for a different request",

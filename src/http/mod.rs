@@ -19,6 +19,7 @@ pub mod live;
 pub mod matches;
 pub mod moderation;
 pub mod my_data;
+pub mod native_push;
 pub mod notify;
 pub mod openapi;
 pub mod ops;

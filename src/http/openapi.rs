@@ -10,7 +10,7 @@
 
 use super::{
     accounts, computer, conditional, devices, friends, identities, live, matches, moderation,
-    my_data, notify, ops, ratings, seeks, talk, tournaments, vacation,
+    my_data, native_push, notify, ops, ratings, seeks, talk, tournaments, vacation,
 };
 use actix_web::http::StatusCode;
 use serde::Serialize;
@@ -123,6 +123,10 @@ api_routes!(
     notify::vapid_public_key,
     notify::subscribe,
     notify::unsubscribe_push,
+    native_push::push_platforms,
+    native_push::register_device,
+    native_push::list_devices,
+    native_push::remove_device,
     friends::list_friends,
     friends::send_request,
     friends::accept_request,
@@ -285,6 +289,11 @@ const LINKS: &[(&str, &str, &[Target])] = &[
         "subscribe",
         "201",
         &[("unsubscribe_push", &[("id", "$response.body#/id")])],
+    ),
+    (
+        "register_device",
+        "201",
+        &[("remove_device", &[("id", "$response.body#/id")])],
     ),
 ];
 

@@ -83,7 +83,10 @@ pub async fn metrics(
     }
     Ok(HttpResponse::Ok()
         .content_type("text/plain; version=0.0.4")
-        .body(state.metrics.render(&state.pool, state.live.pages())))
+        .body(
+            state.metrics.render(&state.pool, state.live.pages())
+                + &crate::notify::native::metrics(),
+        ))
 }
 
 #[derive(Serialize, ToSchema)]

@@ -9,6 +9,7 @@
 pub mod account_mail;
 pub mod deliver;
 pub mod destination;
+pub mod native;
 pub mod outbox;
 pub mod push;
 mod recipients;
@@ -33,6 +34,11 @@ pub struct Courier {
     pub clock: std::sync::Arc<dyn crate::clock::Clock>,
     pub mailer: std::sync::Arc<deliver::Mailer>,
     pub vapid: std::sync::Arc<push::Vapid>,
+    /// APNs and FCM, for the native apps' devices (issue #51).
+    pub native: std::sync::Arc<native::Native>,
+    /// What waits for a player (the summary's badge): given from above,
+    /// where matches are read.
+    pub badge: fn(&mut PgConnection, Uuid) -> Result<i64, Error>,
     /// Signs one-click unsubscribe links.
     pub keys: std::sync::Arc<crate::auth::Keys>,
     /// Where links in messages point.
@@ -156,21 +162,26 @@ impl Kind {
     }
 }
 
-/// Where one notification goes: the user's email, or one push device.
-/// Stored as `email` or `push:<subscription id>` (the outbox statement
+/// Where one notification goes: the user's email, one browser's Web Push
+/// subscription, or one native app's device. Stored as `email`,
+/// `push:<subscription id>` or `app:<device id>` (the outbox statement
 /// writes them in SQL; this reads them back).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Channel {
     Email,
     Push(Uuid),
+    App(Uuid),
 }
 
 impl Channel {
     pub fn parse(text: &str) -> Option<Channel> {
-        match text.strip_prefix("push:") {
-            Some(id) => id.parse().ok().map(Channel::Push),
-            None => (text == "email").then_some(Channel::Email),
+        if let Some(id) = text.strip_prefix("push:") {
+            return id.parse().ok().map(Channel::Push);
         }
+        if let Some(id) = text.strip_prefix("app:") {
+            return id.parse().ok().map(Channel::App);
+        }
+        (text == "email").then_some(Channel::Email)
     }
 }
 
@@ -179,6 +190,7 @@ impl std::fmt::Display for Channel {
         match self {
             Channel::Email => f.write_str("email"),
             Channel::Push(id) => write!(f, "push:{id}"),
+            Channel::App(id) => write!(f, "app:{id}"),
         }
     }
 }
@@ -426,10 +438,11 @@ mod tests {
     #[test]
     fn channels_read_back_as_written() {
         let id = Uuid::new_v4();
-        for channel in [Channel::Email, Channel::Push(id)] {
+        for channel in [Channel::Email, Channel::Push(id), Channel::App(id)] {
             assert_eq!(Channel::parse(&channel.to_string()), Some(channel));
         }
         assert_eq!(Channel::parse("pigeon"), None);
         assert_eq!(Channel::parse("push:not-a-uuid"), None);
+        assert_eq!(Channel::parse("app:"), None);
     }
 }

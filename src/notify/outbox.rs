@@ -90,7 +90,8 @@ pub const FAN_OUT_BATCH: i64 = 1000;
 
 /// Move up to [`FAN_OUT_BATCH`] notices into the outbox, as one email row
 /// (when the user has an address, wants this kind by email and takes no
-/// digest) and one push row per device (when they want it pushed); a
+/// digest) and one push row per browser and per native app's device
+/// (when they want it pushed: one switch for both, issue #51); a
 /// deleted account (issue #47) gets none, though an eliminated
 /// four-player seat of one still hears of its match's end. The
 /// notices are taken with `SKIP LOCKED` and deleted in the statement that
@@ -132,6 +133,10 @@ pub fn fan_out(conn: &mut PgConnection) -> Result<(i64, i64), Error> {
                UNION ALL \
                SELECT 'push:' || p.id FROM push_subscriptions p \
                 WHERE p.user_id = u.id \
+                  AND COALESCE((s.settings -> 'push' ->> n.kind)::boolean, true) \
+               UNION ALL \
+               SELECT 'app:' || d.id FROM app_devices d \
+                WHERE d.user_id = u.id \
                   AND COALESCE((s.settings -> 'push' ->> n.kind)::boolean, true) \
              ) c \
            ON CONFLICT DO NOTHING RETURNING user_id, match_id, kind, created_at), \

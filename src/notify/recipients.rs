@@ -6,7 +6,7 @@
 use super::outbox::Row;
 use super::{Channel, Settings};
 use crate::error::Error;
-use crate::schema::{notification_settings, push_subscriptions as subs, users};
+use crate::schema::{app_devices, notification_settings, push_subscriptions as subs, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -46,14 +46,30 @@ pub(super) struct Device {
     pub(super) auth: String,
 }
 
+/// A native app's device (issue #51).
+pub(super) struct AppDevice {
+    pub(super) user_id: Uuid,
+    pub(super) platform: super::native::Platform,
+    pub(super) token: String,
+    /// The phone's language, when the app said it.
+    pub(super) locale: Option<String>,
+}
+
 /// The recipients and devices of one claimed batch.
 pub(super) struct Recipients {
     people: HashMap<Uuid, Recipient>,
     devices: HashMap<Uuid, Device>,
+    apps: HashMap<Uuid, AppDevice>,
+    /// What waits for each owner of an app device (its badge).
+    badges: HashMap<Uuid, i64>,
 }
 
 impl Recipients {
-    pub(super) fn load(conn: &mut PgConnection, rows: &[Row]) -> Result<Self, Error> {
+    pub(super) fn load(
+        conn: &mut PgConnection,
+        rows: &[Row],
+        badge: fn(&mut PgConnection, Uuid) -> Result<i64, Error>,
+    ) -> Result<Self, Error> {
         let mut ids: Vec<Uuid> = rows.iter().map(|r| r.user_id).collect();
         ids.sort_unstable();
         ids.dedup();
@@ -115,7 +131,67 @@ impl Recipients {
                 })
                 .collect()
         };
-        Ok(Recipients { people, devices })
+        let (apps, badges) = Self::load_apps(conn, rows, badge)?;
+        Ok(Recipients {
+            people,
+            devices,
+            apps,
+            badges,
+        })
+    }
+
+    /// The batch's native app devices, and their owners' badges (one read
+    /// per owner, not per notification).
+    #[allow(clippy::type_complexity)]
+    fn load_apps(
+        conn: &mut PgConnection,
+        rows: &[Row],
+        badge: fn(&mut PgConnection, Uuid) -> Result<i64, Error>,
+    ) -> Result<(HashMap<Uuid, AppDevice>, HashMap<Uuid, i64>), Error> {
+        let ids: Vec<Uuid> = rows
+            .iter()
+            .filter_map(|r| match Channel::parse(&r.channel) {
+                Some(Channel::App(id)) => Some(id),
+                _ => None,
+            })
+            .collect();
+        if ids.is_empty() {
+            return Ok(Default::default());
+        }
+        use app_devices as d;
+        let apps: HashMap<Uuid, AppDevice> = d::table
+            .filter(d::id.eq_any(&ids))
+            .select((d::id, d::user_id, d::platform, d::token, d::locale))
+            .load::<(Uuid, Uuid, String, String, Option<String>)>(conn)?
+            .into_iter()
+            .filter_map(|(id, user_id, platform, token, locale)| {
+                let platform = super::native::Platform::parse(&platform)?;
+                let device = AppDevice {
+                    user_id,
+                    platform,
+                    token,
+                    locale,
+                };
+                Some((id, device))
+            })
+            .collect();
+        let mut owners: Vec<Uuid> = apps.values().map(|d| d.user_id).collect();
+        owners.sort_unstable();
+        owners.dedup();
+        let badges = owners
+            .into_iter()
+            .map(|user| Ok((user, badge(conn, user)?)))
+            .collect::<Result<_, Error>>()?;
+        Ok((apps, badges))
+    }
+
+    /// None if the device was removed.
+    pub(super) fn app(&self, id: Uuid) -> Option<&AppDevice> {
+        self.apps.get(&id)
+    }
+
+    pub(super) fn badge(&self, user: Uuid) -> i64 {
+        self.badges.get(&user).copied().unwrap_or(0)
     }
 
     /// None if the account is gone.

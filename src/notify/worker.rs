@@ -12,6 +12,7 @@
 
 use super::account_mail::{self, AccountMail};
 use super::deliver::{compose, words, SENDERS};
+use super::native::{self, Outcome};
 use super::outbox::Row;
 use super::recipients::Recipients;
 use super::Kind;
@@ -49,6 +50,8 @@ pub struct Delivered {
 enum Outgoing {
     Mail(Box<Message>),
     Push(Push),
+    /// To a native app's device through APNs or FCM (issue #51).
+    App(Uuid, Box<native::Push>),
     /// Nothing to send (the user has no address any more).
     Nothing,
     /// It could not be prepared: this is the error to record.
@@ -68,15 +71,21 @@ struct Push {
 /// What a send came to.
 enum Sent {
     Done,
-    /// The push service says the subscription is gone (404/410).
-    Gone(Uuid),
+    /// The push service says the subscription or device is gone.
+    Gone(Channel),
     Failed(String),
+    /// Retried, not before this many seconds when the service said so
+    /// (`Retry-After`).
+    Later(String, Option<u64>),
 }
 
 fn prepare(courier: &Courier, to: &Recipients, row: &Row) -> Outgoing {
     let prepared = match Channel::parse(&row.channel) {
         Some(Channel::Push(subscription)) => {
             prepare_push(courier, to, row, subscription).map(Outgoing::Push)
+        }
+        Some(Channel::App(device)) => {
+            prepare_app(courier, to, row, device).map(|push| Outgoing::App(device, Box::new(push)))
         }
         Some(Channel::Email) => match (AccountMail::parse(&row.kind), to.person(row.user_id)) {
             (Some(mail), Some(person)) => account_mail::compose(
@@ -120,11 +129,60 @@ fn prepare_push(courier: &Courier, to: &Recipients, row: &Row, id: Uuid) -> Resu
         p256dh: device.p256dh.clone(),
         auth: device.auth.clone(),
         payload: payload.to_string().into_bytes(),
-        urgent: matches!(
-            kind,
-            Kind::YourTurn | Kind::TimeoutNotice | Kind::FlipDecision
-        ),
+        urgent: urgent(kind),
     })
+}
+
+/// A notice for a native app: the same words as a browser's, in the
+/// phone's language when the app said it, with the player's badge.
+fn prepare_app(
+    courier: &Courier,
+    to: &Recipients,
+    row: &Row,
+    id: Uuid,
+) -> Result<native::Push, String> {
+    let device = to
+        .app(id)
+        .filter(|d| d.user_id == row.user_id)
+        .ok_or(PERMANENT.to_owned() + "the device was removed or moved to another account")?;
+    let Some(person) = to.person(row.user_id) else {
+        return Err(PERMANENT.to_owned() + "the account was removed");
+    };
+    let kind = Kind::parse(&row.kind).ok_or("unknown notification kind")?;
+    let locale = device
+        .locale
+        .as_deref()
+        .map_or(person.locale(), super::words::Locale::of);
+    let words = words(kind, locale, &row.payload);
+    Ok(native::Push {
+        platform: device.platform,
+        token: device.token.clone(),
+        kind,
+        about: row.match_id,
+        notification: notification_id(row.id),
+        title: words.subject,
+        body: format!("{} {}", words.headline, words.detail),
+        url: kind.link(&courier.public_url, row.match_id),
+        badge: to.badge(row.user_id),
+        urgent: urgent(kind),
+        expires: courier.clock.now() + Duration::seconds(native::TTL_SECONDS),
+    })
+}
+
+/// An outbox row's id as a UUID, the same on every attempt (APNs's
+/// `apns-id` is a UUID).
+fn notification_id(row: i64) -> Uuid {
+    // "posthorn" in ASCII, then the row's id.
+    Uuid::from_u64_pair(0x706f_7374_686f_726e, row as u64)
+}
+
+/// Kinds that ask for the player's move now: sent at once, in the
+/// "turns" channel, where others may wait for the phone to wake.
+fn urgent(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::YourTurn | Kind::TimeoutNotice | Kind::FlipDecision
+    )
 }
 
 fn send(courier: &Courier, outgoing: &Outgoing) -> Sent {
@@ -140,9 +198,19 @@ fn send(courier: &Courier, outgoing: &Outgoing) -> Sent {
         )
         .map(|sent| match sent {
             super::push::Sent::Delivered => Sent::Done,
-            super::push::Sent::Gone => Sent::Gone(p.subscription),
+            super::push::Sent::Gone => Sent::Gone(Channel::Push(p.subscription)),
             // A private destination stays refused: no retry.
             super::push::Sent::Refused(why) => Sent::Failed(PERMANENT.to_owned() + &why),
+        }),
+        Outgoing::App(device, push) => Ok(match courier.native.send(push, courier.clock.now()) {
+            Outcome::Delivered => Sent::Done,
+            Outcome::Gone(why) => {
+                log::info!("device {device} removed: {why}");
+                Sent::Gone(Channel::App(*device))
+            }
+            Outcome::Retry { why, after } => Sent::Later(why, after),
+            Outcome::Renew(why) => Sent::Later(why, None),
+            Outcome::Failed(why) => Sent::Failed(PERMANENT.to_owned() + &why),
         }),
         Outgoing::Nothing => Ok(Sent::Done),
         Outgoing::Broken(why) => Err(why.clone()),
@@ -221,11 +289,22 @@ fn record(
     delivered: &mut Vec<i64>,
 ) -> Result<(), Error> {
     let attempts = row.attempts + 1;
+    let mut not_before = 0;
     let outcome = match outcome {
         Sent::Done => Ok(()),
         Sent::Failed(why) => Err(why),
-        Sent::Gone(subscription) => {
-            diesel::delete(subs::table.find(subscription)).execute(conn)?;
+        Sent::Later(why, after) => {
+            not_before = after.unwrap_or(0).min(MAX_RETRY_SECONDS as u64) as i64;
+            Err(why)
+        }
+        Sent::Gone(Channel::App(device)) => {
+            native::devices::forget(conn, device)?;
+            Err(PERMANENT.to_owned() + "the push service says the device is gone; removed")
+        }
+        Sent::Gone(channel) => {
+            if let Channel::Push(subscription) = channel {
+                diesel::delete(subs::table.find(subscription)).execute(conn)?;
+            }
             Err(PERMANENT.to_owned()
                 + "the push service says the subscription is gone (404/410); removed")
         }
@@ -245,7 +324,8 @@ fn record(
             done.failed += 1;
         }
         Err(why) => {
-            let wait = (FIRST_RETRY_SECONDS << (attempts - 1).min(16)).min(MAX_RETRY_SECONDS);
+            let backoff = (FIRST_RETRY_SECONDS << (attempts - 1).min(16)).min(MAX_RETRY_SECONDS);
+            let wait = backoff.max(not_before);
             diesel::update(target)
                 .set((
                     notifications::attempts.eq(attempts),
@@ -286,7 +366,7 @@ pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
     loop {
         let claimed = crate::db::transaction(&courier.pool, |c| {
             let rows = claim(c, now)?;
-            let to = Recipients::load(c, &rows)?;
+            let to = Recipients::load(c, &rows, courier.badge)?;
             let mut due = Vec::with_capacity(rows.len());
             for row in rows.iter() {
                 // Account mail is awaited by its reader: never held.

@@ -28,6 +28,8 @@ mod layers;
 mod live;
 mod matches;
 mod moderation;
+mod native_peers;
+mod native_push;
 mod notifications;
 mod one_off;
 mod operations;

@@ -254,7 +254,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        87,
+        90,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

@@ -407,7 +407,10 @@ impl TestApp {
             if last["status"] == "finished" {
                 break;
             }
-            let seat = last["to_act"][0]["seat"].as_u64().expect("a seat on move") as usize;
+            let seat = last["to_act"][0]["seat"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("a seat on move: {last}"))
+                as usize;
             let user = &last["seats"][seat]["user"]["id"];
             let token = tokens[ids
                 .iter()

@@ -1,0 +1,108 @@
+//! The HTTP/2 client both native push services are spoken to with: APNs
+//! takes only HTTP/2 over TLS (ALPN `h2`), and FCM's HTTP v1 takes it too,
+//! so one connection per service carries every request in flight.
+//!
+//! It is hyper 0.14 (already here for Web Push) over native-tls (OpenSSL)
+//! rather than the `a2` crate, which would bring a second HTTP stack
+//! (hyper 1, rustls) to a two-core machine for the same wire protocol.
+
+use hyper::body::{Bytes, HttpBody};
+use hyper::client::HttpConnector;
+use hyper::{Body, Request};
+use hyper_tls::HttpsConnector;
+
+/// An answer that is longer than this is not one either service gives.
+const MAX_ANSWER: usize = 64 * 1024;
+/// A send that takes longer is retried by the outbox.
+const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// What a service answered.
+pub struct Answer {
+    pub status: u16,
+    /// `Retry-After` in seconds, when given as a number.
+    pub retry_after: Option<u64>,
+    pub body: Bytes,
+}
+
+pub struct Client {
+    /// Taken when dropped: a runtime may not be dropped where blocking is
+    /// not allowed (the service's own executor, at its shutdown).
+    runtime: Option<tokio::runtime::Runtime>,
+    http: hyper::Client<HttpsConnector<HttpConnector>>,
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+impl Client {
+    /// `extra_root`: a PEM certificate trusted besides the system's (the
+    /// tests' local peers, `POSTHORN_NATIVE_PUSH_CA_FILE`).
+    pub fn new(extra_root: Option<&[u8]>) -> Result<Client, String> {
+        let mut tls = native_tls::TlsConnector::builder();
+        tls.request_alpns(&["h2"]);
+        if let Some(pem) = extra_root {
+            let root = native_tls::Certificate::from_pem(pem).map_err(|e| e.to_string())?;
+            tls.add_root_certificate(root);
+        }
+        let tls = tls.build().map_err(|e| e.to_string())?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("native-push")
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        let http = runtime.block_on(async {
+            let mut plain = HttpConnector::new();
+            plain.enforce_http(false);
+            let connector =
+                HttpsConnector::from((plain, tokio_native_tls::TlsConnector::from(tls)));
+            hyper::Client::builder().http2_only(true).build(connector)
+        });
+        Ok(Client {
+            runtime: Some(runtime),
+            http,
+        })
+    }
+
+    /// Send `request` and read its answer, within [`TIMEOUT`]; blocking
+    /// (the outbox's senders are threads).
+    pub fn call(&self, request: Request<Body>) -> Result<Answer, String> {
+        let exchange = async {
+            let response = self
+                .http
+                .request(request)
+                .await
+                .map_err(|e| e.to_string())?;
+            let status = response.status().as_u16();
+            let retry_after = response
+                .headers()
+                .get(hyper::header::RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.trim().parse().ok());
+            let mut body = response.into_body();
+            let mut read = Vec::new();
+            while let Some(chunk) = body.data().await {
+                read.extend_from_slice(&chunk.map_err(|e| e.to_string())?);
+                if read.len() > MAX_ANSWER {
+                    return Err("the answer is too long".to_owned());
+                }
+            }
+            Ok(Answer {
+                status,
+                retry_after,
+                body: read.into(),
+            })
+        };
+        let Some(runtime) = &self.runtime else {
+            return Err("the push client is shutting down".into());
+        };
+        runtime
+            .block_on(async { tokio::time::timeout(TIMEOUT, exchange).await })
+            .unwrap_or_else(|_| Err("no answer in time".into()))
+    }
+}

@@ -186,6 +186,11 @@ pub struct ApnsLog {
     pub malformed: Vec<String>,
     /// Provider tokens to answer 403 ExpiredProviderToken.
     pub expired: HashSet<String>,
+    /// Provider tokens whose signature and claims were verified, with
+    /// their `iat`: a token is the same bytes on every request for up to
+    /// an hour, so its signature is checked once (as a server would
+    /// cache it), its headers and payload on every request.
+    verified: HashMap<String, i64>,
 }
 
 pub struct ApnsPeer {
@@ -240,7 +245,7 @@ fn apns_answer(
     let reason =
         |status: u16, reason: &str| Some((status, vec![], json!({ "reason": reason }).to_string()));
     let mut log = log.lock().unwrap();
-    let checked = check_apns(public, parts, body);
+    let checked = check_apns(public, &mut log.verified, parts, body);
     let (device, provider_token, iat, payload) = match checked {
         Ok(c) => c,
         Err(why) => {
@@ -282,10 +287,27 @@ fn apns_answer(
     }
 }
 
+/// The provider token's ES256 signature, `kid` and `iss`; its `iat`.
+fn verify_provider_token(public: &DecodingKey, token: &str) -> Result<i64, String> {
+    let mut validation = Validation::new(Algorithm::ES256);
+    validation.required_spec_claims = HashSet::new();
+    validation.validate_exp = false;
+    validation.validate_aud = false;
+    let decoded = jsonwebtoken::decode::<Value>(token, public, &validation)
+        .map_err(|e| format!("InvalidProviderToken: {e}"))?;
+    if decoded.header.kid.as_deref() != Some(KEY_ID) || decoded.claims["iss"] != TEAM_ID {
+        return Err("InvalidProviderToken: kid or iss".into());
+    }
+    decoded.claims["iat"]
+        .as_i64()
+        .ok_or("InvalidProviderToken: iat".into())
+}
+
 /// What APNs requires of a request: its path, headers, token and payload.
 /// Returns (device token, provider token, iat, payload).
 fn check_apns(
     public: &DecodingKey,
+    verified: &mut HashMap<String, i64>,
     parts: &hyper::http::request::Parts,
     body: &[u8],
 ) -> Result<(String, String, i64, Value), String> {
@@ -303,18 +325,14 @@ fn check_apns(
     let token = bearer
         .strip_prefix("bearer ")
         .ok_or("MissingProviderToken")?;
-    let mut validation = Validation::new(Algorithm::ES256);
-    validation.required_spec_claims = HashSet::new();
-    validation.validate_exp = false;
-    validation.validate_aud = false;
-    let decoded = jsonwebtoken::decode::<Value>(token, public, &validation)
-        .map_err(|e| format!("InvalidProviderToken: {e}"))?;
-    if decoded.header.kid.as_deref() != Some(KEY_ID) || decoded.claims["iss"] != TEAM_ID {
-        return Err("InvalidProviderToken: kid or iss".into());
-    }
-    let iat = decoded.claims["iat"]
-        .as_i64()
-        .ok_or("InvalidProviderToken: iat")?;
+    let iat = match verified.get(token) {
+        Some(iat) => *iat,
+        None => {
+            let iat = verify_provider_token(public, token)?;
+            verified.insert(token.to_owned(), iat);
+            iat
+        }
+    };
     let checks = [
         (header(parts, "apns-topic") == TOPIC, "BadTopic"),
         (

@@ -127,31 +127,70 @@ impl Apns {
     }
 
     fn from_env(var: &dyn Fn(&str) -> Option<String>) -> Result<Option<Apns>, String> {
+        const REST: [&str; 4] = [
+            "POSTHORN_APNS_KEY_ID",
+            "POSTHORN_APNS_TEAM_ID",
+            "POSTHORN_APNS_TOPIC",
+            "POSTHORN_APNS_HOST",
+        ];
         let Some(key_file) = var("POSTHORN_APNS_KEY_FILE") else {
-            return Ok(None);
+            return without("POSTHORN_APNS_KEY_FILE", &REST, var).map(|()| None);
         };
         let need = |name: &str| {
             var(name).ok_or_else(|| format!("POSTHORN_APNS_KEY_FILE is set but {name} is not"))
         };
-        Ok(Some(Apns {
+        let apns = Apns {
             key_file: key_file.into(),
             key_id: need("POSTHORN_APNS_KEY_ID")?,
             team_id: need("POSTHORN_APNS_TEAM_ID")?,
             topic: need("POSTHORN_APNS_TOPIC")?,
             host: var("POSTHORN_APNS_HOST").unwrap_or_else(|| "production".into()),
-        }))
+        };
+        https("POSTHORN_APNS_HOST", &apns.base_url())?;
+        Ok(Some(apns))
     }
 }
 
 impl Fcm {
-    fn from_env(var: &dyn Fn(&str) -> Option<String>) -> Option<Fcm> {
-        Some(Fcm {
-            service_account_file: var("POSTHORN_FCM_SERVICE_ACCOUNT_FILE")?.into(),
+    fn from_env(var: &dyn Fn(&str) -> Option<String>) -> Result<Option<Fcm>, String> {
+        const REST: [&str; 3] = [
+            "POSTHORN_FCM_PROJECT",
+            "POSTHORN_FCM_ENDPOINT",
+            "POSTHORN_FCM_TOKEN_URI",
+        ];
+        let Some(file) = var("POSTHORN_FCM_SERVICE_ACCOUNT_FILE") else {
+            return without("POSTHORN_FCM_SERVICE_ACCOUNT_FILE", &REST, var).map(|()| None);
+        };
+        let fcm = Fcm {
+            service_account_file: file.into(),
             project: var("POSTHORN_FCM_PROJECT"),
             endpoint: var("POSTHORN_FCM_ENDPOINT")
                 .unwrap_or_else(|| "https://fcm.googleapis.com".into()),
             token_uri: var("POSTHORN_FCM_TOKEN_URI"),
-        })
+        };
+        https("POSTHORN_FCM_ENDPOINT", &fcm.endpoint)?;
+        if let Some(uri) = &fcm.token_uri {
+            https("POSTHORN_FCM_TOKEN_URI", uri)?;
+        }
+        Ok(Some(fcm))
+    }
+}
+
+/// A push service's setting given without the key it goes with is a
+/// mistake said at the start, not a platform silently left off.
+fn without(key: &str, rest: &[&str], var: &dyn Fn(&str) -> Option<String>) -> Result<(), String> {
+    match rest.iter().find(|name| var(name).is_some()) {
+        Some(name) => Err(format!("{name} is set but {key} is not")),
+        None => Ok(()),
+    }
+}
+
+/// Credentials go to a push service over TLS only.
+fn https(name: &str, url: &str) -> Result<(), String> {
+    if url.starts_with("https://") {
+        Ok(())
+    } else {
+        Err(format!("{name} must be an https:// URL, not {url}"))
     }
 }
 
@@ -361,8 +400,50 @@ impl Config {
                 .map(|p| SignInProvider::from_env(p, &var))
                 .to_vec(),
             apns: Apns::from_env(&var)?,
-            fcm: Fcm::from_env(&var),
+            fcm: Fcm::from_env(&var)?,
             native_push_ca_file: var("POSTHORN_NATIVE_PUSH_CA_FILE").map(PathBuf::from),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Apns, Fcm};
+
+    fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn a_push_setting_without_its_key_or_over_plain_http_stops_the_start() {
+        let half = env(&[("POSTHORN_APNS_TOPIC", "app.posthorn.ios")]);
+        let said = Apns::from_env(&half).unwrap_err();
+        assert!(said.contains("POSTHORN_APNS_KEY_FILE is not"), "{said}");
+        let half = env(&[("POSTHORN_FCM_PROJECT", "posthorn")]);
+        assert!(Fcm::from_env(&half).is_err());
+        let plain = env(&[
+            ("POSTHORN_APNS_KEY_FILE", "k.p8"),
+            ("POSTHORN_APNS_KEY_ID", "K"),
+            ("POSTHORN_APNS_TEAM_ID", "T"),
+            ("POSTHORN_APNS_TOPIC", "app"),
+            ("POSTHORN_APNS_HOST", "http://apns.example"),
+        ]);
+        assert!(Apns::from_env(&plain).unwrap_err().contains("https://"));
+        let sandbox = env(&[
+            ("POSTHORN_APNS_KEY_FILE", "k.p8"),
+            ("POSTHORN_APNS_KEY_ID", "K"),
+            ("POSTHORN_APNS_TEAM_ID", "T"),
+            ("POSTHORN_APNS_TOPIC", "app"),
+            ("POSTHORN_APNS_HOST", "sandbox"),
+        ]);
+        let apns = Apns::from_env(&sandbox).unwrap().unwrap();
+        assert_eq!(apns.base_url(), "https://api.sandbox.push.apple.com");
+        assert!(Apns::from_env(&env(&[])).unwrap().is_none());
+        assert!(Fcm::from_env(&env(&[])).unwrap().is_none());
     }
 }

@@ -14,13 +14,19 @@ pub enum Locale {
 }
 
 impl Locale {
-    /// The locale of an account's `locale` setting (`ko`, `ko-KR` → Korean).
+    /// The locale of an account's `locale` setting (`ko`, `ko-KR` → Korean;
+    /// a language without words here → English).
     pub fn of(locale: &str) -> Locale {
-        if locale.starts_with("ko") {
-            Locale::Korean
-        } else {
-            Locale::English
-        }
+        Locale::known(locale).unwrap_or(Locale::English)
+    }
+
+    /// The locale of a language tag whose language has words here, by its
+    /// primary subtag in any case (`KO-kr` → Korean; `kok`, `ja` → none).
+    pub fn known(tag: &str) -> Option<Locale> {
+        let language = tag.split(['-', '_']).next().unwrap_or_default();
+        [Locale::English, Locale::Korean]
+            .into_iter()
+            .find(|l| language.eq_ignore_ascii_case(l.tag()))
     }
 
     pub fn tag(self) -> &'static str {
@@ -78,6 +84,17 @@ mod tests {
     use std::collections::BTreeSet;
 
     const BOTH: [Locale; 2] = [Locale::English, Locale::Korean];
+
+    #[test]
+    fn a_language_is_known_by_its_primary_subtag_in_any_case() {
+        assert_eq!(Locale::known("KO-kr"), Some(Locale::Korean));
+        assert_eq!(Locale::known("ko"), Some(Locale::Korean));
+        assert_eq!(Locale::known("en-GB"), Some(Locale::English));
+        for other in ["kok", "kos", "ja-JP", "fr", ""] {
+            assert_eq!(Locale::known(other), None, "{other}");
+        }
+        assert_eq!(Locale::of("ja"), Locale::English);
+    }
 
     fn placeholders(text: &str) -> BTreeSet<&str> {
         text.split('{')

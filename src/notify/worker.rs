@@ -30,6 +30,9 @@ use uuid::Uuid;
 const BATCH: i64 = 256;
 /// The first retry waits this long; each later one twice as long.
 const FIRST_RETRY_SECONDS: i64 = 30;
+/// The longest wait between two attempts, a `Retry-After`'s too: a push
+/// service asking for more is tried again after an hour (a notice later
+/// than that is rarely worth its wait; its attempts still run out).
 const MAX_RETRY_SECONDS: i64 = 3600;
 
 /// An error that no retry can mend: recorded as failed at once.
@@ -149,10 +152,12 @@ fn prepare_app(
         return Err(PERMANENT.to_owned() + "the account was removed");
     };
     let kind = Kind::parse(&row.kind).ok_or("unknown notification kind")?;
+    // The phone's language when there are words for it, else the account's.
     let locale = device
         .locale
         .as_deref()
-        .map_or(person.locale(), super::words::Locale::of);
+        .and_then(super::words::Locale::known)
+        .unwrap_or(person.locale());
     let words = words(kind, locale, &row.payload);
     Ok(native::Push {
         platform: device.platform,

@@ -11,15 +11,19 @@ let note = null;
 
 /// The settings page's cards of this module for the account `me`.
 export async function accountCards(me, redraw) {
-  const [sessions, identities, providers] = await Promise.all([
+  const [sessions, identities, providers, apps, platforms] = await Promise.all([
     me.guest ? null : api("GET", "/v1/me/sessions").then((r) => r.data.sessions),
     me.guest ? null : api("GET", "/v1/me/identities").then((r) => r.data),
     signInProviders(),
+    // The phone apps' card is left out, not the page, when these fail.
+    api("GET", "/v1/devices").then((r) => r.data.devices, () => null),
+    api("GET", "/v1/push/platforms").then((r) => r.data, () => null),
   ]);
   const told = note;
   note = null;
   return [
     sessions ? devicesCard(sessions) : null,
+    appsCard(apps, platforms),
     identities ? methodsCard(identities, providers, told) : null,
     myDataCard(),
     deleteCard(me, identities, providers, redraw),
@@ -55,6 +59,35 @@ function devicesCard(sessions) {
   };
   return el("section", { class: "card", "data-devices": true }, el("h2", {}, t("devices")),
     el("p", { class: "muted" }, t("devices_why")), el("ul", { class: "devices" }, sessions.map(row)), said);
+}
+
+/// The native apps that get my notifications (issue #51): each phone by
+/// its platform and language, its notifications stopped in a tap. Shown
+/// when the service pushes to an app, or when a device is left over.
+function appsCard(apps, platforms) {
+  if (!apps || !platforms || (!apps.length && !platforms.ios && !platforms.android)) return null;
+  const said = statusLine();
+  const row = (d) => {
+    const item = el("li", { "data-app-device": d.id, "data-platform": d.platform },
+      el("strong", {}, t("platform_" + d.platform)),
+      el("br"), el("span", { class: "muted" }, t("registered") + ": " + local(d.registered_at) + (d.locale ? " · " + d.locale : "")),
+      el("button", { type: "button", class: "secondary", "data-action": "remove_app_device", on: { click: async (event) => {
+        const button = event.currentTarget;
+        button.disabled = true;
+        try {
+          await api("DELETE", "/v1/devices/" + d.id);
+          item.remove();
+          said.textContent = t("app_device_removed");
+        } catch (error) {
+          button.disabled = false;
+          said.textContent = t("error") + ": " + error.message;
+        }
+      } } }, t("app_device_remove")));
+    return item;
+  };
+  return el("section", { class: "card", "data-app-devices": true }, el("h2", {}, t("app_devices")),
+    el("p", { class: "muted" }, t(apps.length ? "app_devices_why" : "app_devices_none")),
+    apps.length ? el("ul", { class: "devices" }, apps.map(row)) : null, said);
 }
 
 /// The ways in (issue #47, item 5): the password, each identity linked

@@ -27,23 +27,7 @@ fn main() {
     actix_rt::System::new().block_on(async move {
         let tls = native_peers::tls();
         let (apns, fcm) = (native_peers::apns_peer(&tls), native_peers::fcm_peer(&tls));
-        let app = support::TestApp::start_with(posthorn::config::Config {
-            apns: Some(posthorn::config::Apns {
-                key_file: apns.key_file.clone(),
-                key_id: native_peers::KEY_ID.into(),
-                team_id: native_peers::TEAM_ID.into(),
-                topic: native_peers::TOPIC.into(),
-                host: apns.base.clone(),
-            }),
-            fcm: Some(posthorn::config::Fcm {
-                service_account_file: fcm.account_file.clone(),
-                project: None,
-                endpoint: fcm.base.clone(),
-                token_uri: None,
-            }),
-            native_push_ca_file: Some(native_peers::temp_file("ca.pem", &tls.cert_pem)),
-            ..Default::default()
-        })
+        let app = support::TestApp::start_with(native_peers::config(&tls, Some(&apns), Some(&fcm)))
         .await;
         for platform in ["ios", "android"] {
             let users = 40;

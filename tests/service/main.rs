@@ -30,6 +30,8 @@ mod matches;
 mod moderation;
 mod native_peers;
 mod native_push;
+mod native_push_crash;
+mod native_push_hidden;
 mod notifications;
 mod one_off;
 mod operations;

@@ -102,18 +102,22 @@ fn serve(tls: &Tls, handler: Handler) -> String {
             .unwrap();
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            let mut connections = 0;
             loop {
                 let Ok((tcp, _)) = listener.accept().await else {
                     continue;
                 };
                 let (acceptor, handler) = (acceptor.clone(), handler.clone());
+                connections += 1;
+                let connection = Connection(connections);
                 tokio::spawn(async move {
                     let Ok(stream) = acceptor.accept(tcp).await else {
                         return;
                     };
                     let h2 = stream.get_ref().negotiated_alpn().ok().flatten();
                     assert_eq!(h2.as_deref(), Some(&b"h2"[..]), "ALPN h2 negotiated");
-                    let service = hyper::service::service_fn(move |req: Request<Body>| {
+                    let service = hyper::service::service_fn(move |mut req: Request<Body>| {
+                        req.extensions_mut().insert(connection);
                         let handler = handler.clone();
                         async move { Ok::<_, hyper::Error>(answer(handler, req).await) }
                     });
@@ -128,6 +132,10 @@ fn serve(tls: &Tls, handler: Handler) -> String {
     });
     base
 }
+
+/// The connection a request came on, counted from 1 (in its extensions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Connection(pub u64);
 
 async fn answer(handler: Handler, req: Request<Body>) -> Response<Body> {
     assert_eq!(req.version(), hyper::Version::HTTP_2);
@@ -187,10 +195,10 @@ pub struct ApnsLog {
     /// Provider tokens to answer 403 ExpiredProviderToken.
     pub expired: HashSet<String>,
     /// Provider tokens whose signature and claims were verified, with
-    /// their `iat`: a token is the same bytes on every request for up to
-    /// an hour, so its signature is checked once (as a server would
-    /// cache it), its headers and payload on every request.
-    verified: HashMap<String, i64>,
+    /// their `iat` and connection: a token is the same bytes on every
+    /// request for up to an hour, so its signature is checked once (as a
+    /// server would cache it), its headers and payload on every request.
+    verified: HashMap<String, (i64, Connection)>,
 }
 
 pub struct ApnsPeer {
@@ -278,7 +286,7 @@ fn apns_answer(
     match scripted {
         Some((status, why)) if status == 429 || status == 503 => Some((
             status,
-            vec![("retry-after", "0".to_owned())],
+            vec![("retry-after", retry_after(status))],
             json!({ "reason": why }).to_string(),
         )),
         Some((status, why)) => reason(status, why),
@@ -307,7 +315,7 @@ fn verify_provider_token(public: &DecodingKey, token: &str) -> Result<i64, Strin
 /// Returns (device token, provider token, iat, payload).
 fn check_apns(
     public: &DecodingKey,
-    verified: &mut HashMap<String, i64>,
+    verified: &mut HashMap<String, (i64, Connection)>,
     parts: &hyper::http::request::Parts,
     body: &[u8],
 ) -> Result<(String, String, i64, Value), String> {
@@ -325,11 +333,20 @@ fn check_apns(
     let token = bearer
         .strip_prefix("bearer ")
         .ok_or("MissingProviderToken")?;
+    let connection = *parts.extensions.get::<Connection>().expect("a connection");
     let iat = match verified.get(token) {
-        Some(iat) => *iat,
+        Some((iat, _)) => *iat,
         None => {
             let iat = verify_provider_token(public, token)?;
-            verified.insert(token.to_owned(), iat);
+            // Apple: on a connection, a new provider token no sooner than
+            // 20 minutes after the last (more often is refused, 429).
+            let again = verified
+                .values()
+                .any(|(seen, on)| *on == connection && (iat - seen).abs() < 20 * 60);
+            if again {
+                return Err("TooManyProviderTokenUpdates".into());
+            }
+            verified.insert(token.to_owned(), (iat, connection));
             iat
         }
     };
@@ -431,11 +448,17 @@ pub fn fcm_peer(tls: &Tls) -> FcmPeer {
     }
 }
 
+/// A busy service (429) asks for two minutes, longer than the outbox's
+/// first backoff; one that is down (503) for none.
+fn retry_after(status: u16) -> String {
+    if status == 429 { "120" } else { "0" }.to_owned()
+}
+
 fn fcm_error(status: u16, code: &str, details: Value) -> Answer {
     let body =
         json!({"error": {"code": status, "status": code, "message": "", "details": details}});
     let retry = if status == 429 || status == 503 {
-        vec![("retry-after", "0".to_owned())]
+        vec![("retry-after", retry_after(status))]
     } else {
         vec![]
     };
@@ -576,4 +599,32 @@ fn check_message(parts: &hyper::http::request::Parts, body: &[u8]) -> Result<Val
         return Err(format!("message shape: {sent}"));
     }
     Ok(m.clone())
+}
+
+/// The service's configuration pushing to these peers (either may be
+/// left out), trusting their certificate.
+pub fn config(
+    tls: &Tls,
+    apns: Option<&ApnsPeer>,
+    fcm: Option<&FcmPeer>,
+) -> posthorn::config::Config {
+    posthorn::config::Config {
+        apns: apns.map(|p| posthorn::config::Apns {
+            key_file: p.key_file.clone(),
+            key_id: KEY_ID.into(),
+            team_id: TEAM_ID.into(),
+            topic: TOPIC.into(),
+            host: p.base.clone(),
+        }),
+        fcm: fcm.map(|p| posthorn::config::Fcm {
+            service_account_file: p.account_file.clone(),
+            project: None,
+            endpoint: p.base.clone(),
+            token_uri: None,
+        }),
+        native_push_ca_file: Some(temp_file("ca.pem", &tls.cert_pem)),
+        // Tokens that outlast the hours the clock is moved on.
+        access_token_seconds: 24 * 3600,
+        ..Default::default()
+    }
 }

@@ -2,7 +2,8 @@
 //! peers of `native_peers.rs`: HTTP/2 over TLS, every token and header
 //! verified there.
 
-use crate::native_peers::{self, apns_peer, fcm_peer, temp_file, ApnsPeer, FcmPeer, Tls};
+pub(crate) use crate::native_peers::config;
+use crate::native_peers::{self, apns_peer, fcm_peer};
 use crate::support::TestApp;
 use chrono::Duration;
 use posthorn::clock::Clock;
@@ -12,42 +13,24 @@ use posthorn_rules::SplitMix64;
 use serde_json::{json, Value};
 use std::collections::VecDeque;
 
-fn config(tls: &Tls, apns: Option<&ApnsPeer>, fcm: Option<&FcmPeer>) -> posthorn::config::Config {
-    posthorn::config::Config {
-        apns: apns.map(|p| posthorn::config::Apns {
-            key_file: p.key_file.clone(),
-            key_id: native_peers::KEY_ID.into(),
-            team_id: native_peers::TEAM_ID.into(),
-            topic: native_peers::TOPIC.into(),
-            host: p.base.clone(),
-        }),
-        fcm: fcm.map(|p| posthorn::config::Fcm {
-            service_account_file: p.account_file.clone(),
-            project: None,
-            endpoint: p.base.clone(),
-            token_uri: None,
-        }),
-        native_push_ca_file: Some(temp_file("ca.pem", &tls.cert_pem)),
-        // Tokens that outlast the hours the clock is moved on.
-        access_token_seconds: 24 * 3600,
-        ..Default::default()
-    }
-}
-
 /// An APNs device token (64 hex digits) and an FCM registration token.
-fn ios_token(n: u32) -> String {
+pub(crate) fn ios_token(n: u32) -> String {
     format!("{n:064x}")
 }
 
-fn android_token(name: &str) -> String {
+pub(crate) fn android_token(name: &str) -> String {
     format!("fcm:{name}-{}", "k".repeat(40))
 }
 
-async fn register_device(app: &TestApp, token: &str, body: Value) -> crate::support::Reply {
+pub(crate) async fn register_device(
+    app: &TestApp,
+    token: &str,
+    body: Value,
+) -> crate::support::Reply {
     app.post("/v1/devices", token, body).await
 }
 
-async fn deliver(app: &TestApp) -> Delivered {
+pub(crate) async fn deliver(app: &TestApp) -> Delivered {
     app.blocking(|s| deliver_due(&s.courier())).await.unwrap()
 }
 
@@ -103,17 +86,19 @@ async fn a_turn_reaches_each_of_the_players_devices_once_in_their_language_colla
     );
     let (id, alice, bob) = table(&app).await;
     // Bob's phones: an iPhone in the account's Korean, an iPad set to
-    // English, an Android phone.
+    // English, an Android phone, an iPhone set to Japanese.
     for body in [
         json!({"platform": "ios", "token": ios_token(1), "app_id": native_peers::TOPIC}),
         json!({"platform": "ios", "token": ios_token(2).to_uppercase(), "locale": "en"}),
         json!({"platform": "android", "token": android_token("bob"), "app_id": "app.posthorn.android"}),
+        // A phone in a language without words here: the account's Korean.
+        json!({"platform": "ios", "token": ios_token(3), "locale": "ja-JP"}),
     ] {
         let made = register_device(&app, &bob, body).await;
         assert_eq!(made.status, 201, "{}", made.body);
     }
     let listed = app.get("/v1/devices", &bob).await.body;
-    assert_eq!(listed["devices"].as_array().unwrap().len(), 3, "{listed}");
+    assert_eq!(listed["devices"].as_array().unwrap().len(), 4, "{listed}");
     assert!(
         listed.to_string().find(&ios_token(1)).is_none(),
         "a token is never shown"
@@ -139,7 +124,7 @@ async fn a_turn_reaches_each_of_the_players_devices_once_in_their_language_colla
     devices.sort_unstable();
     assert_eq!(
         devices,
-        [ios_token(1), ios_token(2)],
+        [ios_token(1), ios_token(2), ios_token(3)],
         "one notice per iOS device"
     );
     for r in &turns {
@@ -159,7 +144,7 @@ async fn a_turn_reaches_each_of_the_players_devices_once_in_their_language_colla
             "the move owed counts"
         );
         let title = r.payload["aps"]["alert"]["title"].as_str().unwrap();
-        assert_eq!(hangul(title), r.device == ios_token(1), "{title}");
+        assert_eq!(hangul(title), r.device != ios_token(2), "{title}");
         assert_eq!(
             r.iat,
             app.clock.now().timestamp(),
@@ -235,10 +220,20 @@ async fn gone_devices_are_removed_and_busy_services_retried_until_delivered_once
         .unwrap()
         .len();
     assert_eq!(left, 4, "the four gone devices are removed");
-    // Retried with the outbox's backoff (the peers say Retry-After: 0).
+    // Retried with the outbox's backoff (30 s), and not before the
+    // Retry-After given: the 503s (0 s) after 31 s, the 429s (120 s) then.
     app.clock.advance(Duration::seconds(31));
     let second = deliver(&app).await;
-    assert_eq!((second.sent, second.failed), (4, 0), "{second:?}");
+    assert_eq!((second.sent, second.failed), (2, 0), "{second:?}");
+    app.clock.advance(Duration::seconds(60));
+    assert_eq!(
+        deliver(&app).await.sent,
+        0,
+        "the 429s wait their two minutes"
+    );
+    app.clock.advance(Duration::seconds(30));
+    let third = deliver(&app).await;
+    assert_eq!((third.sent, third.failed), (2, 0), "{third:?}");
     app.clock.advance(Duration::hours(2));
     assert_eq!(deliver(&app).await, Delivered::default(), "nothing more");
     let delivered_to = |token: &str| {
@@ -264,11 +259,26 @@ async fn gone_devices_are_removed_and_busy_services_retried_until_delivered_once
     ] {
         assert_eq!(delivered_to(&token), 1, "{token}: delivered once");
     }
-    let metrics = posthorn::notify::native::metrics();
-    assert!(
-        metrics.contains("service=\"apns\",outcome=\"removed\""),
-        "{metrics}"
-    );
+    for (service, outcome) in [
+        ("apns", "removed"),
+        ("fcm", "removed"),
+        ("apns", "retried"),
+        ("fcm", "retried"),
+        ("apns", "delivered"),
+    ] {
+        assert!(counted(service, outcome) >= 1, "{service} {outcome}");
+    }
+}
+
+/// A counter of `/metrics`'s native push series (this test's process).
+fn counted(service: &str, outcome: &str) -> u64 {
+    let series =
+        format!("posthorn_native_push_total{{service=\"{service}\",outcome=\"{outcome}\"}} ");
+    posthorn::notify::native::metrics()
+        .lines()
+        .find_map(|l| l.strip_prefix(&series))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no series {series}"))
 }
 
 #[actix_web::test]
@@ -321,6 +331,8 @@ async fn an_expired_provider_token_and_a_refused_access_token_are_renewed_and_th
     assert!(third.delivered);
     assert_ne!(third.provider_token, second.provider_token, "renewed");
     assert_eq!(third.iat, app.clock.now().timestamp());
+    assert_eq!(counted("apns", "credential_refused"), 1);
+    assert_eq!(counted("fcm", "credential_refused"), 1);
     {
         let fcm_log = fcm.log.lock().unwrap();
         assert_eq!(fcm_log.granted.len(), 2, "a new access token after the 401");
@@ -442,23 +454,46 @@ async fn a_token_moves_to_its_last_account_ten_are_kept_and_a_session_takes_its_
     }
     assert_eq!(count(alice.clone()).await, 0, "nothing refused was kept");
     // Ten kept: the eleventh forgets the one registered longest ago.
+    let mut ids = Vec::new();
     for n in 0..11 {
         app.clock.advance(Duration::seconds(1));
         let body = json!({"platform": "ios", "token": ios_token(100 + n)});
-        assert_eq!(register_device(&app, &alice, body).await.status, 201);
+        let made = register_device(&app, &alice, body).await;
+        assert_eq!(made.status, 201);
+        ids.push(made.body["id"].as_str().unwrap().to_owned());
     }
+    let kept = app.get("/v1/devices", &alice).await.body.to_string();
     assert_eq!(count(alice.clone()).await, 10);
-    // Signing out of this session removes its devices; another session's stay.
+    assert!(
+        !kept.contains(&ids[0]),
+        "the one registered longest ago went"
+    );
+    assert!(ids[1..].iter().all(|id| kept.contains(id)), "{kept}");
+    // At one instant (a frozen clock), the one registered now is kept.
+    let body = json!({"platform": "ios", "token": ios_token(150)});
+    let now = register_device(&app, &alice, body).await.body;
+    let listed = app.get("/v1/devices", &alice).await.body.to_string();
+    assert!(listed.contains(now["id"].as_str().unwrap()), "{listed}");
+    // Signing out of a session removes its devices; another session's stay.
+    let login = json!({"login": "alice", "password": "a long password"});
+    let other = app
+        .request("POST", "/v1/sessions", None, Some(login), &[])
+        .await;
+    let other = other.body["access_token"].as_str().unwrap().to_owned();
+    let there = json!({"platform": "ios", "token": ios_token(200)});
+    assert_eq!(register_device(&app, &other, there).await.status, 201);
     assert_eq!(
         app.request("DELETE", "/v1/sessions/current", Some(&alice), None, &[])
             .await
             .status,
         204
     );
-    let removed = app
-        .count("SELECT count(*) AS n FROM app_devices WHERE token LIKE '%' AND user_id = (SELECT id FROM users WHERE username = 'alice')".into())
-        .await;
-    assert_eq!(removed, 0);
+    let left: Vec<Value> = app.get("/v1/devices", &other).await.body["devices"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(left.len(), 1, "the other session's phone stays: {left:?}");
+    assert_eq!(left[0]["current"], true);
     assert_eq!(count(bob.clone()).await, 1);
     assert_eq!(
         app.request("DELETE", &theirs, Some(&bob), None, &[])
@@ -466,266 +501,20 @@ async fn a_token_moves_to_its_last_account_ten_are_kept_and_a_session_takes_its_
             .status,
         204
     );
-    assert_eq!(count(bob).await, 0);
-}
-
-/// The service binary on the test's database, pushing to `apns`, its
-/// outbox swept every second.
-fn spawn_service(app: &TestApp, tls: &Tls, apns: &ApnsPeer) -> std::process::Child {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let data = temp_file("placeholder", b"").parent().unwrap().to_owned();
-    std::process::Command::new(env!("CARGO_BIN_EXE_posthorn"))
-        .env("DATABASE_URL", app.database_url())
-        .env("POSTHORN_BIND", format!("127.0.0.1:{port}"))
-        // Links the same from one run to the next.
-        .env("POSTHORN_PUBLIC_URL", "https://posthorn.test")
-        .env("POSTHORN_DATA_DIR", data)
-        .env(
-            "POSTHORN_JWT_SECRET",
-            "a test secret that is long enough for HS256",
-        )
-        .env("POSTHORN_SWEEP_INTERVAL_SECONDS", "1")
-        .env("POSTHORN_APNS_KEY_FILE", &apns.key_file)
-        .env("POSTHORN_APNS_KEY_ID", native_peers::KEY_ID)
-        .env("POSTHORN_APNS_TEAM_ID", native_peers::TEAM_ID)
-        .env("POSTHORN_APNS_TOPIC", native_peers::TOPIC)
-        .env("POSTHORN_APNS_HOST", &apns.base)
-        .env(
-            "POSTHORN_NATIVE_PUSH_CA_FILE",
-            temp_file("ca.pem", &tls.cert_pem),
-        )
-        .env("RUST_LOG", "error")
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap()
-}
-
-/// Wait (up to a minute) until `done` holds.
-async fn until(what: &str, mut done: impl AsyncFnMut() -> bool) {
-    for _ in 0..600 {
-        if done().await {
-            return;
-        }
-        actix_rt::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    panic!("timed out waiting until {what}");
-}
-
-/// Issue #51, "nothing acknowledged is lost and nothing is delivered
-/// twice when the worker is killed mid-batch": the service is killed
-/// (SIGKILL) with a batch's requests in flight, and started again. Every
-/// notice is then delivered and recorded once; what the first run had
-/// committed is never sent again; the only repeats are the interrupted
-/// batch's, each with the same apns-id, collapse id and payload as its
-/// first, so the phone shows it once (docs/decisions/native-push.md).
-#[actix_web::test]
-async fn a_worker_killed_mid_batch_loses_nothing_and_repeats_only_its_batch_the_same() {
-    const DEVICES: usize = 10;
-    const PER_DEVICE: usize = 60;
-    const BATCH: usize = 256;
-    let tls = native_peers::tls();
-    let apns = apns_peer(&tls);
-    let app = TestApp::start_with(config(&tls, Some(&apns), None)).await;
-    // A guest: no address, so the app's devices are the only channel.
-    let reader = app.guest("Reader").await;
-    for n in 0..DEVICES {
-        let body = json!({"platform": "ios", "token": ios_token(500 + n as u32)});
-        assert_eq!(register_device(&app, &reader, body).await.status, 201);
-    }
-    let total = DEVICES * PER_DEVICE;
-    // Notices as actions write them, due now; the first batch is
-    // answered, then requests are held: the worker is mid-batch.
-    app.count(format!(
-        "WITH i AS (INSERT INTO notices (user_id, match_id, seq, kind, payload, created_at) \
-         SELECT u.id, gen_random_uuid(), g, 'your_turn', '{{\"game\": \"checkers\"}}', now() - interval '1 hour' \
-         FROM users u, generate_series(1, {PER_DEVICE}) g WHERE u.display_name = 'Reader' RETURNING 1) \
-         SELECT count(*) AS n FROM i"
-    ))
-    .await;
-    apns.script.lock().unwrap().hold_after = Some(BATCH + 20);
-    let sent = || {
-        app.count("SELECT count(*) AS n FROM notifications WHERE status = 'sent' AND channel LIKE 'app:%'".into())
-    };
-    let mut service = spawn_service(&app, &tls, &apns);
-    until(
-        "the first batch is committed and the second held",
-        async || {
-            let held = apns
-                .log
-                .lock()
-                .unwrap()
-                .received
-                .iter()
-                .filter(|r| !r.delivered)
-                .count();
-            held >= 32 && sent().await == BATCH as i64
-        },
-    )
-    .await;
-    service.kill().unwrap();
-    service.wait().unwrap();
-    let before: Vec<native_peers::ApnsReceived> = apns.log.lock().unwrap().received.clone();
-    assert_eq!(
-        sent().await,
-        BATCH as i64,
-        "the interrupted batch was not committed"
-    );
-
-    apns.script.lock().unwrap().hold_after = None;
-    let mut service = spawn_service(&app, &tls, &apns);
-    until("every notice is sent", async || {
-        sent().await == total as i64
-    })
-    .await;
-    service.kill().unwrap();
-    service.wait().unwrap();
-
-    let failed = app
-        .count(
-            "SELECT count(*) AS n FROM notifications WHERE status <> 'sent' OR attempts <> 1"
-                .into(),
-        )
+    assert_eq!(count(bob.clone()).await, 0);
+    // Deleting the account takes its devices along.
+    let body = json!({"platform": "ios", "token": ios_token(300)});
+    assert_eq!(register_device(&app, &bob, body).await.status, 201);
+    let password = json!({"password": "a long password"});
+    let deleted = app
+        .request("POST", "/v1/me/deletion", Some(&bob), Some(password), &[])
         .await;
-    assert_eq!(failed, 0, "nothing lost or failed, each recorded sent once");
-    let log = apns.log.lock().unwrap();
-    assert!(log.malformed.is_empty(), "{:?}", log.malformed);
-    let mut by_id: std::collections::HashMap<&str, Vec<&native_peers::ApnsReceived>> =
-        Default::default();
-    for r in &log.received {
-        by_id
-            .entry(r.headers["apns-id"].as_str())
-            .or_default()
-            .push(r);
-    }
-    assert_eq!(by_id.len(), total, "every notice reached the service");
-    let first_batch: std::collections::HashSet<&str> = before
-        .iter()
-        .filter(|r| r.delivered)
-        .take(BATCH)
-        .map(|r| r.headers["apns-id"].as_str())
-        .collect();
-    let repeated: Vec<&str> = by_id
-        .iter()
-        .filter(|(_, rs)| rs.len() > 1)
-        .map(|(id, _)| *id)
-        .collect();
-    assert!(!repeated.is_empty(), "the kill interrupted sends");
-    assert!(
-        repeated.len() <= BATCH,
-        "only the interrupted batch: {}",
-        repeated.len()
-    );
-    for id in repeated {
-        assert!(!first_batch.contains(id), "a committed notice sent again");
-        let rs = &by_id[id];
-        assert!(
-            rs.iter().all(
-                |r| r.headers["apns-collapse-id"] == rs[0].headers["apns-collapse-id"]
-                    && r.payload == rs[0].payload
-            ),
-            "{id}: a repeat is the same notice"
-        );
-    }
-    let delivered: usize = by_id
-        .values()
-        .map(|rs| rs.iter().filter(|r| r.delivered).count().min(1))
-        .sum();
-    assert_eq!(delivered, total, "each notice answered 200 at least once");
-}
-
-/// What plays on: a move, a Banqi flip, a FlipChess card or flip.
-fn playing(action: &Value) -> bool {
-    !["resign", "offer_draw", "grant_time", "claim_draw"]
-        .contains(&action["type"].as_str().unwrap_or(""))
-}
-
-#[actix_web::test]
-async fn a_banqi_push_shows_no_face_down_piece() {
-    push_hides_secrets("banqi", posthorn_rules::GameId::Banqi).await;
-}
-
-#[actix_web::test]
-async fn a_flipchess_push_shows_no_hand_and_no_deck() {
-    push_hides_secrets("flipchess", posthorn_rules::GameId::FlipChess).await;
-}
-
-/// Hidden information (DESIGN: never in a push): a Banqi or FlipChess
-/// table, Alice on an Android phone and Bob on an iPhone; after every
-/// ply each payload delivered since is checked against what is hidden
-/// from its reader's seat at that moment.
-async fn push_hides_secrets(game: &str, id_of: posthorn_rules::GameId) {
-    use posthorn_rules::{Seat, Viewer};
-    let tls = native_peers::tls();
-    let (apns, fcm) = (apns_peer(&tls), fcm_peer(&tls));
-    let app = TestApp::start_with(config(&tls, Some(&apns), Some(&fcm))).await;
-    let (alice, bob) = (app.register("alice").await, app.register("bob").await);
-    for (token, body) in [
-        (
-            &alice,
-            json!({"platform": "android", "token": android_token("alice")}),
-        ),
-        (&bob, json!({"platform": "ios", "token": ios_token(7)})),
-    ] {
-        assert_eq!(register_device(&app, token, body).await.status, 201);
-    }
-    let m = app
-        .post(
-            "/v1/matches",
-            &alice,
-            json!({"game": game, "opponents": ["bob"]}),
-        )
-        .await
-        .body;
-    let id = m["id"].as_str().unwrap().to_owned();
-    let alice_seat = Seat(m["my_seats"][0].as_u64().unwrap() as u8);
-    let bob_seat = Seat(1 - alice_seat.0);
-    let mut random = SplitMix64::new(5);
-    let (mut seen_apns, mut seen_fcm, mut checked) = (0, 0, 0);
-    for _ in 0..12 {
-        let last = app
-            .play_moves(&[&alice, &bob], &id, &mut random, 1, playing)
-            .await;
-        deliver(&app).await;
-        let (state, _) = crate::banqi::recorded_game(&app, id.parse().unwrap(), id_of).await;
-        for (seat, payloads) in [
-            (bob_seat, {
-                let log = apns.log.lock().unwrap();
-                let new: Vec<Value> = log.received[seen_apns..]
-                    .iter()
-                    .map(|r| json!([r.headers, r.payload]))
-                    .collect();
-                seen_apns = log.received.len();
-                new
-            }),
-            (alice_seat, {
-                let log = fcm.log.lock().unwrap();
-                let new: Vec<Value> = log.received[seen_fcm..]
-                    .iter()
-                    .map(|r| r.message.clone())
-                    .collect();
-                seen_fcm = log.received.len();
-                new
-            }),
-        ] {
-            let hidden = state.secrets(Viewer::Seat(seat));
-            assert!(
-                !hidden.is_empty(),
-                "something is hidden from seat {}",
-                seat.0
-            );
-            for payload in &payloads {
-                crate::banqi::assert_hides(payload, &hidden, "a native push");
-                checked += 1;
-            }
-        }
-        if last["status"] == "finished" {
-            break;
-        }
-    }
-    assert!(checked >= 6, "turn notices reached both phones ({checked})");
-    app.stop().await;
+    assert!(deleted.status.is_success(), "{}", deleted.body);
+    let rows = app
+        .count(format!(
+            "SELECT count(*) AS n FROM app_devices WHERE token = '{}'",
+            ios_token(300)
+        ))
+        .await;
+    assert_eq!(rows, 0, "the deleted account's phone is forgotten");
 }

@@ -500,6 +500,26 @@ async function reportAndModerate(browser, errors) {
   for (const page of [ko, en]) await page.context().close();
 }
 
+/// Issue #51: the settings page lists the phone apps that get my
+/// notifications, in Korean on a 360-px phone, and stops one in a tap.
+async function appsInSettings(browser, errors) {
+  const ana = await account("ana", "ko");
+  const token = "ab".repeat(32);
+  const made = await api("POST", "/v1/devices", ana.access_token, { platform: "ios", token, locale: "ko-KR" });
+  assert.equal(made.platform, "ios");
+  const page = await phone(browser, errors, ana, "ko", SIZES[0]);
+  await page.goto(BASE + "/settings");
+  const card = await page.waitForSelector("[data-app-devices]");
+  assert.match(await card.textContent(), /휴대폰 앱[\s\S]*아이폰 또는 아이패드/);
+  assert.ok(!(await card.textContent()).includes(token), "the token is never shown");
+  if (process.env.SHOTS) await card.screenshot({ path: `${process.env.SHOTS}/settings-apps-listed-ko-360.png` });
+  await page.click(`[data-app-device="${made.id}"] [data-action=remove_app_device]`);
+  await page.waitForFunction(() => /이제 그 앱에는 알림이 가지 않아요/.test(document.querySelector("[data-app-devices]").textContent));
+  assert.deepEqual((await api("GET", "/v1/devices", ana.access_token)).devices, []);
+  if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/settings-apps-ko-360.png` });
+  await page.context().close();
+}
+
 /// Every check of this file, each said as it passes.
 async function all(browser, errors) {
   await boardsFit(browser, errors);
@@ -528,12 +548,14 @@ async function all(browser, errors) {
   console.log("talk: a tournament's room, written from a Korean phone and read on an English one");
   await reportAndModerate(browser, errors);
   console.log("talk: a message reported from a Korean phone, hidden by a moderator on an English one (granted by the binary's command), said hidden on the table");
+  await appsInSettings(browser, errors);
+  console.log("phone: the settings page lists a phone app in Korean and stops its notifications in a tap");
   await threeFriendsByLink(browser, errors);
   console.log("phone: four-player chess invites three friends by three links; the creator sees each join, the board opens on the third");
 }
 
 module.exports = { all };
-const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink, talkAtTheTable, talkInTheTournament, reportAndModerate };
+const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink, talkAtTheTable, talkInTheTournament, reportAndModerate, appsInSettings };
 
 if (require.main === module) {
   const { chromium } = require("playwright-core");

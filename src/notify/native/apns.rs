@@ -16,6 +16,8 @@ use std::sync::Mutex;
 /// minutes and is refused once older than an hour. Renewed at 40 minutes:
 /// well inside both.
 pub const RENEW_AFTER_MINUTES: i64 = 40;
+/// Apple's shortest time between two provider tokens.
+pub const RENEW_NOT_BEFORE_MINUTES: i64 = 20;
 
 pub struct Apns {
     key: EncodingKey,
@@ -45,23 +47,40 @@ impl Apns {
 
     /// The provider token to send with: the one in use while it is younger
     /// than [`RENEW_AFTER_MINUTES`] and not the one APNs called expired
-    /// (`stale`), else a new one.
+    /// (`stale`), else a new one. Apple refuses a new token sooner than
+    /// [`RENEW_NOT_BEFORE_MINUTES`] after the last (429
+    /// TooManyProviderTokenUpdates), so a token called expired younger
+    /// than that is a clock wrong somewhere, retried later, not renewed;
+    /// and when another sender has renewed it already, its new one is
+    /// used. A token signed after this sender read the time (senders read
+    /// it before the lock) counts as young.
     pub fn provider_token(
         &self,
         now: DateTime<Utc>,
         stale: Option<&str>,
-    ) -> Result<String, String> {
+    ) -> Result<String, Outcome> {
         let mut held = self.token.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((token, signed)) = held.as_ref() {
-            let young = *signed <= now && now - *signed < Duration::minutes(RENEW_AFTER_MINUTES);
-            if young && stale != Some(token.as_str()) {
+            let age = now - *signed;
+            let called_stale = stale == Some(token.as_str());
+            if !called_stale && age < Duration::minutes(RENEW_AFTER_MINUTES) {
                 return Ok(token.clone());
+            }
+            if called_stale && age < Duration::minutes(RENEW_NOT_BEFORE_MINUTES) {
+                return Err(Outcome::Retry {
+                    why: format!(
+                        "APNs called a provider token signed {} s ago expired (is a clock wrong?)",
+                        age.num_seconds()
+                    ),
+                    after: None,
+                });
             }
         }
         let mut header = Header::new(Algorithm::ES256);
         header.kid = Some(self.key_id.clone());
         let claims = json!({"iss": self.team_id, "iat": now.timestamp()});
-        let token = jsonwebtoken::encode(&header, &claims, &self.key).map_err(|e| e.to_string())?;
+        let token = jsonwebtoken::encode(&header, &claims, &self.key)
+            .map_err(|e| Outcome::Failed(e.to_string()))?;
         super::count_renewal(super::Platform::Ios);
         *held = Some((token.clone(), now));
         Ok(token)

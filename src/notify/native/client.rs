@@ -19,7 +19,7 @@ const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 /// What a service answered.
 pub struct Answer {
     pub status: u16,
-    /// `Retry-After` in seconds, when given as a number.
+    /// `Retry-After` in seconds from now (RFC 9110: seconds or a date).
     pub retry_after: Option<u64>,
     pub body: Bytes,
 }
@@ -42,12 +42,11 @@ impl Drop for Client {
 impl Client {
     /// `extra_root`: a PEM certificate trusted besides the system's (the
     /// tests' local peers, `POSTHORN_NATIVE_PUSH_CA_FILE`).
-    pub fn new(extra_root: Option<&[u8]>) -> Result<Client, String> {
+    pub fn new(extra_root: Option<&native_tls::Certificate>) -> Result<Client, String> {
         let mut tls = native_tls::TlsConnector::builder();
         tls.request_alpns(&["h2"]);
-        if let Some(pem) = extra_root {
-            let root = native_tls::Certificate::from_pem(pem).map_err(|e| e.to_string())?;
-            tls.add_root_certificate(root);
+        if let Some(root) = extra_root {
+            tls.add_root_certificate(root.clone());
         }
         let tls = tls.build().map_err(|e| e.to_string())?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -83,7 +82,7 @@ impl Client {
                 .headers()
                 .get(hyper::header::RETRY_AFTER)
                 .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.trim().parse().ok());
+                .and_then(retry_after);
             let mut body = response.into_body();
             let mut read = Vec::new();
             while let Some(chunk) = body.data().await {
@@ -104,5 +103,34 @@ impl Client {
         runtime
             .block_on(async { tokio::time::timeout(TIMEOUT, exchange).await })
             .unwrap_or_else(|_| Err("no answer in time".into()))
+    }
+}
+
+/// `Retry-After` as seconds from now: a number of seconds, or an HTTP
+/// date (a date gone by is now).
+fn retry_after(value: &str) -> Option<u64> {
+    let value = value.trim();
+    value.parse().ok().or_else(|| {
+        let at = httpdate::parse_http_date(value).ok()?;
+        Some(
+            at.duration_since(std::time::SystemTime::now())
+                .map_or(0, |wait| wait.as_secs()),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::retry_after;
+    use std::time::{Duration, SystemTime};
+
+    #[test]
+    fn retry_after_is_read_as_seconds_or_as_an_http_date() {
+        assert_eq!(retry_after(" 120 "), Some(120));
+        let later = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(600));
+        let read = retry_after(&later).unwrap();
+        assert!((598..=600).contains(&read), "{read}");
+        assert_eq!(retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), Some(0));
+        assert_eq!(retry_after("soon"), None);
     }
 }

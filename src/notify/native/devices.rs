@@ -141,6 +141,9 @@ pub fn register(
     }
     let token = token_of(new.platform, &new.token)?;
     let locale = locale_of(new.locale)?;
+    if new.app_id.as_ref().is_some_and(|a| a.len() > 200) {
+        return Err(Error::validation("app_id is at most 200 characters"));
+    }
     if let (Platform::Ios, Some(app), Some(topic)) =
         (new.platform, &new.app_id, native.apns_topic())
     {
@@ -150,51 +153,54 @@ pub fn register(
             )));
         }
     }
-    if new.app_id.as_ref().is_some_and(|a| a.len() > 200) {
-        return Err(Error::validation("app_id is at most 200 characters"));
-    }
     use app_devices as d;
-    // A token moving to another account becomes a new device: what was
-    // queued for the old one is not the new owner's to see.
-    let id: Uuid = diesel::insert_into(d::table)
-        .values((
-            d::id.eq(Uuid::new_v4()),
-            d::user_id.eq(user),
-            d::session_id.eq(session),
-            d::platform.eq(new.platform.name()),
-            d::token.eq(&token),
-            d::app_id.eq(&new.app_id),
-            d::locale.eq(&locale),
-            d::created_at.eq(now),
-            d::registered_at.eq(now),
-        ))
-        .on_conflict((d::platform, d::token))
-        .do_update()
-        .set((
-            d::id.eq(diesel::dsl::sql::<diesel::sql_types::Uuid>(
-                "CASE WHEN app_devices.user_id = excluded.user_id THEN app_devices.id ELSE excluded.id END",
-            )),
-            d::user_id.eq(user),
-            d::session_id.eq(session),
-            d::app_id.eq(&new.app_id),
-            d::locale.eq(&locale),
-            d::registered_at.eq(now),
-        ))
-        .returning(d::id)
-        .get_result(conn)?;
-    // Beyond the limit, the devices registered longest ago go.
-    let keep: Vec<Uuid> = d::table
-        .filter(d::user_id.eq(user))
-        .order((d::registered_at.desc(), d::id))
-        .limit(PER_ACCOUNT)
-        .select(d::id)
-        .load(conn)?;
-    diesel::delete(
-        d::table
-            .filter(d::user_id.eq(user))
-            .filter(d::id.ne_all(&keep)),
-    )
-    .execute(conn)?;
+    // The insert and the trim stand or fall together.
+    let id = conn.transaction::<Uuid, Error, _>(|conn| {
+        // A token moving to another account becomes a new device: what
+        // was queued for the old one is not the new owner's to see.
+        let id: Uuid = diesel::insert_into(d::table)
+            .values((
+                d::id.eq(Uuid::new_v4()),
+                d::user_id.eq(user),
+                d::session_id.eq(session),
+                d::platform.eq(new.platform.name()),
+                d::token.eq(&token),
+                d::app_id.eq(&new.app_id),
+                d::locale.eq(&locale),
+                d::created_at.eq(now),
+                d::registered_at.eq(now),
+            ))
+            .on_conflict((d::platform, d::token))
+            .do_update()
+            .set((
+                d::id.eq(diesel::dsl::sql::<diesel::sql_types::Uuid>(
+                    "CASE WHEN app_devices.user_id = excluded.user_id THEN app_devices.id ELSE excluded.id END",
+                )),
+                d::user_id.eq(user),
+                d::session_id.eq(session),
+                d::app_id.eq(&new.app_id),
+                d::locale.eq(&locale),
+                d::registered_at.eq(now),
+            ))
+            .returning(d::id)
+            .get_result(conn)?;
+        // Beyond the limit, the devices registered longest ago go; never the
+        // one registered now (another may bear the same instant).
+        let mut keep: Vec<Uuid> = d::table
+            .filter(d::user_id.eq(user).and(d::id.ne(id)))
+            .order((d::registered_at.desc(), d::id))
+            .limit(PER_ACCOUNT - 1)
+            .select(d::id)
+            .load(conn)?;
+        keep.push(id);
+        diesel::delete(
+            d::table
+                .filter(d::user_id.eq(user))
+                .filter(d::id.ne_all(&keep)),
+        )
+        .execute(conn)?;
+        Ok(id)
+    })?;
     Ok(Device {
         id,
         platform: new.platform,

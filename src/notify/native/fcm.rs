@@ -32,9 +32,22 @@ pub struct Fcm {
     client_email: String,
     token_uri: String,
     send_url: String,
-    /// The access token in use and when it must be renewed.
-    access: Mutex<Option<(String, DateTime<Utc>)>>,
+    access: Mutex<Access>,
 }
+
+/// What the senders share of the OAuth exchange.
+#[derive(Default)]
+struct Access {
+    /// The access token in use and when it must be renewed.
+    token: Option<(String, DateTime<Utc>)>,
+    /// Until when an exchange that failed is not tried again, and why: a
+    /// token endpoint that is down or refuses the key costs one exchange
+    /// per [`REFUSED_SECONDS`], not one per notification of the batch.
+    refused: Option<(DateTime<Utc>, String)>,
+}
+
+/// How long a failed exchange is remembered.
+const REFUSED_SECONDS: i64 = 30;
 
 impl Fcm {
     pub fn load(config: &config::Fcm) -> Result<Fcm, String> {
@@ -49,7 +62,9 @@ impl Fcm {
             .and_then(|k| k.rsa())
             .and_then(|k| k.private_key_to_der())
             .map(|der| EncodingKey::from_rsa_der(&der))
-            .map_err(|e| format!("the service account's private_key is not an RSA key: {e}"))?;
+            .map_err(|e| {
+                format!("POSTHORN_FCM_SERVICE_ACCOUNT_FILE: its private_key is not an RSA key: {e}")
+            })?;
         let project = config
             .project
             .clone()
@@ -63,14 +78,15 @@ impl Fcm {
                 "{}/v1/projects/{project}/messages:send",
                 config.endpoint.trim_end_matches('/')
             ),
-            access: Mutex::new(None),
+            access: Mutex::new(Access::default()),
         })
     }
 
     /// The access token to send with: the one held until shortly before
     /// it expires, unless FCM refused it (`stale`); else one exchanged
     /// for a new assertion. Held under the lock while exchanged, so the
-    /// senders that need one wait for a single exchange.
+    /// senders that need one wait for a single exchange, and a failed one
+    /// answers them all until [`REFUSED_SECONDS`] have passed.
     pub fn access_token(
         &self,
         client: &Client,
@@ -78,11 +94,34 @@ impl Fcm {
         stale: Option<&str>,
     ) -> Result<String, Outcome> {
         let mut held = self.access.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((token, until)) = held.as_ref() {
+        if let Some((token, until)) = held.token.as_ref() {
             if now < *until && stale != Some(token.as_str()) {
                 return Ok(token.clone());
             }
         }
+        let retry = |why: String| Outcome::Retry { why, after: None };
+        if let Some((until, why)) = held.refused.as_ref() {
+            if now < *until {
+                return Err(retry(why.clone()));
+            }
+        }
+        match self.exchange(client, now) {
+            Ok((token, lasts)) => {
+                super::count_renewal(super::Platform::Android);
+                held.token = Some((token.clone(), now + Duration::seconds(lasts)));
+                held.refused = None;
+                Ok(token)
+            }
+            Err(why) => {
+                held.refused = Some((now + Duration::seconds(REFUSED_SECONDS), why.clone()));
+                Err(retry(why))
+            }
+        }
+    }
+
+    /// A new assertion exchanged at the token endpoint: the access token
+    /// and for how many seconds to use it.
+    fn exchange(&self, client: &Client, now: DateTime<Utc>) -> Result<(String, i64), String> {
         let claims = json!({
             "iss": self.client_email,
             "scope": SCOPE,
@@ -91,25 +130,24 @@ impl Fcm {
             "exp": now.timestamp() + 3600,
         });
         let assertion = jsonwebtoken::encode(&Header::new(Algorithm::RS256), &claims, &self.key)
-            .map_err(|e| Outcome::Failed(e.to_string()))?;
+            .map_err(|e| e.to_string())?;
         let form = format!(
             "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion={assertion}"
         );
         let request = Request::post(&self.token_uri)
             .header("content-type", "application/x-www-form-urlencoded")
             .body(Body::from(form))
-            .map_err(|e| Outcome::Failed(e.to_string()))?;
-        let retry = |why: String| Outcome::Retry { why, after: None };
-        let answer = client.call(request).map_err(retry)?;
+            .map_err(|e| e.to_string())?;
+        let answer = client.call(request)?;
         if answer.status != 200 {
             let said = String::from_utf8_lossy(&answer.body)
                 .chars()
                 .take(200)
                 .collect::<String>();
-            return Err(retry(format!(
+            return Err(format!(
                 "the OAuth token endpoint answered {}: {said}",
                 answer.status
-            )));
+            ));
         }
         #[derive(Deserialize)]
         struct Granted {
@@ -117,11 +155,9 @@ impl Fcm {
             expires_in: i64,
         }
         let granted: Granted = serde_json::from_slice(&answer.body)
-            .map_err(|e| retry(format!("the OAuth token endpoint's answer: {e}")))?;
+            .map_err(|e| format!("the OAuth token endpoint's answer: {e}"))?;
         let lasts = (granted.expires_in - RENEW_BEFORE_SECONDS).max(60);
-        super::count_renewal(super::Platform::Android);
-        *held = Some((granted.access_token.clone(), now + Duration::seconds(lasts)));
-        Ok(granted.access_token)
+        Ok((granted.access_token, lasts))
     }
 
     /// The request for one notification.

@@ -113,19 +113,23 @@ pub enum Outcome {
 pub struct Native {
     apns: Option<apns::Apns>,
     fcm: Option<fcm::Fcm>,
-    extra_root: Option<Vec<u8>>,
+    extra_root: Option<native_tls::Certificate>,
     /// Made at the first push: an instance with no device pays nothing.
-    client: OnceLock<Result<Client, String>>,
+    /// A build that failed is tried again at the next push.
+    client: OnceLock<Client>,
 }
 
 impl Native {
     /// Keys are read now, so a wrong file stops the start, not a push.
     pub fn from_config(config: &Config) -> Result<Native, String> {
         let extra_root = match &config.native_push_ca_file {
-            Some(path) => Some(
-                std::fs::read(path)
-                    .map_err(|e| format!("POSTHORN_NATIVE_PUSH_CA_FILE {path:?}: {e}"))?,
-            ),
+            Some(path) => {
+                let pem = std::fs::read(path)
+                    .map_err(|e| format!("POSTHORN_NATIVE_PUSH_CA_FILE {path:?}: {e}"))?;
+                Some(native_tls::Certificate::from_pem(&pem).map_err(|e| {
+                    format!("POSTHORN_NATIVE_PUSH_CA_FILE {path:?} is not a PEM certificate: {e}")
+                })?)
+            }
             None => None,
         };
         Ok(Native {
@@ -149,16 +153,21 @@ impl Native {
     }
 
     fn client(&self) -> Result<&Client, String> {
-        self.client
-            .get_or_init(|| Client::new(self.extra_root.as_deref()))
-            .as_ref()
-            .map_err(Clone::clone)
+        if let Some(client) = self.client.get() {
+            return Ok(client);
+        }
+        // Two senders may both build one; the second is dropped.
+        let built = Client::new(self.extra_root.as_ref())?;
+        Ok(self.client.get_or_init(|| built))
     }
 
     /// Send one notification (blocking), renewing a refused credential
-    /// and sending again once; every outcome is counted.
+    /// and sending again once; every answer is counted.
     pub fn send(&self, push: &Push, now: DateTime<Utc>) -> Outcome {
-        let outcome = self.attempt(push, now);
+        let outcome = match self.attempt(push, now) {
+            Outcome::Renew(why) => Outcome::Retry { why, after: None },
+            other => other,
+        };
         count(push.platform, &outcome);
         outcome
     }
@@ -179,8 +188,10 @@ impl Native {
                 Err(outcome) => return outcome,
             };
             match outcome {
-                Outcome::Renew(_) if stale.is_none() => stale = Some(bearer),
-                Outcome::Renew(why) => return Outcome::Retry { why, after: None },
+                Outcome::Renew(_) if stale.is_none() => {
+                    count(push.platform, &outcome);
+                    stale = Some(bearer);
+                }
                 other => return other,
             }
         }
@@ -197,7 +208,7 @@ impl Native {
             .apns
             .as_ref()
             .ok_or(Outcome::Failed("APNs is not set up".into()))?;
-        let bearer = apns.provider_token(now, stale).map_err(Outcome::Failed)?;
+        let bearer = apns.provider_token(now, stale)?;
         let request = apns.request(push, &bearer).map_err(Outcome::Failed)?;
         let answer = call(client, request)?;
         Ok((bearer, apns::read(&answer)))
@@ -227,18 +238,26 @@ fn call(client: &Client, request: hyper::Request<hyper::Body>) -> Result<Answer,
         .map_err(|why| Outcome::Retry { why, after: None })
 }
 
-/// Outcomes by platform: delivered, removed, retried, failed.
-static OUTCOMES: [[AtomicU64; 4]; 2] = [const { [const { AtomicU64::new(0) }; 4] }; 2];
+/// Answers by platform: delivered, removed, retried, failed, and a
+/// credential refused (then renewed and the notification sent again).
+static OUTCOMES: [[AtomicU64; 5]; 2] = [const { [const { AtomicU64::new(0) }; 5] }; 2];
 /// Credentials (provider tokens, access tokens) made, by platform.
 static RENEWALS: [AtomicU64; 2] = [const { AtomicU64::new(0) }; 2];
-const OUTCOME_NAMES: [&str; 4] = ["delivered", "removed", "retried", "failed"];
+const OUTCOME_NAMES: [&str; 5] = [
+    "delivered",
+    "removed",
+    "retried",
+    "failed",
+    "credential_refused",
+];
 
 fn count(platform: Platform, outcome: &Outcome) {
     let slot = match outcome {
         Outcome::Delivered => 0,
         Outcome::Gone(_) => 1,
-        Outcome::Renew(_) | Outcome::Retry { .. } => 2,
+        Outcome::Retry { .. } => 2,
         Outcome::Failed(_) => 3,
+        Outcome::Renew(_) => 4,
     };
     OUTCOMES[platform.index()][slot].fetch_add(1, Relaxed);
 }

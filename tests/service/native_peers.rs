@@ -175,6 +175,16 @@ pub struct Script {
     pub hold_after: Option<usize>,
 }
 
+impl Script {
+    /// The answer scripted for the next request to `device`, and whether
+    /// a request not scripted is held, `delivered` having been delivered.
+    fn next(&mut self, device: &str, delivered: usize) -> (Option<(u16, &'static str)>, bool) {
+        let scripted = self.answers.get_mut(device).and_then(VecDeque::pop_front);
+        let held = scripted.is_none() && self.hold_after.is_some_and(|n| delivered >= n);
+        (scripted, held)
+    }
+}
+
 /// One request the APNs peer accepted as well formed.
 #[derive(Clone, Debug)]
 pub struct ApnsReceived {
@@ -265,12 +275,8 @@ fn apns_answer(
         return reason(403, "ExpiredProviderToken");
     }
     let mut script = script.lock().unwrap();
-    let scripted = script
-        .answers
-        .get_mut(&device)
-        .and_then(VecDeque::pop_front);
-    let delivered_so_far = log.received.iter().filter(|r| r.delivered).count();
-    let held = scripted.is_none() && script.hold_after.is_some_and(|n| delivered_so_far >= n);
+    let delivered = log.received.iter().filter(|r| r.delivered).count();
+    let (scripted, held) = script.next(&device, delivered);
     log.received.push(ApnsReceived {
         device,
         headers: parts
@@ -510,12 +516,8 @@ fn fcm_answer(
     };
     let device = message["token"].as_str().unwrap_or_default().to_owned();
     let mut script = script.lock().unwrap();
-    let scripted = script
-        .answers
-        .get_mut(&device)
-        .and_then(VecDeque::pop_front);
-    let delivered_so_far = log.received.iter().filter(|r| r.delivered).count();
-    let held = scripted.is_none() && script.hold_after.is_some_and(|n| delivered_so_far >= n);
+    let delivered = log.received.iter().filter(|r| r.delivered).count();
+    let (scripted, held) = script.next(&device, delivered);
     log.received.push(FcmReceived {
         message,
         delivered: scripted.is_none() && !held,

@@ -117,6 +117,7 @@ pub struct Native {
     /// Made at the first push: an instance with no device pays nothing.
     /// A build that failed is tried again at the next push.
     client: OnceLock<Client>,
+    building: std::sync::Mutex<()>,
 }
 
 impl Native {
@@ -137,6 +138,7 @@ impl Native {
             fcm: config.fcm.as_ref().map(fcm::Fcm::load).transpose()?,
             extra_root,
             client: OnceLock::new(),
+            building: std::sync::Mutex::new(()),
         })
     }
 
@@ -156,7 +158,13 @@ impl Native {
         if let Some(client) = self.client.get() {
             return Ok(client);
         }
-        // Two senders may both build one; the second is dropped.
+        // One sender builds it while the others wait: each build loads
+        // the system's roots and starts a runtime (64 of them at the first
+        // batch halved the bench's APNs rate).
+        let _building = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(client) = self.client.get() {
+            return Ok(client);
+        }
         let built = Client::new(self.extra_root.as_ref())?;
         Ok(self.client.get_or_init(|| built))
     }

@@ -48,6 +48,12 @@ pub struct Config {
     /// `POSTHORN_JOB_LEASE_SECONDS`: how long a claimed one-off job is held
     /// before another instance may take it (a crashed worker's job).
     pub job_lease_seconds: i64,
+    /// `POSTHORN_DRAIN_SECONDS`: on SIGTERM, how long the instance goes on
+    /// serving while `/readyz` says 503 (the proxy's checks notice).
+    pub drain_seconds: u64,
+    /// `POSTHORN_SHUTDOWN_SECONDS`: then, how long the requests in flight
+    /// have to finish before the instance exits.
+    pub shutdown_seconds: u64,
     /// `POSTHORN_SMTP_URL`: `smtp://host:port`, `…?tls=starttls`,
     /// `smtps://…`, credentials in the URL; unset: `.eml` files in the data
     /// folder.
@@ -313,6 +319,8 @@ impl Default for Config {
                 .map_or(1, |n| n.get() / 2)
                 .max(1),
             job_lease_seconds: 60,
+            drain_seconds: 2,
+            shutdown_seconds: 20,
             smtp_url: None,
             mail_from: "Posthorn <posthorn@localhost>".into(),
             notify_max_attempts: 5,
@@ -378,6 +386,8 @@ impl Config {
                 as usize,
             job_lease_seconds: number("POSTHORN_JOB_LEASE_SECONDS", d.job_lease_seconds as u64)?
                 .clamp(1, 86_400) as i64,
+            drain_seconds: number("POSTHORN_DRAIN_SECONDS", d.drain_seconds)?.min(300),
+            shutdown_seconds: number("POSTHORN_SHUTDOWN_SECONDS", d.shutdown_seconds)?.min(600),
             smtp_url: var("POSTHORN_SMTP_URL"),
             mail_from: var("POSTHORN_MAIL_FROM").unwrap_or(d.mail_from),
             notify_max_attempts: number("POSTHORN_NOTIFY_MAX_ATTEMPTS", d.notify_max_attempts)?,

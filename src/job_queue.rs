@@ -53,6 +53,55 @@ pub struct Job {
     pub owner: Option<uuid::Uuid>,
 }
 
+/// The jobs this instance holds (claimed, not yet closed), so that a
+/// stopping instance hands them back at once (issue #53 item 3): another
+/// instance takes them within its next tick, not after the lease. Once
+/// stopping, the runner claims nothing more.
+#[derive(Default)]
+pub struct Held {
+    jobs: std::sync::Mutex<std::collections::HashMap<i64, i32>>,
+    stopping: std::sync::atomic::AtomicBool,
+}
+
+impl Held {
+    pub fn stopping(&self) -> bool {
+        self.stopping.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    pub(crate) fn hold(&self, job: &Job) {
+        self.lock().insert(job.id, job.attempts);
+    }
+
+    pub(crate) fn let_go(&self, job: &Job) {
+        self.lock().remove(&job.id);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<i64, i32>> {
+        self.jobs.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Claim nothing more and end the leases of the jobs held: each is due
+    /// again now, its attempt counted (a worker still running one cannot
+    /// close the next attempt: `finish` is fenced by the attempt). Returns
+    /// how many were handed back.
+    pub fn release(&self, conn: &mut PgConnection) -> Result<usize, Error> {
+        self.stopping
+            .store(true, std::sync::atomic::Ordering::Release);
+        let held: Vec<(i64, i32)> = self.lock().drain().collect();
+        let mut released = 0;
+        for (id, attempts) in held {
+            released += diesel::update(
+                jobs::table
+                    .filter(jobs::id.eq(id).and(jobs::attempts.eq(attempts)))
+                    .filter(jobs::done_at.is_null().and(jobs::failed_at.is_null())),
+            )
+            .set(jobs::leased_until.eq(None::<DateTime<Utc>>))
+            .execute(conn)?;
+        }
+        Ok(released)
+    }
+}
+
 /// The work of one kind of job, as `jobs::one_off` runs it.
 pub trait Work: Send + Sync {
     fn kind(&self) -> &'static str;

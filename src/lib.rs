@@ -34,6 +34,7 @@ pub mod ratings;
 pub mod revoked;
 pub mod schema;
 pub mod state;
+pub mod stopping;
 pub mod summary;
 pub mod talk;
 pub mod tournaments;
@@ -126,5 +127,6 @@ pub fn app_state(
         revoked: Arc::new(revoked::Revoked::default()),
         identities: Arc::new(identities::verify::Verifier::new(config.sign_in.clone())),
         live: live::Live::start(database_url),
+        stopping: Arc::default(),
     })
 }

@@ -51,6 +51,9 @@ pub enum Change {
     Talked { match_id: Uuid, team: Option<i16> },
     /// Changes may have been missed: every page looks again.
     Resync,
+    /// The instance is stopping (issue #53): every stream ends, and its
+    /// page opens another through the proxy, on an instance that stays.
+    Closing,
 }
 
 /// Where a watched match stood when last read: its seq, its rematch
@@ -65,6 +68,8 @@ pub struct Live {
     /// Whether the reading connection stands: while it does not, a page
     /// is refused a stream and polls by itself.
     reading: AtomicBool,
+    /// Set for good when the instance stops.
+    closed: AtomicBool,
 }
 
 /// A page's watch on a match, ended when dropped.
@@ -96,6 +101,7 @@ impl Live {
             changes,
             watched: Mutex::new(HashMap::new()),
             reading: AtomicBool::new(false),
+            closed: AtomicBool::new(false),
         });
         let (weak, url) = (Arc::downgrade(&live), database_url.to_owned());
         let spawned = std::thread::Builder::new()
@@ -108,9 +114,16 @@ impl Live {
         live
     }
 
-    /// Whether changes are being read now (a stream would hear them).
+    /// Whether changes are being read now (a stream would hear them),
+    /// and this instance not stopping.
     pub fn reading(&self) -> bool {
-        self.reading.load(Ordering::Relaxed)
+        self.reading.load(Ordering::Relaxed) && !self.closed.load(Ordering::Relaxed)
+    }
+
+    /// End every stream and refuse new ones: the instance is stopping.
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::Relaxed);
+        let _ = self.changes.send(Change::Closing);
     }
 
     /// How many pages of this instance listen now (the operator's gauge,

@@ -90,8 +90,40 @@ async fn run_server(config: Config, database_url: &str) -> Result<(), String> {
     let listener =
         std::net::TcpListener::bind(&bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    posthorn::http::edge::serve(state, listener, workers, true)
-        .map_err(|e| format!("cannot serve on {bind}: {e}"))?
-        .await
-        .map_err(|e| e.to_string())
+    // Signals are this binary's (stop_on_signal), not actix's.
+    let server = posthorn::http::edge::serve(state.clone(), listener, workers, false)
+        .map_err(|e| format!("cannot serve on {bind}: {e}"))?;
+    actix_rt::spawn(stop_on_signal(state, server.handle()));
+    server.await.map_err(|e| e.to_string())
+}
+
+/// Issue #53 item 3 (`posthorn::stopping`): on SIGTERM or SIGINT, say not
+/// ready, hand back the jobs held and end the live streams; serve on for
+/// the drain; then stop listening, let the requests in flight finish
+/// within the shutdown bound, and return (`run_server` then exits).
+async fn stop_on_signal(state: posthorn::state::AppState, server: actix_server::ServerHandle) {
+    use actix_rt::signal::unix::{signal, SignalKind};
+    let (Ok(mut term), Ok(mut interrupt)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        log::error!("cannot listen for SIGTERM: the instance stops only when killed");
+        return;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = interrupt.recv() => {}
+    }
+    let drain = std::time::Duration::from_secs(state.config.drain_seconds);
+    log::info!("stopping: not ready, serving on for {drain:?}");
+    let stopping = state.stopping.clone();
+    let (live, pool) = (state.live.clone(), state.pool.clone());
+    match actix_web::web::block(move || stopping.begin(&live, &pool)).await {
+        Ok(Ok(jobs)) => log::info!("stopping: {jobs} jobs handed back"),
+        Ok(Err(e)) => log::warn!("stopping: the jobs held could not be handed back: {e}"),
+        Err(e) => log::warn!("stopping: {e}"),
+    }
+    actix_rt::time::sleep(drain).await;
+    log::info!("stopping: no new connections; finishing the requests in flight");
+    server.stop(true).await;
 }

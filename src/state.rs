@@ -27,6 +27,8 @@ pub struct AppState {
     pub identities: Arc<crate::identities::verify::Verifier>,
     /// What the open match pages hear of their matches (issue #49).
     pub live: Arc<crate::live::Live>,
+    /// Set when the instance stops (issue #53 item 3).
+    pub stopping: Arc<crate::stopping::Stopping>,
 }
 
 impl AppState {

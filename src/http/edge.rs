@@ -38,7 +38,9 @@ pub fn serve(
     signals: bool,
 ) -> io::Result<Server> {
     let addr = listener.local_addr()?;
-    let mut builder = Server::build().workers(workers);
+    let mut builder = Server::build()
+        .workers(workers)
+        .shutdown_timeout(state.config.shutdown_seconds);
     if !signals {
         builder = builder.disable_signals();
     }

@@ -127,7 +127,7 @@ async fn next(mut w: Watch) -> Option<(Said, Watch)> {
                 Ok(Change::Resync) | Err(RecvError::Lagged(_)) => {
                     Bytes::from_static(b"event: resync\ndata: {}\n\n")
                 }
-                Err(RecvError::Closed) => return None,
+                Ok(Change::Closing) | Err(RecvError::Closed) => return None,
             },
         };
         return Some((Ok(said), w));

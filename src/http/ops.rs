@@ -18,6 +18,14 @@ pub async fn healthz() -> HttpResponse {
 #[utoipa::path(get, path = "/readyz", tag = "operations", responses((status = 200, description = "`{status, database: {role, lag_seconds}, replica?: {role, lag_seconds, reachable}}`: the role of the server answering (`primary` or `replica`) and the replication lag the service sees"), (status = 503)))]
 #[get("/readyz")]
 pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    // Stopping (issue #53): out of the proxy's rotation while the
+    // requests in flight finish.
+    if state.stopping.draining() {
+        return Err(ApiError::new(
+            Code::Unavailable,
+            "draining: this instance is stopping",
+        ));
+    }
     use crate::db::replica::standing;
     let primary = crate::db::run(&state.pool, standing)
         .await

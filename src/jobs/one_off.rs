@@ -27,6 +27,8 @@ pub struct Runner {
     pub resets: crate::password_resets::Mailer,
     pub threads: usize,
     pub lease: Duration,
+    /// The jobs held, handed back when the instance stops (issue #53).
+    pub held: std::sync::Arc<job_queue::Held>,
 }
 
 impl Runner {
@@ -51,6 +53,7 @@ impl Runner {
             },
             threads: state.config.bot_threads,
             lease: Duration::seconds(state.config.job_lease_seconds),
+            held: state.stopping.jobs.clone(),
         }
     }
 
@@ -71,7 +74,8 @@ impl Runner {
             crate::db::transaction(&self.pool, |c| settle_failures(c, now()))?;
         }
         let threads = if lane == Lane::Heavy { self.threads } else { 1 };
-        run_lane_on(&self.pool, &workers, &now, lane, threads, self.lease)
+        let lease = Lease(self.lease, &self.held);
+        run_lane_on(&self.pool, &workers, &now, lane, threads, lease)
     }
 }
 
@@ -101,7 +105,7 @@ fn run_lane_on(
     now: &(dyn Fn() -> DateTime<Utc> + Sync),
     lane: Lane,
     threads: usize,
-    lease: Duration,
+    lease: Lease,
 ) -> Result<Ran, Error> {
     let runs = super::threads::side_by_side(threads, "a job runner", || {
         run_leased(pool, workers, now, &[lane], lease)
@@ -130,6 +134,8 @@ pub fn run_due_on(
     lease: Duration,
 ) -> Result<Ran, Error> {
     crate::db::transaction(pool, |c| settle_failures(c, now()))?;
+    let held = job_queue::Held::default();
+    let lease = Lease(lease, &held);
     let runs = std::thread::scope(|scope| {
         let lanes: Vec<_> = (Lane::ALL.into_iter())
             .map(|lane| {
@@ -148,9 +154,14 @@ pub fn run_due_on(
 /// executor), each claimed for [`LEASE_SECONDS`].
 pub fn run_due(pool: &Pool, workers: &[&dyn Work], now: DateTime<Utc>) -> Result<Ran, Error> {
     crate::db::transaction(pool, |c| settle_failures(c, now))?;
-    let lease = Duration::seconds(LEASE_SECONDS);
+    let held = job_queue::Held::default();
+    let lease = Lease(Duration::seconds(LEASE_SECONDS), &held);
     run_leased(pool, workers, &|| now, &Lane::ALL, lease)
 }
+
+/// How long a claim holds a job, and where this instance keeps its claims.
+#[derive(Clone, Copy)]
+pub struct Lease<'a>(pub Duration, pub &'a job_queue::Held);
 
 /// [`run_due`] with claims held for `lease`, reading the time at each
 /// step: a long search does not leave the next claim with a lease already
@@ -160,10 +171,20 @@ pub fn run_leased(
     workers: &[&dyn Work],
     now: &(dyn Fn() -> DateTime<Utc> + Sync),
     lanes: &[Lane],
-    lease: Duration,
+    Lease(lease, held): Lease,
 ) -> Result<Ran, Error> {
     let mut ran = Ran::default();
-    let claim = |c: &mut diesel::PgConnection| job_queue::claim(c, lanes, now(), lease);
+    let claim = |c: &mut diesel::PgConnection| {
+        // Stopping: nothing more is claimed (what is held is handed back).
+        if held.stopping() {
+            return Ok(None);
+        }
+        let job = job_queue::claim(c, lanes, now(), lease)?;
+        if let Some(job) = &job {
+            held.hold(job);
+        }
+        Ok(job)
+    };
     while let Some(job) = crate::db::transaction(pool, claim)? {
         let worker = workers.iter().find(|w| w.kind() == job.kind);
         // A panicking worker is a failed attempt, not a lost job.
@@ -174,6 +195,7 @@ pub fn run_leased(
             .unwrap_or_else(|_| Err("the worker panicked".to_owned())),
             None => Err(format!("no worker for jobs of kind {}", job.kind)),
         };
+        held.let_go(&job);
         match outcome {
             Ok(()) => {
                 crate::db::transaction(pool, |c| job_queue::finish(c, &job, now()))?;

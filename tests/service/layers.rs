@@ -38,7 +38,7 @@ const FLOORS: [&[&str]; 8] = [
     ],
     &["matches"],
     &[
-        "ratings", "notices", "summary", "computer", "vacation", "live", "talk",
+        "ratings", "notices", "summary", "computer", "vacation", "live", "talk", "stopping",
     ],
     &["lobby", "tournaments", "deletion", "export", "moderation"],
     &["state"],

@@ -45,6 +45,7 @@ mod schemas;
 mod seeks;
 mod sessions;
 mod smtp;
+mod stopping;
 mod support;
 mod takebacks;
 mod talk;

@@ -6,43 +6,25 @@ use crate::native_push::{config, ios_token, register_device};
 use crate::support::TestApp;
 use serde_json::json;
 
-/// The service binary on the test's database, pushing to `apns`, its
-/// outbox swept every second.
+/// The service binary on the test's database, pushing to `apns`.
 fn spawn_service(app: &TestApp, tls: &Tls, apns: &ApnsPeer) -> std::process::Child {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let data = temp_file("placeholder", b"").parent().unwrap().to_owned();
-    std::process::Command::new(env!("CARGO_BIN_EXE_posthorn"))
-        .env("DATABASE_URL", app.database_url())
-        .env("POSTHORN_BIND", format!("127.0.0.1:{port}"))
-        // Links the same from one run to the next.
-        .env("POSTHORN_PUBLIC_URL", "https://posthorn.test")
-        .env("POSTHORN_DATA_DIR", data)
-        .env(
-            "POSTHORN_JWT_SECRET",
-            "a test secret that is long enough for HS256",
-        )
-        .env("POSTHORN_SWEEP_INTERVAL_SECONDS", "1")
-        .env("POSTHORN_APNS_KEY_FILE", &apns.key_file)
-        .env("POSTHORN_APNS_KEY_ID", native_peers::KEY_ID)
-        .env("POSTHORN_APNS_TEAM_ID", native_peers::TEAM_ID)
-        .env("POSTHORN_APNS_TOPIC", native_peers::TOPIC)
-        .env("POSTHORN_APNS_HOST", &apns.base)
-        .env(
-            "POSTHORN_NATIVE_PUSH_CA_FILE",
-            temp_file("ca.pem", &tls.cert_pem),
-        )
-        .env("RUST_LOG", "error")
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap()
+    let ca = temp_file("ca.pem", &tls.cert_pem);
+    let env = [
+        (
+            "POSTHORN_APNS_KEY_FILE",
+            apns.key_file.display().to_string(),
+        ),
+        ("POSTHORN_APNS_KEY_ID", native_peers::KEY_ID.into()),
+        ("POSTHORN_APNS_TEAM_ID", native_peers::TEAM_ID.into()),
+        ("POSTHORN_APNS_TOPIC", native_peers::TOPIC.into()),
+        ("POSTHORN_APNS_HOST", apns.base.clone()),
+        ("POSTHORN_NATIVE_PUSH_CA_FILE", ca.display().to_string()),
+    ];
+    crate::support::spawn_binary(app, &env).0
 }
 
 /// Wait (up to a minute) until `done` holds.
-async fn until(what: &str, mut done: impl AsyncFnMut() -> bool) {
+pub(crate) async fn until(what: &str, mut done: impl AsyncFnMut() -> bool) {
     for _ in 0..600 {
         if done().await {
             return;

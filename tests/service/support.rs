@@ -514,3 +514,34 @@ impl Drop for TestApp {
 pub fn a_move(action: &Value) -> bool {
     action["type"] == "move"
 }
+
+/// The service binary on `app`'s database, listening on a port of its
+/// own, its ticks every second, with `env` besides; stdout discarded.
+/// Returns the process and its address.
+pub fn spawn_binary(app: &TestApp, env: &[(&str, String)]) -> (std::process::Child, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let data = std::env::temp_dir().join(format!("posthorn-binary-{}", uuid::Uuid::new_v4()));
+    std::fs::create_dir_all(&data).unwrap();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_posthorn"));
+    command
+        .env("DATABASE_URL", app.database_url())
+        .env("POSTHORN_BIND", format!("127.0.0.1:{port}"))
+        // Links the same from one run to the next.
+        .env("POSTHORN_PUBLIC_URL", "https://posthorn.test")
+        .env("POSTHORN_DATA_DIR", data)
+        .env(
+            "POSTHORN_JWT_SECRET",
+            "a test secret that is long enough for HS256",
+        )
+        .env("POSTHORN_SWEEP_INTERVAL_SECONDS", "1")
+        .env("RUST_LOG", "error")
+        .stdout(std::process::Stdio::null());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    (command.spawn().unwrap(), format!("127.0.0.1:{port}"))
+}

@@ -56,50 +56,78 @@ pub struct Job {
 /// The jobs this instance holds (claimed, not yet closed), so that a
 /// stopping instance hands them back at once (issue #53 item 3): another
 /// instance takes them within its next tick, not after the lease. Once
-/// stopping, the runner claims nothing more.
+/// stopping, the runner claims nothing more; a job claimed as the stop
+/// came is handed back by its claimer rather than run.
 #[derive(Default)]
 pub struct Held {
-    jobs: std::sync::Mutex<std::collections::HashMap<i64, i32>>,
-    stopping: std::sync::atomic::AtomicBool,
+    /// Job id → its attempt; and whether the instance is stopping, set
+    /// under the same lock so that no claim slips between the two.
+    jobs: std::sync::Mutex<(std::collections::HashMap<i64, i32>, bool)>,
 }
 
 impl Held {
     pub fn stopping(&self) -> bool {
-        self.stopping.load(std::sync::atomic::Ordering::Acquire)
+        self.lock().1
     }
 
-    pub(crate) fn hold(&self, job: &Job) {
-        self.lock().insert(job.id, job.attempts);
+    /// Claim nothing more (before any I/O: a database that does not answer
+    /// must not keep the runner claiming).
+    pub fn stop_claiming(&self) {
+        self.lock().1 = true;
+    }
+
+    /// Note `job` as held, after its claim committed; false when the
+    /// instance is stopping (the claimer hands it back with [`hand_back`]).
+    pub(crate) fn hold(&self, job: &Job) -> bool {
+        let mut held = self.lock();
+        if held.1 {
+            return false;
+        }
+        held.0.insert(job.id, job.attempts);
+        true
     }
 
     pub(crate) fn let_go(&self, job: &Job) {
-        self.lock().remove(&job.id);
+        self.lock().0.remove(&job.id);
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<i64, i32>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, (std::collections::HashMap<i64, i32>, bool)> {
         self.jobs.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Claim nothing more and end the leases of the jobs held: each is due
-    /// again now, its attempt counted (a worker still running one cannot
-    /// close the next attempt: `finish` is fenced by the attempt). Returns
-    /// how many were handed back.
-    pub fn release(&self, conn: &mut PgConnection) -> Result<usize, Error> {
-        self.stopping
-            .store(true, std::sync::atomic::Ordering::Release);
-        let held: Vec<(i64, i32)> = self.lock().drain().collect();
+    /// Stop claiming and end the leases of the jobs held, each kept noted
+    /// until its lease is ended (a failed write leaves the rest for the
+    /// next call). Returns how many were handed back.
+    pub fn release(&self, conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
+        self.stop_claiming();
+        let held: Vec<(i64, i32)> = self.lock().0.iter().map(|(id, a)| (*id, *a)).collect();
         let mut released = 0;
         for (id, attempts) in held {
-            released += diesel::update(
-                jobs::table
-                    .filter(jobs::id.eq(id).and(jobs::attempts.eq(attempts)))
-                    .filter(jobs::done_at.is_null().and(jobs::failed_at.is_null())),
-            )
-            .set(jobs::leased_until.eq(None::<DateTime<Utc>>))
-            .execute(conn)?;
+            released += hand_back(conn, id, attempts, now)?;
+            self.lock().0.remove(&id);
         }
         Ok(released)
     }
+}
+
+/// End the lease of attempt `attempts` of job `id` now: due again at once,
+/// the attempt counted (a worker still running it cannot close the next
+/// attempt: `finish` is fenced by the attempt). The lease ends at `now`,
+/// not nothing, so that a job on its last attempt is failed by
+/// [`fail_exhausted`] rather than left unclaimable.
+pub(crate) fn hand_back(
+    conn: &mut PgConnection,
+    id: i64,
+    attempts: i32,
+    now: DateTime<Utc>,
+) -> Result<usize, Error> {
+    Ok(diesel::update(
+        jobs::table
+            .filter(jobs::id.eq(id).and(jobs::attempts.eq(attempts)))
+            .filter(jobs::done_at.is_null().and(jobs::failed_at.is_null())),
+    )
+    .set(jobs::leased_until.eq(now))
+    .execute(conn)?)
 }
 
 /// The work of one kind of job, as `jobs::one_off` runs it.

@@ -117,12 +117,12 @@ impl Live {
     /// Whether changes are being read now (a stream would hear them),
     /// and this instance not stopping.
     pub fn reading(&self) -> bool {
-        self.reading.load(Ordering::Relaxed) && !self.closed.load(Ordering::Relaxed)
+        self.reading.load(Ordering::Relaxed) && !self.closed.load(Ordering::Acquire)
     }
 
     /// End every stream and refuse new ones: the instance is stopping.
     pub fn close(&self) {
-        self.closed.store(true, Ordering::Relaxed);
+        self.closed.store(true, Ordering::Release);
         let _ = self.changes.send(Change::Closing);
     }
 

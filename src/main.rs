@@ -90,40 +90,68 @@ async fn run_server(config: Config, database_url: &str) -> Result<(), String> {
     let listener =
         std::net::TcpListener::bind(&bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    // Signals are this binary's (stop_on_signal), not actix's.
+    // Signals are this binary's (stop_on_signal), not actix's, listened
+    // for before the first connection is taken.
+    use actix_rt::signal::unix::{signal, SignalKind};
+    let term = signal(SignalKind::terminate()).map_err(|e| format!("SIGTERM: {e}"))?;
+    let interrupt = signal(SignalKind::interrupt()).map_err(|e| format!("SIGINT: {e}"))?;
     let server = posthorn::http::edge::serve(state.clone(), listener, workers, false)
         .map_err(|e| format!("cannot serve on {bind}: {e}"))?;
-    actix_rt::spawn(stop_on_signal(state, server.handle()));
+    actix_rt::spawn(stop_on_signal(state, server.handle(), [term, interrupt]));
     server.await.map_err(|e| e.to_string())
 }
 
 /// Issue #53 item 3 (`posthorn::stopping`): on SIGTERM or SIGINT, say not
-/// ready, hand back the jobs held and end the live streams; serve on for
-/// the drain; then stop listening, let the requests in flight finish
-/// within the shutdown bound, and return (`run_server` then exits).
-async fn stop_on_signal(state: posthorn::state::AppState, server: actix_server::ServerHandle) {
-    use actix_rt::signal::unix::{signal, SignalKind};
-    let (Ok(mut term), Ok(mut interrupt)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-    ) else {
-        log::error!("cannot listen for SIGTERM: the instance stops only when killed");
-        return;
-    };
+/// ready, stop claiming jobs, end the live streams and hand back the jobs
+/// held, while serving on for the drain; then stop listening, let the
+/// requests in flight finish within the shutdown bound, and return
+/// (`run_server` then exits). Work still running past drain + shutdown +
+/// [`LAST_GRACE`] (a blocking task the runtime would wait for without
+/// end: a search, a batch on a hung connection) is cut by exiting.
+async fn stop_on_signal(
+    state: posthorn::state::AppState,
+    server: actix_server::ServerHandle,
+    [mut term, mut interrupt]: [actix_rt::signal::unix::Signal; 2],
+) {
     tokio::select! {
         _ = term.recv() => {}
         _ = interrupt.recv() => {}
     }
     let drain = std::time::Duration::from_secs(state.config.drain_seconds);
+    let bound = drain + std::time::Duration::from_secs(state.config.shutdown_seconds) + LAST_GRACE;
+    std::thread::spawn(move || {
+        std::thread::sleep(bound);
+        log::error!("stopping: still running {bound:?} after the signal; exiting");
+        std::process::exit(1);
+    });
     log::info!("stopping: not ready, serving on for {drain:?}");
-    let stopping = state.stopping.clone();
-    let (live, pool) = (state.live.clone(), state.pool.clone());
-    match actix_web::web::block(move || stopping.begin(&live, &pool)).await {
+    let (stopping, live, pool) = (
+        state.stopping.clone(),
+        state.live.clone(),
+        state.pool.clone(),
+    );
+    let now = chrono::Utc::now();
+    let handing = actix_web::web::block(move || stopping.begin(&live, &pool, now));
+    let (handed, ()) = tokio::join!(handing, actix_rt::time::sleep(drain));
+    match handed {
         Ok(Ok(jobs)) => log::info!("stopping: {jobs} jobs handed back"),
-        Ok(Err(e)) => log::warn!("stopping: the jobs held could not be handed back: {e}"),
+        Ok(Err(e)) => {
+            log::warn!("stopping: the jobs held could not be handed back yet: {e}");
+            let (stopping, pool) = (state.stopping.clone(), state.pool.clone());
+            let again =
+                actix_web::web::block(move || stopping.release_again(&pool, chrono::Utc::now()));
+            match again.await {
+                Ok(Ok(jobs)) => log::info!("stopping: {jobs} jobs handed back"),
+                Ok(Err(e)) => log::warn!("stopping: the jobs held are left to their lease: {e}"),
+                Err(e) => log::warn!("stopping: {e}"),
+            }
+        }
         Err(e) => log::warn!("stopping: {e}"),
     }
-    actix_rt::time::sleep(drain).await;
     log::info!("stopping: no new connections; finishing the requests in flight");
     server.stop(true).await;
 }
+
+/// Beyond the drain and the shutdown bound, before the process exits
+/// whatever is still running.
+const LAST_GRACE: std::time::Duration = std::time::Duration::from_secs(5);

@@ -33,10 +33,25 @@ impl Stopping {
         &self,
         live: &crate::live::Live,
         pool: &crate::db::Pool,
+        now: chrono::DateTime<chrono::Utc>,
     ) -> Result<usize, crate::error::Error> {
+        // First what needs no database: a database that does not answer
+        // must not keep the runner claiming or the page streaming.
+        self.jobs.stop_claiming();
         self.draining.store(true, Ordering::Release);
         live.close();
         let mut conn = pool.get()?;
-        self.jobs.release(&mut conn)
+        self.jobs.release(&mut conn, now)
+    }
+
+    /// What `begin` could not hand back (the database away then), tried
+    /// again at the end of the drain.
+    pub fn release_again(
+        &self,
+        pool: &crate::db::Pool,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<usize, crate::error::Error> {
+        let mut conn = pool.get()?;
+        self.jobs.release(&mut conn, now)
     }
 }

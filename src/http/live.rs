@@ -56,6 +56,14 @@ pub async fn live_match(
     }
     // Watching before the seq is read: nothing falls between the two.
     let watching = state.live.watch(id);
+    // Closed between the check above and the watch: no stream would hear
+    // of it (issue #53).
+    if !state.live.reading() {
+        return Err(crate::error::Error::Unavailable(
+            "live match pages are not being read now; poll".into(),
+        )
+        .into());
+    }
     let (seq, team) = db::read(&state.pool, move |c| {
         let seq = reads::seq_seen_by(c, id, caller.user_id)?;
         Ok((

@@ -179,13 +179,16 @@ pub fn run_leased(
         if held.stopping() {
             return Ok(None);
         }
-        let job = job_queue::claim(c, lanes, now(), lease)?;
-        if let Some(job) = &job {
-            held.hold(job);
-        }
-        Ok(job)
+        job_queue::claim(c, lanes, now(), lease)
     };
     while let Some(job) = crate::db::transaction(pool, claim)? {
+        // Noted once its claim is committed; claimed as the stop came, it
+        // is handed back, not run.
+        if !held.hold(&job) {
+            let (id, attempts) = (job.id, job.attempts);
+            crate::db::transaction(pool, |c| job_queue::hand_back(c, id, attempts, now()))?;
+            break;
+        }
         let worker = workers.iter().find(|w| w.kind() == job.kind);
         // A panicking worker is a failed attempt, not a lost job.
         let outcome = match worker {

@@ -20,7 +20,7 @@ after the kill and after the switchover, the old leader's role when back.
 Exit 1 when anything of that fails. Everything started is stopped and its
 folder removed (KEEP=1 keeps it).
 """
-import json, os, shutil, signal, subprocess, sys, tempfile, time, urllib.request
+import json, os, shutil, signal, subprocess, sys, tempfile, threading, time, urllib.request
 
 from drill import ROOT, Load, free_port, pg_bin, postgres_dir, tail, wait_ready
 
@@ -181,6 +181,9 @@ def gap_after(load, t):
 
 
 load = Load(BASE, "patroni", PAIRS, again=(500, 503))
+# A pair's thread ended by an answer it cannot use is a failure too.
+crashed = []
+threading.excepthook = lambda hook: crashed.append(repr(hook.exc_value))
 
 
 def drill():
@@ -236,9 +239,10 @@ def drill():
     internal = load.statuses.get(500, 0)
     print(f"moves acknowledged {acked} under {keys} keys, in the log {logged}; HTTP statuses "
           f"{dict(sorted(load.statuses.items()))}; connections broken and sent again {load.broken}")
-    print(f"lost {lost}, duplicated {duplicated}, answered 500: {internal}; members at the end {members()}")
+    print(f"lost {lost}, duplicated {duplicated}, answered 500: {internal}, refused {load.refused}, "
+          f"pairs stopped by an error {crashed}; members at the end {members()}")
     bad = (lost or duplicated or internal or load.unanswered or failover_gap is None or switch_gap is None
-           or out.returncode)
+           or out.returncode or load.refused or crashed)
     return 1 if bad else 0
 
 

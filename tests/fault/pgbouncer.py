@@ -98,6 +98,7 @@ def main():
                     proc.wait(30)
                 except subprocess.TimeoutExpired:
                     proc.kill()
+                    proc.wait()
         subprocess.run(as_postgres([f"{PG}/pg_ctl", "-D", CLUSTER, "-m", "fast", "-w", "stop"]),
                        capture_output=True)
         shutil.rmtree(DATA, ignore_errors=True)

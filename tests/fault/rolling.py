@@ -171,12 +171,13 @@ def drill():
                            "SELECT match_id, seq FROM match_events WHERE body->>'type' = 'moved'"],
                           capture_output=True, text=True, check=True).stdout
     acked, keys, lost, duplicated, logged = load.ledger(rows)
-    failed = {s: n for s, n in load.statuses.items() if s >= 400 and s != 404}
+    failed = {s: n for s, n in load.statuses.items() if s >= 400}
     print(f"HTTP statuses {dict(sorted(load.statuses.items()))}; connections broken {load.broken}; "
           f"moves acknowledged {acked}, in the log {logged}, refused {load.refused}")
     print(f"failed requests: {sum(failed.values()) + load.broken + len(crashed)} "
           f"(pairs stopped by an unreadable answer: {crashed}); lost {lost}, duplicated {duplicated}")
-    bad = failed or load.broken or crashed or lost or duplicated or any(codes) or load.refused
+    bad = (failed or load.broken or crashed or lost or duplicated or any(codes) or load.refused
+           or load.unanswered)
     return 1 if bad else 0
 
 

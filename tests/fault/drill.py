@@ -4,7 +4,7 @@ kill9.py and failover.py put on the service while something fails. Each
 drill runs as `python3 tests/fault/<drill>.py`, which puts this folder on
 the import path. Standard library only.
 """
-import json, os, random, shutil, socket, sys, threading, time, urllib.error, urllib.request, uuid
+import json, os, random, shutil, signal, socket, subprocess, sys, threading, time, urllib.error, urllib.request, uuid
 
 ROOT = os.getuid() == 0
 
@@ -81,6 +81,37 @@ def wait_ready(proc, base, log):
         except Exception:
             time.sleep(0.05)
     raise RuntimeError(f"the service did not become ready: {tail(log)}")
+
+
+def stop(procs, wait=15):
+    """SIGTERM every process of `procs` still running, the last started
+    first; SIGKILL one that has not ended `wait` seconds later."""
+    for proc in reversed(procs):
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(wait)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def run_drill(name, drill, logs, cleanup):
+    """Exit with `drill()`'s status (2 when it raised, saying why), the
+    tails of `logs()` ((what, path) pairs) printed when it failed, after
+    `cleanup()` whatever happened."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(2))
+    code = 2
+    try:
+        code = drill()
+    except Exception as e:
+        print(f"{name} failed: {e!r}", file=sys.stderr)
+    finally:
+        if code:
+            for what, path in logs():
+                print(f"{what} (tail):\n{tail(path)}", file=sys.stderr)
+        cleanup()
+    sys.exit(code)
 
 
 def tail(log):

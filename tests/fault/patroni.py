@@ -20,9 +20,9 @@ after the kill and after the switchover, the old leader's role when back.
 Exit 1 when anything of that fails. Everything started is stopped and its
 folder removed (KEEP=1 keeps it).
 """
-import json, os, shutil, signal, subprocess, sys, tempfile, threading, time, urllib.request
+import json, os, shutil, signal, subprocess, tempfile, threading, time, urllib.request
 
-from drill import ROOT, Load, free_port, pg_bin, postgres_dir, tail, wait_ready
+from drill import ROOT, Load, free_port, pg_bin, postgres_dir, run_drill, stop, wait_ready
 
 BIN = os.environ.get("POSTHORN_BIN", "target/release/posthorn")
 PAIRS = int(os.environ.get("PAIRS", "4"))
@@ -248,14 +248,7 @@ def drill():
 
 def cleanup():
     load.give_up.set()
-    for what, proc in reversed(started):
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    stop([proc for _, proc in started])
     for node in NODES:  # a postmaster Patroni left behind
         pid_file = os.path.join(DATA, node, "data", "postmaster.pid")
         if os.path.exists(pid_file):
@@ -270,19 +263,5 @@ def cleanup():
         shutil.rmtree(DATA, ignore_errors=True)
 
 
-def main():
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(2))
-    code = 2
-    try:
-        code = drill()
-    except Exception as e:
-        print(f"Patroni drill failed: {e!r}", file=sys.stderr)
-    finally:
-        if code:
-            for log in ("pg1.log", "pg2.log", "service.log"):
-                print(f"{log} (tail):\n{tail(os.path.join(DATA, log))}", file=sys.stderr)
-        cleanup()
-    sys.exit(code)
-
-
-main()
+run_drill("Patroni drill", drill, lambda: [(log, os.path.join(DATA, log)) for log in ("pg1.log", "pg2.log", "service.log")],
+          cleanup)

@@ -10,9 +10,9 @@ fail (docs/failover.md, "Connection pooling: PgBouncer", says why), and
 the drill prints how. Exit 1 when session mode fails a request. Not in
 .ci/run: it shows a configuration, not a property of the code.
 """
-import os, shutil, signal, subprocess, sys, tempfile, time
+import os, shutil, subprocess, sys, tempfile, time
 
-from drill import ROOT, Load, as_postgres, free_port, pg_bin, postgres_dir, tail, wait_ready
+from drill import ROOT, Load, as_postgres, free_port, pg_bin, postgres_dir, stop, tail, wait_ready
 
 BIN = os.environ.get("POSTHORN_BIN", "target/release/posthorn")
 PLAY = float(os.environ.get("PLAY", "8"))  # seconds of play in each mode
@@ -91,14 +91,7 @@ def main():
             if mode == "session":
                 code = 1 if bad or load.broken else 0
     finally:
-        for proc in reversed(started):
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(30)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+        stop(started, 30)
         subprocess.run(as_postgres([f"{PG}/pg_ctl", "-D", CLUSTER, "-m", "fast", "-w", "stop"]),
                        capture_output=True)
         shutil.rmtree(DATA, ignore_errors=True)

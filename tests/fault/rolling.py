@@ -22,9 +22,9 @@ instance did not exit 0, or an acknowledged move is not in the event log.
 Standard library only; everything started is stopped and its folder
 removed on the way out (KEEP=1 keeps it).
 """
-import os, shutil, signal, subprocess, sys, tempfile, threading, time, urllib.request
+import os, shutil, signal, subprocess, tempfile, threading, time, urllib.request
 
-from drill import Load, as_postgres, free_port, pg_bin, postgres_dir, tail, wait_ready
+from drill import Load, as_postgres, free_port, pg_bin, postgres_dir, run_drill, stop, tail, wait_ready
 
 BIN = os.environ.get("POSTHORN_BIN", "target/release/posthorn")
 PAIRS = int(os.environ.get("PAIRS", "4"))
@@ -183,14 +183,7 @@ def drill():
 
 def cleanup():
     load.give_up.set()
-    for what, proc in started:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    stop([proc for _, proc in started])
     if os.path.exists(os.path.join(CLUSTER, "postmaster.pid")):
         subprocess.run(as_postgres([f"{PG}/pg_ctl", "-D", CLUSTER, "-m", "fast", "-w", "stop"]),
                        capture_output=True)
@@ -200,19 +193,4 @@ def cleanup():
         shutil.rmtree(DATA, ignore_errors=True)
 
 
-def main():
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(2))
-    code = 2
-    try:
-        code = drill()
-    except Exception as e:
-        print(f"rolling restart drill failed: {e!r}", file=sys.stderr)
-    finally:
-        if code:
-            for name in PORTS:
-                print(f"instance {name} log (tail):\n{tail(log_of(name))}", file=sys.stderr)
-        cleanup()
-    sys.exit(code)
-
-
-main()
+run_drill("rolling restart drill", drill, lambda: [(f"instance {n} log", log_of(n)) for n in PORTS], cleanup)

@@ -7,7 +7,7 @@ use crate::support::TestApp;
 use serde_json::json;
 
 /// The service binary on the test's database, pushing to `apns`.
-fn spawn_service(app: &TestApp, tls: &Tls, apns: &ApnsPeer) -> std::process::Child {
+fn spawn_service(app: &TestApp, tls: &Tls, apns: &ApnsPeer) -> crate::support::Binary {
     let ca = temp_file("ca.pem", &tls.cert_pem);
     let env = [
         (

@@ -515,10 +515,34 @@ pub fn a_move(action: &Value) -> bool {
     action["type"] == "move"
 }
 
+/// A spawned service binary, killed when dropped: a test that fails
+/// midway leaves no process behind on its database.
+pub struct Binary(pub std::process::Child);
+
+impl std::ops::Deref for Binary {
+    type Target = std::process::Child;
+    fn deref(&self) -> &std::process::Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Binary {
+    fn deref_mut(&mut self) -> &mut std::process::Child {
+        &mut self.0
+    }
+}
+
+impl Drop for Binary {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// The service binary on `app`'s database, listening on a port of its
 /// own, its ticks every second, with `env` besides; stdout discarded.
 /// Returns the process and its address.
-pub fn spawn_binary(app: &TestApp, env: &[(&str, String)]) -> (std::process::Child, String) {
+pub fn spawn_binary(app: &TestApp, env: &[(&str, String)]) -> (Binary, String) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -543,5 +567,8 @@ pub fn spawn_binary(app: &TestApp, env: &[(&str, String)]) -> (std::process::Chi
     for (name, value) in env {
         command.env(name, value);
     }
-    (command.spawn().unwrap(), format!("127.0.0.1:{port}"))
+    (
+        Binary(command.spawn().unwrap()),
+        format!("127.0.0.1:{port}"),
+    )
 }

@@ -7,12 +7,6 @@ use crate::support::TestApp;
 use posthorn_rules::SplitMix64;
 use serde_json::{json, Value};
 
-/// What plays on: a move, a Banqi flip, a FlipChess card or flip.
-fn playing(action: &Value) -> bool {
-    !["resign", "offer_draw", "grant_time", "claim_draw"]
-        .contains(&action["type"].as_str().unwrap_or(""))
-}
-
 #[actix_web::test]
 async fn a_banqi_push_shows_no_face_down_piece() {
     push_hides_secrets("banqi", posthorn_rules::GameId::Banqi).await;
@@ -57,7 +51,13 @@ async fn push_hides_secrets(game: &str, id_of: posthorn_rules::GameId) {
     let (mut seen_apns, mut seen_fcm, mut checked) = (0, 0, 0);
     for _ in 0..12 {
         let last = app
-            .play_moves(&[&alice, &bob], &id, &mut random, 1, playing)
+            .play_moves(
+                &[&alice, &bob],
+                &id,
+                &mut random,
+                1,
+                crate::support::plays_on,
+            )
             .await;
         deliver(&app).await;
         let (state, _) = crate::banqi::recorded_game(&app, id.parse().unwrap(), id_of).await;

@@ -515,6 +515,13 @@ pub fn a_move(action: &Value) -> bool {
     action["type"] == "move"
 }
 
+/// What plays a game on: a move, a Banqi flip, a FlipChess card or flip;
+/// not resigning, a draw or more time.
+pub fn plays_on(action: &Value) -> bool {
+    !["resign", "offer_draw", "grant_time", "claim_draw"]
+        .contains(&action["type"].as_str().unwrap_or(""))
+}
+
 /// A spawned service binary, killed when dropped: a test that fails
 /// midway leaves no process behind on its database.
 pub struct Binary(pub std::process::Child);

@@ -307,16 +307,11 @@ async fn talk_hides_secrets(game: &str, id_of: posthorn_rules::GameId) {
         }
         let mut moved = false;
         for token in seats {
-            // A move, a Banqi flip, a FlipChess card: what plays on.
-            let playing = |a: &serde_json::Value| {
-                !["resign", "offer_draw", "grant_time", "claim_draw"]
-                    .contains(&a["type"].as_str().unwrap_or(""))
-            };
             let action = app
                 .legal_actions(token, &id)
                 .await
                 .into_iter()
-                .find(playing);
+                .find(crate::support::plays_on);
             if let Some(action) = action {
                 assert_eq!(app.act(token, &id, action).await.status, 200);
                 moved = true;

@@ -201,3 +201,31 @@ pub fn schemas<G: Game>() -> Schemas {
         view: tagged_view_schema::<G>(),
     }
 }
+
+/// A puzzle from a finished match's log, if it has one
+/// ([`crate::puzzles::mine`]).
+pub fn mine<G: crate::puzzles::Puzzles>(
+    config: &Value,
+    seats: usize,
+    events: &[Value],
+) -> Result<Option<crate::puzzles::Found>, RuleError> {
+    let config = configure::<G>(config)?;
+    let events = events
+        .iter()
+        .map(|e| from_json::<G::Event>("event", e))
+        .collect::<Result<Vec<_>, _>>()?;
+    crate::puzzles::mine::<G>(&config, seats, &events)
+}
+
+/// The engines' own match for mining ([`crate::puzzles::self_play`]).
+pub fn self_play<G: crate::puzzles::Puzzles>(
+    config: &Value,
+    seats: usize,
+    levels: &[Level],
+    plies: usize,
+    seed: u64,
+) -> Result<Vec<Value>, RuleError> {
+    let config = configure::<G>(config)?;
+    let log = crate::puzzles::self_play::<G>(&config, seats, levels, plies, seed)?;
+    Ok(log.iter().map(to_json).collect())
+}

@@ -62,6 +62,7 @@ pub mod four_player_chess;
 pub mod grid;
 pub mod janggi;
 pub mod listing;
+pub mod puzzles;
 
 pub use contract::{
     About, Duty, DutyKind, Env, Game, Millis, Outcome, OutcomeKind, PutOut, Random, Rating,
@@ -76,7 +77,8 @@ pub use serde_json;
 /// `MatchState` (one variant per game, every contract call dispatched to
 /// [`dispatch`]). `games! { Checkers => checkers::Checkers, … }`; each line
 /// is a variant name and a type implementing [`Game`] and
-/// [`engine::Engine`] (every game has a computer opponent). Still no trait
+/// [`engine::Engine`] and [`puzzles::Puzzles`] (every game has a computer
+/// opponent, and says which of its positions can be puzzles). Still no trait
 /// objects (`docs/design.md` §2). Tests may call it with a list of their own.
 #[macro_export]
 macro_rules! games {
@@ -145,6 +147,40 @@ macro_rules! games {
             ) -> Result<$crate::serde_json::Value, $crate::RuleError> {
                 match self {
                     $(GameId::$Id => $crate::dispatch::decide::<$G>(view, seat, level, random)),+
+                }
+            }
+
+            /// A puzzle from a finished match's log, if it has one
+            /// ([`crate::puzzles::mine`]).
+            pub fn mine(
+                self,
+                config: &$crate::serde_json::Value,
+                seats: usize,
+                events: &[$crate::serde_json::Value],
+            ) -> Result<Option<$crate::puzzles::Found>, $crate::RuleError> {
+                match self {
+                    $(GameId::$Id => $crate::dispatch::mine::<$G>(config, seats, events)),+
+                }
+            }
+
+            /// The figures of the game's forced-line rule.
+            pub fn puzzle_rule(self) -> $crate::puzzles::Rule {
+                match self {
+                    $(GameId::$Id => <$G as $crate::puzzles::Puzzles>::RULE),+
+                }
+            }
+
+            /// The engines' own match, for mining puzzles.
+            pub fn self_play(
+                self,
+                config: &$crate::serde_json::Value,
+                seats: usize,
+                levels: &[$crate::engine::Level],
+                plies: usize,
+                seed: u64,
+            ) -> Result<Vec<$crate::serde_json::Value>, $crate::RuleError> {
+                match self {
+                    $(GameId::$Id => $crate::dispatch::self_play::<$G>(config, seats, levels, plies, seed)),+
                 }
             }
 

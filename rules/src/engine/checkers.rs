@@ -259,6 +259,52 @@ pub fn from_view(view: &View) -> Result<Position, RuleError> {
     ))
 }
 
+/// Puzzles (docs/puzzles.md): checkers hides nothing, so every position
+/// is whole. Seven plies where hard looks five; a man's lead at every
+/// step, and a man and a half over the start ends a line.
+impl crate::puzzles::Puzzles for Checkers {
+    type Whole = Position;
+    const RULE: crate::puzzles::Rule = crate::puzzles::Rule {
+        mined: true,
+        scan: 4,
+        depth: 7,
+        margin: 100,
+        decisive: 150,
+        nodes: 4_000_000,
+    };
+
+    fn whole(view: &View) -> Option<Position> {
+        from_view(view).ok()
+    }
+
+    fn start_of(view: &View, _config: &crate::checkers::Config) -> Option<crate::checkers::Config> {
+        Some(crate::checkers::Config {
+            variant: view.variant,
+            position: Some(view.position.clone()),
+        })
+    }
+
+    fn action(mv: &Step) -> Action {
+        Action::Move {
+            notation: mv.to_string(),
+        }
+    }
+
+    fn material(pos: &Position, side: usize) -> i32 {
+        let king = king_value(pos.variant);
+        let mut lead = 0;
+        pos.each_piece(|_, colour, is_king| {
+            let worth = if is_king { king } else { 100 };
+            lead += if side_of(colour) == side {
+                worth
+            } else {
+                -worth
+            };
+        });
+        lead
+    }
+}
+
 impl Engine for Checkers {
     fn decide(
         view: &View,

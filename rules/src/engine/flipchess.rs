@@ -353,6 +353,40 @@ pub fn choose_action(seen: &Seen, level: Level, random: &mut dyn Random) -> Opti
     choose_scored(&totals, pick, 10, random).or_else(|| root.first().cloned())
 }
 
+/// Puzzles (docs/puzzles.md): a FlipChess position is never whole to a
+/// player (the opponent's hand and the deck are hidden), and the "win
+/// this turn" puzzles that need no hidden card are not mined yet.
+impl crate::puzzles::Puzzles for FlipChess {
+    type Whole = World;
+    const RULE: crate::puzzles::Rule = crate::puzzles::Rule {
+        mined: false,
+        scan: 1,
+        depth: 6,
+        margin: 300,
+        decisive: 500,
+        nodes: 1_000_000,
+    };
+
+    fn whole(_view: &View) -> Option<World> {
+        None
+    }
+
+    fn start_of(
+        _view: &View,
+        _config: &crate::flipchess::Config,
+    ) -> Option<crate::flipchess::Config> {
+        None
+    }
+
+    fn action(mv: &Action) -> Action {
+        mv.clone()
+    }
+
+    fn material(_world: &World, _side: usize) -> i32 {
+        0
+    }
+}
+
 impl Engine for FlipChess {
     fn decide(
         view: &View,

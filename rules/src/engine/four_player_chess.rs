@@ -423,6 +423,63 @@ pub fn world_from_view(view: &View) -> Result<World, RuleError> {
     ))
 }
 
+/// Puzzles (docs/puzzles.md): four-player chess hides nothing. Six plies
+/// (a round and a half) where hard looks five; a knight's lead at every
+/// step, a rook over the start ends a line (a checkmate's points count).
+impl crate::puzzles::Puzzles for FourPlayerChess {
+    type Whole = World;
+    const RULE: crate::puzzles::Rule = crate::puzzles::Rule {
+        mined: true,
+        scan: 2,
+        depth: 6,
+        margin: 300,
+        decisive: 500,
+        nodes: 3_000_000,
+    };
+
+    fn whole(view: &View) -> Option<World> {
+        world_from_view(view).ok()
+    }
+
+    fn start_of(
+        view: &View,
+        _config: &crate::four_player_chess::Config,
+    ) -> Option<crate::four_player_chess::Config> {
+        Some(crate::four_player_chess::Config {
+            mode: view.mode,
+            position: Some(view.position.clone()),
+        })
+    }
+
+    fn action(mv: &Move) -> Action {
+        Action::Move {
+            notation: mv.to_string(),
+        }
+    }
+
+    /// Against the others still in, as the evaluation counts it (their
+    /// sum in teams, their average otherwise), an army out worth
+    /// [`OUT_BONUS`], a point of §Q points a pawn.
+    fn material(world: &World, side: usize) -> i32 {
+        let pos = &world.position;
+        let mut material = [0i32; 4];
+        for (_, piece) in pos.pieces() {
+            if let Some(army) = piece.owner.army() {
+                material[army.index()] += worth(piece.kind, piece.promoted);
+            }
+        }
+        let live: Vec<usize> = (0..4).filter(|a| !pos.out[*a]).collect();
+        let others: Vec<usize> = live.iter().copied().filter(|a| *a != side).collect();
+        let points = world.points[side] * 100;
+        if pos.mode == Mode::Teams {
+            let sign = |a: &usize| if *a % 2 == side % 2 { 1 } else { -1 };
+            return live.iter().map(|a| sign(a) * material[*a]).sum::<i32>() + points;
+        }
+        let rest = others.iter().map(|a| material[*a]).sum::<i32>() / others.len().max(1) as i32;
+        material[side] - rest + OUT_BONUS * (3 - others.len() as i32) + points
+    }
+}
+
 impl Engine for FourPlayerChess {
     fn decide(
         view: &View,

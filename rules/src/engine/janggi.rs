@@ -241,6 +241,51 @@ pub fn from_view(view: &View) -> Result<Position, RuleError> {
     })
 }
 
+/// Puzzles (docs/puzzles.md): Janggi hides nothing. Six plies where hard
+/// looks five (and seldom finishes them within its budget); an elephant's
+/// lead at every step, a horse over the start ends a line.
+impl crate::puzzles::Puzzles for Janggi {
+    type Whole = Position;
+    const RULE: crate::puzzles::Rule = crate::puzzles::Rule {
+        mined: true,
+        scan: 3,
+        depth: 6,
+        margin: 300,
+        decisive: 500,
+        nodes: 4_000_000,
+    };
+
+    fn whole(view: &View) -> Option<Position> {
+        from_view(view).ok()
+    }
+
+    fn start_of(view: &View, _config: &crate::janggi::Config) -> Option<crate::janggi::Config> {
+        Some(crate::janggi::Config {
+            setups: view.setups,
+            position: Some(view.position.clone()),
+        })
+    }
+
+    fn action(mv: &Move) -> Action {
+        match mv {
+            Move::Pass => Action::Pass {},
+            step => Action::Move {
+                notation: step.to_string(),
+            },
+        }
+    }
+
+    fn material(pos: &Position, side: usize) -> i32 {
+        (0..90u8)
+            .filter_map(|sq| pos.board.piece(sq))
+            .map(|p| {
+                let sign = if side_index(p.side) == side { 1 } else { -1 };
+                sign * worth(p.kind)
+            })
+            .sum()
+    }
+}
+
 impl Engine for Janggi {
     fn decide(
         view: &View,

@@ -236,7 +236,7 @@ impl Budget {
 
 /// Alpha-beta minimax for `root`'s side from `pos`, `depth` plies deep.
 /// `None` when the budget ran out (the iteration is then discarded).
-fn minimax<P: Search>(
+pub(crate) fn minimax<P: Search>(
     pos: &P,
     root: usize,
     depth: u32,

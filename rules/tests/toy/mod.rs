@@ -3,7 +3,8 @@
 //! one line in a `games!` list to run through the whole harness — and that
 //! the leak check catches a token shown to the wrong seat.
 
-use posthorn_rules::engine::{Engine, Level};
+use posthorn_rules::engine::{Engine, Level, Search, WIN};
+use posthorn_rules::puzzles::{Puzzles, Rule};
 use posthorn_rules::{About, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -72,6 +73,7 @@ pub struct State {
 
 #[derive(Serialize, Deserialize, schemars::JsonSchema)]
 pub struct View {
+    pub mode: Mode,
     pub pile: u8,
     pub on_move: Seat,
     pub my_token: Option<String>,
@@ -116,6 +118,82 @@ impl Engine for Pebbles {
         Ok(Action::Take {
             count: count.min(view.pile),
         })
+    }
+}
+
+/// The toy's puzzles: a pile seen whole, whose only winning take leaves
+/// the opponent a multiple of four (last wins) or one more than one
+/// (last loses). The forced line is one take, or a take and then the
+/// finish.
+#[derive(Clone, Debug)]
+pub struct Heap {
+    pub mode: Mode,
+    pub pile: u8,
+    pub mover: usize,
+}
+
+impl Search for Heap {
+    type Move = u8;
+    fn mover(&self) -> usize {
+        self.mover
+    }
+    fn moves(&self, out: &mut Vec<u8>) {
+        out.extend((1..=self.pile.min(3)).rev());
+    }
+    fn play(&self, take: &u8) -> Heap {
+        Heap {
+            mode: self.mode,
+            pile: self.pile - take,
+            mover: 1 - self.mover,
+        }
+    }
+    fn value(&self, side: usize) -> i32 {
+        // The side to act is lost on these piles.
+        let lost = match self.mode {
+            Mode::LastWins => self.pile.is_multiple_of(4),
+            Mode::LastLoses => self.pile % 4 == 1,
+        };
+        let size = if self.pile == 0 { WIN } else { 1_000 };
+        if lost == (side == self.mover) {
+            -size
+        } else {
+            size
+        }
+    }
+    fn over(&self) -> bool {
+        self.pile == 0
+    }
+}
+
+impl Puzzles for Pebbles {
+    type Whole = Heap;
+    const RULE: Rule = Rule {
+        mined: true,
+        scan: 4,
+        depth: 4,
+        margin: 500,
+        decisive: 1_500,
+        nodes: 100_000,
+    };
+    fn whole(view: &View) -> Option<Heap> {
+        Some(Heap {
+            mode: view.mode,
+            pile: view.pile,
+            mover: view.on_move.index(),
+        })
+    }
+    fn start_of(view: &View, config: &Config) -> Option<Config> {
+        Some(Config {
+            mode: view.mode,
+            pile: Some(view.pile),
+            leak_tokens: config.leak_tokens,
+        })
+    }
+    fn action(take: &u8) -> Action {
+        Action::Take { count: *take }
+    }
+    fn material(heap: &Heap, side: usize) -> i32 {
+        heap.value(side)
     }
 }
 
@@ -247,6 +325,7 @@ impl Game for Pebbles {
 
     fn view(state: &State, viewer: Viewer) -> View {
         View {
+            mode: state.mode,
             pile: state.pile,
             on_move: state.on_move,
             my_token: match viewer {

@@ -1,0 +1,347 @@
+//! Puzzles mined from play (issue #52, docs/puzzles.md).
+//!
+//! A puzzle starts just after the opponent's mistake and asks for a
+//! *forced line* (lichess's generator's rule): at each step the solver's
+//! move is the only one that keeps the win — its value beats every other
+//! move's by the game's [`Rule::margin`] in a search of [`Rule::depth`]
+//! plies, deeper than the hard level's — and the line ends in a win or in
+//! a decisive material gain ([`Rule::decisive`], [`Puzzles::material`])
+//! on the board after the opponent's best reply, within 1 to [`MOST_SOLVER_MOVES`] of the solver's moves. The
+//! opponent's replies are the hard engine's own choices.
+//!
+//! A puzzle is a new match set up from the position (each game's
+//! `position` option), so it names no players and carries no history; its
+//! opening events are kept, which fixes whatever the setup drew (Janggi's
+//! and Banqi's seats). Only positions the solver sees whole are mined
+//! ([`Puzzles::whole`]): hidden information must not bear on the answer
+//! (docs/puzzles.md says which positions that leaves per game).
+//!
+//! The value of a position is the engine's ([`Search::value`]): what
+//! "keeps the win" means is the engines' judgement, searched deeper than
+//! they play.
+
+use crate::engine::{minimax, root_scores, Budget, Engine, Level, Search, WIN};
+use crate::{Duty, DutyKind, Env, Game, Random, RuleError, Seat, SplitMix64, Viewer};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The most solver moves a line may take.
+pub const MOST_SOLVER_MOVES: usize = 5;
+
+/// The forced-line rule's figures for one game (docs/puzzles.md).
+#[derive(Clone, Copy, Debug)]
+pub struct Rule {
+    /// Whether any position of the game can be mined at all.
+    pub mined: bool,
+    /// Plies of the cheap scan that picks candidates.
+    pub scan: u32,
+    /// Plies of the search that proves each solver move the only one:
+    /// deeper than [`Level::Hard`]'s.
+    pub depth: u32,
+    /// The solver's move beats every other by at least this much.
+    pub margin: i32,
+    /// A lead of this much over the start, held after the opponent's best
+    /// reply, ends the line as a decisive gain.
+    pub decisive: i32,
+    /// Nodes one step's proof may visit; past it the candidate is dropped.
+    pub nodes: u64,
+}
+
+/// A game whose positions can be puzzles.
+pub trait Puzzles: Engine {
+    type Whole: Search;
+    const RULE: Rule;
+
+    /// The position `view` shows, searched whole, when nothing its viewer
+    /// cannot see bears on it; `None` otherwise.
+    fn whole(view: &Self::View) -> Option<Self::Whole>;
+
+    /// The configuration that starts a new match in `view`'s position.
+    fn start_of(view: &Self::View, config: &Self::Config) -> Option<Self::Config>;
+
+    /// The rules' action for an engine move.
+    fn action(mv: &<Self::Whole as Search>::Move) -> Self::Action;
+
+    /// `side`'s material lead by the game's own piece values: what a
+    /// decisive gain is counted in, once it is on the board.
+    fn material(pos: &Self::Whole, side: usize) -> i32;
+
+    /// The configuration the engines' own matches for mining start from:
+    /// `config` itself, unless the game's usual start hides too much for
+    /// a position to be mined (Banqi).
+    fn mining_start(config: &Self::Config, random: &mut dyn Random) -> Self::Config {
+        let _ = random;
+        config.clone()
+    }
+}
+
+/// How a line ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Goal {
+    /// The match is won.
+    Win,
+    /// A decisive gain, held after the opponent's best reply.
+    Gain,
+}
+
+/// One action of a line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    pub seat: Seat,
+    pub action: Value,
+}
+
+/// A mined puzzle, as JSON crosses to the service.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Found {
+    /// The opening events of the puzzle's own match (a custom position).
+    pub events: Vec<Value>,
+    /// Seats of that match.
+    pub seats: usize,
+    pub solver: Seat,
+    /// The solver's moves and the replies between them; it ends with the
+    /// solver's last move.
+    pub line: Vec<Step>,
+    pub goal: Goal,
+    /// Plies of the proof, and the smallest lead of the solver's move over
+    /// the next best at any step (capped at [`Rule::decisive`]).
+    pub depth: u32,
+    pub margin: i32,
+}
+
+impl Found {
+    pub fn solver_moves(&self) -> usize {
+        self.line.iter().filter(|s| s.seat == self.solver).count()
+    }
+}
+
+fn json<T: Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).expect("rules types serialize to JSON")
+}
+
+/// The one seat whose turn it is, when nobody owes anything else.
+fn turn_of(duties: &[Duty]) -> Option<Seat> {
+    match duties {
+        [Duty {
+            seat,
+            kind: DutyKind::Turn,
+            ..
+        }] => Some(*seat),
+        _ => None,
+    }
+}
+
+/// The solver's only move at `pos` with its value and its lead over the
+/// next best, at `rule.depth`: the scan's best is searched fully, every
+/// other move only to prove it at least `rule.margin` worse (a null
+/// window). `None` when another move comes close, the budget runs out or
+/// there is a single legal move at the first step.
+pub fn only_move<P: Search>(pos: &P, rule: &Rule, first: bool) -> Option<(P::Move, i32, i32)> {
+    let root = pos.mover();
+    let mut budget = Budget::new(rule.nodes);
+    let scanned = root_scores(pos, rule.scan, &mut budget);
+    if scanned.is_empty() || (first && scanned.len() < 2) {
+        return None;
+    }
+    let deep = rule.depth - 1;
+    let (best, _) = &scanned[0];
+    let value = minimax(
+        &pos.play(best),
+        root,
+        deep,
+        i32::MIN + 1,
+        i32::MAX - 1,
+        &mut budget,
+    )?;
+    let mut lead = rule.decisive;
+    for (other, _) in &scanned[1..] {
+        let bound = value - rule.margin;
+        let score = minimax(&pos.play(other), root, deep, bound, bound + 1, &mut budget)?;
+        if score > bound {
+            return None;
+        }
+        // A fail-low score is an upper bound: the lead is at least this.
+        lead = lead.min(value - score);
+    }
+    Some((best.clone(), value, lead))
+}
+
+/// The puzzle set up from `opening` for `seats` seats, if the seat to
+/// move there has a forced line.
+pub fn prove<G: Puzzles>(opening: Vec<G::Event>, seats: usize) -> Option<Found> {
+    let rule = G::RULE;
+    let mut state = G::State::default();
+    for event in &opening {
+        G::apply(&mut state, event).ok()?;
+    }
+    let solver = turn_of(&G::to_act(&state))?;
+    let whole = |state: &G::State| G::whole(&G::view(state, Viewer::Seat(solver)));
+    let start = whole(&state)?;
+    let side = start.mover();
+    let start_value = start.value(side);
+    let start_material = G::material(&start, side);
+    let mut random = SplitMix64::new(52);
+    let mut line = Vec::new();
+    let mut least = rule.decisive;
+    for k in 0..MOST_SOLVER_MOVES {
+        let pos = whole(&state)?;
+        let (mv, value, lead) = only_move(&pos, &rule, k == 0)?;
+        if k == 0 && value <= WIN / 2 && value < start_value + rule.decisive {
+            return None;
+        }
+        least = least.min(lead);
+        let action = G::action(&mv);
+        play::<G>(&mut state, solver, &action, &mut random)?;
+        line.push(Step {
+            seat: solver,
+            action: json(&action),
+        });
+        if let Some(outcome) = G::outcome(&state) {
+            let won = outcome.winners.contains(&solver) && outcome.winners.len() < seats;
+            return won.then(|| found::<G>(opening, seats, solver, line, Goal::Win, least));
+        }
+        let mut replies = Vec::new();
+        while let Some(seat) = turn_of(&G::to_act(&state)).filter(|s| *s != solver) {
+            let view = G::view(&state, Viewer::Seat(seat));
+            let reply = G::decide(&view, seat, Level::Hard, &mut random).ok()?;
+            play::<G>(&mut state, seat, &reply, &mut random)?;
+            replies.push(Step {
+                seat,
+                action: json(&reply),
+            });
+            if G::outcome(&state).is_some() {
+                return None;
+            }
+        }
+        turn_of(&G::to_act(&state)).filter(|s| *s == solver)?;
+        let held = G::material(&whole(&state)?, side);
+        if value <= WIN / 2 && held >= start_material + rule.decisive {
+            return Some(found::<G>(opening, seats, solver, line, Goal::Gain, least));
+        }
+        line.extend(replies);
+    }
+    None
+}
+
+fn found<G: Puzzles>(
+    opening: Vec<G::Event>,
+    seats: usize,
+    solver: Seat,
+    line: Vec<Step>,
+    goal: Goal,
+    margin: i32,
+) -> Found {
+    Found {
+        events: opening.iter().map(json).collect(),
+        seats,
+        solver,
+        line,
+        goal,
+        depth: <G as Puzzles>::RULE.depth,
+        margin,
+    }
+}
+
+fn play<G: Game>(
+    state: &mut G::State,
+    seat: Seat,
+    action: &G::Action,
+    random: &mut dyn Random,
+) -> Option<()> {
+    let mut env = Env { now: 0, random };
+    for event in G::act(state, seat, action, &mut env).ok()? {
+        G::apply(state, &event).ok()?;
+    }
+    Some(())
+}
+
+/// Puzzles from one match's log: at each position where the scan sees
+/// the seat to move gain decisively over what the position holds (what
+/// the last move left it) by a lone best move, the position is set up
+/// anew and proved. At most one puzzle a match.
+pub fn mine<G: Puzzles>(
+    config: &G::Config,
+    seats: usize,
+    events: &[G::Event],
+) -> Result<Option<Found>, RuleError> {
+    let rule = G::RULE;
+    let mut state = G::State::default();
+    for event in events {
+        G::apply(&mut state, event)?;
+        if G::outcome(&state).is_some() {
+            break;
+        }
+        let Some(seat) = turn_of(&G::to_act(&state)) else {
+            continue;
+        };
+        let view = G::view(&state, Viewer::Seat(seat));
+        let Some(pos) = G::whole(&view) else {
+            continue;
+        };
+        let scored = root_scores(&pos, rule.scan, &mut Budget::new(rule.nodes / 8));
+        let best = scored.first().map_or(i32::MIN, |s| s.1);
+        // What the last move left: a gain the position does not hold yet.
+        let left = best > WIN / 2 || best >= pos.value(pos.mover()) + rule.decisive;
+        let lone = scored.len() >= 2 && best - scored[1].1 >= rule.margin;
+        if !left || !lone {
+            continue;
+        }
+        let Some(config) = G::start_of(&view, config) else {
+            continue;
+        };
+        // A position the game cannot start a match from (four-player
+        // chess with an army out: its seats no longer fit) is passed over.
+        let Ok(opening) = G::setup(&config, seats, &mut SplitMix64::new(events.len() as u64))
+        else {
+            continue;
+        };
+        if let Some(found) = prove::<G>(opening, seats) {
+            return Ok(Some(found));
+        }
+    }
+    Ok(None)
+}
+
+/// A match of the engines against themselves, for mining (from
+/// [`Puzzles::mining_start`]): seat `i`
+/// plays at `levels[i % len]`, the log returned when it ends or reaches
+/// `plies` actions.
+pub fn self_play<G: Puzzles>(
+    config: &G::Config,
+    seats: usize,
+    levels: &[Level],
+    plies: usize,
+    seed: u64,
+) -> Result<Vec<G::Event>, RuleError> {
+    let mut random = SplitMix64::new(seed);
+    let config = G::mining_start(config, &mut random);
+    let mut log = G::setup(&config, seats, &mut random)?;
+    let mut state = G::State::default();
+    for event in &log {
+        G::apply(&mut state, event)?;
+    }
+    for _ in 0..plies {
+        let Some(duty) = G::to_act(&state).into_iter().next() else {
+            break;
+        };
+        let view = G::view(&state, Viewer::Seat(duty.seat));
+        let level = levels[duty.seat.index() % levels.len()];
+        let action = match G::decide(&view, duty.seat, level, &mut random) {
+            Ok(action) => action,
+            Err(_) => break,
+        };
+        let mut env = Env {
+            now: 0,
+            random: &mut random,
+        };
+        let Ok(events) = G::act(&state, duty.seat, &action, &mut env) else {
+            break;
+        };
+        for event in events {
+            G::apply(&mut state, &event)?;
+            log.push(event);
+        }
+    }
+    Ok(log)
+}

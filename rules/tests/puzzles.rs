@@ -350,7 +350,10 @@ fn the_check_refuses_a_line_that_is_not_forced() {
     let mut short = found.clone();
     short.goal = Goal::Win;
     short.line.truncate(1);
-    assert!(found.line.len() > 1, "the toy's line takes two moves of the solver");
+    assert!(
+        found.line.len() > 1,
+        "the toy's line takes two moves of the solver"
+    );
     assert!(
         check::<toy::Pebbles>(&short, whole_games).is_err(),
         "a line cut short is no win"

@@ -42,6 +42,11 @@ pub struct Config {
     /// `POSTHORN_SWEEP_INTERVAL_SECONDS`: how often deadlines are swept
     /// and the outbox delivered.
     pub sweep_interval_seconds: u64,
+    /// `POSTHORN_PUZZLE_POOL`: while a game has fewer puzzles than this,
+    /// the mining job has the engines play a match for it (issue #52);
+    /// 0 mines finished matches only. Default 100 when run, 0 in tests
+    /// (`Config::default`), whose puzzles are their own.
+    pub puzzle_pool: i64,
     /// `POSTHORN_BOT_THREADS`: threads that think for computer opponents
     /// (issue #32); default half the cores, at least one.
     pub bot_threads: usize,
@@ -315,6 +320,7 @@ impl Default for Config {
             max_body_bytes: 64 * 1024,
             body_timeout_seconds: 10,
             sweep_interval_seconds: 5,
+            puzzle_pool: 0,
             bot_threads: std::thread::available_parallelism()
                 .map_or(1, |n| n.get() / 2)
                 .max(1),
@@ -382,6 +388,7 @@ impl Config {
                 d.sweep_interval_seconds,
             )?
             .max(1),
+            puzzle_pool: number("POSTHORN_PUZZLE_POOL", 100)?,
             bot_threads: number("POSTHORN_BOT_THREADS", d.bot_threads as u64)?.clamp(1, 64)
                 as usize,
             job_lease_seconds: number("POSTHORN_JOB_LEASE_SECONDS", d.job_lease_seconds as u64)?

@@ -30,6 +30,7 @@ pub mod notices;
 pub mod notify;
 pub mod password_resets;
 pub mod players;
+pub mod puzzles;
 pub mod ratings;
 pub mod revoked;
 pub mod schema;

@@ -1,7 +1,9 @@
 //! `posthorn`: with no arguments, serve (README lists the environment).
 //! `posthorn moderator grant|revoke <username>` makes a player a moderator
 //! of table talk, or no longer one (issue #50 item 6): the only way to,
-//! and kept in the audit log.
+//! and kept in the audit log. `posthorn puzzles import <file>` keeps the
+//! puzzles of a file the miner wrote (`cargo run --release -p
+//! posthorn-rules --example mine`, one JSON line each; issue #52).
 
 use posthorn::{clock::SystemClock, config::Config, localdb::LocalPostgres};
 use std::process::ExitCode;
@@ -15,7 +17,10 @@ fn main() -> ExitCode {
         ["moderator", verb @ ("grant" | "revoke"), username] => {
             moderator(verb == "grant", username)
         }
-        _ => Err("usage: posthorn [moderator grant|revoke <username>]".into()),
+        ["puzzles", "import", file] => import_puzzles(file),
+        _ => Err(
+            "usage: posthorn [moderator grant|revoke <username> | puzzles import <file>]".into(),
+        ),
     };
     match done {
         Ok(()) => ExitCode::SUCCESS,
@@ -46,6 +51,33 @@ fn moderator(on: bool, username: &str) -> Result<(), String> {
             "is no longer a moderator"
         };
         println!("{username} {done}");
+        Ok(())
+    })
+}
+
+/// Keep every puzzle of `file` (the miner's JSON lines), each once.
+fn import_puzzles(file: &str) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let config = Config::from_env()?;
+    with_database(&config, true, |url| {
+        let pool = posthorn::db::pool(url, 1)?;
+        let mut conn = pool
+            .get()
+            .map_err(|e| format!("cannot connect to the database: {e}"))?;
+        posthorn::db::migrate(&mut conn)?;
+        let now = chrono::Utc::now();
+        let mut added = 0;
+        for (n, line) in text.lines().enumerate() {
+            let (game, options, found) = posthorn::puzzles::read_mined(line)
+                .map_err(|e| format!("{file}:{}: {e}", n + 1))?;
+            let opening = (found.events.first()).ok_or(format!("{file}:{}: no opening", n + 1))?;
+            let source = format!("import:{}:{opening}", game.id());
+            added += usize::from(
+                posthorn::puzzles::store(&mut conn, game, &options, &found, &source, now)
+                    .map_err(|e| e.to_string())?,
+            );
+        }
+        println!("{added} new puzzles of {}", text.lines().count());
         Ok(())
     })
 }

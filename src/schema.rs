@@ -462,3 +462,69 @@ diesel::joinable!(tournament_matches -> tournaments (tournament_id));
 diesel::joinable!(tournament_matches -> matches (match_id));
 diesel::allow_tables_to_appear_in_same_query!(tournaments, tournament_players, users);
 diesel::allow_tables_to_appear_in_same_query!(tournament_matches, matches, tournaments);
+
+diesel::table! {
+    puzzles (id) {
+        id -> Uuid,
+        game -> Text,
+        config -> Jsonb,
+        events -> Jsonb,
+        seats -> Int2,
+        solver -> Int2,
+        line -> Jsonb,
+        goal -> Text,
+        depth -> Int4,
+        margin -> Int4,
+        source -> Text,
+        rating -> Float8,
+        deviation -> Float8,
+        volatility -> Float8,
+        plays -> Int4,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    puzzle_days (game, day) {
+        game -> Text,
+        day -> Date,
+        puzzle_id -> Uuid,
+    }
+}
+
+diesel::table! {
+    puzzle_attempts (user_id, puzzle_id) {
+        user_id -> Uuid,
+        puzzle_id -> Uuid,
+        step -> Int4,
+        state -> Text,
+        missed -> Bool,
+        rated -> Bool,
+        daily -> Nullable<Date>,
+        started_at -> Timestamptz,
+        finished_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    puzzle_ratings (user_id, game) {
+        user_id -> Uuid,
+        game -> Text,
+        rating -> Float8,
+        deviation -> Float8,
+        volatility -> Float8,
+        attempts -> Int4,
+    }
+}
+
+diesel::table! {
+    mined_matches (match_id) {
+        match_id -> Uuid,
+        mined_at -> Timestamptz,
+    }
+}
+
+diesel::joinable!(puzzle_days -> puzzles (puzzle_id));
+diesel::joinable!(puzzle_attempts -> puzzles (puzzle_id));
+diesel::allow_tables_to_appear_in_same_query!(puzzles, puzzle_days, puzzle_attempts);
+diesel::allow_tables_to_appear_in_same_query!(matches, mined_matches);

@@ -23,6 +23,7 @@ pub mod native_push;
 pub mod notify;
 pub mod openapi;
 pub mod ops;
+pub mod puzzles;
 pub mod ratings;
 pub mod reauth;
 pub mod seeks;

@@ -10,7 +10,7 @@
 
 use super::{
     accounts, computer, conditional, devices, friends, identities, live, matches, moderation,
-    my_data, native_push, notify, ops, ratings, seeks, talk, tournaments, vacation,
+    my_data, native_push, notify, ops, puzzles, ratings, seeks, talk, tournaments, vacation,
 };
 use actix_web::http::StatusCode;
 use serde::Serialize;
@@ -58,6 +58,12 @@ api_routes!(
     accounts::ask_password_reset,
     accounts::complete_password_reset,
     accounts::guest,
+    puzzles::daily,
+    puzzles::next,
+    puzzles::show,
+    puzzles::play,
+    puzzles::give_up,
+    puzzles::mine,
     accounts::register_guest,
     accounts::me,
     accounts::change_me,

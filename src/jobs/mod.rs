@@ -15,6 +15,9 @@ use crate::error::Error;
 use crate::job_queue::Lane;
 use crate::state::AppState;
 
+/// How often finished matches are searched for puzzles.
+pub const MINE_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// How often due one-off work is looked for.
 pub const ONE_OFF_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
@@ -40,6 +43,11 @@ pub async fn start(
         revoked: state.revoked.clone(),
         lifetime: state.config.access_token_seconds,
     };
+    let (mine_pool, mine_clock, keep) = (
+        state.pool.clone(),
+        state.clock.clone(),
+        state.config.puzzle_pool,
+    );
     drop(state);
     let jobs = [
         every(interval, "sweep", move || match sweeper.sweep() {
@@ -61,6 +69,17 @@ pub async fn start(
         lane(&one_off, Lane::Quick, "one-off work (quick)")?,
         lane(&one_off, Lane::Light, "one-off work (light searches)")?,
         lane(&one_off, Lane::Heavy, "one-off work (hard searches)")?,
+        // Puzzles (issue #52): searches run here, on a tick of their own,
+        // with no connection held while the engines think.
+        every(
+            MINE_EVERY,
+            "puzzles",
+            move || match crate::puzzles::mining::pass(&mine_pool, keep, mine_clock.now()) {
+                Ok(done) if done != Default::default() => log::info!("puzzles: {done:?}"),
+                Ok(_) => {}
+                Err(e) => log::warn!("mining puzzles failed: {e}"),
+            },
+        )?,
         every(crate::revoked::REFRESH_EVERY, "ended sessions", move || {
             if let Err(e) = sessions.read() {
                 log::warn!("reading ended sessions failed: {e}");

@@ -16,6 +16,7 @@ use chrono::{DateTime, Utc};
 use diesel::pg::Pg;
 use diesel::prelude::*;
 use diesel::PgConnection;
+use serde_json::Value;
 use std::collections::HashMap;
 use uuid::Uuid;
 
@@ -397,4 +398,36 @@ pub fn seq_seen_by(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<i32,
         }
         None => Err(Error::not_found("match")),
     }
+}
+
+/// A finished match for the puzzle miner: its id, game id, configuration,
+/// seat count and the rules' events as they stand.
+pub type Finished = (Uuid, String, Value, usize, Vec<Value>);
+
+/// Up to `limit` finished matches not yet searched for a puzzle (issue
+/// #52, `puzzles::mining`), the longest finished first.
+pub fn finished_unmined(conn: &mut PgConnection, limit: i64) -> Result<Vec<Finished>, Error> {
+    use crate::schema::mined_matches;
+    let rows: Vec<(Uuid, String, Value, i32)> = matches::table
+        .filter(matches::status.eq("finished"))
+        .filter(matches::id.ne_all(mined_matches::table.select(mined_matches::match_id)))
+        .order(matches::updated_at)
+        .limit(limit)
+        .select((matches::id, matches::game, matches::options, matches::seq))
+        .load(conn)?;
+    let upto: HashMap<Uuid, i32> = rows.iter().map(|r| (r.0, r.3)).collect();
+    let mut logs = super::fold::folded(conn, &upto)?;
+    let ids: Vec<Uuid> = upto.keys().copied().collect();
+    let seats: Vec<(Uuid, i64)> = match_seats::table
+        .filter(match_seats::match_id.eq_any(&ids))
+        .group_by(match_seats::match_id)
+        .select((match_seats::match_id, diesel::dsl::count_star()))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, game, options, _)| {
+            let n = seats.iter().find(|s| s.0 == id).map_or(2, |s| s.1 as usize);
+            (id, game, options, n, logs.remove(&id).unwrap_or_default())
+        })
+        .collect())
 }

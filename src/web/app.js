@@ -13,6 +13,7 @@ import { tournamentPage, tournamentsPage } from "./tournaments.js";
 import { moderationPage } from "./moderation.js";
 import { howToPage, welcomePage } from "./welcome.js";
 import { offlineBanner, watchConnection } from "./offline.js";
+import { puzzlePage, puzzlesIndex } from "./puzzles.js";
 
 const nav = document.getElementById("nav");
 
@@ -62,6 +63,7 @@ function drawNav() {
         link("/new", t("new_match")),
         link("/seek", t("find_opponent")),
         link("/computer", t("play_computer")),
+        link("/puzzles", t("puzzles")),
         user.guest ? null : link("/tournaments", t("tournaments")),
         link("/leaderboards", t("leaderboards")),
         user.guest ? null : link("/friends", t("friends")),
@@ -121,6 +123,9 @@ async function route() {
     if (path === "/tournaments") return await tournamentsPage();
     if (path === "/moderation") return await moderationPage();
     if (path === "/computer") return await computerPage();
+    if (path === "/puzzles") return await puzzlesIndex();
+    const puzzle = path.match(/^\/puzzles\/([a-z_]+)(\/daily)?$/);
+    if (puzzle) return await puzzlePage(puzzle[1], Boolean(puzzle[2]));
     if (path === "/seek") return await seekPage();
     if (path === "/settings") return await settingsPage(drawNav);
     if (path === "/friends") return await friendsPage();

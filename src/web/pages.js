@@ -7,6 +7,7 @@ import { providerButtons, signInProviders, signInWithIdentity } from "./identity
 import { againstComputer, api, browserZone, countdown, displayName, el, fail, form, gameChoice, gameName, go, language, link, playerName, say, session, setLanguage, shareLink, show, t } from "./core.js";
 import { listen } from "./live.js";
 import { countryOf } from "./zones.js";
+import { dailyCard } from "./puzzles.js";
 export { computerPage } from "./computer.js";
 
 /// The invitation a signed-out visitor came from (`/signin?invite=CODE`),
@@ -179,7 +180,7 @@ export async function matchesPage(redraw = () => {}) {
       if (JSON.stringify(now) !== seen && location.pathname === "/") await matchesPage(redraw);
     } catch (_) { /* offline or slow: the next tick tries again */ }
   }, 10000);
-  if (!items.length) return show(el("p", { class: "muted" }, t("none")), link("/new", t("new_match")), link("/computer", t("play_computer")));
+  if (!items.length) return show(el("p", { class: "muted" }, t("none")), link("/new", t("new_match")), link("/computer", t("play_computer")), dailyCard());
   const mine = items.filter((m) => !(m.status === "waiting" && !m.my_seats.length));
   // A guest whose match has ended is offered to keep the account (issue
   // #47): the moment they know they want to come back.
@@ -196,7 +197,7 @@ export async function matchesPage(redraw = () => {}) {
   const withComputer = mine.filter((m) => !withPeople.includes(m));
   show(ended ? keepAccountCard(redraw, providers) : null, challengesCard(items), invitationsCard(invited),
     el("h2", {}, t("matches_people")), withPeople.length ? matchList(withPeople) : el("p", { class: "muted" }, t("none_people")),
-    withComputer.length ? el("h2", {}, t("matches_computer")) : null, withComputer.length ? matchList(withComputer) : null);
+    withComputer.length ? el("h2", {}, t("matches_computer")) : null, withComputer.length ? matchList(withComputer) : null, dailyCard());
 }
 
 function matchList(list) {

@@ -39,6 +39,7 @@ const FLOORS: [&[&str]; 8] = [
     &["matches"],
     &[
         "ratings", "notices", "summary", "computer", "vacation", "live", "talk", "stopping",
+        "puzzles",
     ],
     &["lobby", "tournaments", "deletion", "export", "moderation"],
     &["state"],

@@ -38,6 +38,7 @@ mod operations;
 mod password_resets;
 mod push;
 mod push_service;
+mod puzzles;
 mod ratings;
 mod rematch;
 mod replica;

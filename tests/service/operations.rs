@@ -242,6 +242,12 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("put", "/v1/matches/{id}/note"),
         ("get", "/v1/me/talk-settings"),
         ("put", "/v1/me/talk-settings"),
+        ("get", "/v1/puzzles/daily"),
+        ("get", "/v1/puzzles/next"),
+        ("get", "/v1/puzzles/{id}"),
+        ("post", "/v1/puzzles/{id}/moves"),
+        ("post", "/v1/puzzles/{id}/give-up"),
+        ("get", "/v1/me/puzzles"),
     ];
     let paths = doc["paths"].as_object().unwrap();
     for (method, path) in routes {
@@ -254,7 +260,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        90,
+        96,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

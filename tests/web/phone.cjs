@@ -520,6 +520,56 @@ async function appsInSettings(browser, errors) {
   await page.context().close();
 }
 
+/// Puzzles (issue #52) on a 360×740 phone in Korean: the daily puzzle
+/// from the home page, a wrong move explained and not played, then the
+/// line solved by taps, the solution shown. The puzzles are the rules
+/// crate's mined ones, kept by the binary's own import command.
+async function puzzlesByTaps(browser, errors) {
+  const bin = process.env.POSTHORN_BIN || "target/debug/posthorn";
+  const env = Object.assign({}, process.env, { DATABASE_URL: process.env.DATABASE_URL, POSTHORN_DATA_DIR: process.env.DATA_DIR });
+  const imported = require("child_process").spawnSync(bin, ["puzzles", "import", "rules/tests/data/puzzles/checkers.jsonl"], { env, encoding: "utf8" });
+  assert.equal(imported.status, 0, imported.stderr);
+  const pia = await account("pia", "ko");
+  const page = await phone(browser, errors, pia, "ko", SIZES[0]);
+  // By its address, as a shared link opens it, then from the home page.
+  await page.goto(BASE + "/puzzles/checkers/daily");
+  await page.waitForSelector(".puzzle-status[data-state=playing]");
+  await page.goto(BASE + "/");
+  await page.click(".daily-puzzles a[href='/puzzles/checkers/daily']");
+  await page.waitForSelector(".puzzle-status[data-state=playing]");
+  assert.match(await page.textContent("h1"), /오늘의 퍼즐/);
+  const puzzle = await api("GET", "/v1/puzzles/daily?game=checkers", pia.access_token);
+  const line = JSON.parse(require("child_process").execFileSync("psql", [process.env.DATABASE_URL, "-tAc", `SELECT line FROM puzzles WHERE id = '${puzzle.id}'`], { encoding: "utf8" }));
+  const squares = (a) => a.move.match(/\d+/g);
+  const tapMove = async (a) => {
+    const s = squares(a);
+    await page.click(`[data-square="${s[0]}"]`);
+    await page.click(`[data-square="${s[s.length - 1]}"]`);
+  };
+  const right = squares(line[0].action);
+  const wrong = puzzle.legal.find((a) => { const s = squares(a); return s[0] !== right[0] || s[s.length - 1] !== right[right.length - 1]; });
+  assert.ok(wrong, "another legal move");
+  await tapMove(wrong);
+  await page.waitForFunction(() => /그 수가 아니에요/.test(document.querySelector(".puzzle-status").textContent));
+  assert.equal(await page.$(".solution"), null, "no solution shown after a wrong move");
+  await L.shots(page, "puzzle-wrong-ko");
+  for (const step of line.filter((s) => s.seat === puzzle.seat)) {
+    const before = await page.$$eval(".board .last", (n) => n.map((x) => x.dataset.square).join());
+    await tapMove(step.action);
+    await page.waitForFunction((b) => document.querySelector(".puzzle-status[data-state=solved]") || [...document.querySelectorAll(".board .last")].map((x) => x.dataset.square).join() !== b, before);
+  }
+  await page.waitForSelector(".puzzle-status[data-state=solved]");
+  assert.match(await page.textContent(".puzzle-status"), /풀었어요/);
+  assert.equal(await page.$$eval(".solution li", (n) => n.length), line.length, "the whole line shown once solved");
+  await L.shots(page, "puzzle-solved-ko");
+  // Every game's puzzles from the menu's page, with my rating and streak.
+  await page.goto(BASE + "/puzzles");
+  await page.waitForSelector(".puzzle-games li");
+  assert.equal(await page.$$eval(".puzzle-games li", (n) => n.length), 4);
+  assert.match(await page.textContent(".puzzle-games"), /체커 오늘의 퍼즐 · 다음 퍼즐 · 내 등급 \d+ · 연속 1일/);
+  await page.context().close();
+}
+
 /// Every check of this file, each said as it passes.
 async function all(browser, errors) {
   await boardsFit(browser, errors);
@@ -552,10 +602,12 @@ async function all(browser, errors) {
   console.log("phone: the settings page lists a phone app in Korean and stops its notifications in a tap");
   await threeFriendsByLink(browser, errors);
   console.log("phone: four-player chess invites three friends by three links; the creator sees each join, the board opens on the third");
+  await puzzlesByTaps(browser, errors);
+  console.log("phone: the daily checkers puzzle from the home page in Korean: a wrong move explained, the line solved by taps, the solution shown");
 }
 
 module.exports = { all };
-const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink, talkAtTheTable, talkInTheTournament, reportAndModerate, appsInSettings };
+const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink, talkAtTheTable, talkInTheTournament, reportAndModerate, appsInSettings, puzzlesByTaps };
 
 if (require.main === module) {
   const { chromium } = require("playwright-core");

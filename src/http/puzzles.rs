@@ -1,0 +1,133 @@
+//! Puzzles (issue #52, docs/puzzles.md): thin wrappers over
+//! `crate::puzzles::solve`. Guests may solve; only accounts are rated.
+
+use crate::auth::Caller;
+use crate::db;
+use crate::http::body::Body;
+use crate::http::error::ApiError;
+use crate::puzzles::solve::{self, MoveAnswer, MyPuzzles, PuzzleView, Solver};
+use crate::state::AppState;
+use actix_web::{get, post, web, HttpResponse};
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct GameQuery {
+    /// The game (`janggi`, `checkers`, …).
+    #[param(schema_with = crate::enforced::game_id)]
+    game: String,
+}
+
+fn solver(caller: &Caller) -> Solver {
+    Solver {
+        user: caller.user_id,
+        guest: caller.guest,
+    }
+}
+
+#[utoipa::path(get, path = "/v1/puzzles/daily", tag = "puzzles", params(GameQuery),
+    responses((status = 200, body = PuzzleView, description = "today's puzzle of that game (my day, in my time zone), the same for everyone whose day it is"),
+        (status = 404, description = "that game has no puzzles yet")),
+    security(("bearer" = [])))]
+#[get("/v1/puzzles/daily")]
+pub async fn daily(
+    state: web::Data<AppState>,
+    caller: Caller,
+    query: web::Query<GameQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (me, now, game) = (solver(&caller), state.clock.now(), query.into_inner().game);
+    let view = db::run(&state.pool, move |c| solve::daily(c, me, &game, now)).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+#[utoipa::path(get, path = "/v1/puzzles/next", tag = "puzzles", params(GameQuery),
+    responses((status = 200, body = PuzzleView, description = "the one I left unfinished, else a new one nearest my puzzle rating"),
+        (status = 404, description = "no puzzle left in that game")),
+    security(("bearer" = [])))]
+#[get("/v1/puzzles/next")]
+pub async fn next(
+    state: web::Data<AppState>,
+    caller: Caller,
+    query: web::Query<GameQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (me, now, game) = (solver(&caller), state.clock.now(), query.into_inner().game);
+    let view = db::run(&state.pool, move |c| solve::next(c, me, &game, now)).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+#[utoipa::path(get, path = "/v1/puzzles/{id}", tag = "puzzles", params(("id" = Uuid, Path)),
+    responses((status = 200, body = PuzzleView), (status = 404)),
+    security(("bearer" = [])))]
+#[get("/v1/puzzles/{id}")]
+pub async fn show(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let (me, now, id) = (solver(&caller), state.clock.now(), id.into_inner());
+    let view = db::run(&state.pool, move |c| solve::show(c, me, id, now)).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+/// `POST /v1/puzzles/{id}/moves`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleMove {
+    /// One action, as the game's own act call takes it.
+    #[schema(value_type = Object)]
+    pub action: Value,
+}
+
+#[utoipa::path(post, path = "/v1/puzzles/{id}/moves", tag = "puzzles", params(("id" = Uuid, Path)),
+    request_body = PuzzleMove,
+    responses((status = 200, body = MoveAnswer, description = "`right` with the opponent's replies, `solved`, or `not_the_move` (the board unchanged)"),
+        (status = 422, description = "a move the rules refuse: nothing changes"),
+        (status = 409, description = "this puzzle is over for me (solved or given up)")),
+    security(("bearer" = [])))]
+#[post("/v1/puzzles/{id}/moves")]
+pub async fn play(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+    body: Body<PuzzleMove>,
+) -> Result<HttpResponse, ApiError> {
+    let (me, now, id, action) = (
+        solver(&caller),
+        state.clock.now(),
+        id.into_inner(),
+        body.into_inner().action,
+    );
+    let answer = db::run(&state.pool, move |c| solve::play(c, me, id, action, now)).await?;
+    Ok(HttpResponse::Ok().json(answer))
+}
+
+#[utoipa::path(post, path = "/v1/puzzles/{id}/give-up", tag = "puzzles", params(("id" = Uuid, Path)),
+    responses((status = 200, body = PuzzleView, description = "the puzzle with its solution; a give-up counts as a loss if nothing counted yet")),
+    security(("bearer" = [])))]
+#[post("/v1/puzzles/{id}/give-up")]
+pub async fn give_up(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let (me, now, id) = (solver(&caller), state.clock.now(), id.into_inner());
+    let view = db::run(&state.pool, move |c| solve::give_up(c, me, id, now)).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+#[utoipa::path(get, path = "/v1/me/puzzles", tag = "puzzles", params(GameQuery),
+    responses((status = 200, body = MyPuzzles, description = "my puzzle rating in that game and my daily streak")),
+    security(("bearer" = [])))]
+#[get("/v1/me/puzzles")]
+pub async fn mine(
+    state: web::Data<AppState>,
+    caller: Caller,
+    query: web::Query<GameQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (me, now, game) = (solver(&caller), state.clock.now(), query.into_inner().game);
+    let found = db::run(&state.pool, move |c| solve::mine(c, me, &game, now)).await?;
+    Ok(HttpResponse::Ok().json(found))
+}

@@ -1,0 +1,551 @@
+//! Solving (issue #52, docs/puzzles.md): the daily puzzle, the next one
+//! near my rating, one move at a time, giving up. An attempt remembers
+//! how far along the line it is; the board is the puzzle's opening with
+//! that much of the line played, folded by the rules. Nothing of the line
+//! beyond what is on the board is sent while the attempt is being played.
+
+use super::rating::{self, PuzzleRating};
+use super::PuzzleRow;
+use crate::error::Error;
+use crate::schema::{puzzle_attempts, puzzle_days, puzzles, users};
+use chrono::{DateTime, NaiveDate, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use posthorn_rules::puzzles::Step;
+use posthorn_rules::{Env, GameId, MatchState, Seat, SplitMix64, Viewer};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// A puzzle as its solver sees it now.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct PuzzleView {
+    pub id: Uuid,
+    pub game: String,
+    /// The configuration (variant or mode) the position is played in.
+    #[schema(value_type = Object)]
+    pub options: Value,
+    /// The seat the solver plays.
+    pub seat: u8,
+    /// `win`: the line wins the match; `gain`: it wins decisive material.
+    pub goal: String,
+    /// How many of the solver's moves the line takes.
+    pub moves: usize,
+    pub rating: i32,
+    /// The board as the solver sees it now (the game's own view).
+    #[schema(value_type = Object)]
+    pub view: Value,
+    /// The moves on the board since the start: the solver's and the replies.
+    #[schema(value_type = Vec<Object>)]
+    pub played: Vec<Step>,
+    /// `playing`, `solved` or `given_up`.
+    pub state: String,
+    /// A wrong move was tried (the attempt then counts as lost).
+    pub missed: bool,
+    /// The day this is the daily puzzle of, for this attempt.
+    pub daily: Option<NaiveDate>,
+    /// My moves now, while playing (the rules' list, without resigning
+    /// or offers): what the board lets me tap.
+    #[schema(value_type = Vec<Object>)]
+    pub legal: Vec<Value>,
+    /// The whole line, once solved or given up.
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub solution: Option<Vec<Step>>,
+}
+
+/// `POST /v1/puzzles/{id}/moves`'s answer.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct MoveAnswer {
+    /// `right` (the replies follow), `solved`, or `not_the_move` (nothing
+    /// changes on the board; try again or give up).
+    pub verdict: String,
+    /// The opponent's replies to a right move.
+    #[schema(value_type = Vec<Object>)]
+    pub replies: Vec<Step>,
+    pub puzzle: PuzzleView,
+    /// My puzzle rating in this game, when this move made the attempt
+    /// count (accounts only).
+    pub my_rating: Option<PuzzleRating>,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = puzzle_attempts)]
+struct Attempt {
+    user_id: Uuid,
+    puzzle_id: Uuid,
+    step: i32,
+    state: String,
+    missed: bool,
+    rated: bool,
+    daily: Option<NaiveDate>,
+    started_at: DateTime<Utc>,
+    finished_at: Option<DateTime<Utc>>,
+}
+
+/// Who is solving: accounts are rated, guests are not.
+#[derive(Clone, Copy, Debug)]
+pub struct Solver {
+    pub user: Uuid,
+    pub guest: bool,
+}
+
+fn line_of(row: &PuzzleRow) -> Result<Vec<Step>, Error> {
+    serde_json::from_value(row.line.clone())
+        .map_err(|e| Error::Internal(format!("puzzle line: {e}")))
+}
+
+fn game_of(row: &PuzzleRow) -> Result<GameId, Error> {
+    GameId::parse(&row.game).ok_or_else(|| Error::Internal(format!("puzzle of game {}", row.game)))
+}
+
+/// The board after the first `step` actions of the line.
+fn board(row: &PuzzleRow, line: &[Step], step: usize) -> Result<MatchState, Error> {
+    let events = row.events.as_array().cloned().unwrap_or_default();
+    let mut state = MatchState::replay(game_of(row)?, &events).map_err(Error::Rule)?;
+    for s in &line[..step.min(line.len())] {
+        for event in act(&state, s.seat, &s.action)? {
+            state.apply(&event).map_err(Error::Rule)?;
+        }
+    }
+    Ok(state)
+}
+
+/// The events `action` makes, with a fixed randomness: two spellings of
+/// one move make the same events.
+fn act(state: &MatchState, seat: Seat, action: &Value) -> Result<Vec<Value>, Error> {
+    let mut random = SplitMix64::new(0);
+    let mut env = Env {
+        now: 0,
+        random: &mut random,
+    };
+    state.act(seat, action, &mut env).map_err(Error::Rule)
+}
+
+/// A move on the board, not resigning nor an offer.
+fn plays(action: &Value) -> bool {
+    let kind = action["type"].as_str().unwrap_or("");
+    ![
+        "resign",
+        "offer_draw",
+        "accept_draw",
+        "decline_draw",
+        "concede",
+    ]
+    .contains(&kind)
+}
+
+fn view_of(row: &PuzzleRow, attempt: &Attempt) -> Result<PuzzleView, Error> {
+    let line = line_of(row)?;
+    let step = attempt.step as usize;
+    let state = board(row, &line, step)?;
+    let solver = Seat(row.solver as u8);
+    let over = attempt.state != "playing";
+    Ok(PuzzleView {
+        id: row.id,
+        game: row.game.clone(),
+        options: row.config.clone(),
+        seat: solver.0,
+        goal: row.goal.clone(),
+        moves: line.iter().filter(|s| s.seat == solver).count(),
+        rating: row.rating.round() as i32,
+        view: state.view(Viewer::Seat(solver)),
+        played: line[..step.min(line.len())].to_vec(),
+        state: attempt.state.clone(),
+        missed: attempt.missed,
+        daily: attempt.daily,
+        legal: if over {
+            Vec::new()
+        } else {
+            state
+                .legal_actions(solver)
+                .into_iter()
+                .filter(plays)
+                .collect()
+        },
+        solution: over.then_some(line),
+    })
+}
+
+fn puzzle(conn: &mut PgConnection, id: Uuid, lock: bool) -> Result<PuzzleRow, Error> {
+    let query = puzzles::table.find(id).select(PuzzleRow::as_select());
+    let row = if lock {
+        query.for_update().first(conn).optional()?
+    } else {
+        query.first(conn).optional()?
+    };
+    row.ok_or(Error::NotFound("puzzle"))
+}
+
+/// My attempt at `id`, begun now if I had none (and marked the day's
+/// daily puzzle when it is one).
+fn attempt(
+    conn: &mut PgConnection,
+    user: Uuid,
+    id: Uuid,
+    daily: Option<NaiveDate>,
+    now: DateTime<Utc>,
+) -> Result<Attempt, Error> {
+    diesel::insert_into(puzzle_attempts::table)
+        .values(Attempt {
+            user_id: user,
+            puzzle_id: id,
+            step: 0,
+            state: "playing".into(),
+            missed: false,
+            rated: false,
+            daily,
+            started_at: now,
+            finished_at: None,
+        })
+        .on_conflict_do_nothing()
+        .execute(conn)?;
+    if let Some(day) = daily {
+        diesel::update(puzzle_attempts::table.find((user, id)))
+            .filter(puzzle_attempts::daily.is_null())
+            .set(puzzle_attempts::daily.eq(day))
+            .execute(conn)?;
+    }
+    Ok(puzzle_attempts::table
+        .find((user, id))
+        .select(Attempt::as_select())
+        .for_update()
+        .first(conn)?)
+}
+
+/// A puzzle, as I see it (my attempt begins when I first open it).
+pub fn show(
+    conn: &mut PgConnection,
+    me: Solver,
+    id: Uuid,
+    now: DateTime<Utc>,
+) -> Result<PuzzleView, Error> {
+    conn.transaction(|conn| {
+        let row = puzzle(conn, id, false)?;
+        let attempt = attempt(conn, me.user, id, None, now)?;
+        view_of(&row, &attempt)
+    })
+}
+
+fn game(id: &str) -> Result<GameId, Error> {
+    GameId::parse(id).ok_or_else(|| {
+        let ids: Vec<&str> = GameId::ALL.iter().map(|g| g.id()).collect();
+        Error::validation(format!("unknown game {id:?}; games: {}", ids.join(", ")))
+    })
+}
+
+/// Today in `user`'s time zone.
+pub fn today(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<NaiveDate, Error> {
+    let zone: String = users::table
+        .find(user)
+        .select(users::time_zone)
+        .first(conn)?;
+    let zone: chrono_tz::Tz = zone.parse().unwrap_or(chrono_tz::UTC);
+    Ok(now.with_timezone(&zone).date_naive())
+}
+
+/// Puzzles of middling difficulty the daily one is chosen among.
+const DAILY_BAND: (f64, f64) = (1150.0, 1700.0);
+
+/// `game`'s puzzle of `day`, chosen the first time anyone asks: one not
+/// daily before, in the middling band where there is one, picked by a
+/// hash of the day so that two servers asking at once agree (and the
+/// table's key settles any race).
+fn of_the_day(conn: &mut PgConnection, game: GameId, day: NaiveDate) -> Result<Uuid, Error> {
+    let find = |conn: &mut PgConnection| -> Result<Option<Uuid>, Error> {
+        Ok(puzzle_days::table
+            .find((game.id(), day))
+            .select(puzzle_days::puzzle_id)
+            .first(conn)
+            .optional()?)
+    };
+    if let Some(id) = find(conn)? {
+        return Ok(id);
+    }
+    let never_daily = puzzles::id.ne_all(puzzle_days::table.select(puzzle_days::puzzle_id));
+    let by_day = diesel::dsl::sql::<diesel::sql_types::Text>("md5(puzzles.id::text || ")
+        .bind::<diesel::sql_types::Text, _>(day.to_string())
+        .sql(")");
+    let band = puzzles::rating.between(DAILY_BAND.0, DAILY_BAND.1);
+    let base = || {
+        puzzles::table
+            .filter(puzzles::game.eq(game.id()))
+            .select(puzzles::id)
+    };
+    let fresh: Option<Uuid> = base()
+        .filter(never_daily)
+        .filter(band)
+        .order(by_day.clone())
+        .first(conn)
+        .optional()?;
+    let pick: Option<Uuid> = match fresh {
+        Some(id) => Some(id),
+        None => base().order(by_day).first(conn).optional()?,
+    };
+    let pick = pick.ok_or(Error::NotFound("puzzle of that game"))?;
+    diesel::insert_into(puzzle_days::table)
+        .values((
+            puzzle_days::game.eq(game.id()),
+            puzzle_days::day.eq(day),
+            puzzle_days::puzzle_id.eq(pick),
+        ))
+        .on_conflict_do_nothing()
+        .execute(conn)?;
+    find(conn)?.ok_or(Error::NotFound("puzzle of that game"))
+}
+
+/// `GET /v1/puzzles/daily?game=`: today's puzzle, the day being mine.
+pub fn daily(
+    conn: &mut PgConnection,
+    me: Solver,
+    game_id: &str,
+    now: DateTime<Utc>,
+) -> Result<PuzzleView, Error> {
+    let game = game(game_id)?;
+    conn.transaction(|conn| {
+        let day = today(conn, me.user, now)?;
+        let id = of_the_day(conn, game, day)?;
+        let row = puzzle(conn, id, false)?;
+        let attempt = attempt(conn, me.user, id, Some(day), now)?;
+        view_of(&row, &attempt)
+    })
+}
+
+/// `GET /v1/puzzles/next?game=`: the one I left unfinished, else a new
+/// one nearest my puzzle rating.
+pub fn next(
+    conn: &mut PgConnection,
+    me: Solver,
+    game_id: &str,
+    now: DateTime<Utc>,
+) -> Result<PuzzleView, Error> {
+    let game = game(game_id)?;
+    conn.transaction(|conn| {
+        let open: Option<Uuid> = puzzle_attempts::table
+            .inner_join(puzzles::table)
+            .filter(puzzle_attempts::user_id.eq(me.user))
+            .filter(puzzle_attempts::state.eq("playing"))
+            .filter(puzzle_attempts::daily.is_null())
+            .filter(puzzles::game.eq(game.id()))
+            .select(puzzles::id)
+            .first(conn)
+            .optional()?;
+        let id = match open {
+            Some(id) => id,
+            None => {
+                let mine = rating::of(conn, me.user, game.id())?.rating;
+                let nearness =
+                    diesel::dsl::sql::<diesel::sql_types::Double>("abs(puzzles.rating - ")
+                        .bind::<diesel::sql_types::Double, _>(f64::from(mine))
+                        .sql(")");
+                let tried = puzzle_attempts::table
+                    .filter(puzzle_attempts::user_id.eq(me.user))
+                    .select(puzzle_attempts::puzzle_id);
+                puzzles::table
+                    .filter(puzzles::game.eq(game.id()))
+                    .filter(puzzles::id.ne_all(tried))
+                    .order(nearness)
+                    .select(puzzles::id)
+                    .first(conn)
+                    .optional()?
+                    .ok_or(Error::NotFound("puzzle left in that game"))?
+            }
+        };
+        let row = puzzle(conn, id, false)?;
+        let attempt = attempt(conn, me.user, id, None, now)?;
+        view_of(&row, &attempt)
+    })
+}
+
+fn save(conn: &mut PgConnection, a: &Attempt) -> Result<(), Error> {
+    diesel::update(puzzle_attempts::table.find((a.user_id, a.puzzle_id)))
+        .set((
+            puzzle_attempts::step.eq(a.step),
+            puzzle_attempts::state.eq(&a.state),
+            puzzle_attempts::missed.eq(a.missed),
+            puzzle_attempts::rated.eq(a.rated),
+            puzzle_attempts::finished_at.eq(a.finished_at),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Count the attempt once, for an account: `solved` clean or not.
+fn count(
+    conn: &mut PgConnection,
+    me: Solver,
+    row: &PuzzleRow,
+    a: &mut Attempt,
+    solved: bool,
+) -> Result<Option<PuzzleRating>, Error> {
+    if a.rated || me.guest {
+        return Ok(None);
+    }
+    a.rated = true;
+    rating::record(conn, me.user, row, solved).map(Some)
+}
+
+/// `POST /v1/puzzles/{id}/moves`: one move of mine. An illegal one is
+/// refused by the rules and changes nothing; a legal one that is not the
+/// line's is "not the move" (and the attempt counts as lost); the right
+/// one brings the replies, or solves the puzzle.
+pub fn play(
+    conn: &mut PgConnection,
+    me: Solver,
+    id: Uuid,
+    action: Value,
+    now: DateTime<Utc>,
+) -> Result<MoveAnswer, Error> {
+    conn.transaction(|conn| {
+        let row = puzzle(conn, id, true)?;
+        let mut a = attempt(conn, me.user, id, None, now)?;
+        if a.state != "playing" {
+            return Err(Error::conflict("this puzzle is over for you: open another"));
+        }
+        let line = line_of(&row)?;
+        let solver = Seat(row.solver as u8);
+        let step = a.step as usize;
+        let state = board(&row, &line, step)?;
+        if !plays(&action) {
+            return Err(Error::unacceptable(
+                "a puzzle takes moves only: resigning and offers are not moves",
+            ));
+        }
+        let mine = act(&state, solver, &action)?;
+        let expected = line
+            .get(step)
+            .ok_or_else(|| Error::Internal("a line played out".into()))?;
+        let mut replies = Vec::new();
+        let (verdict, my_rating) = if mine != act(&state, solver, &expected.action)? {
+            a.missed = true;
+            ("not_the_move", count(conn, me, &row, &mut a, false)?)
+        } else {
+            let mut next = step + 1;
+            while let Some(reply) = line.get(next).filter(|s| s.seat != solver) {
+                replies.push(reply.clone());
+                next += 1;
+            }
+            a.step = next as i32;
+            if next < line.len() {
+                ("right", None)
+            } else {
+                a.state = "solved".into();
+                a.finished_at = Some(now);
+                let clean = !a.missed;
+                ("solved", count(conn, me, &row, &mut a, clean)?)
+            }
+        };
+        save(conn, &a)?;
+        Ok(MoveAnswer {
+            verdict: verdict.into(),
+            replies,
+            puzzle: view_of(&row, &a)?,
+            my_rating,
+        })
+    })
+}
+
+/// `POST /v1/puzzles/{id}/give-up`: the solution shown; the attempt
+/// counts as lost if it had not counted yet.
+pub fn give_up(
+    conn: &mut PgConnection,
+    me: Solver,
+    id: Uuid,
+    now: DateTime<Utc>,
+) -> Result<PuzzleView, Error> {
+    conn.transaction(|conn| {
+        let row = puzzle(conn, id, true)?;
+        let mut a = attempt(conn, me.user, id, None, now)?;
+        if a.state == "playing" {
+            count(conn, me, &row, &mut a, false)?;
+            a.state = "given_up".into();
+            a.finished_at = Some(now);
+            save(conn, &a)?;
+        }
+        view_of(&row, &a)
+    })
+}
+
+/// My puzzles in one game: my rating and my daily streak.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct MyPuzzles {
+    pub game: String,
+    pub rating: PuzzleRating,
+    /// Days in a row, ending today or yesterday (my day), on which I
+    /// solved that day's daily puzzle of this game.
+    pub streak: u32,
+    /// Whether today's daily puzzle is solved.
+    pub solved_today: bool,
+}
+
+/// `GET /v1/me/puzzles?game=`.
+pub fn mine(
+    conn: &mut PgConnection,
+    me: Solver,
+    game_id: &str,
+    now: DateTime<Utc>,
+) -> Result<MyPuzzles, Error> {
+    let game = game(game_id)?;
+    let today = today(conn, me.user, now)?;
+    let days: Vec<Option<NaiveDate>> = puzzle_attempts::table
+        .inner_join(puzzles::table)
+        .filter(puzzle_attempts::user_id.eq(me.user))
+        .filter(puzzles::game.eq(game.id()))
+        .filter(puzzle_attempts::state.eq("solved"))
+        .filter(puzzle_attempts::daily.is_not_null())
+        .order(puzzle_attempts::daily.desc())
+        .select(puzzle_attempts::daily)
+        .load(conn)?;
+    let days: Vec<NaiveDate> = days.into_iter().flatten().collect();
+    Ok(MyPuzzles {
+        game: game.id().to_owned(),
+        rating: rating::of(conn, me.user, game.id())?,
+        streak: streak(&days, today),
+        solved_today: days.first() == Some(&today),
+    })
+}
+
+/// Consecutive days in `solved` (newest first) ending `today`, or
+/// yesterday while today's is still to do.
+pub fn streak(solved: &[NaiveDate], today: NaiveDate) -> u32 {
+    let mut expect = match solved.first() {
+        Some(d) if *d == today => today,
+        Some(d) if Some(*d) == today.pred_opt() => *d,
+        _ => return 0,
+    };
+    let mut n = 0;
+    for day in solved {
+        if *day == expect {
+            n += 1;
+            expect = match expect.pred_opt() {
+                Some(d) => d,
+                None => break,
+            };
+        } else if *day < expect {
+            break;
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 12, day).unwrap()
+    }
+
+    #[test]
+    fn a_streak_counts_days_in_a_row_to_today_or_yesterday() {
+        assert_eq!(streak(&[d(5), d(4), d(3), d(1)], d(5)), 3);
+        assert_eq!(streak(&[d(4), d(3)], d(5)), 2, "today's still to do");
+        assert_eq!(streak(&[d(3), d(2)], d(5)), 0, "a day missed");
+        assert_eq!(streak(&[], d(5)), 0);
+        assert_eq!(
+            streak(&[d(31)], NaiveDate::from_ymd_opt(2027, 1, 1).unwrap()),
+            1,
+            "across a month and year"
+        );
+    }
+}

@@ -1,0 +1,111 @@
+// Puzzles (issue #52, docs/puzzles.md): the daily puzzle and the next
+// one of a game, solved by taps on the board: tap a piece, then where it
+// goes. The service says whether it was the move, answers with the
+// opponent's replies, and shows the line only once solved or given up.
+import { api, el, fail, link, named, say, show, t } from "./core.js";
+import { squareGrid } from "./boards.js";
+import * as Games from "./games.js";
+
+/// The games that have puzzles (FlipChess's are not mined yet).
+export const PUZZLE_GAMES = ["checkers", "janggi", "banqi", "four_player_chess"];
+
+/// The home page's card: today's puzzle of each game.
+export function dailyCard() {
+  return el("section", { class: "card daily-puzzles" }, el("h2", {}, t("daily_puzzle")),
+    el("p", { class: "actions" }, PUZZLE_GAMES.map((g) => link("/puzzles/" + g + "/daily", named("game_", g)))));
+}
+
+/// `/puzzles`: each game's daily puzzle and the next one, with my puzzle
+/// rating and streak there.
+export async function puzzlesIndex() {
+  const mine = await Promise.all(PUZZLE_GAMES.map((g) => api("GET", "/v1/me/puzzles?game=" + g).then((r) => r.data)));
+  show(el("h1", {}, t("puzzles")), el("ul", { class: "puzzle-games" }, mine.map((m) => el("li", {},
+    el("strong", {}, named("game_", m.game)), " ",
+    link("/puzzles/" + m.game + "/daily", t("daily_puzzle")), " · ", link("/puzzles/" + m.game, t("puzzle_next")),
+    el("span", { class: "muted" }, " · " + say("puzzle_mine_line", { mine: m.rating.rating, streak: m.streak }))))));
+}
+
+/// `/puzzles/{game}` (the next one near my rating) or
+/// `/puzzles/{game}/daily`.
+export async function puzzlePage(game, daily) {
+  const state = { game, daily, puzzle: null, selected: null, said: null, mine: null, choices: null };
+  const path = "/v1/puzzles/" + (daily ? "daily" : "next") + "?game=" + encodeURIComponent(game);
+  state.puzzle = (await api("GET", path)).data;
+  state.mine = (await api("GET", "/v1/me/puzzles?game=" + encodeURIComponent(game))).data;
+  draw(state);
+}
+
+function draw(state) {
+  const p = state.puzzle;
+  const game = Games.game(p.game);
+  const board = game.layout(p.view, p.seat);
+  const playing = p.state === "playing";
+  const moves = (playing ? p.legal : []).map((a) => ({ action: a, squares: game.squaresOf(a) })).filter((x) => x.squares);
+  const targets = new Set(state.selected ? moves.filter((x) => x.squares.from === state.selected).map((x) => x.squares.to) : []);
+  const starts = new Set(moves.map((x) => x.squares.from || x.squares.at));
+  const last = p.played.length ? game.squaresOf(p.played[p.played.length - 1].action) : null;
+  const grid = squareGrid(board, { class: "board " + p.game, role: "group", "aria-label": named("game_", p.game) }, (id, piece) => {
+    const classes = [];
+    if (targets.has(id)) classes.push("target", piece ? "capture" : "empty");
+    if (id === state.selected) classes.push("selected");
+    if (last && (id === last.from || id === last.to || id === last.at)) classes.push("last");
+    return { classes, disabled: !(starts.has(id) || targets.has(id)), tap: () => tap(state, id, moves) };
+  });
+  const goal = say(p.goal === "win" ? "puzzle_goal_win" : "puzzle_goal_gain", { n: p.moves });
+  const status = {
+    playing: state.said === "not_the_move" ? t("puzzle_not_the_move") : state.said === "right" ? t("puzzle_right") : goal,
+    solved: p.missed ? t("puzzle_solved_late") : t("puzzle_solved"),
+    given_up: t("puzzle_given_up"),
+  }[p.state];
+  const mine = state.mine;
+  show(
+    el("h1", {}, (state.daily ? t("daily_puzzle") : t("puzzles")) + " · " + named("game_", p.game)),
+    el("p", { class: "muted" }, say("puzzle_rating_line", { rating: p.rating, mine: mine.rating.rating, streak: mine.streak })),
+    el("p", { class: "puzzle-status", role: "status", "aria-live": "polite", "data-state": p.state }, status),
+    grid,
+    state.choices ? el("div", { class: "card picker", role: "group" }, state.choices.map((a) =>
+      el("button", { type: "button", on: { click: () => { state.choices = null; send(state, a); } } }, a.move || a.type))) : null,
+    p.solution ? el("ol", { class: "solution", "aria-label": t("puzzle_solution") },
+      p.solution.map((s) => el("li", { class: s.seat === p.seat ? "mine" : "reply" }, s.action.move || s.action.square || s.action.type))) : null,
+    el("p", { class: "actions" },
+      playing ? el("button", { type: "button", class: "secondary", on: { click: () => giveUp(state) } }, t("puzzle_give_up")) : null,
+      playing ? null : link("/puzzles/" + p.game, t("puzzle_next")),
+      " ", link("/how-to/" + p.game, t("how_to_play"))),
+  );
+}
+
+function tap(state, square, moves) {
+  const turnUp = moves.find((x) => x.squares.at === square);
+  if (turnUp) return send(state, turnUp.action);
+  if (state.selected) {
+    const chosen = moves.filter((x) => x.squares.from === state.selected && x.squares.to === square).map((x) => x.action);
+    if (chosen.length === 1) return send(state, chosen[0]);
+    if (chosen.length > 1) { state.choices = chosen; return draw(state); }
+  }
+  state.selected = state.selected === square ? null : square;
+  draw(state);
+}
+
+async function send(state, action) {
+  state.selected = null;
+  try {
+    const answer = (await api("POST", "/v1/puzzles/" + state.puzzle.id + "/moves", { action })).data;
+    state.puzzle = answer.puzzle;
+    state.said = answer.verdict;
+    if (answer.my_rating) state.mine.rating = answer.my_rating;
+    if (answer.verdict === "solved") state.mine = (await api("GET", "/v1/me/puzzles?game=" + encodeURIComponent(state.game))).data;
+    draw(state);
+  } catch (error) {
+    fail(error);
+  }
+}
+
+async function giveUp(state) {
+  try {
+    state.puzzle = (await api("POST", "/v1/puzzles/" + state.puzzle.id + "/give-up", {})).data;
+    state.mine = (await api("GET", "/v1/me/puzzles?game=" + encodeURIComponent(state.game))).data;
+    draw(state);
+  } catch (error) {
+    fail(error);
+  }
+}

@@ -1,0 +1,397 @@
+//! Puzzles over the API (issue #52, docs/puzzles.md): served one move at
+//! a time with nothing of the line sent early, the daily puzzle the same
+//! for everyone whose day it is, streaks across days, Glicko-2 for
+//! accounts and nothing for guests. The puzzles are the rules crate's
+//! mined ones (`rules/tests/data/puzzles/`), stored as the mining job
+//! stores them.
+
+use crate::support::TestApp;
+use chrono::Duration;
+use posthorn_rules::puzzles::Found;
+use posthorn_rules::{Env, GameId, MatchState, Seat, SplitMix64};
+use serde_json::{json, Value};
+
+/// The games with mined puzzles, and the file each is read from.
+const MINED: [(&str, &str); 4] = [
+    ("checkers", "checkers.jsonl"),
+    ("janggi", "janggi.jsonl"),
+    ("banqi", "banqi.jsonl"),
+    ("four_player_chess", "four_player_chess.jsonl"),
+];
+
+fn mined(file: &str, take: usize) -> Vec<(Value, Found)> {
+    let path = format!(
+        "{}/rules/tests/data/puzzles/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    text.lines()
+        .take(take)
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (v["config"].clone(), serde_json::from_value(v).unwrap())
+        })
+        .collect()
+}
+
+/// Store `take` puzzles of each game, as the mining job does.
+async fn seed(app: &TestApp, take: usize) {
+    let now = posthorn::clock::Clock::now(&app.clock);
+    app.blocking(move |s| {
+        let conn = &mut s.pool.get().unwrap();
+        for (game, file) in MINED {
+            let game = GameId::parse(game).unwrap();
+            for (i, (config, found)) in mined(file, take).into_iter().enumerate() {
+                let source = format!("test:{}:{i}", game.id());
+                assert!(
+                    posthorn::puzzles::store(conn, game, &config, &found, &source, now).unwrap()
+                );
+            }
+        }
+    })
+    .await;
+}
+
+fn effect(state: &MatchState, seat: Seat, action: &Value) -> Option<Vec<Value>> {
+    let mut random = SplitMix64::new(0);
+    let mut env = Env {
+        now: 0,
+        random: &mut random,
+    };
+    state.act(seat, action, &mut env).ok()
+}
+
+/// The line of a puzzle, read from the database (the API never sends it
+/// early), and its board as the solver sees it now.
+async fn line_of(app: &TestApp, id: &str) -> Vec<(u8, Value)> {
+    let id: uuid::Uuid = id.parse().unwrap();
+    let line: Value = app
+        .blocking(move |s| {
+            use diesel::prelude::*;
+            use posthorn::schema::puzzles;
+            let conn = &mut s.pool.get().unwrap();
+            puzzles::table
+                .find(id)
+                .select(puzzles::line)
+                .first::<Value>(conn)
+                .unwrap()
+        })
+        .await;
+    line.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["seat"].as_u64().unwrap() as u8, s["action"].clone()))
+        .collect()
+}
+
+/// A legal move of the solver that is not `right`, on `puzzle`'s board.
+fn a_wrong_move(puzzle: &Value, right: &Value) -> Value {
+    let game = GameId::parse(puzzle["game"].as_str().unwrap()).unwrap();
+    let seat = Seat(puzzle["seat"].as_u64().unwrap() as u8);
+    let id = puzzle["id"].as_str().unwrap();
+    let _ = id;
+    // The board: the opening and what was played, replayed by the rules.
+    let events: Vec<Value> = puzzle["_events"].as_array().unwrap().clone();
+    let mut state = MatchState::replay(game, &events).unwrap();
+    for s in puzzle["played"].as_array().unwrap() {
+        let seat = Seat(s["seat"].as_u64().unwrap() as u8);
+        for e in effect(&state, seat, &s["action"]).unwrap() {
+            state.apply(&e).unwrap();
+        }
+    }
+    let good = effect(&state, seat, right).unwrap();
+    state
+        .legal_actions(seat)
+        .into_iter()
+        .filter(crate::support::a_move)
+        .find(|a| effect(&state, seat, a).unwrap() != good)
+        .expect("another legal move")
+}
+
+async fn events_of(app: &TestApp, id: &str) -> Vec<Value> {
+    let id: uuid::Uuid = id.parse().unwrap();
+    app.blocking(move |s| {
+        use diesel::prelude::*;
+        use posthorn::schema::puzzles;
+        let conn = &mut s.pool.get().unwrap();
+        let v: Value = puzzles::table
+            .find(id)
+            .select(puzzles::events)
+            .first(conn)
+            .unwrap();
+        v.as_array().unwrap().clone()
+    })
+    .await
+}
+
+/// Nothing of the line beyond what is played is in `body`.
+fn nothing_ahead(body: &Value, line: &[(u8, Value)], played: usize) {
+    assert!(
+        body["solution"].is_null(),
+        "no solution while playing: {body}"
+    );
+    // The view and my legal moves may name the squares of a move; the
+    // line's own entries must not appear.
+    let mut shown = body.clone();
+    shown["legal"] = Value::Null;
+    let text = shown.to_string();
+    for (seat, action) in &line[played..] {
+        let entry = json!({"seat": seat, "action": action}).to_string();
+        assert!(!text.contains(&entry), "{entry} sent early: {text}");
+    }
+}
+
+/// Issue #52: in every game with puzzles, a puzzle is solved one move at
+/// a time: an illegal move is refused (422, nothing changes), a wrong one
+/// is "not the move" and shows nothing, the right ones bring the replies
+/// and then the solution; nothing of the line is sent before.
+#[actix_web::test]
+async fn a_puzzle_is_solved_move_by_move_and_its_line_is_never_sent_early() {
+    let app = TestApp::start().await;
+    seed(&app, 3).await;
+    let token = app.register("solver").await;
+    for (game, _) in MINED {
+        let reply = app
+            .get(&format!("/v1/puzzles/next?game={game}"), &token)
+            .await;
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        let mut puzzle = reply.body.clone();
+        let id = puzzle["id"].as_str().unwrap().to_owned();
+        let line = line_of(&app, &id).await;
+        nothing_ahead(&puzzle, &line, 0);
+        assert_eq!(puzzle["state"], "playing");
+        let solver = puzzle["seat"].as_u64().unwrap() as u8;
+        let path = format!("/v1/puzzles/{id}/moves");
+
+        let illegal = app
+            .post(
+                &path,
+                &token,
+                json!({"action": {"type": "move", "notation": "z9-z10"}}),
+            )
+            .await;
+        assert!(
+            illegal.status == 422 || illegal.status == 400,
+            "{}",
+            illegal.body
+        );
+        puzzle["_events"] = Value::from(events_of(&app, &id).await);
+        let wrong = a_wrong_move(&puzzle, &line[0].1);
+        let missed = app.post(&path, &token, json!({ "action": wrong })).await;
+        assert_eq!(missed.status, 200, "{}", missed.body);
+        assert_eq!(missed.body["verdict"], "not_the_move");
+        assert_eq!(
+            missed.body["puzzle"]["played"],
+            json!([]),
+            "the board is unchanged"
+        );
+        nothing_ahead(&missed.body["puzzle"], &line, 0);
+
+        let mut at = 0;
+        while at < line.len() {
+            assert_eq!(line[at].0, solver);
+            let answer = app
+                .post(&path, &token, json!({ "action": line[at].1 }))
+                .await;
+            assert_eq!(answer.status, 200, "{}", answer.body);
+            at += 1;
+            while at < line.len() && line[at].0 != solver {
+                at += 1;
+            }
+            if at < line.len() {
+                assert_eq!(answer.body["verdict"], "right");
+                assert_eq!(
+                    answer.body["puzzle"]["played"].as_array().unwrap().len(),
+                    at
+                );
+                nothing_ahead(&answer.body["puzzle"], &line, at);
+            } else {
+                assert_eq!(answer.body["verdict"], "solved", "{}", answer.body);
+                assert_eq!(
+                    answer.body["puzzle"]["solution"].as_array().unwrap().len(),
+                    line.len()
+                );
+                // A first wrong move made this attempt a loss.
+                assert!(
+                    answer.body["my_rating"].is_null(),
+                    "it counted at the wrong move"
+                );
+            }
+        }
+        let again = app
+            .post(&path, &token, json!({ "action": line[0].1 }))
+            .await;
+        assert_eq!(again.status, 409, "{}", again.body);
+    }
+    let counted = app
+        .count("SELECT count(*) AS n FROM puzzle_ratings WHERE attempts = 1".into())
+        .await;
+    assert_eq!(
+        counted,
+        MINED.len() as i64,
+        "each game's attempt counted once"
+    );
+    app.stop().await;
+}
+
+/// Issue #52: giving up shows the solution and counts as a loss; a
+/// guest's attempts rate nothing, neither the guest nor the puzzle.
+#[actix_web::test]
+async fn giving_up_shows_the_solution_and_a_guest_rates_nothing() {
+    let app = TestApp::start().await;
+    seed(&app, 2).await;
+    let guest = app.guest("Wanderer").await;
+    let puzzle = app.get("/v1/puzzles/next?game=checkers", &guest).await.body;
+    let id = puzzle["id"].as_str().unwrap().to_owned();
+    let line = line_of(&app, &id).await;
+    let solver = puzzle["seat"].as_u64().unwrap() as u8;
+    let mut answer = Value::Null;
+    for (seat, action) in &line {
+        if *seat == solver {
+            answer = app
+                .post(
+                    &format!("/v1/puzzles/{id}/moves"),
+                    &guest,
+                    json!({ "action": action }),
+                )
+                .await
+                .body;
+        }
+    }
+    assert_eq!(answer["verdict"], "solved");
+    assert!(answer["my_rating"].is_null());
+    let rated = app
+        .count("SELECT count(*) AS n FROM puzzle_ratings".into())
+        .await;
+    assert_eq!(rated, 0, "a guest has no puzzle rating");
+    let plays = app
+        .count("SELECT coalesce(sum(plays), 0)::bigint AS n FROM puzzles".into())
+        .await;
+    assert_eq!(plays, 0, "nor does a guest's attempt move a puzzle's");
+
+    let player = app.register("quitter").await;
+    let puzzle = app.get("/v1/puzzles/next?game=janggi", &player).await.body;
+    let id = puzzle["id"].as_str().unwrap().to_owned();
+    let shown = app
+        .post(&format!("/v1/puzzles/{id}/give-up"), &player, json!({}))
+        .await;
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    assert_eq!(shown.body["state"], "given_up");
+    assert_eq!(
+        shown.body["solution"].as_array().unwrap().len(),
+        line_of(&app, &id).await.len()
+    );
+    let mine = app.get("/v1/me/puzzles?game=janggi", &player).await.body;
+    assert!(
+        mine["rating"]["rating"].as_i64().unwrap() < 1500,
+        "a give-up is a loss: {mine}"
+    );
+    assert_eq!(mine["rating"]["attempts"], 1);
+    app.stop().await;
+}
+
+/// Issue #52: two players in the same time zone get the same daily
+/// puzzle on the same day and a new one the next; solving it day after
+/// day makes a streak, which a missed day ends.
+#[actix_web::test]
+async fn the_daily_puzzle_is_shared_changes_daily_and_makes_a_streak() {
+    // Tokens that outlive the days the clock is moved by.
+    let app = TestApp::start_with(posthorn::config::Config {
+        access_token_seconds: 30 * 24 * 3600,
+        ..Default::default()
+    })
+    .await;
+    seed(&app, 6).await;
+    let ann = app.register("ann").await;
+    let bob = app.register("bob").await;
+    let solve_daily = |token: String| {
+        let app = &app;
+        async move {
+            let puzzle = app
+                .get("/v1/puzzles/daily?game=checkers", &token)
+                .await
+                .body;
+            let id = puzzle["id"].as_str().unwrap().to_owned();
+            let solver = puzzle["seat"].as_u64().unwrap() as u8;
+            for (seat, action) in line_of(app, &id).await {
+                if seat == solver {
+                    app.post(
+                        &format!("/v1/puzzles/{id}/moves"),
+                        &token,
+                        json!({ "action": action }),
+                    )
+                    .await;
+                }
+            }
+            id
+        }
+    };
+    let first = app.get("/v1/puzzles/daily?game=checkers", &ann).await.body;
+    let same = app.get("/v1/puzzles/daily?game=checkers", &bob).await.body;
+    assert_eq!(
+        first["id"], same["id"],
+        "one daily puzzle for everyone that day"
+    );
+    assert!(first["daily"].is_string());
+    let day1 = solve_daily(ann.clone()).await;
+    let streak = app.get("/v1/me/puzzles?game=checkers", &ann).await.body;
+    assert_eq!(streak["streak"], 1, "{streak}");
+    assert_eq!(streak["solved_today"], true);
+
+    app.clock.advance(Duration::days(1));
+    let day2 = solve_daily(ann.clone()).await;
+    assert_ne!(day1, day2, "a new puzzle the next day");
+    let streak = app.get("/v1/me/puzzles?game=checkers", &ann).await.body;
+    assert_eq!(
+        streak["streak"], 2,
+        "counted across the day boundary: {streak}"
+    );
+
+    app.clock.advance(Duration::days(1));
+    let streak = app.get("/v1/me/puzzles?game=checkers", &ann).await.body;
+    assert_eq!(streak["streak"], 2, "today's still to do");
+    assert_eq!(streak["solved_today"], false);
+    app.clock.advance(Duration::days(1));
+    let streak = app.get("/v1/me/puzzles?game=checkers", &ann).await.body;
+    assert_eq!(streak["streak"], 0, "a missed day ends it");
+    let bob_streak = app.get("/v1/me/puzzles?game=checkers", &bob).await.body;
+    assert_eq!(bob_streak["streak"], 0);
+    app.stop().await;
+}
+
+/// Issue #52: bad input changes nothing: an unknown game, someone's
+/// malformed move, a puzzle that does not exist.
+#[actix_web::test]
+async fn bad_puzzle_requests_are_refused_with_problems() {
+    let app = TestApp::start().await;
+    seed(&app, 1).await;
+    let token = app.register("careful").await;
+    let unknown = app.get("/v1/puzzles/daily?game=go", &token).await;
+    assert_eq!(unknown.status, 400, "{}", unknown.body);
+    let missing = app
+        .get(&format!("/v1/puzzles/{}", uuid::Uuid::new_v4()), &token)
+        .await;
+    assert_eq!(missing.status, 404);
+    let puzzle = app.get("/v1/puzzles/next?game=checkers", &token).await.body;
+    let id = puzzle["id"].as_str().unwrap();
+    let malformed = app
+        .post(
+            &format!("/v1/puzzles/{id}/moves"),
+            &token,
+            json!({"action": 7}),
+        )
+        .await;
+    assert!(malformed.status.is_client_error(), "{}", malformed.body);
+    let extra = app
+        .post(
+            &format!("/v1/puzzles/{id}/moves"),
+            &token,
+            json!({"action": {}, "hint": true}),
+        )
+        .await;
+    assert_eq!(extra.status, 400, "{}", extra.body);
+    let after = app.get(&format!("/v1/puzzles/{id}"), &token).await.body;
+    assert_eq!(after["played"], json!([]));
+    assert_eq!(after["missed"], false);
+    app.stop().await;
+}

@@ -32,16 +32,21 @@ fn main() -> ExitCode {
     }
 }
 
+/// A one-connection pool on `url`, its migrations run: a command's.
+fn migrated(url: &str) -> Result<posthorn::db::Pool, String> {
+    let pool = posthorn::db::pool(url, 1)?;
+    let mut conn = pool
+        .get()
+        .map_err(|e| format!("cannot connect to the database: {e}"))?;
+    posthorn::db::migrate(&mut conn)?;
+    Ok(pool)
+}
+
 /// Grant or revoke the moderator role, on the database the service uses.
 fn moderator(on: bool, username: &str) -> Result<(), String> {
     let config = Config::from_env()?;
     with_database(&config, true, |url| {
-        let pool = posthorn::db::pool(url, 1)?;
-        let mut conn = pool
-            .get()
-            .map_err(|e| format!("cannot connect to the database: {e}"))?;
-        posthorn::db::migrate(&mut conn)?;
-        drop(conn);
+        let pool = migrated(url)?;
         let now = chrono::Utc::now();
         posthorn::db::transaction(&pool, |c| posthorn::moderation::grant(c, username, on, now))
             .map_err(|e| e.to_string())?;
@@ -60,11 +65,10 @@ fn import_puzzles(file: &str) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
     let config = Config::from_env()?;
     with_database(&config, true, |url| {
-        let pool = posthorn::db::pool(url, 1)?;
+        let pool = migrated(url)?;
         let mut conn = pool
             .get()
             .map_err(|e| format!("cannot connect to the database: {e}"))?;
-        posthorn::db::migrate(&mut conn)?;
         let now = chrono::Utc::now();
         let mut added = 0;
         for (n, line) in text.lines().enumerate() {

@@ -319,7 +319,8 @@ async function countOnTheMenu(browser, errors) {
   // The menu's count can be drawn before the list (CI saw an empty main).
   await page.waitForFunction(() => document.querySelectorAll("main h2").length >= 2);
   const headings = await page.$$eval("main h2", (h) => h.map((x) => x.textContent));
-  assert.deepEqual(headings, ["Matches with people", "Against the computer"]);
+  // Then the daily puzzles (issue #52).
+  assert.deepEqual(headings, ["Matches with people", "Against the computer", "Daily puzzle"]);
   await page.context().close();
 }
 

@@ -530,7 +530,7 @@ async function puzzlesByTaps(browser, errors) {
   const env = Object.assign({}, process.env, { DATABASE_URL: process.env.DATABASE_URL, POSTHORN_DATA_DIR: process.env.DATA_DIR });
   const imported = require("child_process").spawnSync(bin, ["puzzles", "import", "rules/tests/data/puzzles/checkers.jsonl"], { env, encoding: "utf8" });
   assert.equal(imported.status, 0, imported.stderr);
-  const pia = await account("pia", "ko");
+  const pia = await account("puzzler", "ko");
   const page = await phone(browser, errors, pia, "ko", SIZES[0]);
   // By its address, as a shared link opens it, then from the home page.
   await page.goto(BASE + "/puzzles/checkers/daily");

@@ -22,7 +22,7 @@
 
 mod toy;
 
-use posthorn_rules::engine::{Level, Search, WIN};
+use posthorn_rules::engine::{is_talk, Level, Search, WIN};
 use posthorn_rules::puzzles::{Found, Goal, Puzzles};
 use posthorn_rules::{banqi, checkers, four_player_chess, janggi};
 use posthorn_rules::{Env, Game, Seat, SplitMix64, Viewer};
@@ -84,18 +84,6 @@ fn effect<G: Game>(state: &G::State, seat: Seat, action: &G::Action) -> Option<V
             .map(|e| serde_json::to_value(e).unwrap())
             .collect(),
     )
-}
-
-fn is_talk(action: &Value) -> bool {
-    let kind = action["type"].as_str().unwrap_or("");
-    [
-        "resign",
-        "offer_draw",
-        "accept_draw",
-        "decline_draw",
-        "concede",
-    ]
-    .contains(&kind)
 }
 
 /// What is wrong with `puzzle`, if anything.

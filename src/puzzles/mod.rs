@@ -112,11 +112,3 @@ pub fn read_mined(line: &str) -> Result<(GameId, Value, Found), String> {
     let found: Found = serde_json::from_value(value).map_err(|e| e.to_string())?;
     Ok((game, config, found))
 }
-
-/// How many puzzles `game` has.
-pub fn count(conn: &mut PgConnection, game: GameId) -> Result<i64, Error> {
-    Ok(puzzles::table
-        .filter(puzzles::game.eq(game.id()))
-        .count()
-        .get_result(conn)?)
-}

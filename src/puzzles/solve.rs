@@ -11,6 +11,7 @@ use crate::schema::{puzzle_attempts, puzzle_days, puzzles, users};
 use chrono::{DateTime, NaiveDate, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
+use posthorn_rules::engine::is_talk;
 use posthorn_rules::puzzles::Step;
 use posthorn_rules::{Env, GameId, MatchState, Seat, SplitMix64, Viewer};
 use serde::{Deserialize, Serialize};
@@ -122,19 +123,6 @@ fn act(state: &MatchState, seat: Seat, action: &Value) -> Result<Vec<Value>, Err
     state.act(seat, action, &mut env).map_err(Error::Rule)
 }
 
-/// A move on the board, not resigning nor an offer.
-fn plays(action: &Value) -> bool {
-    let kind = action["type"].as_str().unwrap_or("");
-    ![
-        "resign",
-        "offer_draw",
-        "accept_draw",
-        "decline_draw",
-        "concede",
-    ]
-    .contains(&kind)
-}
-
 fn view_of(row: &PuzzleRow, attempt: &Attempt) -> Result<PuzzleView, Error> {
     let line = line_of(row)?;
     let step = attempt.step as usize;
@@ -160,7 +148,7 @@ fn view_of(row: &PuzzleRow, attempt: &Attempt) -> Result<PuzzleView, Error> {
             state
                 .legal_actions(solver)
                 .into_iter()
-                .filter(plays)
+                .filter(|a| !is_talk(a))
                 .collect()
         },
         solution: over.then_some(line),
@@ -406,7 +394,7 @@ pub fn play(
         let solver = Seat(row.solver as u8);
         let step = a.step as usize;
         let state = board(&row, &line, step)?;
-        if !plays(&action) {
+        if is_talk(&action) {
             return Err(Error::unacceptable(
                 "a puzzle takes moves only: resigning and offers are not moves",
             ));

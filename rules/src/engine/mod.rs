@@ -76,14 +76,20 @@ pub fn fallback(legal: &[Value], random: &mut dyn Random) -> Option<Value> {
     // Not a move of the game: resigning, the draw offers, a §F7
     // concession. Named whole: FlipChess's `draw` is drawing a card, a
     // move like any other.
-    let talk = |a: &Value| TALK.contains(&kind(a).as_str());
-    let moves: Vec<&Value> = legal.iter().filter(|a| !talk(a)).collect();
+    let moves: Vec<&Value> = legal.iter().filter(|a| !is_talk(a)).collect();
     let pick: Vec<&Value> = if moves.is_empty() {
         legal.iter().collect()
     } else {
         moves
     };
     (!pick.is_empty()).then(|| pick[random.below(pick.len() as u64) as usize].clone())
+}
+
+/// Whether `action` ends or offers to end a match rather than plays in it
+/// ([`TALK`]): never a computer's choice while it has a move, and never a
+/// puzzle's move.
+pub fn is_talk(action: &Value) -> bool {
+    TALK.contains(&action.get("type").and_then(Value::as_str).unwrap_or(""))
 }
 
 /// The action types that end or offer to end a match rather than play in

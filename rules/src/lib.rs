@@ -61,6 +61,7 @@ pub mod flipchess;
 pub mod four_player_chess;
 pub mod grid;
 pub mod janggi;
+pub mod lessons;
 pub mod listing;
 pub mod puzzles;
 

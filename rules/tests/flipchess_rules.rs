@@ -41,6 +41,7 @@ fn table(position: &str, hand_a: &[&str], hand_b: &[&str], top: &str) -> Table {
             position: position.into(),
             deck: Some(Vec::new()),
             deck_size: 0,
+            turns: 0,
         },
     )
     .unwrap();

@@ -22,12 +22,30 @@ use cards::{Card, Colour, DECK_SIZE, HAND_SIZE};
 use serde::{Deserialize, Serialize};
 use state::other;
 
-/// Creation options: `position` starts from a chess FEN (lessons, tests).
+/// Creation options: `position` starts from a chess FEN (lessons, tests);
+/// `deal` sets the cards as well (lessons, puzzles).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<Deal>,
+}
+
+/// A position's cards instead of §F1's deal: each side's hand and the
+/// pile's top card by name (`red-7`, `wild`), and the turns already
+/// played (§F5: the round follows). The rest of the deck is shuffled as
+/// usual and stays hidden. The top card must be a number card, as §F1's
+/// first discard is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Deal {
+    pub white: Vec<String>,
+    pub black: Vec<String>,
+    pub top: String,
+    #[serde(default)]
+    pub turns: u32,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
@@ -132,6 +150,9 @@ impl Game for FlipChess {
         options: &[(
             "position",
             "start from this chess FEN instead of the standard position",
+        ), (
+            "deal",
+            "set each side's hand, the pile's top card and the turns played instead of §F1's deal",
         )],
         // §F9: 80 turns; a turn is at most a draw, a play, three moves, an
         // end, a call, a catch and a flip decision — ample headroom.
@@ -190,22 +211,21 @@ impl Game for FlipChess {
             position: board.to_fen(),
             deck_size: deck.len(),
             deck: Some(deck),
+            turns: config.deal.as_ref().map_or(0, |d| d.turns),
         });
-        // §F1: seven cards each, then the first discard.
-        for seat in [white, other(white)] {
-            let d = &em.state.deck;
-            let cards: Vec<u8> = d[d.len() - HAND_SIZE..].iter().rev().copied().collect();
+        let (hands, top) = match &config.deal {
+            Some(deal) => dealt(deal, &em.state.deck)?,
+            None => usual_deal(&em.state.deck),
+        };
+        for (seat, cards) in [white, other(white)].into_iter().zip(hands) {
             em.emit(Event::Drew {
                 seat,
-                count: HAND_SIZE,
+                count: cards.len(),
                 cards: Some(cards),
                 reason: "deal".into(),
             });
         }
-        let turned = cards::first_discard(&em.state.deck).unwrap_or(0);
-        let d = &em.state.deck;
-        let cards: Vec<u8> = d[d.len() - turned..].iter().rev().copied().collect();
-        em.emit(Event::FirstDiscard { cards });
+        em.emit(Event::FirstDiscard { cards: top });
         Ok(em.events)
     }
 
@@ -436,4 +456,43 @@ impl PhaseView {
             flip_victim: None,
         }
     }
+}
+
+/// §F1: seven cards each from the top of the shuffled `deck` (White's
+/// first), then cards turned until a number card.
+fn usual_deal(deck: &[u8]) -> ([Vec<u8>; 2], Vec<u8>) {
+    let take = |rest: &mut Vec<u8>, n: usize| -> Vec<u8> {
+        let cards = rest.split_off(rest.len() - n);
+        cards.into_iter().rev().collect()
+    };
+    let mut rest = deck.to_vec();
+    let hands = [take(&mut rest, HAND_SIZE), take(&mut rest, HAND_SIZE)];
+    let turned = cards::first_discard(&rest).unwrap_or(0);
+    (hands, take(&mut rest, turned))
+}
+
+/// A [`Deal`]'s cards as ids taken from `deck`, each name one copy.
+fn dealt(deal: &Deal, deck: &[u8]) -> Result<([Vec<u8>; 2], Vec<u8>), RuleError> {
+    let mut left = deck.to_vec();
+    let mut take = |name: &str| -> Result<u8, RuleError> {
+        let at = left
+            .iter()
+            .position(|&id| Card::of(id).name() == name)
+            .ok_or_else(|| RuleError::malformed(format!("deal: no card {name:?} left")))?;
+        Ok(left.remove(at))
+    };
+    let mut hand = |names: &[String]| {
+        names
+            .iter()
+            .map(|n| take(n))
+            .collect::<Result<Vec<u8>, _>>()
+    };
+    let hands = [hand(&deal.white)?, hand(&deal.black)?];
+    let top = take(&deal.top)?;
+    if !matches!(Card::of(top).face, cards::Face::Number(_)) {
+        return Err(RuleError::malformed(
+            "deal: the top card must be a number card (§F1)",
+        ));
+    }
+    Ok((hands, vec![top]))
 }

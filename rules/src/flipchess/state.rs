@@ -56,6 +56,10 @@ pub enum Event {
         #[serde(default)]
         deck: Option<Vec<u8>>,
         deck_size: usize,
+        /// Turns already played, for a position set up mid-match (a
+        /// lesson's or a puzzle's [`super::Deal`]).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        turns: u32,
     },
     /// Cards taken from the top of the deck into a hand.
     Drew {
@@ -282,9 +286,11 @@ impl State {
                 white,
                 position,
                 deck,
+                turns,
                 ..
             } => {
                 *self = State {
+                    turns: *turns,
                     board: Board::from_fen(position)
                         .map_err(|e| RuleError::unreadable("position", e))?,
                     white: *white,
@@ -414,4 +420,8 @@ impl State {
         }
         Ok(())
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }

@@ -1,0 +1,144 @@
+//! First steps (docs/lessons.md): every step of every game can be
+//! completed by its own line, and the rules turn back what it does not
+//! teach — generic over the games, one line each.
+
+use posthorn_rules::lessons::{attempt, lessons, opening, Lesson, Verdict};
+use posthorn_rules::{GameId, Viewer};
+use serde_json::{json, Value};
+
+/// Every step's line, played one action at a time, is right so far at
+/// each action and done at the end.
+fn completes(game: GameId, steps: usize) {
+    let all = lessons(game);
+    assert_eq!(all.len(), steps, "{game:?}: steps");
+    for lesson in &all {
+        for played in 1..=lesson.line.len() {
+            let got = attempt(game, lesson, &lesson.line[..played])
+                .unwrap_or_else(|e| panic!("{game:?} {}: {e:?}", lesson.key));
+            let want = if played == lesson.line.len() {
+                Verdict::Done
+            } else {
+                Verdict::Playing
+            };
+            assert_eq!(got.verdict, want, "{game:?} {} after {played}", lesson.key);
+            assert_eq!(got.accepted, played);
+        }
+    }
+}
+
+#[test]
+fn flipchess_seven_steps_complete() {
+    completes(GameId::FlipChess, 7);
+}
+#[test]
+fn checkers_steps_complete() {
+    completes(GameId::Checkers, 3);
+}
+#[test]
+fn janggi_steps_complete() {
+    completes(GameId::Janggi, 3);
+}
+#[test]
+fn banqi_steps_complete() {
+    completes(GameId::Banqi, 3);
+}
+#[test]
+fn four_player_chess_steps_complete() {
+    completes(GameId::FourPlayerChess, 2);
+}
+
+/// Every legal first action but the taught one is turned back, and the
+/// match is left as it was.
+#[test]
+fn every_other_legal_action_is_turned_back() {
+    for &game in GameId::ALL {
+        for lesson in lessons(game) {
+            let (start, student) = opening(game, &lesson).unwrap();
+            let others: Vec<Value> = start
+                .legal_actions(student)
+                .into_iter()
+                .filter(|a| a.get("type") != Some(&json!("resign")))
+                .filter(|a| a != &lesson.line[0])
+                .collect();
+            for other in others {
+                let Ok(got) = attempt(game, &lesson, &[other.clone()]) else {
+                    continue;
+                };
+                if got.verdict == Verdict::NotThisWay {
+                    assert_eq!(got.accepted, 0);
+                    assert_eq!(got.state, start, "{game:?} {}: {other}", lesson.key);
+                } else {
+                    // The same state by another name (`b1b4` and `b1xb4`).
+                    assert_eq!(
+                        got.state,
+                        attempt(game, &lesson, &lesson.line[..1]).unwrap().state
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// An illegal action is the rules' own error, and more actions than the
+/// line holds are refused.
+#[test]
+fn illegal_and_extra_actions_are_errors() {
+    for &game in GameId::ALL {
+        for lesson in lessons(game) {
+            let nonsense = json!({"type": "move", "move": "z9z9"});
+            assert!(
+                attempt(game, &lesson, &[nonsense]).is_err(),
+                "{game:?} {}",
+                lesson.key
+            );
+            let mut long = lesson.line.clone();
+            long.push(lesson.line[0].clone());
+            assert!(attempt(game, &lesson, &long).is_err());
+        }
+    }
+}
+
+/// The steps that end a match end it with the student winning, by the
+/// rules' own outcome (§F9, Janggi's mate).
+#[test]
+fn winning_steps_are_won_by_the_student() {
+    for (game, key) in [(GameId::FlipChess, "king"), (GameId::Janggi, "mate")] {
+        let lesson = lessons(game).into_iter().find(|l| l.key == key).unwrap();
+        let done = attempt(game, &lesson, &lesson.line).unwrap();
+        let outcome = done.state.outcome().expect("the match is over");
+        assert_eq!(outcome.winners, vec![done.student], "{game:?} {key}");
+    }
+}
+
+/// FlipChess's dealt cards are the student's own to see; the opponent's
+/// hand is a count (§H1).
+#[test]
+fn a_step_shows_only_the_students_hand() {
+    let lesson: Lesson = lessons(GameId::FlipChess).remove(0);
+    let (start, student) = opening(GameId::FlipChess, &lesson).unwrap();
+    let view = start.view(Viewer::Seat(student));
+    assert_eq!(view["hand"], json!(["yellow-2", "blue-8", "green-1"]));
+    let text = view.to_string();
+    assert!(
+        !text.contains("green-2") && !text.contains("red-9"),
+        "{text}"
+    );
+}
+
+/// FlipChess's `deal` takes each named card once from the deck, and its
+/// top card is a number card, as §F1's first discard is.
+#[test]
+fn a_deal_names_real_cards_and_a_number_on_top() {
+    use posthorn_rules::{MatchState, SplitMix64};
+    let deal = |white: Value, top: &str| {
+        let config = json!({"deal": {"white": white, "black": [], "top": top}});
+        MatchState::setup(GameId::FlipChess, &config, 2, &mut SplitMix64::new(1))
+    };
+    assert!(deal(json!(["red-0"]), "red-5").is_ok());
+    assert!(
+        deal(json!(["red-0", "red-0"]), "red-5").is_err(),
+        "one red 0 in the deck"
+    );
+    assert!(deal(json!(["purple-3"]), "red-5").is_err());
+    assert!(deal(json!([]), "red-skip").is_err(), "§F1: a number on top");
+}

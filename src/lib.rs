@@ -18,6 +18,7 @@ pub mod idempotency;
 pub mod identities;
 pub mod job_queue;
 pub mod jobs;
+pub mod lessons;
 pub mod limits;
 pub mod live;
 pub mod lobby;

@@ -528,3 +528,12 @@ diesel::joinable!(puzzle_days -> puzzles (puzzle_id));
 diesel::joinable!(puzzle_attempts -> puzzles (puzzle_id));
 diesel::allow_tables_to_appear_in_same_query!(puzzles, puzzle_days, puzzle_attempts);
 diesel::allow_tables_to_appear_in_same_query!(matches, mined_matches);
+
+diesel::table! {
+    lessons_done (user_id, game, step) {
+        user_id -> Uuid,
+        game -> Text,
+        step -> Text,
+        done_at -> Timestamptz,
+    }
+}

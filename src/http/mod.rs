@@ -15,6 +15,7 @@ pub mod game_examples;
 pub mod game_schemas;
 pub mod headers;
 pub mod identities;
+pub mod lessons;
 pub mod live;
 pub mod matches;
 pub mod moderation;

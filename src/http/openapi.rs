@@ -9,8 +9,9 @@
 //! 503 when the database is busy).
 
 use super::{
-    accounts, computer, conditional, devices, friends, identities, live, matches, moderation,
-    my_data, native_push, notify, ops, puzzles, ratings, seeks, talk, tournaments, vacation,
+    accounts, computer, conditional, devices, friends, identities, lessons, live, matches,
+    moderation, my_data, native_push, notify, ops, puzzles, ratings, seeks, talk, tournaments,
+    vacation,
 };
 use actix_web::http::StatusCode;
 use serde::Serialize;
@@ -64,6 +65,9 @@ api_routes!(
     puzzles::play,
     puzzles::give_up,
     puzzles::mine,
+    lessons::list,
+    lessons::open,
+    lessons::attempt,
     accounts::register_guest,
     accounts::me,
     accounts::change_me,

@@ -39,7 +39,7 @@ const FLOORS: [&[&str]; 8] = [
     &["matches"],
     &[
         "ratings", "notices", "summary", "computer", "vacation", "live", "talk", "stopping",
-        "puzzles",
+        "puzzles", "lessons",
     ],
     &["lobby", "tournaments", "deletion", "export", "moderation"],
     &["state"],

@@ -25,6 +25,7 @@ mod headers;
 mod identities;
 mod janggi;
 mod layers;
+mod lessons;
 mod live;
 mod matches;
 mod moderation;

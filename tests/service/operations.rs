@@ -248,6 +248,9 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("post", "/v1/puzzles/{id}/moves"),
         ("post", "/v1/puzzles/{id}/give-up"),
         ("get", "/v1/me/puzzles"),
+        ("get", "/v1/lessons/{game}"),
+        ("get", "/v1/lessons/{game}/{step}"),
+        ("post", "/v1/lessons/{game}/{step}/moves"),
     ];
     let paths = doc["paths"].as_object().unwrap();
     for (method, path) in routes {
@@ -260,7 +263,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        96,
+        99,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

@@ -1,0 +1,82 @@
+//! First steps (issue #52, docs/lessons.md): thin wrappers over
+//! `crate::lessons`. Every caller has an account (a guest's lives on
+//! their device), so progress is kept for everyone.
+
+use crate::auth::Caller;
+use crate::db;
+use crate::http::body::Body;
+use crate::http::error::ApiError;
+use crate::lessons::{self, LessonsView, TryView};
+use crate::state::AppState;
+use actix_web::{get, post, web, HttpResponse};
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+#[utoipa::path(get, path = "/v1/lessons/{game}", tag = "lessons",
+    params(("game" = String, Path, description = "the game (`flipchess`, `janggi`, …)")),
+    responses((status = 200, body = LessonsView, description = "the game's steps in order, each marked done where I completed it"),
+        (status = 404, description = "no such game")),
+    security(("bearer" = [])))]
+#[get("/v1/lessons/{game}")]
+pub async fn list(
+    state: web::Data<AppState>,
+    caller: Caller,
+    game: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let (me, game) = (caller.user_id, game.into_inner());
+    let view = db::run(&state.pool, move |c| lessons::list(c, me, &game)).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+#[utoipa::path(get, path = "/v1/lessons/{game}/{step}", tag = "lessons",
+    params(("game" = String, Path), ("step" = String, Path, description = "the step's key")),
+    responses((status = 200, body = TryView, description = "the step's board before I act, and my legal actions"),
+        (status = 404, description = "no such game or step")),
+    security(("bearer" = [])))]
+#[get("/v1/lessons/{game}/{step}")]
+pub async fn open(
+    state: web::Data<AppState>,
+    caller: Caller,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (me, now, (game, step)) = (caller.user_id, state.clock.now(), path.into_inner());
+    let view = db::run(&state.pool, move |c| {
+        lessons::try_step(c, me, &game, &step, &[], now)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+/// `POST /v1/lessons/{game}/{step}/moves`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StepActions {
+    /// Every action I have played in this step so far, the newest last,
+    /// as the game's own act call takes each.
+    #[schema(value_type = Vec<Object>)]
+    pub actions: Vec<Value>,
+}
+
+#[utoipa::path(post, path = "/v1/lessons/{game}/{step}/moves", tag = "lessons",
+    params(("game" = String, Path), ("step" = String, Path, description = "the step's key")),
+    request_body = StepActions,
+    responses((status = 200, body = TryView, description = "`playing` (right so far), `done` (recorded as mine), or `not_this_way` (legal, but not what the step teaches: not played)"),
+        (status = 422, description = "an action the rules refuse: nothing changes"),
+        (status = 404, description = "no such game or step")),
+    security(("bearer" = [])))]
+#[post("/v1/lessons/{game}/{step}/moves")]
+pub async fn attempt(
+    state: web::Data<AppState>,
+    caller: Caller,
+    path: web::Path<(String, String)>,
+    body: Body<StepActions>,
+) -> Result<HttpResponse, ApiError> {
+    let (me, now, (game, step)) = (caller.user_id, state.clock.now(), path.into_inner());
+    let actions = body.into_inner().actions;
+    let view = db::run(&state.pool, move |c| {
+        lessons::try_step(c, me, &game, &step, &actions, now)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(view))
+}

@@ -1,0 +1,159 @@
+//! First steps (issue #52, docs/lessons.md): each game's lessons from the
+//! rules crate (`posthorn_rules::lessons`), tried one action at a time
+//! and judged by the rules, and the steps each account has completed —
+//! a guest's too, whose account lives on their device.
+//!
+//! Nothing of an attempt is stored: the client sends the actions it has
+//! played in the step so far, and the rules replay the step from its
+//! setup. Only a completed step is written.
+
+use crate::error::Error;
+use crate::schema::lessons_done;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use posthorn_rules::engine::is_talk;
+use posthorn_rules::lessons::{self, Attempt, Lesson, Verdict};
+use posthorn_rules::{GameId, Viewer};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// One step as the student sees it.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct StepView {
+    /// The step's stable name (`colour`, `flip_window`): the client's
+    /// words for it are keyed by it.
+    pub key: String,
+    /// How many actions the step takes.
+    pub actions: usize,
+    /// I have completed it before.
+    pub done: bool,
+}
+
+/// A game's first steps and my progress through them.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct LessonsView {
+    pub game: String,
+    pub steps: Vec<StepView>,
+}
+
+/// `POST /v1/lessons/{game}/{step}/moves`'s answer: where the attempt
+/// stands and the board as the student sees it.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct TryView {
+    pub game: String,
+    pub step: String,
+    /// `playing` (right so far), `done`, or `not_this_way` (the last
+    /// action is legal but not what the step teaches: it was not played).
+    pub verdict: String,
+    /// How many of the actions sent were played.
+    pub accepted: usize,
+    /// The seat the student plays.
+    pub seat: u8,
+    /// The game's own view for that seat, after the accepted actions.
+    #[schema(value_type = Object)]
+    pub view: Value,
+    /// The student's legal actions now (the rules' list without
+    /// resigning or offers), what the board lets them tap.
+    #[schema(value_type = Vec<Object>)]
+    pub legal: Vec<Value>,
+}
+
+fn game_of(game: &str) -> Result<GameId, Error> {
+    GameId::parse(game).ok_or(Error::not_found("game"))
+}
+
+fn lesson_of(game: GameId, key: &str) -> Result<Lesson, Error> {
+    lessons::lessons(game)
+        .into_iter()
+        .find(|l| l.key == key)
+        .ok_or(Error::not_found("step"))
+}
+
+fn done_steps(
+    conn: &mut PgConnection,
+    user: Uuid,
+    game: GameId,
+) -> Result<BTreeSet<String>, Error> {
+    let done: Vec<String> = lessons_done::table
+        .filter(lessons_done::user_id.eq(user))
+        .filter(lessons_done::game.eq(game.id()))
+        .select(lessons_done::step)
+        .load(conn)?;
+    Ok(done.into_iter().collect())
+}
+
+/// `game`'s steps, in order, each marked done where I completed it.
+pub fn list(conn: &mut PgConnection, user: Uuid, game: &str) -> Result<LessonsView, Error> {
+    let game = game_of(game)?;
+    let done = done_steps(conn, user, game)?;
+    let steps = lessons::lessons(game)
+        .into_iter()
+        .map(|l| StepView {
+            key: l.key.to_owned(),
+            actions: l.line.len(),
+            done: done.contains(l.key),
+        })
+        .collect();
+    Ok(LessonsView {
+        game: game.id().to_owned(),
+        steps,
+    })
+}
+
+/// Judge `actions`, my attempt at `step` so far; a completed step is
+/// recorded as mine. An illegal action is the rules' error (422) and
+/// records nothing.
+pub fn try_step(
+    conn: &mut PgConnection,
+    user: Uuid,
+    game: &str,
+    step: &str,
+    actions: &[Value],
+    now: DateTime<Utc>,
+) -> Result<TryView, Error> {
+    let game = game_of(game)?;
+    let lesson = lesson_of(game, step)?;
+    let tried = lessons::attempt(game, &lesson, actions)?;
+    if tried.verdict == Verdict::Done {
+        diesel::insert_into(lessons_done::table)
+            .values((
+                lessons_done::user_id.eq(user),
+                lessons_done::game.eq(game.id()),
+                lessons_done::step.eq(lesson.key),
+                lessons_done::done_at.eq(now),
+            ))
+            .on_conflict_do_nothing()
+            .execute(conn)?;
+    }
+    Ok(shown(game, &lesson, tried))
+}
+
+fn shown(game: GameId, lesson: &Lesson, tried: Attempt) -> TryView {
+    let verdict = match tried.verdict {
+        Verdict::Playing => "playing",
+        Verdict::Done => "done",
+        Verdict::NotThisWay => "not_this_way",
+    };
+    let legal = match tried.verdict {
+        Verdict::Done => Vec::new(),
+        _ => tried
+            .state
+            .legal_actions(tried.student)
+            .into_iter()
+            .filter(|a| !is_talk(a))
+            .collect(),
+    };
+    TryView {
+        game: game.id().to_owned(),
+        step: lesson.key.to_owned(),
+        verdict: verdict.to_owned(),
+        accepted: tried.accepted,
+        seat: tried.student.0,
+        view: tried.state.view(Viewer::Seat(tried.student)),
+        legal,
+    }
+}

@@ -12,7 +12,6 @@ use crate::schema::lessons_done;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
-use posthorn_rules::engine::is_talk;
 use posthorn_rules::lessons::{self, Attempt, Lesson, Verdict};
 use posthorn_rules::{GameId, Viewer};
 use serde::{Deserialize, Serialize};
@@ -140,12 +139,7 @@ fn shown(game: GameId, lesson: &Lesson, tried: Attempt) -> TryView {
     };
     let legal = match tried.verdict {
         Verdict::Done => Vec::new(),
-        _ => tried
-            .state
-            .legal_actions(tried.student)
-            .into_iter()
-            .filter(|a| !is_talk(a))
-            .collect(),
+        _ => lessons::offered(&tried.state, tried.student),
     };
     TryView {
         game: game.id().to_owned(),

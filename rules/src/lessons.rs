@@ -116,6 +116,17 @@ pub fn attempt(game: GameId, lesson: &Lesson, actions: &[Value]) -> Result<Attem
     })
 }
 
+/// The student's actions a step offers: the legal ones but resigning and
+/// draw offers (nobody's match to end or share). Conceding a captured
+/// king stays (§F7): a choice a step explains rather than hides.
+pub fn offered(state: &MatchState, student: Seat) -> Vec<Value> {
+    state
+        .legal_actions(student)
+        .into_iter()
+        .filter(|a| a["type"] == "concede" || !crate::engine::is_talk(a))
+        .collect()
+}
+
 fn owing(state: &MatchState) -> Result<Seat, RuleError> {
     state
         .to_act()

@@ -61,7 +61,7 @@ fn every_other_legal_action_is_turned_back() {
                 .filter(|a| a != &lesson.line[0])
                 .collect();
             for other in others {
-                let Ok(got) = attempt(game, &lesson, &[other.clone()]) else {
+                let Ok(got) = attempt(game, &lesson, std::slice::from_ref(&other)) else {
                     continue;
                 };
                 if got.verdict == Verdict::NotThisWay {
@@ -141,4 +141,32 @@ fn a_deal_names_real_cards_and_a_number_on_top() {
     );
     assert!(deal(json!(["purple-3"]), "red-5").is_err());
     assert!(deal(json!([]), "red-skip").is_err(), "§F1: a number on top");
+    // A dealt hand is known to whoever made the match: never a match's
+    // opening (§H1), only a lesson's or a puzzle's.
+    let dealt = json!({"deal": {"white": [], "black": [], "top": "red-5"}});
+    assert_eq!(
+        MatchState::start(GameId::FlipChess, &dealt).unwrap(),
+        posthorn_rules::Start::FixesHidden
+    );
+}
+
+/// A step offers the student its moves but never resigning; a captured
+/// king's concession stays, for the step to explain (§F7).
+#[test]
+fn a_step_offers_no_resignation_but_the_concession() {
+    use posthorn_rules::lessons::offered;
+    for &game in GameId::ALL {
+        for lesson in lessons(game) {
+            let (start, student) = opening(game, &lesson).unwrap();
+            let offer = offered(&start, student);
+            assert!(offer.contains(&lesson.line[0]), "{game:?} {}", lesson.key);
+            assert!(offer.iter().all(|a| a["type"] != "resign"));
+        }
+    }
+    let window = lessons(GameId::FlipChess)
+        .into_iter()
+        .find(|l| l.key == "flip_window")
+        .unwrap();
+    let (start, student) = opening(GameId::FlipChess, &window).unwrap();
+    assert!(offered(&start, student).contains(&json!({"type": "concede"})));
 }

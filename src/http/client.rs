@@ -48,6 +48,8 @@ const FILES: &[(&str, &str, &str, &str)] = &[
     script!("moderation.js"),
     script!("zones.js"),
     script!("puzzles.js"),
+    script!("lessons.js"),
+    script!("tapping.js"),
     // The games: the registry, what their boards share, one module each.
     script!("games.js"),
     script!("boards.js"),
@@ -141,7 +143,7 @@ pub async fn home(req: HttpRequest) -> HttpResponse {
 /// The pages the client draws itself: invitations, matches, and the rest
 /// (`signin/callback` is where Google and Apple send a browser back;
 /// `account-deletion` is public, for the app stores' link).
-#[get("/{page:(invite|matches|new|computer|seek|settings|leaderboards|users|friends|signin|verify-email|forgot-password|reset-password|tournaments|how-to|account-deletion|moderation|puzzles)(/.*)?}")]
+#[get("/{page:(invite|matches|new|computer|seek|settings|leaderboards|users|friends|signin|verify-email|forgot-password|reset-password|tournaments|how-to|account-deletion|moderation|puzzles|learn)(/.*)?}")]
 pub async fn page(req: HttpRequest) -> HttpResponse {
     shell(&req)
 }

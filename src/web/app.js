@@ -14,6 +14,7 @@ import { moderationPage } from "./moderation.js";
 import { howToPage, welcomePage } from "./welcome.js";
 import { offlineBanner, watchConnection } from "./offline.js";
 import { puzzlePage, puzzlesIndex } from "./puzzles.js";
+import { lessonsPage } from "./lessons.js";
 
 const nav = document.getElementById("nav");
 
@@ -126,6 +127,8 @@ async function route() {
     if (path === "/puzzles") return await puzzlesIndex();
     const puzzle = path.match(/^\/puzzles\/([a-z_]+)(\/daily)?$/);
     if (puzzle) return await puzzlePage(puzzle[1], Boolean(puzzle[2]));
+    const learn = path.match(/^\/learn\/([a-z_]+)(?:\/([a-z_]+))?$/);
+    if (learn) return await lessonsPage(learn[1], learn[2]);
     if (path === "/seek") return await seekPage();
     if (path === "/settings") return await settingsPage(drawNav);
     if (path === "/friends") return await friendsPage();

@@ -121,6 +121,9 @@ export function howToPage(game) {
     el("p", { class: "game-picture", "aria-hidden": "true" }, PICTURE[game]),
     el("p", {}, lead),
     el("ul", {}, points.map((p) => el("li", {}, p))),
+    // The first steps, to take or replay (issue #52; a visitor signs in
+    // or plays as a guest first).
+    el("p", {}, link("/learn/" + game, t("learn_replay"))),
     el("p", {}, link("/how-to", t("all_games")))));
 }
 

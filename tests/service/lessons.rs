@@ -4,7 +4,7 @@
 //! hidden shown, and progress kept per account — a guest's too.
 
 use crate::support::TestApp;
-use posthorn_rules::lessons::{attempt, lessons, opening};
+use posthorn_rules::lessons::{attempt, lessons, offered, opening};
 use posthorn_rules::{GameId, Viewer};
 use serde_json::{json, Value};
 
@@ -62,6 +62,12 @@ async fn every_step_of_every_game_is_completed_action_by_action() {
             let opened = app.get(&format!("/v1/lessons/{id}/{key}"), &token).await;
             assert_eq!(opened.status, 200, "{}", opened.body);
             assert_eq!(opened.body["verdict"], "playing");
+            let (start, student) = opening(game, lesson).unwrap();
+            let tappable = json!(offered(&start, student));
+            assert_eq!(
+                opened.body["legal"], tappable,
+                "{game:?} {key}: my actions to tap"
+            );
             nothing_hidden(game, key, 0, &opened.body);
             let path = format!("/v1/lessons/{id}/{key}/moves");
 

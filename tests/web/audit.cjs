@@ -160,6 +160,7 @@ async function audit(browser, errors) {
     await visit(page, "/users/bob_a", `profile ${lang}`, found, "h3");
     await visit(page, "/tournaments", `tournaments ${lang}`, found, "h2");
     await visit(page, "/tournaments/" + cup.id, `a tournament ${lang}`, found, ".tournament");
+    for (const game of GAMES) await visit(page, "/learn/" + game, `first steps ${game} ${lang}`, found, ".lesson .board .sq");
     for (const game of GAMES) {
       const phase = game === "flipchess" ? " (a card to play)" : "";
       await visit(page, "/matches/" + made[game], `${game} board${phase} ${lang}`, found, ".match-head[data-seq]");

@@ -79,7 +79,8 @@ async function everyPageInKorean(browser, errors) {
   await visit(page, "/", ".challenges");
   for (const [path, ready] of [["/new", "select[name=game]"], ["/computer", "select[name=level]"], ["/seek", ".seeks"],
     ["/tournaments", "form"], [`/tournaments/${cup.id}`, "h2"], ["/settings", "select[name=language]"], ["/friends", ".people"],
-    ["/leaderboards", ".tabs"], ["/users/minjun", ".perfs"], ["/users/seoyeon", ".card h3"], ["/how-to", ".welcome"], ["/puzzles", ".puzzle-games li"]]) {
+    ["/leaderboards", ".tabs"], ["/users/minjun", ".perfs"], ["/users/seoyeon", ".card h3"], ["/how-to", ".welcome"], ["/puzzles", ".puzzle-games li"],
+    ["/learn/flipchess", ".lesson .card-button"], ["/learn/janggi", ".lesson .board .sq"]]) {
     await visit(page, path, ready);
   }
   for (const game of ["checkers", "janggi", "banqi", "flipchess", "four_player_chess"]) await visit(page, "/how-to/" + game, ".how-to li");

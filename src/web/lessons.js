@@ -1,0 +1,80 @@
+// First steps (issue #52, docs/lessons.md): each game taught by playing,
+// one step at a time, on `/learn/{game}`. The service sets each step up
+// and judges every action by the rules: a move the step does not teach
+// is explained and not played; a finished step is kept as mine (a
+// guest's on this device's guest account). The how-to page replays them.
+import { api, el, fail, link, named, show, t } from "./core.js";
+import { actionButtons, choicesBar, tapBoard } from "./tapping.js";
+import * as Games from "./games.js";
+
+/// `/learn/{game}`: the first step I have not done yet (or the first).
+export async function lessonsPage(game, wanted) {
+  const list = (await api("GET", "/v1/lessons/" + encodeURIComponent(game))).data;
+  const first = list.steps.find((s) => !s.done) || list.steps[0];
+  const at = Math.max(0, list.steps.findIndex((s) => s.key === (wanted || first.key)));
+  await open({ game, list, at, played: [], view: null, said: null, selected: null, choices: null });
+}
+
+async function open(s) {
+  s.played = [];
+  s.said = null;
+  s.selected = null;
+  s.choices = null;
+  const step = s.list.steps[s.at];
+  s.view = (await api("GET", "/v1/lessons/" + s.game + "/" + step.key)).data;
+  draw(s);
+}
+
+const words = (s, part) => t("lesson_" + s.game + "_" + s.list.steps[s.at].key + part);
+
+function draw(s) {
+  const v = s.view;
+  const game = Games.game(s.game);
+  const done = v.verdict === "done";
+  const send = (a) => act(s, a);
+  const last = s.played.length ? game.squaresOf(s.played[s.played.length - 1]) : null;
+  const status = done ? t("learn_done") : s.said === "not_this_way" ? t("learn_not_this_way") + " " + words(s, "_hint")
+    : s.said === "illegal" ? t("learn_illegal") + " " + words(s, "_hint") : words(s, "_goal");
+  const choose = (plays) => { if (plays.length === 1) return send(plays[0]); s.choices = plays; draw(s); };
+  const next = s.at + 1 < s.list.steps.length;
+  show(el("article", { class: "lesson", "data-game": s.game, "data-step": v.step },
+    el("h1", {}, t("first_steps") + " · " + named("game_", s.game)),
+    // The steps as a row of numbers (a phone keeps the board in sight);
+    // each says its title to a screen reader and on a long press.
+    el("ol", { class: "lesson-steps", "aria-label": t("first_steps") }, s.list.steps.map((step, i) => el("li", {
+      class: (i === s.at ? "current " : "") + (step.done ? "done" : ""),
+    }, el("button", {
+      type: "button", "aria-current": i === s.at ? "step" : null, title: t("lesson_" + s.game + "_" + step.key),
+      "aria-label": (i + 1) + ". " + t("lesson_" + s.game + "_" + step.key) + (step.done ? " ✓" : ""),
+      on: { click: () => { s.at = i; open(s).catch(fail); } },
+    }, (step.done ? "✓" : "") + (i + 1))))),
+    el("h2", {}, (s.at + 1) + ". " + words(s, "")),
+    el("p", { class: "lesson-status" + (s.said && !done ? " wrong" : ""), role: "status", "aria-live": "polite", "data-verdict": s.said || v.verdict }, status),
+    tapBoard(s, { game: s.game, view: v.view, seat: v.seat, legal: done ? [] : v.legal }, last, send, () => draw(s)),
+    el("div", { class: "now" },
+      game.panel(v.view, v.seat, done ? [] : v.legal, choose, !done),
+      choicesBar(s, s.game, send),
+      done ? null : actionButtons(s.game, v.legal, send)),
+    el("p", { class: "actions" },
+      done && next ? el("button", { type: "button", "data-next": true, on: { click: () => { s.at += 1; open(s).catch(fail); } } }, t("learn_next")) : null,
+      done && !next ? el("strong", { "data-finished": true }, t("learn_all_done")) : null,
+      done && !next ? link("/new", t("new_match")) : null,
+      " ", el("button", { type: "button", class: "secondary", on: { click: () => open(s).catch(fail) } }, t("learn_again")),
+      " ", link("/how-to/" + s.game, t("how_to_play")))));
+}
+
+async function act(s, action) {
+  s.selected = null;
+  try {
+    const answer = (await api("POST", "/v1/lessons/" + s.game + "/" + s.view.step + "/moves", { actions: [...s.played, action] })).data;
+    s.said = answer.verdict === "not_this_way" ? "not_this_way" : null;
+    if (answer.verdict !== "not_this_way") s.played.push(action);
+    if (answer.verdict === "done") s.list.steps[s.at].done = true;
+    s.view = answer;
+  } catch (error) {
+    // The rules refused it (422): explained, nothing played.
+    if (error.status !== 422 && error.status !== 400) return fail(error);
+    s.said = "illegal";
+  }
+  draw(s);
+}

@@ -214,7 +214,7 @@ pub fn mine<G: crate::puzzles::Puzzles>(
         .iter()
         .map(|e| from_json::<G::Event>("event", e))
         .collect::<Result<Vec<_>, _>>()?;
-    crate::puzzles::mine::<G>(&config, seats, &events)
+    G::mine_log(&config, seats, &events)
 }
 
 /// The engines' own match for mining ([`crate::puzzles::self_play`]).

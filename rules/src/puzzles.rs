@@ -73,6 +73,20 @@ pub trait Puzzles: Engine {
         let _ = random;
         config.clone()
     }
+
+    /// A puzzle from one match's log: by the forced-line rule over the
+    /// game's engine ([`mine`]), unless the game's puzzles are of another
+    /// kind (FlipChess's "win this turn").
+    fn mine_log(
+        config: &Self::Config,
+        seats: usize,
+        events: &[Self::Event],
+    ) -> Result<Option<Found>, RuleError>
+    where
+        Self: Sized,
+    {
+        mine::<Self>(config, seats, events)
+    }
 }
 
 /// How a line ends.

@@ -3,11 +3,11 @@
 // goes. The service says whether it was the move, answers with the
 // opponent's replies, and shows the line only once solved or given up.
 import { api, el, fail, link, named, say, show, t } from "./core.js";
-import { squareGrid } from "./boards.js";
+import { actionButtons, choicesBar, tapBoard } from "./tapping.js";
 import * as Games from "./games.js";
 
-/// The games that have puzzles (FlipChess's are not mined yet).
-export const PUZZLE_GAMES = ["checkers", "janggi", "banqi", "four_player_chess"];
+/// The games that have puzzles (FlipChess's win this turn, §F9).
+export const PUZZLE_GAMES = ["checkers", "janggi", "banqi", "four_player_chess", "flipchess"];
 
 /// The home page's card: today's puzzle of each game.
 export function dailyCard() {
@@ -37,21 +37,14 @@ export async function puzzlePage(game, daily) {
 
 function draw(state) {
   const p = state.puzzle;
-  const game = Games.game(p.game);
-  const board = game.layout(p.view, p.seat);
   const playing = p.state === "playing";
-  const moves = (playing ? p.legal : []).map((a) => ({ action: a, squares: game.squaresOf(a) })).filter((x) => x.squares);
-  const targets = new Set(state.selected ? moves.filter((x) => x.squares.from === state.selected).map((x) => x.squares.to) : []);
-  const starts = new Set(moves.map((x) => x.squares.from || x.squares.at));
-  const last = p.played.length ? game.squaresOf(p.played[p.played.length - 1].action) : null;
-  const grid = squareGrid(board, { class: "board " + p.game, role: "group", "aria-label": named("game_", p.game) }, (id, piece) => {
-    const classes = [];
-    if (targets.has(id)) classes.push("target", piece ? "capture" : "empty");
-    if (id === state.selected) classes.push("selected");
-    if (last && (id === last.from || id === last.to || id === last.at)) classes.push("last");
-    return { classes, disabled: !(starts.has(id) || targets.has(id)), tap: () => tap(state, id, moves) };
-  });
-  const goal = say(p.goal === "win" ? "puzzle_goal_win" : "puzzle_goal_gain", { n: p.moves });
+  const last = p.played.length ? Games.game(p.game).squaresOf(p.played[p.played.length - 1].action) : null;
+  const legal = playing ? p.legal : [];
+  const grid = tapBoard(state, { ...p, legal }, last, (a) => send(state, a), () => draw(state));
+  // FlipChess's hand and pile, its cards played by taps (§F4).
+  const choose = (plays) => { if (plays.length === 1) return send(state, plays[0]); state.choices = plays; draw(state); };
+  // FlipChess's are one turn's card and moves (§F9): "win this turn".
+  const goal = p.game === "flipchess" ? t("puzzle_goal_turn") : say(p.goal === "win" ? "puzzle_goal_win" : "puzzle_goal_gain", { n: p.moves });
   const status = {
     playing: state.said === "not_the_move" ? t("puzzle_not_the_move") : state.said === "right" ? t("puzzle_right") : goal,
     solved: p.missed ? t("puzzle_solved_late") : t("puzzle_solved"),
@@ -63,27 +56,16 @@ function draw(state) {
     el("p", { class: "muted" }, say("puzzle_rating_line", { rating: p.rating, mine: mine.rating.rating, streak: mine.streak })),
     el("p", { class: "puzzle-status", role: "status", "aria-live": "polite", "data-state": p.state }, status),
     grid,
-    state.choices ? el("div", { class: "card picker", role: "group" }, state.choices.map((a) =>
-      el("button", { type: "button", on: { click: () => { state.choices = null; send(state, a); } } }, a.move || a.type))) : null,
+    Games.game(p.game).panel(p.view, p.seat, legal, choose, playing),
+    choicesBar(state, p.game, (a) => send(state, a)),
+    playing ? actionButtons(p.game, legal.filter((a) => a.type !== "draw" && a.type !== "end_turn"), (a) => send(state, a)) : null,
     p.solution ? el("ol", { class: "solution", "aria-label": t("puzzle_solution") },
-      p.solution.map((s) => el("li", { class: s.seat === p.seat ? "mine" : "reply" }, s.action.move || s.action.square || s.action.type))) : null,
+      p.solution.map((s) => el("li", { class: s.seat === p.seat ? "mine" : "reply" }, said(p.game, s.action)))) : null,
     el("p", { class: "actions" },
       playing ? el("button", { type: "button", class: "secondary", on: { click: () => giveUp(state) } }, t("puzzle_give_up")) : null,
       playing ? null : link("/puzzles/" + p.game, t("puzzle_next")),
       " ", link("/how-to/" + p.game, t("how_to_play"))),
   );
-}
-
-function tap(state, square, moves) {
-  const turnUp = moves.find((x) => x.squares.at === square);
-  if (turnUp) return send(state, turnUp.action);
-  if (state.selected) {
-    const chosen = moves.filter((x) => x.squares.from === state.selected && x.squares.to === square).map((x) => x.action);
-    if (chosen.length === 1) return send(state, chosen[0]);
-    if (chosen.length > 1) { state.choices = chosen; return draw(state); }
-  }
-  state.selected = state.selected === square ? null : square;
-  draw(state);
 }
 
 async function send(state, action) {
@@ -108,4 +90,10 @@ async function giveUp(state) {
   } catch (error) {
     fail(error);
   }
+}
+
+/// An action of a line in words: a move, a square turned up, a card.
+function said(game, action) {
+  if (action.card) return t("a_play") + " " + Games.game(game).cardName(action.card) + (action.colour ? " (" + t("card_" + action.colour) + ")" : "");
+  return action.move || action.square || action.type;
 }

@@ -12,11 +12,12 @@ use posthorn_rules::{Env, GameId, MatchState, Seat, SplitMix64};
 use serde_json::{json, Value};
 
 /// The games with mined puzzles, and the file each is read from.
-const MINED: [(&str, &str); 4] = [
+const MINED: [(&str, &str); 5] = [
     ("checkers", "checkers.jsonl"),
     ("janggi", "janggi.jsonl"),
     ("banqi", "banqi.jsonl"),
     ("four_player_chess", "four_player_chess.jsonl"),
+    ("flipchess", "flipchess.jsonl"),
 ];
 
 fn mined(file: &str, take: usize) -> Vec<(Value, Found)> {
@@ -84,13 +85,10 @@ async fn line_of(app: &TestApp, id: &str) -> Vec<(u8, Value)> {
         .collect()
 }
 
-/// A legal move of the solver that is not `right`, on `puzzle`'s board.
-fn a_wrong_move(puzzle: &Value, right: &Value) -> Value {
+/// The puzzle's board now: its opening and what was played, replayed by
+/// the rules.
+fn board_now(puzzle: &Value) -> MatchState {
     let game = GameId::parse(puzzle["game"].as_str().unwrap()).unwrap();
-    let seat = Seat(puzzle["seat"].as_u64().unwrap() as u8);
-    let id = puzzle["id"].as_str().unwrap();
-    let _ = id;
-    // The board: the opening and what was played, replayed by the rules.
     let events: Vec<Value> = puzzle["_events"].as_array().unwrap().clone();
     let mut state = MatchState::replay(game, &events).unwrap();
     for s in puzzle["played"].as_array().unwrap() {
@@ -99,13 +97,32 @@ fn a_wrong_move(puzzle: &Value, right: &Value) -> Value {
             state.apply(&e).unwrap();
         }
     }
+    state
+}
+
+/// A legal action of the solver that is not `right` (another effect), on
+/// `puzzle`'s board.
+fn a_wrong_move(puzzle: &Value, right: &Value) -> Option<Value> {
+    let seat = Seat(puzzle["seat"].as_u64().unwrap() as u8);
+    let state = board_now(puzzle);
     let good = effect(&state, seat, right).unwrap();
     state
         .legal_actions(seat)
         .into_iter()
-        .filter(crate::support::a_move)
+        .filter(crate::support::plays_on)
         .find(|a| effect(&state, seat, a).unwrap() != good)
-        .expect("another legal move")
+}
+
+/// Nothing the solver's seat may not see (the rules' own list: the deck
+/// and the other hand in FlipChess, what lies face down in Banqi) is in
+/// `body`, the answer about `puzzle` as it stands.
+fn nothing_hidden(puzzle: &Value, body: &Value) {
+    let seat = Seat(puzzle["seat"].as_u64().unwrap() as u8);
+    let text = body.to_string();
+    for secret in board_now(puzzle).secrets(posthorn_rules::Viewer::Seat(seat)) {
+        let secret = secret.to_string();
+        assert!(!text.contains(&secret), "{secret} shown: {text}");
+    }
 }
 
 async fn events_of(app: &TestApp, id: &str) -> Vec<Value> {
@@ -176,24 +193,37 @@ async fn a_puzzle_is_solved_move_by_move_and_its_line_is_never_sent_early() {
             illegal.body
         );
         puzzle["_events"] = Value::from(events_of(&app, &id).await);
-        let wrong = a_wrong_move(&puzzle, &line[0].1);
-        let missed = app.post(&path, &token, json!({ "action": wrong })).await;
-        assert_eq!(missed.status, 200, "{}", missed.body);
-        assert_eq!(missed.body["verdict"], "not_the_move");
-        assert_eq!(
-            missed.body["puzzle"]["played"],
-            json!([]),
-            "the board is unchanged"
-        );
-        nothing_ahead(&missed.body["puzzle"], &line, 0);
-
-        let mut at = 0;
+        nothing_hidden(&puzzle, &reply.body);
+        // A wrong move at the first step that has one (a FlipChess turn
+        // may open with its only playable card).
+        let (mut at, mut missed_once) = (0, false);
         while at < line.len() {
             assert_eq!(line[at].0, solver);
+            let mut now = puzzle.clone();
+            now["played"] = json!(line[..at]
+                .iter()
+                .map(|(seat, action)| json!({"seat": seat, "action": action}))
+                .collect::<Vec<_>>());
+            if let Some(wrong) = a_wrong_move(&now, &line[at].1).filter(|_| !missed_once) {
+                let missed = app.post(&path, &token, json!({ "action": wrong })).await;
+                assert_eq!(missed.status, 200, "{}", missed.body);
+                assert_eq!(missed.body["verdict"], "not_the_move");
+                assert_eq!(
+                    missed.body["puzzle"]["played"], now["played"],
+                    "the board is unchanged"
+                );
+                nothing_ahead(&missed.body["puzzle"], &line, at);
+                missed_once = true;
+            }
             let answer = app
                 .post(&path, &token, json!({ "action": line[at].1 }))
                 .await;
             assert_eq!(answer.status, 200, "{}", answer.body);
+            let mut now = answer.body["puzzle"].clone();
+            now["_events"] = puzzle["_events"].clone();
+            if answer.body["verdict"] == "right" {
+                nothing_hidden(&now, &answer.body);
+            }
             at += 1;
             while at < line.len() && line[at].0 != solver {
                 at += 1;
@@ -218,6 +248,7 @@ async fn a_puzzle_is_solved_move_by_move_and_its_line_is_never_sent_early() {
                 );
             }
         }
+        assert!(missed_once, "{game}: a wrong move was tried");
         let again = app
             .post(&path, &token, json!({ "action": line[0].1 }))
             .await;

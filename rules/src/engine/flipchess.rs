@@ -354,14 +354,17 @@ pub fn choose_action(seen: &Seen, level: Level, random: &mut dyn Random) -> Opti
 }
 
 /// Puzzles (docs/puzzles.md): a FlipChess position is never whole to a
-/// player (the opponent's hand and the deck are hidden), and the "win
-/// this turn" puzzles that need no hidden card are not mined yet.
+/// player (the opponent's hand and the deck are hidden), so its puzzles
+/// are not the engines' forced lines but "win this turn"
+/// ([`crate::flipchess::puzzle`]), which no hidden card bears on.
 impl crate::puzzles::Puzzles for FlipChess {
     type Whole = World;
+    /// `depth` and `margin` are nominal: a line is the actions of one
+    /// turn, and every other choice at a step takes no king this turn.
     const RULE: crate::puzzles::Rule = crate::puzzles::Rule {
-        mined: false,
+        mined: true,
         scan: 1,
-        depth: 6,
+        depth: 4,
         margin: 300,
         decisive: 500,
         nodes: 1_000_000,
@@ -384,6 +387,14 @@ impl crate::puzzles::Puzzles for FlipChess {
 
     fn material(_world: &World, _side: usize) -> i32 {
         0
+    }
+
+    fn mine_log(
+        _config: &crate::flipchess::Config,
+        _seats: usize,
+        events: &[crate::flipchess::Event],
+    ) -> Result<Option<crate::puzzles::Found>, RuleError> {
+        crate::flipchess::puzzle::mine(events)
     }
 }
 

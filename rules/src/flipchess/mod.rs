@@ -6,11 +6,13 @@
 //! * `notation` — the chess FEN, and a move as written.
 //! * `cards` — the §F2 deck, §F3 move counts, §F4 matching.
 //! * `state` — actions, events, state and the fold.
+//! * `puzzle` — "win this turn" puzzles (issue #52).
 //! * `turn` — validation and the facts each action produces.
 
 pub mod board;
 pub mod cards;
 mod notation;
+pub mod puzzle;
 pub mod state;
 mod turn;
 
@@ -184,10 +186,13 @@ impl Game for FlipChess {
 
     /// A given position is a custom start (issue #30); nothing hidden is
     /// fixed by it.
+    /// A `deal` names the hands, which a match must keep hidden (§H1): it
+    /// is for lessons and puzzles, never a match between people.
     fn start(config: &Config) -> crate::Start {
-        match config.position {
-            Some(_) => crate::Start::Custom,
-            None => crate::Start::Standard,
+        match (&config.deal, &config.position) {
+            (Some(_), _) => crate::Start::FixesHidden,
+            (None, Some(_)) => crate::Start::Custom,
+            (None, None) => crate::Start::Standard,
         }
     }
 

@@ -563,10 +563,35 @@ async function puzzlesByTaps(browser, errors) {
   assert.match(await page.textContent(".puzzle-status"), /풀었어요/);
   assert.equal(await page.$$eval(".solution li", (n) => n.length), line.length, "the whole line shown once solved");
   await L.shots(page, "puzzle-solved-ko");
+  // FlipChess's "win this turn": the hand under the board, the card and
+  // the moves by taps, the opponent's cards never on the page.
+  const fc = require("child_process").spawnSync(bin, ["puzzles", "import", "rules/tests/data/puzzles/flipchess.jsonl"], { env, encoding: "utf8" });
+  assert.equal(fc.status, 0, fc.stderr);
+  await page.goto(BASE + "/puzzles/flipchess");
+  await page.waitForSelector(".puzzle-status[data-state=playing] ~ .flip .card-button");
+  assert.match(await page.textContent(".puzzle-status"), /이번 차례에 이기세요/);
+  const turn = await api("GET", "/v1/puzzles/next?game=flipchess", pia.access_token);
+  const turnLine = JSON.parse(require("child_process").execFileSync("psql", [process.env.DATABASE_URL, "-tAc", `SELECT line FROM puzzles WHERE id = '${turn.id}'`], { encoding: "utf8" }));
+  for (const { action } of turnLine) {
+    const before = await page.$$eval(".board .piece", (n) => n.map((x) => x.parentNode.dataset.square + x.textContent).join());
+    if (action.type === "play") {
+      await page.click(`.card-button[data-card="${action.card}"]`);
+      if (action.colour) await page.click(`[data-colour="${action.colour}"]`);
+      await page.waitForFunction(() => !document.querySelector(".card-button:not([disabled])") || document.querySelector(".puzzle-status[data-state=solved]"));
+      continue;
+    }
+    const [from, to] = action.move.match(/[a-h][1-8]/g);
+    await page.click(`[data-square="${from}"]`);
+    await page.click(`[data-square="${to}"]`);
+    if (action.move.length > 4) await page.click(`.picker button:text-is("${action.move}")`);
+    await page.waitForFunction((b) => document.querySelector(".puzzle-status[data-state=solved]") || [...document.querySelectorAll(".board .piece")].map((x) => x.parentNode.dataset.square + x.textContent).join() !== b, before);
+  }
+  await page.waitForSelector(".puzzle-status[data-state=solved]");
+  await L.shots(page, "puzzle-flipchess-solved-ko");
   // Every game's puzzles from the menu's page, with my rating and streak.
   await page.goto(BASE + "/puzzles");
   await page.waitForSelector(".puzzle-games li");
-  assert.equal(await page.$$eval(".puzzle-games li", (n) => n.length), 4);
+  assert.equal(await page.$$eval(".puzzle-games li", (n) => n.length), 5);
   assert.match(await page.textContent(".puzzle-games"), /체커 오늘의 퍼즐 · 다음 퍼즐 · 내 등급 \d+ · 연속 1일/);
   await page.context().close();
 }

@@ -537,3 +537,10 @@ diesel::table! {
         done_at -> Timestamptz,
     }
 }
+
+diesel::table! {
+    puzzle_mornings (user_id, day) {
+        user_id -> Uuid,
+        day -> Date,
+    }
+}

@@ -6,15 +6,12 @@
 //! instance count.
 
 use crate::error::Error;
-use crate::notify::{Channel, Kind};
+use crate::notify::{Channel, Kind, MORNING};
 use crate::schema::notifications;
 use chrono::{DateTime, NaiveTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use uuid::Uuid;
-
-/// The local hour from which the day's digest is sent.
-pub const MORNING: u32 = 8;
 
 /// Queue today's digest for every digest reader whose morning has come.
 pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {

@@ -46,6 +46,10 @@ pub struct Courier {
     pub max_attempts: i32,
 }
 
+/// The local hour from which the morning's mail goes out: the digest and
+/// the daily puzzle's notice.
+pub const MORNING: u32 = 8;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
@@ -84,10 +88,13 @@ pub enum Kind {
     Message,
     /// The daily email listing the matches awaiting the user.
     Digest,
+    /// Today's puzzles are out (issue #52): at the user's local morning,
+    /// for those who asked (`Settings::daily_puzzle`).
+    DailyPuzzle,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 20] = [
+    pub const ALL: [Kind; 21] = [
         Kind::YourTurn,
         Kind::TimeoutNotice,
         Kind::MatchFinished,
@@ -108,6 +115,7 @@ impl Kind {
         Kind::TournamentFinished,
         Kind::Message,
         Kind::Digest,
+        Kind::DailyPuzzle,
     ];
 
     pub fn name(self) -> &'static str {
@@ -132,6 +140,7 @@ impl Kind {
             Kind::TournamentFinished => "tournament_finished",
             Kind::Message => "message",
             Kind::Digest => "digest",
+            Kind::DailyPuzzle => "daily_puzzle",
         }
     }
 
@@ -156,6 +165,7 @@ impl Kind {
         let base = base.trim_end_matches('/');
         match self {
             Kind::Digest => format!("{base}/matches"),
+            Kind::DailyPuzzle => format!("{base}/puzzles"),
             k if k.about_tournament() => format!("{base}/tournaments/{id}"),
             _ => format!("{base}/matches/{id}"),
         }
@@ -260,6 +270,8 @@ pub struct Switches {
     pub tournament_finished: bool,
     #[serde(default = "on")]
     pub message: bool,
+    #[serde(default = "on")]
+    pub daily_puzzle: bool,
 }
 
 impl Default for Switches {
@@ -290,6 +302,7 @@ impl Switches {
             Kind::TournamentRound => &mut self.tournament_round,
             Kind::TournamentFinished => &mut self.tournament_finished,
             Kind::Message => &mut self.message,
+            Kind::DailyPuzzle => &mut self.daily_puzzle,
             Kind::Digest => return,
         };
         *slot = value;
@@ -355,6 +368,11 @@ pub struct Settings {
     /// awaiting them — instead of an email per event (push is unchanged).
     #[serde(default)]
     pub digest: bool,
+    /// A notice at the user's local morning that today's puzzles are out
+    /// (issue #52), by whichever of the `daily_puzzle` switches are on.
+    /// Off unless asked for.
+    #[serde(default)]
+    pub daily_puzzle: bool,
 }
 
 impl Settings {

@@ -90,7 +90,8 @@ pub const FAN_OUT_BATCH: i64 = 1000;
 
 /// Move up to [`FAN_OUT_BATCH`] notices into the outbox, as one email row
 /// (when the user has an address, wants this kind by email and takes no
-/// digest) and one push row per browser and per native app's device
+/// digest, which does not stand in for the daily puzzle's morning
+/// notice) and one push row per browser and per native app's device
 /// (when they want it pushed: one switch for both, issue #51); a
 /// deleted account (issue #47) gets none, though an eliminated
 /// four-player seat of one still hears of its match's end. The
@@ -129,7 +130,8 @@ pub fn fan_out(conn: &mut PgConnection) -> Result<(i64, i64), Error> {
                SELECT 'email' AS channel \
                 WHERE u.email IS NOT NULL \
                   AND COALESCE((s.settings -> 'email' ->> n.kind)::boolean, true) \
-                  AND NOT COALESCE((s.settings ->> 'digest')::boolean, false) \
+                  AND (n.kind = 'daily_puzzle' \
+                       OR NOT COALESCE((s.settings ->> 'digest')::boolean, false)) \
                UNION ALL \
                SELECT 'push:' || p.id FROM push_subscriptions p \
                 WHERE p.user_id = u.id \

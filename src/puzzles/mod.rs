@@ -10,6 +10,7 @@
 //!   own matches.
 
 pub mod mining;
+pub mod morning;
 pub mod rating;
 pub mod solve;
 

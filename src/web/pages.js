@@ -397,6 +397,7 @@ export async function settingsPage(redraw) {
   const notices = form({}, async (data) => {
     for (const channel of ["email", "push"]) for (const k of kinds) settings[channel][k] = data.get(channel + "." + k) === "on";
     settings.digest = data.get("digest") === "on";
+    settings.daily_puzzle = data.get("daily_puzzle") === "on";
     const start = data.get("quiet_start"), end = data.get("quiet_end");
     if (start && end) settings.quiet_hours = { start, end };
     else delete settings.quiet_hours;
@@ -404,6 +405,8 @@ export async function settingsPage(redraw) {
     noticesSaved.textContent = t("saved");
   }, el("h2", {}, t("notifications")), switches,
   el("label", { class: "check" }, el("input", { type: "checkbox", name: "digest", checked: settings.digest }), t("digest")),
+  // The daily puzzle's morning notice (issue #52): asked for, never assumed.
+  el("label", { class: "check" }, el("input", { type: "checkbox", name: "daily_puzzle", checked: settings.daily_puzzle }), t("daily_puzzle_notice")),
   el("fieldset", {}, el("legend", {}, t("quiet_hours")),
     el("label", {}, t("from"), el("input", { type: "time", name: "quiet_start", value: quiet.start || "" })),
     el("label", {}, t("to"), el("input", { type: "time", name: "quiet_end", value: quiet.end || "" }))),

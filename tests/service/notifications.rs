@@ -564,6 +564,66 @@ async fn the_daily_digest_replaces_per_event_mail_once_a_local_morning() {
     app.stop().await;
 }
 
+/// Issue #52: the daily puzzle's morning notice goes only to those who
+/// asked, once a local morning, in their language, with the puzzles'
+/// link — to a digest reader too, whose digest does not stand in for it.
+#[actix_web::test]
+async fn the_daily_puzzle_notice_comes_each_local_morning_to_those_who_asked() {
+    let smtp = SmtpServer::start(0);
+    let app = app_with_smtp(&smtp).await;
+    let body = json!({"username": "sora", "password": "a long password",
+        "time_zone": "Asia/Seoul", "locale": "ko"});
+    let sora = app
+        .request("POST", "/v1/accounts", None, Some(body), &[])
+        .await
+        .body["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    app.give_verified_email("sora").await;
+    let quiet = register_with_locale(&app, "quiet", "en").await;
+    let asked = app
+        .request(
+            "PUT",
+            "/v1/me/notification-settings",
+            Some(&sora),
+            Some(json!({"daily_puzzle": true, "digest": true})),
+            &[],
+        )
+        .await;
+    assert_eq!(asked.status, 200, "{}", asked.body);
+    assert_eq!(asked.body["daily_puzzle"], true);
+    let theirs = app.get("/v1/me/notification-settings", &quiet).await.body;
+    assert_eq!(theirs["daily_puzzle"], false, "off unless asked for");
+    let to = |smtp: &SmtpServer, who: &str| {
+        smtp.messages()
+            .into_iter()
+            .filter(|m| to_address(m).contains(&format!("{who}@")))
+            .collect::<Vec<_>>()
+    };
+    // 18:00 in Seoul: this morning's notice goes out, in Korean.
+    deliver(&app).await;
+    let mails = to(&smtp, "sora");
+    assert_eq!(mails.len(), 1);
+    assert_eq!(subject(&mails[0]), "오늘의 퍼즐이 나왔어요");
+    assert!(
+        unfolded(&mails[0]).contains("/puzzles"),
+        "the puzzles' link"
+    );
+    assert!(to(&smtp, "quiet").is_empty(), "nobody who did not ask");
+    deliver(&app).await;
+    assert_eq!(to(&smtp, "sora").len(), 1, "once a morning");
+    // The next local morning: 07:59 nothing, 08:00 the next notice.
+    app.clock
+        .advance(Duration::hours(13) + Duration::minutes(59));
+    deliver(&app).await;
+    assert_eq!(to(&smtp, "sora").len(), 1);
+    app.clock.advance(Duration::minutes(1));
+    deliver(&app).await;
+    assert_eq!(to(&smtp, "sora").len(), 2);
+    app.stop().await;
+}
+
 /// Issue #14: Janggi is playable end to end by mail too — the player drawn
 /// to Cho is told it is their move, and both hear the bikjang ending.
 #[actix_web::test]

@@ -73,15 +73,30 @@ pub fn settle(
     glicko2(&solver, &puzzle, &outcome, &Glicko2Config::new())
 }
 
-/// Count an attempt of `user` at `puzzle` (whose row the caller holds
-/// locked): both ratings move.
+/// Count an attempt of `user` at `puzzle`: both ratings move. The rows
+/// are locked here and only here, so that solvers of one puzzle (the
+/// daily one, shared by everyone) wait for each other only while a
+/// counted attempt moves its rating, never on their other moves. The
+/// player's row is made first if missing, so two attempts counted at
+/// once both count (a lock on a missing row holds nothing).
 pub fn record(
     conn: &mut PgConnection,
     user: Uuid,
     puzzle: &PuzzleRow,
     solved: bool,
 ) -> Result<PuzzleRating, Error> {
-    let mine: Option<(f64, f64, f64, i32)> = puzzle_ratings::table
+    diesel::insert_into(puzzle_ratings::table)
+        .values((
+            puzzle_ratings::user_id.eq(user),
+            puzzle_ratings::game.eq(&puzzle.game),
+            puzzle_ratings::rating.eq(START.rating),
+            puzzle_ratings::deviation.eq(START.deviation),
+            puzzle_ratings::volatility.eq(START.volatility),
+            puzzle_ratings::attempts.eq(0),
+        ))
+        .on_conflict_do_nothing()
+        .execute(conn)?;
+    let (r, d, v, attempts): (f64, f64, f64, i32) = puzzle_ratings::table
         .find((user, &puzzle.game))
         .select((
             puzzle_ratings::rating,
@@ -90,10 +105,14 @@ pub fn record(
             puzzle_ratings::attempts,
         ))
         .for_update()
-        .first(conn)
-        .optional()?;
-    let (before, attempts) = mine.map_or((START, 0), |(r, d, v, n)| (glicko(r, d, v), n));
-    let theirs = glicko(puzzle.rating, puzzle.deviation, puzzle.volatility);
+        .first(conn)?;
+    let before = glicko(r, d, v);
+    let (pr, pd, pv): (f64, f64, f64) = puzzles::table
+        .find(puzzle.id)
+        .select((puzzles::rating, puzzles::deviation, puzzles::volatility))
+        .for_no_key_update()
+        .first(conn)?;
+    let theirs = glicko(pr, pd, pv);
     let (me, it) = settle(before, theirs, solved);
     diesel::insert_into(puzzle_ratings::table)
         .values((

@@ -155,14 +155,13 @@ fn view_of(row: &PuzzleRow, attempt: &Attempt) -> Result<PuzzleView, Error> {
     })
 }
 
-fn puzzle(conn: &mut PgConnection, id: Uuid, lock: bool) -> Result<PuzzleRow, Error> {
-    let query = puzzles::table.find(id).select(PuzzleRow::as_select());
-    let row = if lock {
-        query.for_update().first(conn).optional()?
-    } else {
-        query.first(conn).optional()?
-    };
-    row.ok_or(Error::NotFound("puzzle"))
+fn puzzle(conn: &mut PgConnection, id: Uuid) -> Result<PuzzleRow, Error> {
+    puzzles::table
+        .find(id)
+        .select(PuzzleRow::as_select())
+        .first(conn)
+        .optional()?
+        .ok_or(Error::NotFound("puzzle"))
 }
 
 /// My attempt at `id`, begun now if I had none (and marked the day's
@@ -209,7 +208,7 @@ pub fn show(
     now: DateTime<Utc>,
 ) -> Result<PuzzleView, Error> {
     conn.transaction(|conn| {
-        let row = puzzle(conn, id, false)?;
+        let row = puzzle(conn, id)?;
         let attempt = attempt(conn, me.user, id, None, now)?;
         view_of(&row, &attempt)
     })
@@ -293,7 +292,7 @@ pub fn daily(
     conn.transaction(|conn| {
         let day = today(conn, me.user, now)?;
         let id = of_the_day(conn, game, day)?;
-        let row = puzzle(conn, id, false)?;
+        let row = puzzle(conn, id)?;
         let attempt = attempt(conn, me.user, id, Some(day), now)?;
         view_of(&row, &attempt)
     })
@@ -339,7 +338,7 @@ pub fn next(
                     .ok_or(Error::NotFound("puzzle left in that game"))?
             }
         };
-        let row = puzzle(conn, id, false)?;
+        let row = puzzle(conn, id)?;
         let attempt = attempt(conn, me.user, id, None, now)?;
         view_of(&row, &attempt)
     })
@@ -385,7 +384,7 @@ pub fn play(
     now: DateTime<Utc>,
 ) -> Result<MoveAnswer, Error> {
     conn.transaction(|conn| {
-        let row = puzzle(conn, id, true)?;
+        let row = puzzle(conn, id)?;
         let mut a = attempt(conn, me.user, id, None, now)?;
         if a.state != "playing" {
             return Err(Error::conflict("this puzzle is over for you: open another"));
@@ -442,7 +441,7 @@ pub fn give_up(
     now: DateTime<Utc>,
 ) -> Result<PuzzleView, Error> {
     conn.transaction(|conn| {
-        let row = puzzle(conn, id, true)?;
+        let row = puzzle(conn, id)?;
         let mut a = attempt(conn, me.user, id, None, now)?;
         if a.state == "playing" {
             count(conn, me, &row, &mut a, false)?;

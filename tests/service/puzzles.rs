@@ -426,3 +426,60 @@ async fn bad_puzzle_requests_are_refused_with_problems() {
     assert_eq!(after["missed"], false);
     app.stop().await;
 }
+
+/// Attempts counted at the same moment all count: a player's first
+/// puzzle rating is made before it is locked, so two first attempts do
+/// not lose one; and players solving one puzzle together do not wait on
+/// its row but to count (every give-up here moves its rating once).
+#[actix_web::test]
+async fn attempts_counted_at_once_all_count() {
+    let app = TestApp::start().await;
+    seed(&app, 3).await;
+    let token = app.register("hasty").await;
+    let ids: Vec<String> = app
+        .blocking(|s| {
+            use diesel::prelude::*;
+            use posthorn::schema::puzzles;
+            let conn = &mut s.pool.get().unwrap();
+            puzzles::table
+                .filter(puzzles::game.eq("checkers"))
+                .select(puzzles::id)
+                .load::<uuid::Uuid>(conn)
+                .unwrap()
+                .into_iter()
+                .map(|id| id.to_string())
+                .collect()
+        })
+        .await;
+    assert_eq!(ids.len(), 3);
+    let paths: Vec<String> = ids
+        .iter()
+        .map(|id| format!("/v1/puzzles/{id}/give-up"))
+        .collect();
+    let at_once = paths.iter().map(|p| app.post(p, &token, json!({})));
+    for reply in futures_util::future::join_all(at_once).await {
+        assert_eq!(reply.status, 200, "{}", reply.body);
+    }
+    let attempts = app
+        .count("SELECT attempts::bigint AS n FROM puzzle_ratings".into())
+        .await;
+    assert_eq!(attempts, 3, "every give-up counted");
+    // Many solvers of one puzzle at once: each counted once on it.
+    let mut players = Vec::new();
+    for i in 0..6 {
+        players.push(app.register(&format!("crowd{i}")).await);
+    }
+    let path = &paths[0];
+    let crowd = players.iter().map(|t| app.post(path, t, json!({})));
+    for reply in futures_util::future::join_all(crowd).await {
+        assert_eq!(reply.status, 200, "{}", reply.body);
+    }
+    let plays = app
+        .count(format!(
+            "SELECT plays::bigint AS n FROM puzzles WHERE id = '{}'",
+            ids[0]
+        ))
+        .await;
+    assert_eq!(plays, 7, "the first player's and the crowd's give-ups");
+    app.stop().await;
+}

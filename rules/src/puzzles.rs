@@ -33,6 +33,10 @@ pub const MOST_SOLVER_MOVES: usize = 5;
 pub struct Rule {
     /// Whether any position of the game can be mined at all.
     pub mined: bool,
+    /// Whether finished matches between people are mined too, not only
+    /// the engines' own: not where a puzzle shows the solver what was
+    /// private to a player then (FlipChess's hand, §H1).
+    pub from_people: bool,
     /// Plies of the cheap scan that picks candidates.
     pub scan: u32,
     /// Plies of the search that proves each solver move the only one:

@@ -550,8 +550,8 @@ fn hold_seats(
 pub(crate) fn fair_start(game: GameId, config: &Value, rated: bool) -> Result<(), Error> {
     match MatchState::start(game, config)? {
         Start::FixesHidden => Err(Error::UnfairStart(
-            "that position names its face-down pieces, which no player may choose: \
-             start from a position with every piece face up, or let the service deal"
+            "that opening fixes what a player may not see (face-down pieces, dealt hands), \
+             which no player may choose: start with every piece face up, or let the service deal"
                 .into(),
         )),
         Start::Custom if rated => Err(Error::UnfairStart(

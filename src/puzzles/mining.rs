@@ -36,7 +36,10 @@ pub fn pass(pool: &crate::db::Pool, keep: i64, now: DateTime<Utc>) -> Result<Min
     };
     for (id, game, config, seats, log) in finished {
         let game = GameId::parse(&game);
-        let found = game.and_then(|g| g.mine(&config, seats, &log).ok().flatten());
+        // A FlipChess puzzle shows its solver's hand: never a person's.
+        let found = game
+            .filter(|g| g.puzzle_rule().from_people)
+            .and_then(|g| g.mine(&config, seats, &log).ok().flatten());
         let mut conn = pool.get()?;
         conn.transaction(|conn| {
             if let (Some(game), Some(found)) = (game, &found) {

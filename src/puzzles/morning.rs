@@ -23,42 +23,65 @@ struct Reader {
     time_zone: String,
 }
 
-/// Queue the morning notice of everyone who asked for it and whose
-/// morning has come and who was not told today. How many were queued.
+/// Queue the morning notice of everyone who asked for it, whose morning
+/// has come and who was not told today: one insert of the day's marks
+/// (in user order, so two instances at once wait rather than deadlock),
+/// and a notice for each mark that is new. Marks older than two days
+/// are dropped: no local day is that far behind. How many were queued.
 pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
-    let readers: Vec<Reader> = diesel::sql_query(
+    let mut readers: Vec<Reader> = diesel::sql_query(
         "SELECT u.id, u.time_zone FROM users u JOIN notification_settings s ON s.user_id = u.id \
          WHERE u.deleted_at IS NULL AND COALESCE((s.settings ->> 'daily_puzzle')::boolean, false)",
     )
     .load(conn)?;
+    readers.sort_by_key(|r| r.id);
     let morning = NaiveTime::from_hms_opt(MORNING, 0, 0).expect("a valid hour");
-    let mut told = Vec::new();
-    for reader in readers {
-        let zone = reader
-            .time_zone
-            .parse::<chrono_tz::Tz>()
-            .unwrap_or(chrono_tz::UTC);
-        let local = now.with_timezone(&zone);
-        if local.time() < morning {
-            continue;
-        }
-        let day = local.date_naive();
-        let first = diesel::insert_into(puzzle_mornings::table)
-            .values((
-                puzzle_mornings::user_id.eq(reader.id),
-                puzzle_mornings::day.eq(day),
-            ))
-            .on_conflict_do_nothing()
-            .execute(conn)?;
-        if first == 1 {
-            told.push(Notice {
-                user: reader.id,
-                seq: day.signed_duration_since(NaiveDate::default()).num_days() as i32,
-                kind: Kind::DailyPuzzle,
-                payload: serde_json::json!({}),
-            });
-        }
+    let due: Vec<(Uuid, NaiveDate)> = readers
+        .iter()
+        .filter_map(|r| {
+            let zone = r
+                .time_zone
+                .parse::<chrono_tz::Tz>()
+                .unwrap_or(chrono_tz::UTC);
+            let local = now.with_timezone(&zone);
+            (local.time() >= morning).then(|| (r.id, local.date_naive()))
+        })
+        .collect();
+    diesel::delete(puzzle_mornings::table)
+        .filter(puzzle_mornings::day.lt(now.date_naive() - chrono::Duration::days(2)))
+        .execute(conn)?;
+    if due.is_empty() {
+        return Ok(0);
     }
+    let rows: Vec<_> = due
+        .iter()
+        .map(|(user, day)| {
+            (
+                puzzle_mornings::user_id.eq(user),
+                puzzle_mornings::day.eq(day),
+            )
+        })
+        .collect();
+    // Two bound values a mark, under PostgreSQL's 65,535 a statement.
+    let mut marked: Vec<(Uuid, NaiveDate)> = Vec::new();
+    for chunk in rows.chunks(10_000) {
+        marked.extend(
+            diesel::insert_into(puzzle_mornings::table)
+                .values(chunk)
+                .on_conflict_do_nothing()
+                .returning((puzzle_mornings::user_id, puzzle_mornings::day))
+                .get_results::<(Uuid, NaiveDate)>(conn)?,
+        );
+    }
+    let told: Vec<Notice> = marked
+        .iter()
+        .map(|(user, day)| Notice {
+            user: *user,
+            seq: day.signed_duration_since(NaiveDate::default()).num_days() as i32,
+            kind: Kind::DailyPuzzle,
+            payload: serde_json::json!({}),
+        })
+        .collect();
     let queued = told.len();
     if queued > 0 {
         Enqueue::new(Uuid::nil(), told, now).execute(conn)?;

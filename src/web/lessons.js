@@ -16,6 +16,7 @@ export async function lessonsPage(game, wanted) {
 }
 
 async function open(s) {
+  s.sending = false;
   s.played = [];
   s.said = null;
   s.selected = null;
@@ -64,17 +65,25 @@ function draw(s) {
 }
 
 async function act(s, action) {
+  // One action at a time: a second tap while the first is on its way
+  // would send the same action twice.
+  if (s.sending) return;
+  s.sending = true;
   s.selected = null;
+  s.choices = null;
   try {
-    const answer = (await api("POST", "/v1/lessons/" + s.game + "/" + s.view.step + "/moves", { actions: [...s.played, action] })).data;
+    const sent = [...s.played, action];
+    const answer = (await api("POST", "/v1/lessons/" + s.game + "/" + s.view.step + "/moves", { actions: sent })).data;
     s.said = answer.verdict === "not_this_way" ? "not_this_way" : null;
-    if (answer.verdict !== "not_this_way") s.played.push(action);
+    // What the rules accepted, not what was sent.
+    s.played = sent.slice(0, answer.accepted);
     if (answer.verdict === "done") s.list.steps[s.at].done = true;
     s.view = answer;
   } catch (error) {
-    // The rules refused it (422): explained, nothing played.
-    if (error.status !== 422 && error.status !== 400) return fail(error);
+    // The rules refused it (422; 400 unread): explained, nothing played.
+    if (error.status !== 422 && error.status !== 400) { s.sending = false; return fail(error); }
     s.said = "illegal";
   }
+  s.sending = false;
   draw(s);
 }

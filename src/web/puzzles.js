@@ -69,15 +69,22 @@ function draw(state) {
 }
 
 async function send(state, action) {
+  // One move at a time: a second tap on its way would be judged against
+  // the next step, and count as a miss.
+  if (state.sending) return;
+  state.sending = true;
   state.selected = null;
+  state.choices = null;
   try {
     const answer = (await api("POST", "/v1/puzzles/" + state.puzzle.id + "/moves", { action })).data;
     state.puzzle = answer.puzzle;
     state.said = answer.verdict;
     if (answer.my_rating) state.mine.rating = answer.my_rating;
     if (answer.verdict === "solved") state.mine = (await api("GET", "/v1/me/puzzles?game=" + encodeURIComponent(state.game))).data;
+    state.sending = false;
     draw(state);
   } catch (error) {
+    state.sending = false;
     fail(error);
   }
 }

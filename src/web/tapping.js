@@ -30,10 +30,11 @@ function tap(s, square, moves, send, redraw) {
   if (turnUp) return send(turnUp.action);
   if (s.selected) {
     const chosen = moves.filter((x) => x.squares.from === s.selected && x.squares.to === square).map((x) => x.action);
-    s.selected = null;
+    if (chosen.length) s.selected = null;
     if (chosen.length === 1) return send(chosen[0]);
     if (chosen.length > 1) { s.choices = chosen; return redraw(); }
   }
+  // A second tap on the chosen piece puts it down again.
   s.selected = s.selected === square ? null : square;
   redraw();
 }

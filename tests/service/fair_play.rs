@@ -51,6 +51,26 @@ async fn a_rigged_layout_is_refused_and_a_custom_start_is_shown_and_never_rated(
         );
         assert!(!reply.body.to_string().contains("?k"), "{}", reply.body);
     }
+    // A FlipChess deal names the hands (§H1): never a match's opening.
+    let dealt = json!({"deal": {"white": ["red-1"], "black": ["blue-2"], "top": "red-5"}});
+    let reply = app
+        .challenge(
+            "/v1/matches",
+            &alice,
+            json!({"game": "flipchess", "options": dealt, "opponents": ["bob"], "rated": false}),
+        )
+        .await;
+    assert_eq!(
+        (reply.status.as_u16(), reply.code()),
+        (422, "unfair_start"),
+        "{}",
+        reply.body
+    );
+    assert!(
+        reply.body.to_string().contains("dealt hands"),
+        "{}",
+        reply.body
+    );
     // Nothing was made: Bob has no challenge, nobody a match.
     for token in [&alice, &bob] {
         let mine = app.get("/v1/matches", token).await.body;

@@ -427,59 +427,87 @@ async fn bad_puzzle_requests_are_refused_with_problems() {
     app.stop().await;
 }
 
+/// A puzzle's Glicko-2 rating, deviation and volatility, as stored.
+async fn rating_of(app: &TestApp, id: uuid::Uuid) -> (f64, f64, f64) {
+    app.blocking(move |s| {
+        use diesel::prelude::*;
+        use posthorn::schema::puzzles;
+        puzzles::table
+            .find(id)
+            .select((puzzles::rating, puzzles::deviation, puzzles::volatility))
+            .first::<(f64, f64, f64)>(&mut s.pool.get().unwrap())
+            .unwrap()
+    })
+    .await
+}
+
 /// Attempts counted at the same moment all count: a player's first
-/// puzzle rating is made before it is locked, so two first attempts do
-/// not lose one; and players solving one puzzle together do not wait on
-/// its row but to count (every give-up here moves its rating once).
+/// puzzle rating is made before it is locked, so first attempts counted
+/// at once lose none; and a crowd giving up one puzzle at once moves its
+/// rating exactly as those results one after another would (Glicko-2),
+/// none lost to another.
 #[actix_web::test]
 async fn attempts_counted_at_once_all_count() {
+    use posthorn::puzzles::rating::{settle, START};
     let app = TestApp::start().await;
-    seed(&app, 3).await;
+    seed(&app, 4).await;
     let token = app.register("hasty").await;
-    let ids: Vec<String> = app
+    let ids: Vec<uuid::Uuid> = app
         .blocking(|s| {
             use diesel::prelude::*;
             use posthorn::schema::puzzles;
             let conn = &mut s.pool.get().unwrap();
             puzzles::table
                 .filter(puzzles::game.eq("checkers"))
+                .order(puzzles::id)
                 .select(puzzles::id)
                 .load::<uuid::Uuid>(conn)
                 .unwrap()
-                .into_iter()
-                .map(|id| id.to_string())
-                .collect()
         })
         .await;
-    assert_eq!(ids.len(), 3);
+    assert_eq!(ids.len(), 4);
     let paths: Vec<String> = ids
         .iter()
         .map(|id| format!("/v1/puzzles/{id}/give-up"))
         .collect();
-    let at_once = paths.iter().map(|p| app.post(p, &token, json!({})));
+    let at_once = paths[..3].iter().map(|p| app.post(p, &token, json!({})));
     for reply in futures_util::future::join_all(at_once).await {
         assert_eq!(reply.status, 200, "{}", reply.body);
     }
     let attempts = app
         .count("SELECT attempts::bigint AS n FROM puzzle_ratings".into())
         .await;
-    assert_eq!(attempts, 3, "every give-up counted");
-    // Many solvers of one puzzle at once: each counted once on it.
+    assert_eq!(attempts, 3, "every first attempt counted");
+
+    let crowd_puzzle = ids[3];
+    let (r, d, v) = rating_of(&app, crowd_puzzle).await;
     let mut players = Vec::new();
     for i in 0..6 {
         players.push(app.register(&format!("crowd{i}")).await);
     }
-    let path = &paths[0];
-    let crowd = players.iter().map(|t| app.post(path, t, json!({})));
+    let crowd = players.iter().map(|t| app.post(&paths[3], t, json!({})));
     for reply in futures_util::future::join_all(crowd).await {
         assert_eq!(reply.status, 200, "{}", reply.body);
     }
-    let plays = app
-        .count(format!(
-            "SELECT plays::bigint AS n FROM puzzles WHERE id = '{}'",
-            ids[0]
-        ))
-        .await;
-    assert_eq!(plays, 7, "the first player's and the crowd's give-ups");
+    // Six new players, alike: the order does not matter, a lost one would.
+    let mut it = skillratings::glicko2::Glicko2Rating {
+        rating: r,
+        deviation: d,
+        volatility: v,
+    };
+    for _ in 0..6 {
+        it = settle(START, it, false).1;
+    }
+    let (r, d, _) = rating_of(&app, crowd_puzzle).await;
+    assert!(
+        (r - it.rating).abs() < 1e-6,
+        "rating {r}, not {}",
+        it.rating
+    );
+    assert!(
+        (d - it.deviation).abs() < 1e-6,
+        "deviation {d}, not {}",
+        it.deviation
+    );
     app.stop().await;
 }

@@ -461,6 +461,7 @@ impl crate::puzzles::Puzzles for Banqi {
     type Whole = World;
     const RULE: crate::puzzles::Rule = crate::puzzles::Rule {
         mined: true,
+        from_people: true,
         scan: 4,
         depth: 7,
         margin: 160,

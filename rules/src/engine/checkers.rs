@@ -266,6 +266,7 @@ impl crate::puzzles::Puzzles for Checkers {
     type Whole = Position;
     const RULE: crate::puzzles::Rule = crate::puzzles::Rule {
         mined: true,
+        from_people: true,
         scan: 4,
         depth: 7,
         margin: 100,

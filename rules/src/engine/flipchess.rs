@@ -363,6 +363,7 @@ impl crate::puzzles::Puzzles for FlipChess {
     /// turn, and every other choice at a step takes no king this turn.
     const RULE: crate::puzzles::Rule = crate::puzzles::Rule {
         mined: true,
+        from_people: false,
         scan: 1,
         depth: 4,
         margin: 300,

@@ -430,6 +430,7 @@ impl crate::puzzles::Puzzles for FourPlayerChess {
     type Whole = World;
     const RULE: crate::puzzles::Rule = crate::puzzles::Rule {
         mined: true,
+        from_people: true,
         scan: 2,
         depth: 6,
         margin: 300,

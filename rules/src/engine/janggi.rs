@@ -248,6 +248,7 @@ impl crate::puzzles::Puzzles for Janggi {
     type Whole = Position;
     const RULE: crate::puzzles::Rule = crate::puzzles::Rule {
         mined: true,
+        from_people: true,
         scan: 3,
         depth: 6,
         margin: 300,

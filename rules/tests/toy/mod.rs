@@ -169,6 +169,7 @@ impl Puzzles for Pebbles {
     type Whole = Heap;
     const RULE: Rule = Rule {
         mined: true,
+        from_people: true,
         scan: 4,
         depth: 4,
         margin: 500,

@@ -219,6 +219,11 @@ pub fn prove<G: Puzzles>(opening: Vec<G::Event>, seats: usize) -> Option<Found> 
             let won = outcome.winners.contains(&solver) && outcome.winners.len() < seats;
             return won.then(|| found::<G>(opening, seats, solver, line, Goal::Win, least));
         }
+        // Two players: a gain must hold whatever the one reply, not only
+        // after the hard engine's (whose ties are broken at random).
+        let worst = (seats == 2)
+            .then(|| least_material::<G>(&state, solver, side))
+            .flatten();
         let mut replies = Vec::new();
         while let Some(seat) = turn_of(&G::to_act(&state)).filter(|s| *s != solver) {
             let view = G::view(&state, Viewer::Seat(seat));
@@ -233,13 +238,33 @@ pub fn prove<G: Puzzles>(opening: Vec<G::Event>, seats: usize) -> Option<Found> 
             }
         }
         turn_of(&G::to_act(&state)).filter(|s| *s == solver)?;
-        let held = G::material(&whole(&state)?, side);
-        if value <= WIN / 2 && held >= start_material + rule.decisive {
+        let held = G::material(&whole(&state)?, side).min(worst.unwrap_or(i32::MAX));
+        // A gain is material held that the engine also rates above the
+        // start (the independent check holds a line to both).
+        if value <= WIN / 2 && held >= start_material + rule.decisive && value > start_value {
             return Some(found::<G>(opening, seats, solver, line, Goal::Gain, least));
         }
         line.extend(replies);
     }
     None
+}
+
+/// `side`'s least material after any one legal reply of the seat owing
+/// one in `state` (none if the solver owes it, or nothing is whole).
+fn least_material<G: Puzzles>(state: &G::State, solver: Seat, side: usize) -> Option<i32> {
+    let seat = turn_of(&G::to_act(state)).filter(|s| *s != solver)?;
+    let whole = |state: &G::State| G::whole(&G::view(state, Viewer::Seat(solver)));
+    let mut least = None;
+    for reply in G::legal_actions(state, seat) {
+        if crate::engine::is_talk(&json(&reply)) {
+            continue;
+        }
+        let mut next = state.clone();
+        play::<G>(&mut next, seat, &reply, &mut SplitMix64::new(0))?;
+        let held = G::material(&whole(&next)?, side);
+        least = Some(least.map_or(held, |l: i32| l.min(held)));
+    }
+    least
 }
 
 fn found<G: Puzzles>(

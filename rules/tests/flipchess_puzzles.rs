@@ -21,6 +21,8 @@
 //!
 //! `PUZZLES_CHECKED=n` checks about `n` of them (CI's small data).
 
+mod harness;
+
 use posthorn_rules::flipchess::{Action, Event, FlipChess, State};
 use posthorn_rules::puzzles::{Found, Goal};
 use posthorn_rules::{Env, Game, Seat, SplitMix64};
@@ -171,26 +173,9 @@ fn hidden_bears_not(
     Ok(())
 }
 
-fn puzzles() -> Vec<Found> {
-    let path = format!(
-        "{}/tests/data/puzzles/flipchess.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let all: Vec<Found> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let every = std::env::var("PUZZLES_CHECKED")
-        .ok()
-        .and_then(|n| n.parse::<usize>().ok())
-        .map_or(1, |n| (all.len() / n.max(1)).max(1));
-    all.into_iter().step_by(every).collect()
-}
-
 #[test]
 fn mined_flipchess_puzzles_win_this_turn_in_every_hidden_state_f9_h1() {
-    let found = puzzles();
+    let found = harness::mined("flipchess.jsonl");
     assert!(!found.is_empty(), "no FlipChess puzzles");
     let failures: Vec<String> = found
         .iter()
@@ -209,7 +194,7 @@ fn mined_flipchess_puzzles_win_this_turn_in_every_hidden_state_f9_h1() {
 /// fails.
 #[test]
 fn the_check_refuses_a_changed_or_short_line() {
-    let found = puzzles().remove(0);
+    let found = harness::mined("flipchess.jsonl").remove(0);
     check(&found).expect("the mined puzzle holds");
     let mut short = found.clone();
     short.line.pop();

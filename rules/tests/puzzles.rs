@@ -20,6 +20,7 @@
 //! `PUZZLES_CHECKED=n` checks every puzzle whose index is a multiple of
 //! `200 / n` (CI's small data); unset, all of them.
 
+mod harness;
 mod toy;
 
 use posthorn_rules::engine::{is_talk, Level, Search, WIN};
@@ -242,22 +243,8 @@ fn check<G: Puzzles>(
     }
 }
 
-fn puzzles(file: &str) -> Vec<Found> {
-    let path = format!("{}/tests/data/puzzles/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let all: Vec<Found> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let every = std::env::var("PUZZLES_CHECKED")
-        .ok()
-        .and_then(|n| n.parse::<usize>().ok())
-        .map_or(1, |n| (all.len() / n.max(1)).max(1));
-    all.into_iter().step_by(every).collect()
-}
-
 fn check_all<G: Puzzles>(file: &str, least: usize, hidden: impl Fn(&G::View) -> usize + Copy) {
-    let found = puzzles(file);
+    let found = harness::mined(file);
     assert!(
         found.len() >= least.min(found.len()).max(1),
         "{file}: no puzzles"

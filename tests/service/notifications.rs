@@ -44,6 +44,18 @@ async fn register_with_locale(app: &TestApp, name: &str, locale: &str) -> String
     reply.body["access_token"].as_str().unwrap().to_owned()
 }
 
+/// A player in Seoul (UTC+9) with a verified address, in `locale`.
+async fn in_seoul(app: &TestApp, name: &str, locale: &str) -> String {
+    let body = json!({"username": name, "password": "a long password",
+        "time_zone": "Asia/Seoul", "locale": locale});
+    let reply = app
+        .request("POST", "/v1/accounts", None, Some(body), &[])
+        .await;
+    assert_eq!(reply.status, 201, "{}", reply.body);
+    app.give_verified_email(name).await;
+    reply.body["access_token"].as_str().unwrap().to_owned()
+}
+
 /// A header's value, its folded continuation lines joined.
 fn header(message: &str, name: &str) -> Option<String> {
     let head = message.split("\r\n\r\n").next()?;
@@ -410,16 +422,7 @@ async fn quiet_hours_in_the_users_own_time_zone_hold_mail_until_they_end() {
     let smtp = SmtpServer::start(0);
     let app = app_with_smtp(&smtp).await;
     let alice = app.register("alice").await;
-    let body =
-        json!({"username": "bora", "password": "a long password", "time_zone": "Asia/Seoul"});
-    let bora = app
-        .request("POST", "/v1/accounts", None, Some(body), &[])
-        .await
-        .body["access_token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    app.give_verified_email("bora").await;
+    let bora = in_seoul(&app, "bora", "en").await;
     let quiet = json!({"quiet_hours": {"start": "22:00", "end": "07:30"}});
     assert_eq!(
         app.request(
@@ -481,16 +484,7 @@ async fn the_daily_digest_replaces_per_event_mail_once_a_local_morning() {
     let smtp = SmtpServer::start(0);
     let app = app_with_smtp(&smtp).await;
     let alice = app.register("alice").await;
-    let body =
-        json!({"username": "dami", "password": "a long password", "time_zone": "Asia/Seoul"});
-    let dami = app
-        .request("POST", "/v1/accounts", None, Some(body), &[])
-        .await
-        .body["access_token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    app.give_verified_email("dami").await;
+    let dami = in_seoul(&app, "dami", "en").await;
     let digest = app
         .request(
             "PUT",
@@ -571,16 +565,7 @@ async fn the_daily_digest_replaces_per_event_mail_once_a_local_morning() {
 async fn the_daily_puzzle_notice_comes_each_local_morning_to_those_who_asked() {
     let smtp = SmtpServer::start(0);
     let app = app_with_smtp(&smtp).await;
-    let body = json!({"username": "sora", "password": "a long password",
-        "time_zone": "Asia/Seoul", "locale": "ko"});
-    let sora = app
-        .request("POST", "/v1/accounts", None, Some(body), &[])
-        .await
-        .body["access_token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    app.give_verified_email("sora").await;
+    let sora = in_seoul(&app, "sora", "ko").await;
     let quiet = register_with_locale(&app, "quiet", "en").await;
     let asked = app
         .request(

@@ -11,6 +11,8 @@
 //!   and positions: a [`RuleError`] with a known code, never a panic.
 //! * [`perft_row`] — a row of `rules/tests/data/<game>[-<variant>].tsv`:
 //!   position, depth and count.
+//! * [`mined`] — the mined puzzles of `rules/tests/data/puzzles/<file>`,
+//!   every one or (`PUZZLES_CHECKED=n`, CI's small data) about n of them.
 
 #![allow(dead_code)] // each test crate uses the part it needs
 
@@ -436,4 +438,20 @@ pub fn perft_row(line: &str) -> Option<(&str, usize, u64)> {
         panic!("{line:?}: position, depth and count, tab-separated");
     };
     Some((position, depth.parse().unwrap(), count.parse().unwrap()))
+}
+
+/// The puzzles of `rules/tests/data/puzzles/<file>`: all of them, or with
+/// `PUZZLES_CHECKED=n` every `len / n`-th, about n spread over the file.
+pub fn mined(file: &str) -> Vec<posthorn_rules::puzzles::Found> {
+    let path = format!("{}/tests/data/puzzles/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let all: Vec<posthorn_rules::puzzles::Found> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let every = std::env::var("PUZZLES_CHECKED")
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+        .map_or(1, |n| (all.len() / n.max(1)).max(1));
+    all.into_iter().step_by(every).collect()
 }

@@ -98,6 +98,8 @@ async fn every_route_answers_with_the_security_headers() {
             ("perf", "checkers/american".to_owned()),
             ("seq", "1".to_owned()),
             ("provider", "google".to_owned()),
+            ("game", "flipchess".to_owned()),
+            ("step", "colour".to_owned()),
         ]
     };
 

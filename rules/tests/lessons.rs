@@ -165,6 +165,11 @@ fn a_deal_names_real_cards_and_a_number_on_top() {
     );
     assert!(deal(json!(["purple-3"]), "red-5").is_err());
     assert!(deal(json!([]), "red-skip").is_err(), "§F1: a number on top");
+    let late = json!({"deal": {"white": [], "black": [], "top": "red-5", "turns": 80}});
+    assert!(
+        MatchState::setup(GameId::FlipChess, &late, 2, &mut SplitMix64::new(1)).is_err(),
+        "§F9: round 40 is the last"
+    );
     // A dealt hand is known to whoever made the match: never a match's
     // opening (§H1), only a lesson's or a puzzle's.
     let dealt = json!({"deal": {"white": [], "black": [], "top": "red-5"}});

@@ -478,6 +478,11 @@ fn usual_deal(deck: &[u8]) -> ([Vec<u8>; 2], Vec<u8>) {
 
 /// A [`Deal`]'s cards as ids taken from `deck`, each name one copy.
 fn dealt(deal: &Deal, deck: &[u8]) -> Result<([Vec<u8>; 2], Vec<u8>), RuleError> {
+    if deal.turns >= state::TURN_LIMIT {
+        return Err(RuleError::malformed(
+            "deal: the turns played end before round 40 (§F9)",
+        ));
+    }
     let mut left = deck.to_vec();
     let mut take = |name: &str| -> Result<u8, RuleError> {
         let at = left

@@ -134,7 +134,7 @@ impl Found {
     }
 }
 
-fn json<T: Serialize>(value: &T) -> Value {
+pub(crate) fn json<T: Serialize>(value: &T) -> Value {
     serde_json::to_value(value).expect("rules types serialize to JSON")
 }
 
@@ -286,7 +286,7 @@ fn found<G: Puzzles>(
     }
 }
 
-fn play<G: Game>(
+pub(crate) fn play<G: Game>(
     state: &mut G::State,
     seat: Seat,
     action: &G::Action,

@@ -35,24 +35,28 @@ async fn deliver(app: &TestApp) -> Delivered {
 }
 
 async fn register_with_locale(app: &TestApp, name: &str, locale: &str) -> String {
-    let body = json!({"username": name, "password": "a long password", "locale": locale});
-    let reply = app
-        .request("POST", "/v1/accounts", None, Some(body), &[])
-        .await;
-    assert_eq!(reply.status, 201, "{}", reply.body);
-    app.give_verified_email(name).await;
-    reply.body["access_token"].as_str().unwrap().to_owned()
+    register(
+        app,
+        json!({"username": name, "password": "a long password", "locale": locale}),
+    )
+    .await
 }
 
 /// A player in Seoul (UTC+9) with a verified address, in `locale`.
 async fn in_seoul(app: &TestApp, name: &str, locale: &str) -> String {
     let body = json!({"username": name, "password": "a long password",
         "time_zone": "Asia/Seoul", "locale": locale});
+    register(app, body).await
+}
+
+/// Sign up with `body` and verify the address; the access token.
+async fn register(app: &TestApp, body: serde_json::Value) -> String {
+    let name = body["username"].as_str().unwrap().to_owned();
     let reply = app
         .request("POST", "/v1/accounts", None, Some(body), &[])
         .await;
     assert_eq!(reply.status, 201, "{}", reply.body);
-    app.give_verified_email(name).await;
+    app.give_verified_email(&name).await;
     reply.body["access_token"].as_str().unwrap().to_owned()
 }
 

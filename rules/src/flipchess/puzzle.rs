@@ -15,8 +15,8 @@
 
 use super::cards::{Card, Face};
 use super::{Action, Config, Deal, Event, FlipChess, Phase, State};
-use crate::puzzles::{Found, Goal, Puzzles, Step};
-use crate::{Env, Game, RuleError, Seat, SplitMix64};
+use crate::puzzles::{json, Found, Goal, Puzzles, Step};
+use crate::{Game, RuleError, Seat, SplitMix64};
 
 /// The first round in which taking a king ends the match (§F7, §F9).
 pub const FIRST_DECIDING_ROUND: u32 = 4;
@@ -50,15 +50,8 @@ pub fn choices(state: &State, seat: Seat) -> Vec<Action> {
 
 /// `state` after `seat` plays `action`, or `None` if the rules refuse it.
 pub fn after(state: &State, seat: Seat, action: &Action) -> Option<State> {
-    let mut random = SplitMix64::new(0);
-    let mut env = Env {
-        now: 0,
-        random: &mut random,
-    };
     let mut next = state.clone();
-    for event in FlipChess::act(state, seat, action, &mut env).ok()? {
-        next.apply(&event).ok()?;
-    }
+    crate::puzzles::play::<FlipChess>(&mut next, seat, action, &mut SplitMix64::new(0))?;
     Some(next)
 }
 
@@ -165,7 +158,7 @@ fn puzzle_at(state: &State, seed: u64) -> Option<Found> {
     let solver = fresh.on_move();
     let line = win_this_turn(&fresh, solver)?;
     Some(Found {
-        events: opening.iter().map(to_json).collect(),
+        events: opening.iter().map(json).collect(),
         seats: 2,
         solver,
         depth: line.len() as u32,
@@ -173,14 +166,10 @@ fn puzzle_at(state: &State, seed: u64) -> Option<Found> {
             .iter()
             .map(|a| Step {
                 seat: solver,
-                action: to_json(a),
+                action: json(a),
             })
             .collect(),
         goal: Goal::Win,
         margin: <FlipChess as Puzzles>::RULE.margin,
     })
-}
-
-fn to_json<T: serde::Serialize>(value: &T) -> serde_json::Value {
-    serde_json::to_value(value).expect("rules types serialize to JSON")
 }

@@ -1,15 +1,15 @@
 //! `cargo run --release -p posthorn-rules --example mine -- <game> <count> [<first seed>]`
 //!
 //! Mines puzzles from the engines' own matches (issue #52,
-//! docs/puzzles.md): match after match of normal against easy (seeded
-//! from `<first seed>`, default 1), one puzzle at most from each, until
+//! docs/puzzles.md): match after match at the game's levels (normal
+//! against easy; four-player chess easy all round), seeded from
+//! `<first seed>` (default 1), one puzzle at most from each, until
 //! `<count>` are found. Each puzzle is printed as one JSON line
 //! (`{"game": …, "config": …, "seed": …, …Found}`); the rate, in verified
 //! puzzles per hour of this one thread, goes to stderr. `<game>` is as the
 //! examples name games: `janggi`, `checkers/russian`,
 //! `four_player_chess/ffa`.
 
-use posthorn_rules::engine::Level;
 use posthorn_rules::GameId;
 use std::time::Instant;
 
@@ -29,14 +29,9 @@ fn main() {
     let began = Instant::now();
     let (mut found, mut matches) = (0, 0);
     while found < count {
-        // Normal against easy: easy's weaker moves are the mistakes.
-        let levels = if seed.is_multiple_of(2) {
-            [Level::Normal, Level::Easy]
-        } else {
-            [Level::Easy, Level::Normal]
-        };
+        // At the game's own levels (`Rule::players`).
         let log = game
-            .self_play(&config, seats, &levels, game.about().action_cap, seed)
+            .self_play(&config, seats, game.about().action_cap, seed)
             .expect("a self-play match");
         matches += 1;
         if let Some(puzzle) = game.mine(&config, seats, &log).expect("a readable log") {

@@ -221,11 +221,10 @@ pub fn mine<G: crate::puzzles::Puzzles>(
 pub fn self_play<G: crate::puzzles::Puzzles>(
     config: &Value,
     seats: usize,
-    levels: &[Level],
     plies: usize,
     seed: u64,
 ) -> Result<Vec<Value>, RuleError> {
     let config = configure::<G>(config)?;
-    let log = crate::puzzles::self_play::<G>(&config, seats, levels, plies, seed)?;
+    let log = crate::puzzles::self_play::<G>(&config, seats, plies, seed)?;
     Ok(log.iter().map(to_json).collect())
 }

@@ -176,12 +176,11 @@ macro_rules! games {
                 self,
                 config: &$crate::serde_json::Value,
                 seats: usize,
-                levels: &[$crate::engine::Level],
                 plies: usize,
                 seed: u64,
             ) -> Result<Vec<$crate::serde_json::Value>, $crate::RuleError> {
                 match self {
-                    $(GameId::$Id => $crate::dispatch::self_play::<$G>(config, seats, levels, plies, seed)),+
+                    $(GameId::$Id => $crate::dispatch::self_play::<$G>(config, seats, plies, seed)),+
                 }
             }
 

@@ -49,7 +49,14 @@ pub struct Rule {
     pub decisive: i32,
     /// Nodes one step's proof may visit; past it the candidate is dropped.
     pub nodes: u64,
+    /// The levels the engines' own matches are played at for mining
+    /// ([`self_play`]), taken in turn round the seats.
+    pub players: &'static [Level],
 }
+
+/// The engines' matches most games are mined from: normal against easy,
+/// whose weaker moves are the mistakes a puzzle starts after.
+pub const NORMAL_AGAINST_EASY: &[Level] = &[Level::Normal, Level::Easy];
 
 /// A game whose positions can be puzzles.
 pub trait Puzzles: Engine {
@@ -347,16 +354,17 @@ pub fn mine<G: Puzzles>(
 }
 
 /// A match of the engines against themselves, for mining (from
-/// [`Puzzles::mining_start`]): seat `i`
-/// plays at `levels[i % len]`, the log returned when it ends or reaches
+/// [`Puzzles::mining_start`]): seat `i` plays at the game's
+/// [`Rule::players`]`[(i + seed) % len]` (so the seats take turns at each
+/// level from seed to seed), the log returned when it ends or reaches
 /// `plies` actions.
 pub fn self_play<G: Puzzles>(
     config: &G::Config,
     seats: usize,
-    levels: &[Level],
     plies: usize,
     seed: u64,
 ) -> Result<Vec<G::Event>, RuleError> {
+    let levels = G::RULE.players;
     let mut random = SplitMix64::new(seed);
     let config = G::mining_start(config, &mut random);
     let mut log = G::setup(&config, seats, &mut random)?;
@@ -369,7 +377,7 @@ pub fn self_play<G: Puzzles>(
             break;
         };
         let view = G::view(&state, Viewer::Seat(duty.seat));
-        let level = levels[duty.seat.index() % levels.len()];
+        let level = levels[(duty.seat.index() + seed as usize) % levels.len()];
         let action = match G::decide(&view, duty.seat, level, &mut random) {
             Ok(action) => action,
             Err(_) => break,

@@ -10,7 +10,6 @@ use crate::error::Error;
 use crate::schema::{mined_matches, puzzles};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use posthorn_rules::engine::Level;
 use posthorn_rules::GameId;
 
 /// Finished matches searched per pass.
@@ -26,8 +25,7 @@ pub struct Mined {
 
 /// One pass: search the finished matches not searched yet; then, when
 /// some games have fewer than `keep` puzzles, one engines' match for one
-/// of them, in turn (normal against easy: easy's weaker moves are the
-/// mistakes a puzzle starts after).
+/// of them, in turn, at the game's own levels (`Rule::players`).
 pub fn pass(pool: &crate::db::Pool, keep: i64, now: DateTime<Utc>) -> Result<Mined, Error> {
     let mut done = Mined::default();
     let finished = {
@@ -76,8 +74,7 @@ pub fn pass(pool: &crate::db::Pool, keep: i64, now: DateTime<Utc>) -> Result<Min
     if let Some(&game) = short.get(turn % short.len().max(1)) {
         let config = serde_json::json!({});
         let seats = game.about().seats.1;
-        let levels = [Level::Normal, Level::Easy];
-        let log = game.self_play(&config, seats, &levels, game.about().action_cap, seed);
+        let log = game.self_play(&config, seats, game.about().action_cap, seed);
         if let Some(found) = log
             .ok()
             .and_then(|log| game.mine(&config, seats, &log).ok().flatten())

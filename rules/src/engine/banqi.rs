@@ -467,6 +467,7 @@ impl crate::puzzles::Puzzles for Banqi {
         margin: 160,
         decisive: 250,
         nodes: 4_000_000,
+        players: crate::puzzles::NORMAL_AGAINST_EASY,
     };
 
     fn whole(view: &View) -> Option<World> {

@@ -272,6 +272,7 @@ impl crate::puzzles::Puzzles for Checkers {
         margin: 100,
         decisive: 150,
         nodes: 4_000_000,
+        players: crate::puzzles::NORMAL_AGAINST_EASY,
     };
 
     fn whole(view: &View) -> Option<Position> {

@@ -369,6 +369,7 @@ impl crate::puzzles::Puzzles for FlipChess {
         margin: 300,
         decisive: 500,
         nodes: 1_000_000,
+        players: crate::puzzles::NORMAL_AGAINST_EASY,
     };
 
     fn whole(_view: &View) -> Option<World> {

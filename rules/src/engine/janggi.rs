@@ -254,6 +254,7 @@ impl crate::puzzles::Puzzles for Janggi {
         margin: 300,
         decisive: 500,
         nodes: 4_000_000,
+        players: crate::puzzles::NORMAL_AGAINST_EASY,
     };
 
     fn whole(view: &View) -> Option<Position> {

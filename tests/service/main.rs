@@ -39,6 +39,7 @@ mod operations;
 mod password_resets;
 mod push;
 mod push_service;
+mod puzzle_mining;
 mod puzzles;
 mod ratings;
 mod rematch;

@@ -440,15 +440,21 @@ pub fn perft_row(line: &str) -> Option<(&str, usize, u64)> {
     Some((position, depth.parse().unwrap(), count.parse().unwrap()))
 }
 
-/// The puzzles of `rules/tests/data/puzzles/<file>`: all of them, or with
+/// The puzzles of `rules/tests/data/puzzles/<file>`, which must hold at
+/// least `least` (issue #52: 200 a game): all of them, or with
 /// `PUZZLES_CHECKED=n` every `len / n`-th, about n spread over the file.
-pub fn mined(file: &str) -> Vec<posthorn_rules::puzzles::Found> {
+pub fn mined(file: &str, least: usize) -> Vec<posthorn_rules::puzzles::Found> {
     let path = format!("{}/tests/data/puzzles/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let all: Vec<posthorn_rules::puzzles::Found> = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    assert!(
+        all.len() >= least,
+        "{file}: {} puzzles, fewer than {least}",
+        all.len()
+    );
     let every = std::env::var("PUZZLES_CHECKED")
         .ok()
         .and_then(|n| n.parse::<usize>().ok())

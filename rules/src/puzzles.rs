@@ -50,7 +50,8 @@ pub struct Rule {
     /// Nodes one step's proof may visit; past it the candidate is dropped.
     pub nodes: u64,
     /// The levels the engines' own matches are played at for mining
-    /// ([`self_play`]), taken in turn round the seats.
+    /// ([`self_play`]), never empty: taken in turn round the seats,
+    /// starting at `seed % len`.
     pub players: &'static [Level],
 }
 
@@ -377,7 +378,8 @@ pub fn self_play<G: Puzzles>(
             break;
         };
         let view = G::view(&state, Viewer::Seat(duty.seat));
-        let level = levels[(duty.seat.index() + seed as usize) % levels.len()];
+        let first = (seed % levels.len() as u64) as usize;
+        let level = levels[(duty.seat.index() + first) % levels.len()];
         let action = match G::decide(&view, duty.seat, level, &mut random) {
             Ok(action) => action,
             Err(_) => break,

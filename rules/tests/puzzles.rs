@@ -18,7 +18,8 @@
 //!   nothing face down, so there is exactly one.
 //!
 //! `PUZZLES_CHECKED=n` checks every puzzle whose index is a multiple of
-//! `200 / n` (CI's small data); unset, all of them.
+//! `len / n` (CI's small data); unset, all of them. Every file holds 200
+//! at least.
 
 mod harness;
 mod toy;

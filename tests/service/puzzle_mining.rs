@@ -7,17 +7,18 @@ use crate::support::TestApp;
 use posthorn::puzzles::mining::{pass, Mined};
 use serde_json::{json, Value};
 
-/// The first checkers puzzle of the rules crate's mined file: its start
-/// position (white to move) and its line.
-fn a_checkers_puzzle() -> (String, Value) {
+/// The first checkers puzzle of the rules crate's mined file: the options
+/// of a match from its start position, and its line.
+fn a_checkers_puzzle() -> (Value, Value) {
     let path = format!(
         "{}/rules/tests/data/puzzles/checkers.jsonl",
         env!("CARGO_MANIFEST_DIR")
     );
     let text = std::fs::read_to_string(path).unwrap();
     let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
-    let position = first["events"][0]["position"].as_str().unwrap().to_owned();
-    (position, first["line"].clone())
+    let mut options = first["config"].clone();
+    options["position"] = first["events"][0]["position"].clone();
+    (options, first["line"].clone())
 }
 
 #[actix_web::test]
@@ -25,8 +26,9 @@ async fn a_finished_match_gives_its_puzzle_once_naming_nobody_and_a_live_one_is_
     let app = TestApp::start().await;
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
-    let (position, line) = a_checkers_puzzle();
-    let start = |opponent: &str| json!({"game": "checkers", "options": {"variant": "american", "position": position}, "opponents": [opponent]});
+    let (options, line) = a_checkers_puzzle();
+    let start =
+        |opponent: &str| json!({"game": "checkers", "options": options, "opponents": [opponent]});
     let finished = app.post("/v1/matches", &alice, start("bob")).await;
     assert_eq!(finished.status, 201, "{}", finished.body);
     let finished_id = finished.body["id"].as_str().unwrap().to_owned();
@@ -43,6 +45,7 @@ async fn a_finished_match_gives_its_puzzle_once_naming_nobody_and_a_live_one_is_
     let live = app.post("/v1/matches", &bob, start("alice")).await;
     assert_eq!(live.status, 201, "{}", live.body);
     let live_id = live.body["id"].as_str().unwrap().to_owned();
+    assert_eq!(live.body["status"], "active");
 
     let now = posthorn::clock::Clock::now(&app.clock);
     let first = app.blocking(move |s| pass(&s.pool, 0, now).unwrap()).await;

@@ -428,7 +428,7 @@ pub fn world_from_view(view: &View) -> Result<World, RuleError> {
 /// step, a rook over the start ends a line (a checkmate's points count).
 /// Mined from matches of easy all round: normal's search was 40% of the
 /// mining time, and four easy armies blunder as often (the rate went
-/// from about 80 an hour of one core to about 240).
+/// from about 77 an hour of one core to 178, docs/puzzles.md).
 impl crate::puzzles::Puzzles for FourPlayerChess {
     type Whole = World;
     const RULE: crate::puzzles::Rule = crate::puzzles::Rule {

@@ -12,7 +12,8 @@
 //! * [`perft_row`] — a row of `rules/tests/data/<game>[-<variant>].tsv`:
 //!   position, depth and count.
 //! * [`mined`] — the mined puzzles of `rules/tests/data/puzzles/<file>`,
-//!   every one or (`PUZZLES_CHECKED=n`, CI's small data) about n of them.
+//!   which must hold a least number (issue #52: 200 a game), every one or
+//!   (`PUZZLES_CHECKED=n`, CI's small data) about n of them.
 
 #![allow(dead_code)] // each test crate uses the part it needs
 

@@ -175,7 +175,7 @@ impl Puzzles for Pebbles {
         margin: 500,
         decisive: 1_500,
         nodes: 100_000,
-        players: &[posthorn_rules::engine::Level::Easy],
+        players: &[Level::Easy],
     };
     fn whole(view: &View) -> Option<Heap> {
         Some(Heap {

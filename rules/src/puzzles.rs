@@ -366,6 +366,7 @@ pub fn self_play<G: Puzzles>(
     seed: u64,
 ) -> Result<Vec<G::Event>, RuleError> {
     let levels = G::RULE.players;
+    let first = (seed % levels.len() as u64) as usize;
     let mut random = SplitMix64::new(seed);
     let config = G::mining_start(config, &mut random);
     let mut log = G::setup(&config, seats, &mut random)?;
@@ -378,7 +379,6 @@ pub fn self_play<G: Puzzles>(
             break;
         };
         let view = G::view(&state, Viewer::Seat(duty.seat));
-        let first = (seed % levels.len() as u64) as usize;
         let level = levels[(duty.seat.index() + first) % levels.len()];
         let action = match G::decide(&view, duty.seat, level, &mut random) {
             Ok(action) => action,

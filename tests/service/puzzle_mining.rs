@@ -10,15 +10,9 @@ use serde_json::{json, Value};
 /// The first checkers puzzle of the rules crate's mined file: the options
 /// of a match from its start position, and its line.
 fn a_checkers_puzzle() -> (Value, Value) {
-    let path = format!(
-        "{}/rules/tests/data/puzzles/checkers.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(path).unwrap();
-    let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
-    let mut options = first["config"].clone();
-    options["position"] = first["events"][0]["position"].clone();
-    (options, first["line"].clone())
+    let (mut options, found) = crate::puzzles::mined("checkers.jsonl", 1).remove(0);
+    options["position"] = found.events[0]["position"].clone();
+    (options, serde_json::to_value(&found.line).unwrap())
 }
 
 #[actix_web::test]

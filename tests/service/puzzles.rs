@@ -20,7 +20,7 @@ const MINED: [(&str, &str); 5] = [
     ("flipchess", "flipchess.jsonl"),
 ];
 
-fn mined(file: &str, take: usize) -> Vec<(Value, Found)> {
+pub(crate) fn mined(file: &str, take: usize) -> Vec<(Value, Found)> {
     let path = format!(
         "{}/rules/tests/data/puzzles/{file}",
         env!("CARGO_MANIFEST_DIR")

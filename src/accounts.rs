@@ -3,7 +3,7 @@
 
 use crate::auth::{self, Keys};
 use crate::error::{Error, Rule};
-use crate::limits::{self, Limit};
+use crate::limits::{self, Limit, Origin};
 use crate::names;
 use crate::notify::account_mail::{self, AccountMail};
 use crate::schema::{refresh_tokens, users};
@@ -375,7 +375,7 @@ pub fn register(
     conn: &mut PgConnection,
     req: Registration,
     password_hash: String,
-    address: &str,
+    origin: &Origin,
     issuer: &Issuer,
 ) -> Result<Session, Error> {
     let new = NewAccount {
@@ -386,7 +386,7 @@ pub fn register(
         locale: req.locale,
         time_zone: req.time_zone,
     };
-    Ok(create(conn, new, address, issuer)?.1)
+    Ok(create(conn, new, origin, issuer)?.1)
 }
 
 /// A new registered account, however it proves who it is: a password, or
@@ -409,7 +409,7 @@ pub struct NewAccount {
 pub fn create(
     conn: &mut PgConnection,
     new: NewAccount,
-    address: &str,
+    origin: &Origin,
     issuer: &Issuer,
 ) -> Result<(Uuid, Session), Error> {
     check_username(&new.username)?;
@@ -419,7 +419,7 @@ pub fn create(
     names::check_registrable(conn, &new.username)?;
     // After the checks, so a refused name costs nothing; a name taken at
     // the insert below rolls the hit back with the transaction.
-    limits::take(conn, Limit::SignUpFromAddress, address, issuer.now)?;
+    limits::take_from(conn, Limit::SignUpFromAddress, origin, issuer.now)?;
     let email = match new.email {
         Some(verified) if verified_owner(conn, &verified)?.is_none() => Some(verified),
         _ => None,
@@ -459,6 +459,13 @@ fn ask_to_verify(
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
     let hit = limits::take(conn, Limit::VerificationMail, &user.to_string(), now)?;
+    // Per recipient too, whichever accounts ask (issue #65 item 4).
+    limits::take(
+        conn,
+        Limit::VerificationMailTo,
+        &address.to_lowercase(),
+        now,
+    )?;
     let (to, mail) = match verified_owner(conn, address)? {
         Some(owner) if owner != user => (owner, AccountMail::EmailInUse),
         _ => (user, AccountMail::VerifyEmail),
@@ -512,10 +519,80 @@ pub fn verify_email(
         .execute(conn)
         .map_err(|e| taken(e, "email", "this address belongs to another account"))?;
     if let Some(old) = old.filter(|o| !o.eq_ignore_ascii_case(address)) {
-        let serial = now.timestamp_millis();
-        account_mail::enqueue(conn, user, AccountMail::EmailChanged, &old, serial, now)?;
+        left_address(conn, user, &old, AccountMail::EmailChanged, now)?;
     }
     Ok(address.to_owned())
+}
+
+/// The verified address `old` left `user`'s account (replaced or
+/// removed): it is told by `mail`, with a link that puts it back for a
+/// week and ends every session (issue #65 item 1, `email_undos`).
+fn left_address(
+    conn: &mut PgConnection,
+    user: Uuid,
+    old: &str,
+    mail: AccountMail,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    let undo = crate::email_undos::record(conn, user, old, now)?;
+    account_mail::enqueue_undo(conn, user, mail, old, undo, now)
+}
+
+/// Open the link that puts an old address back (`POST /v1/email-undos`):
+/// the address is the account's verified one again, a newer one waiting
+/// for its link is dropped, and every session ends (whoever changed the
+/// address is out). Returns the address and the sessions ended. Refused
+/// (409) when another account has verified that address meanwhile.
+pub fn put_address_back(
+    conn: &mut PgConnection,
+    undo: Uuid,
+    now: DateTime<Utc>,
+) -> Result<(String, Vec<Uuid>), Error> {
+    let (user, old) = crate::email_undos::spend(conn, undo, now)?;
+    users::table
+        .find(user)
+        .select(users::id)
+        .for_update()
+        .first::<Uuid>(conn)?;
+    if verified_owner(conn, &old)?.is_some_and(|owner| owner != user) {
+        return Err(Error::conflict(
+            "this address belongs to another account now",
+        ));
+    }
+    diesel::update(users::table.find(user))
+        .set((
+            users::email.eq(&old),
+            users::email_pending.eq(None::<String>),
+        ))
+        .execute(conn)
+        .map_err(|e| taken(e, "email", "this address belongs to another account now"))?;
+    Ok((old, end_sessions(conn, user, None, now)?))
+}
+
+/// Whether `user` is a guest (a guest's address never resets anything).
+pub fn is_guest(conn: &mut PgConnection, user: Uuid) -> Result<bool, Error> {
+    Ok(users::table
+        .find(user)
+        .select(users::guest)
+        .first::<bool>(conn)
+        .optional()?
+        .unwrap_or(false))
+}
+
+/// How `user` may prove again who they are: `(has a password, has a
+/// linked identity)`.
+pub fn ways_in(conn: &mut PgConnection, user: Uuid) -> Result<(bool, bool), Error> {
+    let password = users::table
+        .find(user)
+        .select(users::password_hash.is_not_null())
+        .first::<bool>(conn)
+        .optional()?
+        .ok_or_else(|| Error::unauthorized("this account no longer exists"))?;
+    let identity = diesel::select(diesel::dsl::exists(
+        crate::schema::identities::table.filter(crate::schema::identities::user_id.eq(user)),
+    ))
+    .get_result(conn)?;
+    Ok((password, identity))
 }
 
 /// Check a new password, the request's `field`, before the (slow) hash
@@ -792,7 +869,7 @@ pub fn create_guest(
     conn: &mut PgConnection,
     req: GuestRequest,
     browser_locale: &str,
-    address: &str,
+    origin: &Origin,
     issuer: &Issuer,
 ) -> Result<Session, Error> {
     let locale = req.locale.unwrap_or_else(|| browser_locale.to_owned());
@@ -800,7 +877,7 @@ pub fn create_guest(
     let display_name =
         names::display_name(&req.nickname).map_err(|e| e.in_field("nickname", Rule::Form))?;
     names::check_not_confusable(conn, &display_name, "nickname")?;
-    limits::take(conn, Limit::GuestFromAddress, address, issuer.now)?;
+    limits::take_from(conn, Limit::GuestFromAddress, origin, issuer.now)?;
     let tag: String = auth::random_bytes::<5>()
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -844,7 +921,7 @@ pub fn upgrade(
     user_id: Uuid,
     req: Upgrade,
     password_hash: Option<String>,
-    address: &str,
+    origin: &Origin,
     issuer: &Issuer,
 ) -> Result<(Session, Vec<Uuid>), Error> {
     let current = users::table
@@ -871,7 +948,7 @@ pub fn upgrade(
     // The guest's own row is a guest's until the update below, so it is
     // never its own look-alike.
     names::check_not_confusable(conn, &display_name, "display_name")?;
-    limits::take(conn, Limit::SignUpFromAddress, address, issuer.now)?;
+    limits::take_from(conn, Limit::SignUpFromAddress, origin, issuer.now)?;
     let shown_apart = !display_name.eq_ignore_ascii_case(&req.username);
     let display_skeletons = shown_apart.then(|| {
         (
@@ -920,10 +997,21 @@ pub struct MeChanges {
     pub locale: Option<String>,
     #[schema(value_type = Option<crate::enforced::TimeZone>)]
     pub time_zone: Option<String>,
+    /// A new address, or `null` to remove it: a registered account only
+    /// (a guest gives one when registering), proven with `password` or
+    /// `identity` (issue #65).
     #[serde(default, deserialize_with = "present")]
     #[schema(format = Email, nullable)]
     pub email: Option<Option<String>>,
     pub takebacks: Option<Takebacks>,
+    /// With `email`: the account's password. An account with neither a
+    /// password nor a linked identity may instead have signed in within
+    /// the last 10 minutes.
+    #[schema(max_length = 256)]
+    pub password: Option<String>,
+    /// With `email`: a fresh sign-in with a Google or Apple identity
+    /// linked to the account, instead of the password.
+    pub identity: Option<IdentityProof>,
 }
 
 /// Tells `"email": null` (remove it) from a missing field (keep it).
@@ -938,6 +1026,9 @@ pub fn change_me(
     now: DateTime<Utc>,
 ) -> Result<Me, Error> {
     let current = me(conn, user_id)?;
+    if current.user.guest && changes.email.is_some() {
+        return Err(guest_address());
+    }
     let locale = changes.locale.unwrap_or(current.user.locale);
     let time_zone = changes.time_zone.unwrap_or(current.user.time_zone);
     check_settings(&locale, &time_zone)?;
@@ -973,15 +1064,21 @@ pub fn change_me(
                 .execute(conn)?;
             // The address that loses the account is told, as a replaced
             // one is (`verify_email`): whoever removed it may not be the
-            // account's owner.
+            // account's owner, who can put it back.
             if let Some(old) = current.email {
-                let serial = now.timestamp_millis();
-                account_mail::enqueue(conn, user_id, AccountMail::EmailRemoved, &old, serial, now)?;
+                left_address(conn, user_id, &old, AccountMail::EmailRemoved, now)?;
             }
         }
         None => {}
     }
     me(conn, user_id)
+}
+
+/// What a guest giving an address through settings is told (issue #65
+/// item 5: a guest's verified address would reset a password it never had).
+pub fn guest_address() -> Error {
+    Error::forbidden("a guest gives an email address when registering (POST /v1/me/registration)")
+        .in_field("email", Rule::Reserved)
 }
 
 pub fn me(conn: &mut PgConnection, user_id: Uuid) -> Result<Me, Error> {

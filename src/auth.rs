@@ -128,6 +128,34 @@ impl Keys {
         URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
     }
 
+    /// The token of the link that puts an old address back (issue #65,
+    /// `email_undos`): the record's id and its MAC, so the link names its
+    /// record and nothing secret is stored.
+    pub fn undo_token(&self, undo: Uuid) -> String {
+        let mut body = undo.as_bytes().to_vec();
+        body.extend(&self.mac(b"posthorn email undo\0", undo.as_bytes())[..16]);
+        URL_SAFE_NO_PAD.encode(body)
+    }
+
+    /// The record an [`Keys::undo_token`] names, if it is one.
+    pub fn undo_id(&self, token: &str) -> Option<Uuid> {
+        let bytes = URL_SAFE_NO_PAD.decode(token.trim()).ok()?;
+        if bytes.len() != 32 {
+            return None;
+        }
+        let (id, tag) = bytes.split_at(16);
+        let expected = self.mac(b"posthorn email undo\0", id);
+        let right: bool = subtle::ConstantTimeEq::ct_eq(tag, &expected[..16]).into();
+        right.then(|| Uuid::from_slice(id).ok()).flatten()
+    }
+
+    /// When a sign-in nonce ([`Keys::sign_in_nonce`]) stops working.
+    pub fn nonce_expiry(&self, nonce: &str) -> Option<DateTime<Utc>> {
+        let bytes = URL_SAFE_NO_PAD.decode(nonce).ok()?;
+        let seconds = i64::from_be_bytes(bytes.get(..8)?.try_into().ok()?);
+        DateTime::from_timestamp(seconds, 0)
+    }
+
     fn mac(&self, label: &[u8], message: &[u8]) -> [u8; 32] {
         use hmac::Mac;
         let mut mac = hmac::Hmac::<Sha256>::new_from_slice(&self.successor)

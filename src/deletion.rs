@@ -194,6 +194,7 @@ fn erase(
     diesel::delete(conditional_lines::table.filter(conditional_lines::user_id.eq(user)))
         .execute(conn)?;
     crate::talk::forget(conn, user)?;
+    crate::email_undos::forget(conn, user)?;
     diesel::delete(rematch_offers::table.filter(rematch_offers::user_id.eq(user))).execute(conn)?;
     diesel::delete(idempotent_answers::table.filter(idempotent_answers::user_id.eq(user)))
         .execute(conn)?;

@@ -116,6 +116,13 @@ pub fn game_id() -> Object {
         .build()
 }
 
+/// A game's id where one must be given (`?game=` of the puzzles).
+pub fn game_id_required() -> Object {
+    string(false)
+        .pattern(Some(any_of(GameId::ALL.iter().map(|g| g.id()))))
+        .build()
+}
+
 fn choices(description: &str, pick: fn(&GameId) -> &'static [&'static str]) -> Object {
     let all: BTreeSet<&str> = GameId::ALL.iter().flat_map(pick).copied().collect();
     string(true)

@@ -52,6 +52,9 @@ pub struct Export {
     pub tournaments: Vec<TournamentSummary>,
     /// The messages I wrote in tournaments' rooms (issue #50).
     pub tournament_messages: Vec<crate::talk::MyRoomMessage>,
+    /// Addresses that left my account and may still be put back
+    /// (issue #65): each with when it left and until when.
+    pub addresses_left: Vec<crate::email_undos::AddressLeft>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -165,6 +168,7 @@ pub fn export(
         blocks: friends::blocked(conn, user)?,
         tournaments: crate::tournaments::read::mine(conn, user)?,
         tournament_messages: crate::talk::mine_in_rooms(conn, user)?,
+        addresses_left: crate::email_undos::export(conn, user)?,
     })
 }
 

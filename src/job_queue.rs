@@ -249,6 +249,7 @@ pub fn claim(
         .bind::<Timestamptz, _>(now - crate::limits::engine::WINDOW)
         .bind::<BigInt, _>(crate::limits::engine::PER_PLAYER.num_milliseconds())
         .bind::<BigInt, _>(crate::limits::engine::PER_ADDRESS.num_milliseconds())
+        .bind::<BigInt, _>(crate::limits::engine::PER_BLOCK.num_milliseconds())
         .get_result::<Due>(conn)
         .optional()?;
     let Some(Due { id }) = due else {
@@ -266,8 +267,9 @@ pub fn claim(
 }
 
 /// The claim's choice: `$1` lanes, `$2` now, `$3` attempts, `$4` the
-/// budget window's start, `$5` and `$6` the budgets per player and per
-/// address in milliseconds. A job for nobody (lobby, tournaments) spends
+/// budget window's start, `$5`, `$6` and `$7` the budgets per player, per
+/// address and per IPv6 /48 (`engine_time.block`, issue #65) in
+/// milliseconds. A job for nobody (lobby, tournaments) spends
 /// nothing and waits for nobody's budget.
 const CLAIM: &str = "\
     SELECT j.id FROM jobs j \
@@ -275,10 +277,13 @@ const CLAIM: &str = "\
         WHERE t.owner = j.owner AND t.at > $4) mine ON true \
     LEFT JOIN LATERAL (SELECT coalesce(sum(t.millis), 0) AS spent FROM engine_time t \
         WHERE t.address = (SELECT u.address FROM users u WHERE u.id = j.owner) AND t.at > $4) here ON true \
+    LEFT JOIN LATERAL (SELECT coalesce(sum(t.millis), 0) AS spent FROM engine_time t \
+        WHERE t.block = (SELECT address_block(u.address) FROM users u WHERE u.id = j.owner) \
+        AND t.at > $4) wide ON true \
     WHERE j.lane = ANY($1) AND j.done_at IS NULL AND j.failed_at IS NULL \
       AND j.run_at <= $2 AND j.attempts < $3 \
       AND (j.leased_until IS NULL OR j.leased_until <= $2) \
-      AND (j.owner IS NULL OR (mine.spent < $5 AND here.spent < $6)) \
+      AND (j.owner IS NULL OR (mine.spent < $5 AND here.spent < $6 AND wide.spent < $7)) \
     ORDER BY greatest(mine.spent, here.spent), j.run_at \
     LIMIT 1 FOR UPDATE OF j SKIP LOCKED";
 

@@ -9,6 +9,7 @@ pub mod db;
 pub mod deletion;
 pub mod devices;
 pub mod dice;
+pub mod email_undos;
 pub mod enforced;
 pub mod error;
 pub mod export;
@@ -16,6 +17,7 @@ pub mod friends;
 pub mod http;
 pub mod idempotency;
 pub mod identities;
+pub mod ink;
 pub mod job_queue;
 pub mod jobs;
 pub mod lessons;
@@ -128,7 +130,7 @@ pub fn app_state(
         dice: Arc::new(dice::OsDice),
         revoked: Arc::new(revoked::Revoked::default()),
         identities: Arc::new(identities::verify::Verifier::new(config.sign_in.clone())),
-        live: live::Live::start(database_url),
+        live: live::Live::start(database_url, live::Capacity::here(config.pool_size).streams),
         stopping: Arc::default(),
     })
 }

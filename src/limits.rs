@@ -28,15 +28,20 @@
 //! - seeks: at most 5 open per player (a count, taken under the lock).
 //! - matches against the computer: at most 10 going per player (a count
 //!   under the lock, `lobby::computers::within_limit`).
-//! - verification mails: 5 per account per day.
+//! - verification mails: 5 per account per day, and 5 per recipient
+//!   address per day (lower-cased), however many accounts ask (issue #65).
 //! - vacation starts: 1 per player per day (docs/abuse.md): each start and
 //!   end is an event in every match of theirs and a notice to every
 //!   opponent, and each vacation costs at least a day anyway.
 //! - sign-ups: 5 accounts per address per hour (docs/abuse.md).
-//! - password resets (docs/abuse.md): 5 asked per address per hour, and 3
-//!   mails a day to one email address (an account's verified address, so
-//!   per account), counted whether or not the address is anyone's, so a
-//!   refusal tells nothing.
+//! - password resets (docs/abuse.md): 5 asked per address per hour; 3 a
+//!   day for one email address *from one asking address*, under a ceiling
+//!   of 20 a day for the email address from anywhere (issue #65: three
+//!   strangers' requests no longer spend the owner's allowance), counted
+//!   whether or not the address is anyone's, so a refusal tells nothing.
+//! - IPv6 blocks (issue #65): an address is keyed by its /64; sign-ups,
+//!   guests and resets also count per /48 under a higher ceiling (4 times
+//!   the /64's), since a /48 holder has 65,536 /64s to hop between.
 //! - table talk: 10 messages a minute and 300 a day per player.
 
 use crate::error::Error;
@@ -45,6 +50,7 @@ use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::sql_types::Text;
 use diesel::PgConnection;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The closed set of limits: what is counted, how many, over how long.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,11 +92,22 @@ pub enum Limit {
     MessagePerDay,
     /// Reports of messages a player makes in a day (issue #50 item 6).
     ReportPerDay,
+    /// Verification mails to one recipient address, lower-cased (issue
+    /// #65): 5 a day, whichever accounts ask, so nobody can use the
+    /// service to mail a stranger over and over.
+    VerificationMailTo,
+    /// Password reset mails to one email address from anywhere (issue
+    /// #65): the ceiling above the per-asking-address allowance.
+    PasswordResetForEmailAll,
+    /// The /48 ceilings of the per-address limits (issue #65 item 9).
+    SignUpFromBlock,
+    GuestFromBlock,
+    PasswordResetFromBlock,
 }
 
 impl Limit {
     /// Every limit, once.
-    pub const ALL: [Limit; 18] = [
+    pub const ALL: [Limit; 23] = [
         Limit::SignInAccountAddress,
         Limit::SignInAccount,
         Limit::SignInAddress,
@@ -109,6 +126,11 @@ impl Limit {
         Limit::MessagePerMinute,
         Limit::MessagePerDay,
         Limit::ReportPerDay,
+        Limit::VerificationMailTo,
+        Limit::PasswordResetForEmailAll,
+        Limit::SignUpFromBlock,
+        Limit::GuestFromBlock,
+        Limit::PasswordResetFromBlock,
     ];
 
     /// `(key prefix, hits allowed, window in minutes, what the refusal says)`.
@@ -163,7 +185,27 @@ impl Limit {
                 "reset-email",
                 3,
                 24 * 60,
-                "at most 3 password reset mails a day to one address",
+                "at most 3 password reset mails a day to one address from here",
+            ),
+            PasswordResetForEmailAll => (
+                "reset-email-all",
+                20,
+                24 * 60,
+                "at most 20 password reset mails a day to one address",
+            ),
+            VerificationMailTo => (
+                "verify-mail-to",
+                5,
+                24 * 60,
+                "at most 5 verification mails a day to one address",
+            ),
+            SignUpFromBlock => ("sign-up-48", 20, 60, "too many accounts from this network"),
+            GuestFromBlock => ("guest-48", 40, 60, "too many guests from this network"),
+            PasswordResetFromBlock => (
+                "reset-48",
+                20,
+                60,
+                "too many password resets asked from this network",
             ),
             MessagePerMinute => ("messages-minute", 10, 1, "at most 10 messages a minute"),
             MessagePerDay => ("messages-day", 300, 24 * 60, "at most 300 messages a day"),
@@ -182,6 +224,79 @@ impl Limit {
     fn key(self, subject: &str) -> String {
         format!("{}:{subject}", self.rule().0)
     }
+
+    /// The rule's name, as `/metrics` labels its refusals.
+    pub fn name(self) -> &'static str {
+        self.rule().0
+    }
+
+    /// The /48 ceiling counted beside a per-address limit, if any.
+    fn block(self) -> Option<Limit> {
+        match self {
+            Limit::SignUpFromAddress => Some(Limit::SignUpFromBlock),
+            Limit::GuestFromAddress => Some(Limit::GuestFromBlock),
+            Limit::PasswordResetFromAddress => Some(Limit::PasswordResetFromBlock),
+            _ => None,
+        }
+    }
+
+    fn index(self) -> usize {
+        Limit::ALL.iter().position(|l| *l == self).unwrap_or(0)
+    }
+}
+
+/// Refusals by limit since the start, for `/metrics`.
+static REFUSED: [AtomicU64; Limit::ALL.len()] = [const { AtomicU64::new(0) }; Limit::ALL.len()];
+
+/// Each limit's name and how many requests it refused on this instance.
+pub fn refusals() -> impl Iterator<Item = (&'static str, u64)> {
+    Limit::ALL
+        .iter()
+        .map(|l| (l.name(), REFUSED[l.index()].load(Ordering::Relaxed)))
+}
+
+/// Where a request comes from, as per-address limits count it
+/// (`http::caller::origin`): the address's key (an IPv4 address, an
+/// IPv6 /64, or what a trusted proxy wrote when it does not parse) and,
+/// for IPv6, the /48 it lies in, which a few limits count too.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Origin {
+    pub address: String,
+    pub block: Option<String>,
+}
+
+impl Origin {
+    /// An origin known only by its address key (no /48).
+    pub fn of(address: impl Into<String>) -> Origin {
+        Origin {
+            address: address.into(),
+            block: None,
+        }
+    }
+
+    /// The /48 of an address key that is an IPv6 /64, as
+    /// `http::caller::address_key` writes it.
+    pub fn block_of(address: &str) -> Option<String> {
+        let prefix = address.strip_suffix("/64")?;
+        let v6: std::net::Ipv6Addr = prefix.parse().ok()?;
+        let wide = u128::from(v6) & !((1u128 << 80) - 1);
+        Some(format!("{}/48", std::net::Ipv6Addr::from(wide)))
+    }
+}
+
+/// Take `limit` for `origin`'s address and, where the limit has one, its
+/// /48 ceiling for the origin's block: all or none.
+pub fn take_from(
+    conn: &mut PgConnection,
+    limit: Limit,
+    origin: &Origin,
+    now: DateTime<Utc>,
+) -> Result<Hit, Error> {
+    let hit = take(conn, limit, &origin.address, now)?;
+    if let (Some(wider), Some(block)) = (limit.block(), &origin.block) {
+        take(conn, wider, block, now)?;
+    }
+    Ok(hit)
 }
 
 /// Engine time (issue #46), spent by computers for a person: the budgets
@@ -196,6 +311,9 @@ pub mod engine {
     /// Engine time one address may spend per [`WINDOW`], over all its
     /// players (guests are 10 an hour from an address).
     pub const PER_ADDRESS: Duration = Duration::minutes(20);
+    /// Engine time one IPv6 /48 may spend per [`WINDOW`] (issue #65 item
+    /// 9): three addresses' worth, so hopping /64s gains little.
+    pub const PER_BLOCK: Duration = Duration::minutes(60);
 }
 
 /// The longest window: hits older than it count for nothing.
@@ -239,6 +357,7 @@ pub fn take(
         .count()
         .get_result(conn)?;
     if counted >= limit.allowed() {
+        REFUSED[limit.index()].fetch_add(1, Ordering::Relaxed);
         let minutes = limit.rule().2;
         let wait = if minutes >= 60 {
             format!("{} hours", minutes / 60)
@@ -316,5 +435,31 @@ mod tests {
         // The per-address sign-in limit sits under the account's ceiling,
         // so one hammering address cannot lock the owner out.
         assert!(SignInAccountAddress.allowed() < SignInAccount.allowed());
+        // A /48's ceiling is above its /64's allowance.
+        for limit in Limit::ALL {
+            if let Some(wider) = limit.block() {
+                assert!(wider.allowed() > limit.allowed(), "{limit:?}");
+                assert_eq!(wider.window(), limit.window());
+            }
+        }
+        assert!(PasswordResetForEmailAll.allowed() > PasswordResetForEmail.allowed());
+    }
+
+    #[test]
+    fn an_ipv6_key_lies_in_its_48_and_an_ipv4_one_in_none() {
+        assert_eq!(
+            Origin::block_of("2001:db8:1:2::/64").as_deref(),
+            Some("2001:db8:1::/48")
+        );
+        assert_eq!(
+            Origin::block_of("2001:db8:1:ffff::/64"),
+            Origin::block_of("2001:db8:1:2::/64")
+        );
+        assert_ne!(
+            Origin::block_of("2001:db8:2:2::/64"),
+            Origin::block_of("2001:db8:1:2::/64")
+        );
+        assert_eq!(Origin::block_of("203.0.113.7"), None);
+        assert_eq!(Origin::block_of("?garbage/64"), None);
     }
 }

@@ -63,6 +63,10 @@ type Stand = (i32, i64, Option<i64>);
 /// The instance's watched matches and the streams they feed.
 pub struct Live {
     changes: broadcast::Sender<Change>,
+    /// Who holds the open streams, as their caps count them.
+    book: Mutex<Book>,
+    /// Streams this instance holds at most (from its open-file limit).
+    most: usize,
     /// Each watched match: how many pages watch it, where it stood.
     watched: Mutex<HashMap<Uuid, (usize, Option<Stand>)>>,
     /// Whether the reading connection stands: while it does not, a page
@@ -70,6 +74,178 @@ pub struct Live {
     reading: AtomicBool,
     /// Set for good when the instance stops.
     closed: AtomicBool,
+}
+
+/// Streams one session holds: a third opened displaces the oldest, which
+/// hears `displaced` and polls instead (issue #65 item 2), so open tabs
+/// do not bounce each other and nobody holds streams by the hundred.
+pub const PER_SESSION: usize = 2;
+/// Streams one account holds on an instance: a family's phones and a
+/// laptop, each on two boards.
+pub const PER_ACCOUNT: usize = 8;
+/// Streams one address (an IPv4 address or an IPv6 /64) holds: a café or
+/// a school behind one NAT, some forty players on their boards.
+pub const PER_ADDRESS: usize = 64;
+/// Streams one IPv6 /48 holds.
+pub const PER_BLOCK: usize = 256;
+
+/// What one instance holds below its open-file limit (issue #65 item 2,
+/// docs/operations.md "Open files and live streams"): every client
+/// connection and every live stream is a descriptor, so without caps a
+/// crowd of streams takes the last descriptor and the instance stops
+/// accepting anyone, health checks and sign-ins included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capacity {
+    /// The process's open-file limit (`ulimit -n`, soft).
+    pub files: u64,
+    /// Client connections accepted at once (the listener waits past it).
+    pub connections: usize,
+    /// Live streams open at once: fewer than connections, so that a
+    /// sign-in, a move or a health check always finds one.
+    pub streams: usize,
+}
+
+impl Capacity {
+    /// Descriptors kept for everything but clients: the listener, logs,
+    /// the live reader, mail and push connections, and the pools.
+    const KEPT: u64 = 96;
+    /// Connections kept for requests that are not streams.
+    const OTHER_REQUESTS: usize = 64;
+
+    /// The capacity under `files` open files, with database pools of
+    /// `pool` connections (a primary's and maybe a replica's).
+    pub fn of(files: u64, pool: u32) -> Capacity {
+        let spare = files.saturating_sub(Self::KEPT + 2 * u64::from(pool));
+        let connections = usize::try_from(spare).unwrap_or(usize::MAX).max(32);
+        Capacity {
+            files,
+            connections,
+            streams: connections.saturating_sub(Self::OTHER_REQUESTS).max(1),
+        }
+    }
+
+    /// This process's capacity.
+    pub fn here(pool: u32) -> Capacity {
+        Self::of(open_file_limit(), pool)
+    }
+}
+
+/// The soft limit on this process's open files.
+pub fn open_file_limit() -> u64 {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes only the struct it is given.
+    let read = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+    if read == 0 {
+        limit.rlim_cur
+    } else {
+        1024
+    }
+}
+
+/// Who opens a stream, as its caps count it.
+#[derive(Clone, Debug)]
+pub struct Watcher {
+    pub session: Uuid,
+    pub user: Uuid,
+    pub origin: crate::limits::Origin,
+}
+
+/// Why a stream was refused: the rule, as `/metrics` labels it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    Account,
+    Address,
+    Block,
+    /// The instance holds all the streams its open files allow: the page
+    /// polls (503), as when changes are not being read.
+    Instance,
+}
+
+impl Refusal {
+    pub const ALL: [Refusal; 4] = [
+        Refusal::Account,
+        Refusal::Address,
+        Refusal::Block,
+        Refusal::Instance,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Refusal::Account => "account",
+            Refusal::Address => "address",
+            Refusal::Block => "block",
+            Refusal::Instance => "instance",
+        }
+    }
+}
+
+/// Streams displaced, and refused by rule (in [`Refusal::ALL`]'s order),
+/// on this instance.
+static DISPLACED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static REFUSED: [std::sync::atomic::AtomicU64; 4] =
+    [const { std::sync::atomic::AtomicU64::new(0) }; 4];
+
+/// The open streams of this instance, counted by their holders.
+#[derive(Default)]
+struct Book {
+    next: u64,
+    total: usize,
+    /// Each session's streams, oldest first, each with its displacement.
+    sessions: HashMap<Uuid, std::collections::VecDeque<(u64, tokio::sync::oneshot::Sender<()>)>>,
+    accounts: HashMap<Uuid, usize>,
+    addresses: HashMap<String, usize>,
+    blocks: HashMap<String, usize>,
+}
+
+fn count_up<K: std::hash::Hash + Eq>(map: &mut HashMap<K, usize>, key: K) {
+    *map.entry(key).or_default() += 1;
+}
+
+fn count_down<K: std::hash::Hash + Eq>(map: &mut HashMap<K, usize>, key: &K) {
+    if let Some(n) = map.get_mut(key) {
+        *n -= 1;
+        if *n == 0 {
+            map.remove(key);
+        }
+    }
+}
+
+/// An open stream's place in the book, given back when dropped.
+pub struct Pass {
+    live: Arc<Live>,
+    id: u64,
+    watcher: Watcher,
+    /// Fires when a newer stream of the same session displaced this one.
+    pub displaced: tokio::sync::oneshot::Receiver<()>,
+}
+
+impl Drop for Pass {
+    fn drop(&mut self) {
+        let mut book = self.live.book.lock().unwrap_or_else(|e| e.into_inner());
+        let w = &self.watcher;
+        let Some(streams) = book.sessions.get_mut(&w.session) else {
+            return;
+        };
+        let before = streams.len();
+        streams.retain(|(id, _)| *id != self.id);
+        // Not there: displaced, and its place already given to the newer
+        // stream (`admit`).
+        if streams.len() == before {
+            return;
+        }
+        if streams.is_empty() {
+            book.sessions.remove(&w.session);
+        }
+        book.total -= 1;
+        count_down(&mut book.accounts, &w.user);
+        count_down(&mut book.addresses, &w.origin.address);
+        if let Some(block) = &w.origin.block {
+            count_down(&mut book.blocks, block);
+        }
+    }
 }
 
 /// A page's watch on a match, ended when dropped.
@@ -94,11 +270,13 @@ impl Drop for Watch {
 impl Live {
     /// Start watching for the pages of this instance, reading
     /// `database_url` (the primary), in a thread that ends when the
-    /// returned `Live` is dropped.
-    pub fn start(database_url: &str) -> Arc<Live> {
+    /// returned `Live` is dropped; at most `most` streams at once.
+    pub fn start(database_url: &str, most: usize) -> Arc<Live> {
         let (changes, _) = broadcast::channel(BACKLOG);
         let live = Arc::new(Live {
             changes,
+            book: Mutex::new(Book::default()),
+            most,
             watched: Mutex::new(HashMap::new()),
             reading: AtomicBool::new(false),
             closed: AtomicBool::new(false),
@@ -131,6 +309,96 @@ impl Live {
     pub fn pages(&self) -> usize {
         let watched = self.watched.lock().unwrap_or_else(|e| e.into_inner());
         watched.values().map(|(pages, _)| pages).sum()
+    }
+
+    /// A place for one more stream of `watcher`'s, or the rule that
+    /// refuses it. When the session holds [`PER_SESSION`] already, its
+    /// oldest is displaced (and counts no more towards the caps here).
+    pub fn admit(self: &Arc<Self>, watcher: Watcher) -> Result<Pass, Refusal> {
+        let mut book = self.book.lock().unwrap_or_else(|e| e.into_inner());
+        let held = book.sessions.get(&watcher.session).map_or(0, |s| s.len());
+        // A stream displaced leaves its place to the new one.
+        let added = usize::from(held < PER_SESSION);
+        let count = |map: &HashMap<String, usize>, key: &str| map.get(key).copied().unwrap_or(0);
+        let refusal = if book.total + added > self.most {
+            Some(Refusal::Instance)
+        } else if book.accounts.get(&watcher.user).copied().unwrap_or(0) + added > PER_ACCOUNT {
+            Some(Refusal::Account)
+        } else if count(&book.addresses, &watcher.origin.address) + added > PER_ADDRESS {
+            Some(Refusal::Address)
+        } else if (watcher.origin.block.as_deref())
+            .is_some_and(|b| count(&book.blocks, b) + added > PER_BLOCK)
+        {
+            Some(Refusal::Block)
+        } else {
+            None
+        };
+        if let Some(refusal) = refusal {
+            REFUSED[refusal as usize].fetch_add(1, Ordering::Relaxed);
+            return Err(refusal);
+        }
+        if held >= PER_SESSION {
+            if let Some((_, oldest)) =
+                (book.sessions.get_mut(&watcher.session)).and_then(|streams| streams.pop_front())
+            {
+                DISPLACED.fetch_add(1, Ordering::Relaxed);
+                let _ = oldest.send(());
+            }
+            // Its place is the new one's: taken off the counts now, so
+            // the book holds each stream once.
+            book.total -= 1;
+            count_down(&mut book.accounts, &watcher.user);
+            count_down(&mut book.addresses, &watcher.origin.address);
+            if let Some(block) = &watcher.origin.block {
+                count_down(&mut book.blocks, block);
+            }
+        }
+        book.next += 1;
+        let id = book.next;
+        let (tell, displaced) = tokio::sync::oneshot::channel();
+        book.sessions
+            .entry(watcher.session)
+            .or_default()
+            .push_back((id, tell));
+        book.total += 1;
+        count_up(&mut book.accounts, watcher.user);
+        count_up(&mut book.addresses, watcher.origin.address.clone());
+        if let Some(block) = &watcher.origin.block {
+            count_up(&mut book.blocks, block.clone());
+        }
+        Ok(Pass {
+            live: self.clone(),
+            id,
+            watcher,
+            displaced,
+        })
+    }
+
+    /// The streams' lines of `/metrics`: open, displaced, refused by rule.
+    pub fn metrics(&self) -> String {
+        use std::fmt::Write;
+        let mut out = format!(
+            "# TYPE posthorn_live_streams gauge\nposthorn_live_streams {}\n\
+             # TYPE posthorn_live_streams_displaced_total counter\n\
+             posthorn_live_streams_displaced_total {}\n\
+             # TYPE posthorn_live_streams_refused_total counter\n",
+            self.streams(),
+            DISPLACED.load(Ordering::Relaxed)
+        );
+        for refusal in Refusal::ALL {
+            let n = REFUSED[refusal as usize].load(Ordering::Relaxed);
+            let _ = writeln!(
+                out,
+                "posthorn_live_streams_refused_total{{rule=\"{}\"}} {n}",
+                refusal.name()
+            );
+        }
+        out
+    }
+
+    /// Streams open on this instance now.
+    pub fn streams(&self) -> usize {
+        self.book.lock().unwrap_or_else(|e| e.into_inner()).total
     }
 
     /// Watch `match_id` for a page: every change from now on.

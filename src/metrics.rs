@@ -96,6 +96,10 @@ impl Metrics {
             out,
             "# TYPE posthorn_live_pages gauge\nposthorn_live_pages {live_pages}"
         );
+        out.push_str("# TYPE posthorn_limits_refused_total counter\n");
+        for (rule, n) in crate::limits::refusals() {
+            let _ = writeln!(out, "posthorn_limits_refused_total{{rule=\"{rule}\"}} {n}");
+        }
         out
     }
 }

@@ -14,56 +14,36 @@ use std::str::FromStr;
 use unicode_normalization::UnicodeNormalization;
 use uuid::Uuid;
 
-/// Characters that draw nothing or reorder text (format characters,
-/// fillers, tags), which a name may not hold, as inclusive ranges. U+FE0F,
-/// the emoji presentation selector, is allowed. The OpenAPI document
-/// states them too (`enforced::nickname`).
-pub const INVISIBLE: &[(u32, u32)] = &[
-    (0x00AD, 0x00AD),
-    (0x034F, 0x034F),
-    (0x061C, 0x061C),
-    (0x115F, 0x1160),
-    (0x17B4, 0x17B5),
-    (0x180B, 0x180F),
-    (0x200B, 0x200F),
-    (0x2028, 0x202E),
-    (0x205F, 0x206F),
-    (0x2800, 0x2800),
-    (0x3164, 0x3164),
-    (0xFE00, 0xFE0E),
-    (0xFEFF, 0xFEFF),
-    (0xFFA0, 0xFFA0),
-    (0xFFF0, 0xFFFB),
-    (0x1D173, 0x1D17A),
-    (0xE0000, 0xE0FFF),
-];
+/// Characters a name may never hold, for the OpenAPI document's pattern
+/// (`enforced::nickname`): the default-ignorable ones. The service's own
+/// rule is stricter ([`crate::ink::in_names`]); a pattern cannot say it.
+pub const INVISIBLE: &[(u32, u32)] = crate::ink::DEFAULT_IGNORABLE;
 
-fn invisible(c: char) -> bool {
-    INVISIBLE
-        .iter()
-        .any(|(start, end)| (*start..=*end).contains(&(c as u32)))
-}
-
-/// A display name as stored: NFKC, trimmed, 1–24 visible characters.
+/// A display name as stored: NFKC, trimmed, 1–24 characters, each one a
+/// name may hold (`ink::in_names`: UTS #39 Allowed, Hangul, spaces).
 pub fn display_name(raw: &str) -> Result<String, Error> {
-    display_text(raw, 24).ok_or_else(|| {
-        Error::validation(
-            "a nickname has 1–24 visible characters, with no control or invisible ones",
-        )
-    })
+    display_text(raw, 24)
+        .filter(|name| name.chars().all(crate::ink::in_names))
+        .ok_or_else(|| {
+            Error::validation(
+                "a nickname has 1–24 letters, digits or spaces (with - _ . ' as joiners), \
+                 no symbol, emoji or invisible character",
+            )
+        })
 }
 
 /// Text one player shows others (a nickname, a tournament's name), as
-/// stored: NFKC, trimmed, one line of 1 to `most` characters with no
-/// control, bidirectional or invisible character — none if it is not
-/// that. The caller says what was wrong in its own words.
+/// stored: NFKC, trimmed, one line of 1 to `most` characters, each a
+/// plain space or one that shows (`ink::shows`: no control, format,
+/// bidirectional, invisible or unassigned character), or the emoji
+/// presentation selector U+FE0F — none if it is not that. The caller says
+/// what was wrong in its own words.
 pub fn display_text(raw: &str, most: usize) -> Option<String> {
     let text: String = raw.nfkc().collect();
     let text = text.trim();
-    let bad = text
-        .chars()
-        .any(|c| c.is_control() || invisible(c) || (c.is_whitespace() && c != ' '));
-    (!bad && (1..=most).contains(&text.chars().count())).then(|| text.to_owned())
+    let fits = |c: char| c == ' ' || c == '\u{FE0F}' || crate::ink::shows(c);
+    let good = text.chars().all(fits) && crate::ink::shows_something(text);
+    (good && (1..=most).contains(&text.chars().count())).then(|| text.to_owned())
 }
 
 /// What a name looks like: its UTS #39 skeleton, case folded first, so
@@ -241,7 +221,7 @@ pub fn backfill_skeletons(conn: &mut PgConnection) -> Result<usize, Error> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -270,6 +250,64 @@ mod tests {
         }
         assert!(alike("ADMIN", "admin"));
         assert!(!alike("mailory", "mallory"));
+    }
+
+    /// Every code point a name may never hold: format, unassigned,
+    /// private-use and surrogate categories, and every default-ignorable
+    /// one (by the UTS #39 data, not `ink`'s own list).
+    pub fn never_shown() -> impl Iterator<Item = char> {
+        use unicode_general_category::{get_general_category, GeneralCategory::*};
+        use unicode_security::general_security_profile::IdentifierType;
+        use unicode_security::GeneralSecurityProfile;
+        (0..=0x10FFFF).filter_map(char::from_u32).filter(|c| {
+            matches!(
+                get_general_category(*c),
+                Format | Unassigned | PrivateUse | Surrogate
+            ) || c.identifier_type() == Some(IdentifierType::Default_Ignorable)
+        })
+    }
+
+    #[test]
+    fn a_name_with_any_character_that_shows_nothing_is_refused_issue_65_item_6() {
+        // The review's four: a null notehead, an Egyptian format control,
+        // the Kaithi and the Arabic number signs, after a real name.
+        for c in ['\u{1D159}', '\u{13437}', '\u{110BD}', '\u{0600}'] {
+            assert!(
+                display_name(&format!("mallory{c}")).is_err(),
+                "U+{:04X}",
+                c as u32
+            );
+        }
+        let mut looped = 0;
+        for c in never_shown() {
+            looped += 1;
+            // Refused, or (a few code points NFKC maps to letters) stored
+            // without it.
+            for name in [format!("mallory{c}"), format!("민{c}지"), c.to_string()] {
+                let kept = display_name(&name).is_ok_and(|n| n.contains(c));
+                assert!(!kept, "U+{:04X}", c as u32);
+            }
+        }
+        assert!(
+            looped > 900_000,
+            "{looped}: the loop covers the unassigned planes"
+        );
+        // Hangul, letters of many scripts and the joiners still make names.
+        for name in [
+            "민지",
+            "ㅋㅋ",
+            "Grandma Kim",
+            "Min-jun",
+            "O'Neil",
+            "Ｃａｒｏｌ",
+            "Zoë",
+            "Σοφία",
+        ] {
+            assert!(display_name(name).is_ok(), "{name}");
+        }
+        for symbol in ["Mina ★", "🦊", "a\u{2800}b"] {
+            assert!(display_name(symbol).is_err(), "{symbol}");
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::accounts::{self, Issuer, Session};
 use crate::auth::{self, Keys};
 use crate::error::Error;
 use crate::job_queue::{self, Job, Work};
-use crate::limits::{self, Limit};
+use crate::limits::{self, Limit, Origin};
 use crate::names;
 use crate::notify::account_mail;
 use crate::schema::{jobs, password_resets, users};
@@ -65,27 +65,34 @@ struct Asked {
     asked_at: DateTime<Utc>,
 }
 
-/// Ask for a link to `email`, from the client `address`: the same work
+/// Ask for a link to `email`, from the client `origin`: the same work
 /// and the same answer whether or not `email` is anyone's (see the
 /// module's comment). Refused (429) past the limits, which count every
-/// address alike.
+/// address alike: per asking address (and its /48), per email address
+/// *from that asking address*, and per email address from anywhere under
+/// a higher ceiling (issue #65 item 3), so strangers asking for my
+/// address do not spend my own allowance.
 pub fn ask(
     conn: &mut PgConnection,
     email: &str,
-    address: &str,
+    origin: &Origin,
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
     let email = names::email(email)?;
     let key = email.to_lowercase();
+    limits::take_from(conn, Limit::PasswordResetFromAddress, origin, now)?;
     let hits = limits::take_all(
         conn,
         &[
-            (Limit::PasswordResetFromAddress, address),
-            (Limit::PasswordResetForEmail, &key),
+            (
+                Limit::PasswordResetForEmail,
+                &format!("{}|{key}", origin.address),
+            ),
+            (Limit::PasswordResetForEmailAll, &key),
         ],
         now,
     )?;
-    let serial = hits[1].serial();
+    let serial = hits[0].serial();
     let asked = Asked {
         address: email,
         reset: Uuid::new_v4(),
@@ -127,36 +134,64 @@ impl Work for Mailer {
 }
 
 /// Store the link of `asked` (its token hashed) and queue its mail, if
-/// its address is an account's verified one; then forget the address.
+/// its address is a registered account's verified one (never a guest's:
+/// a guest has no password to reset, issue #65 item 5) and no link
+/// putting back an address changed lately is open (item 1: whoever
+/// changed it must not reset the password through the new one); then
+/// forget the address. A link still open is mailed again rather than a
+/// new one made: asking twice never makes two.
 fn mail_link(conn: &mut PgConnection, keys: &Keys, job: i64, asked: &Asked) -> Result<(), Error> {
-    if let Some(user) = accounts::verified_owner(conn, &asked.address)? {
-        // The address as the account has it, which the link is bound to.
-        let email: Option<String> = users::table.find(user).select(users::email).first(conn)?;
-        let email = email.ok_or_else(|| Error::internal("a verified owner without its address"))?;
-        diesel::insert_into(password_resets::table)
-            .values((
-                password_resets::id.eq(asked.reset),
-                password_resets::token_hash.eq(auth::hash_token(&keys.reset_token(asked.reset))),
-                password_resets::user_id.eq(user),
-                password_resets::email.eq(&email),
-                password_resets::created_at.eq(asked.asked_at),
-                password_resets::expires_at.eq(asked.asked_at + Duration::minutes(VALID_MINUTES)),
-            ))
-            .on_conflict_do_nothing()
-            .execute(conn)?;
-        account_mail::enqueue_reset(
-            conn,
-            user,
-            &email,
-            asked.reset,
-            asked.serial,
-            asked.asked_at,
-        )?;
+    let owner = accounts::verified_owner(conn, &asked.address)?;
+    let registered = match owner {
+        Some(user) => !accounts::is_guest(conn, user)?,
+        None => false,
+    };
+    if let Some(user) = owner.filter(|_| registered) {
+        if !crate::email_undos::open_for(conn, user, asked.asked_at)? {
+            link_for(conn, keys, user, asked)?;
+        }
     }
     diesel::update(jobs::table.find(job))
         .set(jobs::payload.eq(serde_json::json!({})))
         .execute(conn)?;
     Ok(())
+}
+
+/// Mail `user` the link `asked` makes, or the one still open.
+fn link_for(conn: &mut PgConnection, keys: &Keys, user: Uuid, asked: &Asked) -> Result<(), Error> {
+    // The address as the account has it, which the link is bound to.
+    let email: Option<String> = users::table.find(user).select(users::email).first(conn)?;
+    let email = email.ok_or_else(|| Error::internal("a verified owner without its address"))?;
+    let open: Option<Uuid> = password_resets::table
+        .filter(password_resets::user_id.eq(user))
+        .filter(password_resets::email.eq(&email))
+        .filter(password_resets::used_at.is_null())
+        .filter(password_resets::expires_at.gt(asked.asked_at))
+        .filter(password_resets::id.ne(asked.reset))
+        .order(password_resets::created_at.desc())
+        .select(password_resets::id)
+        .first(conn)
+        .optional()?;
+    let reset = match open {
+        Some(open) => open,
+        None => {
+            diesel::insert_into(password_resets::table)
+                .values((
+                    password_resets::id.eq(asked.reset),
+                    password_resets::token_hash
+                        .eq(auth::hash_token(&keys.reset_token(asked.reset))),
+                    password_resets::user_id.eq(user),
+                    password_resets::email.eq(&email),
+                    password_resets::created_at.eq(asked.asked_at),
+                    password_resets::expires_at
+                        .eq(asked.asked_at + Duration::minutes(VALID_MINUTES)),
+                ))
+                .on_conflict_do_nothing()
+                .execute(conn)?;
+            asked.reset
+        }
+    };
+    account_mail::enqueue_reset(conn, user, &email, reset, asked.serial, asked.asked_at)
 }
 
 /// What every refused link is told: used, expired and never sent alike.

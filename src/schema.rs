@@ -148,6 +148,24 @@ diesel::joinable!(password_resets -> users (user_id));
 diesel::allow_tables_to_appear_in_same_query!(password_resets, users);
 
 diesel::table! {
+    email_undos (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        old_email -> Text,
+        created_at -> Timestamptz,
+        expires_at -> Timestamptz,
+        used_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    spent_nonces (nonce_hash) {
+        nonce_hash -> Text,
+        expires_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     jobs (id) {
         id -> Int8,
         kind -> Text,
@@ -172,6 +190,8 @@ diesel::table! {
         address -> Nullable<Text>,
         at -> Timestamptz,
         millis -> Int4,
+        /// Generated from `address`: its IPv6 /48 (issue #65).
+        block -> Nullable<Text>,
     }
 }
 
@@ -503,6 +523,7 @@ diesel::table! {
         daily -> Nullable<Date>,
         started_at -> Timestamptz,
         finished_at -> Nullable<Timestamptz>,
+        day_began -> Nullable<Timestamptz>,
     }
 }
 

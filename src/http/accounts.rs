@@ -23,12 +23,12 @@ pub async fn register(
     body: Body<Registration>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
-    let address = crate::http::caller::client_address(&http);
+    let origin = crate::http::caller::origin(&http);
     accounts::check_password("password", &req.password)?;
     let hash = auth::gated_hash(req.password.clone()).await?;
     let issuer = state.issuer(crate::http::caller::device(&http));
     let session = db::run(&state.pool, move |c| {
-        accounts::register(c, req, hash, &address, &issuer)
+        accounts::register(c, req, hash, &origin, &issuer)
     })
     .await?;
     Ok(HttpResponse::Created().json(session))
@@ -188,6 +188,37 @@ pub async fn verify_email(
     Ok(HttpResponse::Ok().json(VerifiedEmail { email }))
 }
 
+/// `POST /v1/email-undos`: the token from the link mailed to an address
+/// that left an account.
+#[derive(Debug, serde::Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EmailUndo {
+    /// The part of the link after `#`.
+    #[schema(min_length = 1, max_length = 2048)]
+    pub token: String,
+}
+
+#[utoipa::path(post, path = "/v1/email-undos", tag = "accounts", request_body = EmailUndo,
+    responses((status = 200, body = VerifiedEmail, description = "the address is the account's again and every session has ended: sign in, or ask for a password reset to this address"),
+        (status = 400), (status = 404, description = "the link is not valid, was used, or is more than 7 days old"),
+        (status = 409, description = "another account has verified that address since")))]
+#[post("/v1/email-undos")]
+pub async fn undo_email(
+    state: web::Data<AppState>,
+    body: Body<EmailUndo>,
+) -> Result<HttpResponse, ApiError> {
+    // Public: whoever opens the link proves they read the old address's mail.
+    let now = state.clock.now();
+    let undo = (state.keys.undo_id(&body.into_inner().token))
+        .ok_or_else(|| Error::not_found("address link (it is not one the service sent)"))?;
+    let (email, ended) = db::run(&state.pool, move |c| {
+        accounts::put_address_back(c, undo, now)
+    })
+    .await?;
+    state.revoked.add(&ended, now);
+    Ok(HttpResponse::Ok().json(VerifiedEmail { email }))
+}
+
 #[utoipa::path(post, path = "/v1/password-resets", tag = "accounts", request_body = crate::password_resets::ResetRequest,
     responses((status = 202, description = "the same answer, after the same work, whether or not the address is an account's: if it is that account's verified address, a link to `/reset-password#TOKEN` is mailed to it, valid an hour"),
         (status = 400, description = "not an email address"),
@@ -199,12 +230,9 @@ pub async fn ask_password_reset(
     body: Body<crate::password_resets::ResetRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let email = body.into_inner().email;
-    let (address, now) = (
-        crate::http::caller::client_address(&http),
-        state.clock.now(),
-    );
+    let (origin, now) = (crate::http::caller::origin(&http), state.clock.now());
     db::run(&state.pool, move |c| {
-        crate::password_resets::ask(c, &email, &address, now)
+        crate::password_resets::ask(c, &email, &origin, now)
     })
     .await?;
     Ok(HttpResponse::Accepted().finish())
@@ -221,6 +249,11 @@ pub async fn complete_password_reset(
     body: Body<crate::password_resets::ResetCompletion>,
 ) -> Result<HttpResponse, ApiError> {
     let crate::password_resets::ResetCompletion { token, password } = body.into_inner();
+    // The document's form: an empty token is malformed, not a spent link.
+    if token.trim().is_empty() {
+        let empty = Error::validation("the token is the part of the link after #");
+        return Err(empty.in_field("token", Rule::Form).into());
+    }
     accounts::check_password("password", &password)?;
     let (check, now) = (token.clone(), state.clock.now());
     // A spent link costs no hash.
@@ -250,12 +283,12 @@ pub async fn guest(
     body: Body<GuestRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
-    let address = crate::http::caller::client_address(&http);
+    let origin = crate::http::caller::origin(&http);
     let asked = crate::http::speak::asked_locale(http.headers().get(header::ACCEPT_LANGUAGE));
     let browser_locale = asked.unwrap_or(Locale::English).tag();
     let issuer = state.issuer(crate::http::caller::device(&http));
     let session = db::run(&state.pool, move |c| {
-        accounts::create_guest(c, req, browser_locale, &address, &issuer)
+        accounts::create_guest(c, req, browser_locale, &origin, &issuer)
     })
     .await?;
     Ok(HttpResponse::Created().json(session))
@@ -277,7 +310,7 @@ pub async fn register_guest(
     body: Body<Upgrade>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
-    let address = crate::http::caller::client_address(&http);
+    let origin = crate::http::caller::origin(&http);
     let issuer = state.issuer(crate::http::caller::device(&http));
     let now = issuer.now;
     let (session, ended) = match (&req.password, &req.identity) {
@@ -286,7 +319,7 @@ pub async fn register_guest(
             let hash = auth::gated_hash(password.clone()).await?;
             db::run(&state.pool, move |c| {
                 let upgraded =
-                    accounts::upgrade(c, caller.user_id, req, Some(hash), &address, &issuer)?;
+                    accounts::upgrade(c, caller.user_id, req, Some(hash), &origin, &issuer)?;
                 // Its matches show the new name at once.
                 crate::matches::roster_changed(c, caller.user_id)?;
                 Ok(upgraded)
@@ -301,7 +334,7 @@ pub async fn register_guest(
                     caller.user_id,
                     req,
                     proven,
-                    &address,
+                    &origin,
                     &issuer,
                 )?;
                 crate::matches::roster_changed(c, caller.user_id)?;
@@ -330,15 +363,32 @@ pub async fn me(state: web::Data<AppState>, caller: Caller) -> Result<HttpRespon
 }
 
 #[utoipa::path(patch, path = "/v1/me", tag = "accounts", request_body = MeChanges,
-    responses((status = 200, body = Me, description = "a new email address waits in `email_pending` until the link mailed to it is opened"), (status = 400), (status = 401), (status = 429)),
+    responses((status = 200, body = Me, description = "a new email address waits in `email_pending` until the link mailed to it is opened; the address it replaces (or one removed) is mailed a link that puts it back within 7 days"),
+        (status = 400), (status = 401),
+        (status = 403, description = "an `email` without the password (or a fresh identity sign-in), or with a wrong one; a guest gives an address when registering"),
+        (status = 422, description = "both a password and an identity"),
+        (status = 429, description = "too many wrong passwords; too many verification mails (5 a day per account and per address)"),
+        (status = 503, description = "the identity provider's keys could not be read")),
     security(("bearer" = [])))]
 #[patch("/v1/me")]
 pub async fn change_me(
     state: web::Data<AppState>,
     caller: Caller,
+    http: HttpRequest,
     body: Body<MeChanges>,
 ) -> Result<HttpResponse, ApiError> {
-    let (changes, now) = (body.into_inner(), state.clock.now());
+    let (mut changes, now) = (body.into_inner(), state.clock.now());
+    let proof = crate::http::reauth::Proof {
+        password: changes.password.take(),
+        identity: changes.identity.take(),
+    };
+    if let Some(email) = &changes.email {
+        // The address's form first: a typo is 400 whoever asks.
+        if let Some(address) = email {
+            crate::names::email(address)?;
+        }
+        crate::http::reauth::may_change_address(&state, &caller, &http, proof).await?;
+    }
     let changed = db::run(&state.pool, move |c| {
         accounts::change_me(c, caller.user_id, changes, now)
     })

@@ -4,6 +4,7 @@
 use crate::auth::Caller;
 use crate::error::Error;
 use crate::http::error::ApiError;
+use crate::limits::Origin;
 use crate::state::AppState;
 use actix_web::dev::Payload;
 use actix_web::http::header;
@@ -54,12 +55,28 @@ pub fn device(req: &HttpRequest) -> String {
     crate::devices::label(agent.and_then(|v| v.to_str().ok()).unwrap_or(""))
 }
 
-/// The address a request comes from, as per-address limits key it: the
-/// peer, or when the peer is a trusted proxy, the rightmost
-/// `X-Forwarded-For` entry that is not one (entries left of it could be
-/// written by anyone); then [`address_key`].
+/// The address a request comes from, as per-address limits key it
+/// ([`origin`]'s address).
 pub fn client_address(req: &HttpRequest) -> String {
-    client_ip(req).map(address_key).unwrap_or_default()
+    origin(req).address
+}
+
+/// Where a request comes from: the peer, or when the peer is a trusted
+/// proxy, the rightmost `X-Forwarded-For` entry that is not one (entries
+/// left of it could be written by anyone), keyed by [`address_key`], with
+/// the /48 of an IPv6 address beside it (issue #65 item 9).
+pub fn origin(req: &HttpRequest) -> Origin {
+    match client(req) {
+        Some(Client::Ip(ip)) => {
+            let address = address_key(ip);
+            Origin {
+                block: Origin::block_of(&address),
+                address,
+            }
+        }
+        Some(Client::Unread(entry)) => Origin::of(entry),
+        None => Origin::default(),
+    }
 }
 
 /// The key of an address for per-address limits (issue #46): an IPv4
@@ -79,31 +96,94 @@ pub fn address_key(ip: IpAddr) -> String {
     }
 }
 
-fn client_ip(req: &HttpRequest) -> Option<IpAddr> {
-    let peer = req.peer_addr().map(|a| a.ip());
+/// Who a request is from, as the peer or a trusted proxy says.
+#[derive(Debug, PartialEq, Eq)]
+enum Client {
+    Ip(IpAddr),
+    /// An entry a trusted proxy wrote that does not parse: the key itself
+    /// (marked with `?`, so it is never mistaken for an address), never
+    /// a fall-through to the entries the client wrote left of it.
+    Unread(String),
+}
+
+fn client(req: &HttpRequest) -> Option<Client> {
+    let peer = req.peer_addr().map(|a| a.ip())?;
     let trusted = req
         .app_data::<web::Data<AppState>>()
         .map(|s| s.config.trusted_proxies.clone())
         .unwrap_or_default();
-    let peer = peer?;
     if !trusted.contains(&peer) {
-        return Some(peer);
+        return Some(Client::Ip(peer));
     }
     let forwarded = req
         .headers()
         .get_all("x-forwarded-for")
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(str::trim)
-        .filter_map(|a| a.parse::<IpAddr>().ok())
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
         .collect::<Vec<_>>();
-    let client = forwarded.into_iter().rev().find(|a| !trusted.contains(a));
-    Some(client.unwrap_or(peer))
+    let entries = forwarded.iter().flat_map(|v| v.split(','));
+    Some(rightmost_client(entries, &trusted).unwrap_or(Client::Ip(peer)))
+}
+
+/// The rightmost entry that is not a trusted proxy, read from the right:
+/// an entry that does not parse stops the walk and is the key itself.
+fn rightmost_client<'a>(
+    entries: impl DoubleEndedIterator<Item = &'a str>,
+    trusted: &[IpAddr],
+) -> Option<Client> {
+    for entry in entries.rev().map(str::trim) {
+        match parse_forwarded(entry) {
+            Some(ip) if trusted.contains(&ip) => continue,
+            Some(ip) => return Some(Client::Ip(ip)),
+            None => {
+                let shown: String = entry.chars().take(64).collect();
+                return Some(Client::Unread(format!("?{shown}")));
+            }
+        }
+    }
+    None
+}
+
+/// One `X-Forwarded-For` entry: an address, `ip:port` or `[v6]:port`
+/// (as some proxies write it), or `[v6]`.
+fn parse_forwarded(entry: &str) -> Option<IpAddr> {
+    if let Ok(ip) = entry.parse::<IpAddr>() {
+        return Some(ip);
+    }
+    if let Ok(socket) = entry.parse::<std::net::SocketAddr>() {
+        return Some(socket.ip());
+    }
+    let bracketed = entry.strip_prefix('[')?.strip_suffix(']')?;
+    bracketed.parse::<Ipv6Addr>().ok().map(IpAddr::V6)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::address_key;
+    use super::*;
+
+    #[test]
+    fn forwarded_entries_with_ports_parse_and_an_unreadable_one_is_the_key_issue_65_item_8() {
+        let proxy: IpAddr = "10.0.0.1".parse().unwrap();
+        let read = |header: &str| rightmost_client(header.split(','), &[proxy]);
+        let ip = |a: &str| Some(Client::Ip(a.parse().unwrap()));
+        assert_eq!(read("198.51.100.9:4711"), ip("198.51.100.9"));
+        assert_eq!(read("1.2.3.4, [2001:db8::7]:443"), ip("2001:db8::7"));
+        assert_eq!(read("[2001:db8::7]"), ip("2001:db8::7"));
+        assert_eq!(
+            read("1.2.3.4, 198.51.100.9:1, 10.0.0.1"),
+            ip("198.51.100.9")
+        );
+        // The client spoofs the leftmost entry; the proxy appends what it
+        // saw in a form nobody parses: that form is the key, not the spoof.
+        assert_eq!(
+            read("203.0.113.66, unknown"),
+            Some(Client::Unread("?unknown".into()))
+        );
+        assert_eq!(
+            read("203.0.113.66, _hidden, 10.0.0.1"),
+            Some(Client::Unread("?_hidden".into()))
+        );
+        assert_eq!(read("10.0.0.1"), None);
+    }
 
     #[test]
     fn ipv6_clients_are_keyed_by_their_64_and_ipv4_by_the_address() {

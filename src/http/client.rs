@@ -143,7 +143,7 @@ pub async fn home(req: HttpRequest) -> HttpResponse {
 /// The pages the client draws itself: invitations, matches, and the rest
 /// (`signin/callback` is where Google and Apple send a browser back;
 /// `account-deletion` is public, for the app stores' link).
-#[get("/{page:(invite|matches|new|computer|seek|settings|leaderboards|users|friends|signin|verify-email|forgot-password|reset-password|tournaments|how-to|account-deletion|moderation|puzzles|learn)(/.*)?}")]
+#[get("/{page:(invite|matches|new|computer|seek|settings|leaderboards|users|friends|signin|verify-email|undo-email|forgot-password|reset-password|tournaments|how-to|account-deletion|moderation|puzzles|learn)(/.*)?}")]
 pub async fn page(req: HttpRequest) -> HttpResponse {
     shell(&req)
 }

@@ -38,8 +38,12 @@ pub fn serve(
     signals: bool,
 ) -> io::Result<Server> {
     let addr = listener.local_addr()?;
+    // Connections past the open-file limit's share wait in the listen
+    // queue instead of failing `accept` (issue #65 item 2).
+    let capacity = crate::live::Capacity::here(state.config.pool_size);
     let mut builder = Server::build()
         .workers(workers)
+        .max_concurrent_connections((capacity.connections / workers.max(1)).max(1))
         .shutdown_timeout(state.config.shutdown_seconds);
     if !signals {
         builder = builder.disable_signals();

@@ -81,9 +81,9 @@ pub async fn sign_in(
     let proven = (state.identities)
         .verify(&req.proof, &state.keys, issuer.now)
         .await?;
-    let address = crate::http::caller::client_address(&http);
+    let origin = crate::http::caller::origin(&http);
     let session = db::run(&state.pool, move |c| {
-        identities::sign_in(c, proven, req, &address, &issuer)
+        identities::sign_in(c, proven, req, &origin, &issuer)
     })
     .await?;
     Ok(HttpResponse::Created().json(session))

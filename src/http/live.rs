@@ -4,8 +4,13 @@
 //! The stream says only that the match changed and its seq: `event: seq`
 //! with `{"seq": N}` at once and after every change (N only grows) (`{"seq": null}` for a
 //! rematch asked for or a message at the table, which leave the seq), `event: resync` when changes
-//! may have been missed, and a comment every [`BEAT`] so that a dead
-//! connection is noticed. The page re-reads the match through the API,
+//! may have been missed, `event: displaced` as its last word when a
+//! newer stream of the same session took its place (a session holds
+//! [`crate::live::PER_SESSION`]; the page then polls instead of opening
+//! another), and a comment every [`BEAT`] so that a dead connection is
+//! noticed. Accounts, addresses and /48s hold a few dozen streams on an
+//! instance (429 past them), and the instance no more than its open files
+//! allow (503: poll) (issue #65 item 2). The page re-reads the match through the API,
 //! which shows each viewer what they may see (§H1); no game content is in
 //! the stream. It ends after [`LIFETIME`]: the page opens another with a
 //! fresh access token, so a session ended elsewhere stops hearing within
@@ -14,7 +19,7 @@
 
 use crate::auth::Caller;
 use crate::db;
-use crate::live::Change;
+use crate::live::{Change, Pass, Refusal, Watcher};
 use crate::matches::reads;
 use crate::state::AppState;
 use actix_web::http::header;
@@ -36,13 +41,16 @@ const LIFETIME: std::time::Duration = std::time::Duration::from_secs(300);
 #[utoipa::path(get, path = "/v1/matches/{id}/live", tag = "matches",
     params(("id" = Uuid, Path)),
     responses((status = 200, content_type = "text/event-stream", body = String,
-        description = "server-sent events: `seq` ({\"seq\": N}) at once and at every change, `resync` when changes may have been missed; ends after 5 minutes"),
-        (status = 404), (status = 503, description = "changes are not being read now: poll instead")),
+        description = "server-sent events: `seq` ({\"seq\": N}) at once and at every change, `resync` when changes may have been missed, `displaced` (then the end) when a newer stream of the same session took its place: poll instead of opening another; ends after 5 minutes"),
+        (status = 404),
+        (status = 429, description = "the account (8), the address (64) or its IPv6 /48 (256) holds all the live pages it may on this instance: poll"),
+        (status = 503, description = "changes are not being read now, or the instance holds all the live pages it can: poll instead")),
     security(("bearer" = [])))]
 #[get("/v1/matches/{id}/live")]
 pub async fn live_match(
     state: web::Data<AppState>,
     caller: Caller,
+    http: actix_web::HttpRequest,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, crate::http::error::ApiError> {
     let id = id.into_inner();
@@ -54,6 +62,14 @@ pub async fn live_match(
         )
         .into());
     }
+    // A place among the instance's streams first (given back if anything
+    // below refuses).
+    let pass = state.live.admit(Watcher {
+        session: caller.session,
+        user: caller.user_id,
+        origin: crate::http::caller::origin(&http),
+    });
+    let pass = pass.map_err(refused)?;
     // Watching before the seq is read: nothing falls between the two.
     let watching = state.live.watch(id);
     // Closed between the check above and the watch: no stream would hear
@@ -76,6 +92,8 @@ pub async fn live_match(
     beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let watch = Watch {
         id,
+        pass,
+        displaced: false,
         watching,
         beat,
         until: Instant::now() + LIFETIME,
@@ -94,6 +112,10 @@ pub async fn live_match(
 
 struct Watch {
     id: Uuid,
+    /// Its place among the instance's streams (dropped with it).
+    pass: Pass,
+    /// Told it was displaced: the stream ends after saying so.
+    displaced: bool,
     /// The match watched while the stream lasts (dropped with it).
     watching: crate::live::Watch,
     beat: Interval,
@@ -112,9 +134,18 @@ async fn next(mut w: Watch) -> Option<(Said, Watch)> {
     if let Some(seq) = w.first.take() {
         return Some((Ok(seq_event(Some(seq))), w));
     }
+    if w.displaced {
+        return None;
+    }
     loop {
         let said = tokio::select! {
             _ = tokio::time::sleep_until(w.until) => return None,
+            // A newer stream of this session took its place: the page
+            // polls from now on instead of opening another (issue #65).
+            _ = &mut w.pass.displaced => {
+                w.displaced = true;
+                Bytes::from_static(b"event: displaced\ndata: {}\n\n")
+            }
             _ = w.beat.tick() => Bytes::from_static(b": beat\n\n"),
             got = w.watching.changes.recv() => match got {
                 Ok(Change::Moved { match_id, seq }) if match_id == w.id => match seq {
@@ -140,6 +171,22 @@ async fn next(mut w: Watch) -> Option<(Said, Watch)> {
         };
         return Some((Ok(said), w));
     }
+}
+
+/// What a refused stream is told: 429 past a holder's cap, 503 (poll)
+/// when the instance holds all it can.
+fn refused(refusal: Refusal) -> crate::error::Error {
+    use crate::live::{PER_ACCOUNT, PER_ADDRESS, PER_BLOCK};
+    crate::error::Error::rate_limited(match refusal {
+        Refusal::Account => format!("an account holds at most {PER_ACCOUNT} live pages here; poll"),
+        Refusal::Address => format!("an address holds at most {PER_ADDRESS} live pages here; poll"),
+        Refusal::Block => format!("a network holds at most {PER_BLOCK} live pages here; poll"),
+        Refusal::Instance => {
+            return crate::error::Error::Unavailable(
+                "this instance holds all the live pages it can; poll".into(),
+            )
+        }
+    })
 }
 
 fn seq_event(seq: Option<i32>) -> Bytes {

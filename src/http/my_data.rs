@@ -55,39 +55,19 @@ pub async fn delete_me(
 }
 
 /// A registered player proves again who they are: their password, or a
-/// fresh sign-in with a linked identity (never both). A guest's session
-/// is its only credential, so it needs nothing more.
+/// fresh sign-in with a linked identity (never both: 422). A guest's
+/// session is its only credential, so it needs nothing more.
 async fn confirm(
     state: &AppState,
     caller: &Caller,
     http: &HttpRequest,
     req: DeletionRequest,
 ) -> Result<(), Error> {
-    let right = match req {
-        DeletionRequest {
-            password: Some(_),
-            identity: Some(_),
-        } => {
-            return Err(Error::validation(
-                "confirm with your password or an identity, not both",
-            ))
-        }
-        DeletionRequest {
-            identity: Some(proof),
-            ..
-        } => reauth::identity_is_theirs(state, caller, &proof).await?,
-        DeletionRequest {
-            password: Some(password),
-            ..
-        } => reauth::password_is_right(state, caller, http, password)
-            .await
-            .map_err(|e| match e {
-                Error::Forbidden(_) => refused(),
-                e => e,
-            })?,
-        DeletionRequest { .. } => false,
+    let proof = reauth::Proof {
+        password: req.password,
+        identity: req.identity,
     };
-    if right {
+    if reauth::proven(state, caller, http, proof, false).await? {
         Ok(())
     } else {
         Err(refused())

@@ -56,6 +56,7 @@ api_routes!(
     accounts::logout_everywhere,
     accounts::change_password,
     accounts::verify_email,
+    accounts::undo_email,
     accounts::ask_password_reset,
     accounts::complete_password_reset,
     accounts::guest,

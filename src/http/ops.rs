@@ -93,6 +93,7 @@ pub async fn metrics(
         .content_type("text/plain; version=0.0.4")
         .body(
             state.metrics.render(&state.pool, state.live.pages())
+                + &state.live.metrics()
                 + &crate::notify::native::metrics(),
         ))
 }

@@ -13,12 +13,28 @@ use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-#[derive(Debug, Deserialize, IntoParams)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameQuery {
-    /// The game (`janggi`, `checkers`, …).
-    #[param(schema_with = crate::enforced::game_id)]
     game: String,
+}
+
+/// `?game=`, required (issue #65: the document let it out while the
+/// service refused a request without it). Written by hand: utoipa drops
+/// `required` from a parameter whose schema is given by a function.
+impl IntoParams for GameQuery {
+    fn into_params(
+        parameter_in: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        use utoipa::openapi::path::ParameterBuilder;
+        vec![ParameterBuilder::new()
+            .name("game")
+            .parameter_in(parameter_in().unwrap_or_default())
+            .required(utoipa::openapi::Required::True)
+            .description(Some("The game (`janggi`, `checkers`, …)."))
+            .schema(Some(crate::enforced::game_id_required()))
+            .build()]
+    }
 }
 
 fn solver(caller: &Caller) -> Solver {

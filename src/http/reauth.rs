@@ -9,6 +9,7 @@ use crate::accounts::{self, IdentityProof};
 use crate::auth::{self, Caller};
 use crate::db;
 use crate::error::Error;
+use crate::error::Rule;
 use crate::state::AppState;
 use actix_web::HttpRequest;
 use chrono::Duration;
@@ -81,4 +82,70 @@ pub async fn signed_in_recently(state: &AppState, caller: &Caller) -> Result<boo
     })
     .await?;
     Ok(at.is_some_and(|at| at >= since))
+}
+
+/// What a registered player gives to prove again who they are: their
+/// password, or a fresh sign-in with a linked identity (never both).
+#[derive(Debug, Default)]
+pub struct Proof {
+    pub password: Option<String>,
+    pub identity: Option<IdentityProof>,
+}
+
+/// Whether `proof` proves the caller is who the account is. Both given
+/// is 422; neither is `false` unless `recent_will_do` and the account has
+/// neither a password nor a linked identity, when a sign-in within
+/// [`RECENT_SIGN_IN_MINUTES`] stands in (it has nothing else to give).
+pub async fn proven(
+    state: &AppState,
+    caller: &Caller,
+    http: &HttpRequest,
+    proof: Proof,
+    recent_will_do: bool,
+) -> Result<bool, Error> {
+    match proof {
+        Proof {
+            password: Some(_),
+            identity: Some(_),
+        } => Err(Error::unacceptable(
+            "confirm with your password or an identity, not both",
+        )),
+        Proof {
+            identity: Some(proof),
+            ..
+        } => identity_is_theirs(state, caller, &proof).await,
+        Proof {
+            password: Some(password),
+            ..
+        } => match password_is_right(state, caller, http, password).await {
+            Err(Error::Forbidden(_)) => Ok(false),
+            other => other,
+        },
+        Proof { .. } if recent_will_do => {
+            let user = caller.user_id;
+            let ways = db::run(&state.pool, move |c| accounts::ways_in(c, user)).await?;
+            Ok(ways == (false, false) && signed_in_recently(state, caller).await?)
+        }
+        Proof { .. } => Ok(false),
+    }
+}
+
+/// A new or removed email address (`PATCH /v1/me`, issue #65 item 1): the
+/// address controls the password, so whoever sets it proves who they are.
+pub async fn may_change_address(
+    state: &AppState,
+    caller: &Caller,
+    http: &HttpRequest,
+    proof: Proof,
+) -> Result<(), Error> {
+    if caller.guest {
+        return Err(accounts::guest_address());
+    }
+    if proven(state, caller, http, proof, true).await? {
+        return Ok(());
+    }
+    Err(Error::forbidden(
+        "confirm a new email address with your password, or sign in again with Google or Apple",
+    )
+    .in_field("password", Rule::Wrong))
 }

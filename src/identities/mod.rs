@@ -10,7 +10,7 @@ use crate::accounts::{self, Issuer, NewAccount, Session, Upgrade};
 use crate::config::Provider;
 use crate::error::Error;
 use crate::notify::account_mail::{self, AccountMail};
-use crate::schema::{identities, users};
+use crate::schema::{identities, spent_nonces, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -25,6 +25,46 @@ pub struct Proven {
     pub provider: Provider,
     pub subject: String,
     pub email: Option<String>,
+    /// The sign-in's nonce (SHA-256, hex) and when it stops working: an
+    /// `id_token` proves something once (issue #65 item 10, [`spend`]).
+    pub nonce: String,
+    pub nonce_expires: DateTime<Utc>,
+}
+
+/// Spend `proven`'s nonce: a token replayed within its nonce's 15 minutes
+/// is refused (401), however it is used. Spent nonces are kept until
+/// they would have expired anyway ([`forget_spent`]).
+fn spend(conn: &mut PgConnection, proven: &Proven) -> Result<(), Error> {
+    let fresh = diesel::insert_into(spent_nonces::table)
+        .values((
+            spent_nonces::nonce_hash.eq(&proven.nonce),
+            spent_nonces::expires_at.eq(proven.nonce_expires),
+        ))
+        .on_conflict_do_nothing()
+        .execute(conn)?;
+    if fresh == 0 {
+        return Err(Error::unauthorized(
+            "the identity token was refused: it was used already; sign in again",
+        ));
+    }
+    Ok(())
+}
+
+/// [`spend`] for a signed-in caller: a refusal is 403, never 401 (which
+/// a client answers by refreshing its own session).
+fn spend_signed_in(conn: &mut PgConnection, proven: &Proven) -> Result<(), Error> {
+    spend(conn, proven).map_err(|e| match e {
+        Error::Unauthorized(why) => Error::Forbidden(why),
+        e => e,
+    })
+}
+
+/// Forget nonces past their expiry (the sweep).
+pub fn forget_spent(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
+    Ok(
+        diesel::delete(spent_nonces::table.filter(spent_nonces::expires_at.lt(now)))
+            .execute(conn)?,
+    )
 }
 
 /// `POST /v1/sessions/identity`: sign in with a provider's token; with a
@@ -77,9 +117,10 @@ pub fn sign_in(
     conn: &mut PgConnection,
     proven: Proven,
     req: IdentitySignIn,
-    address: &str,
+    origin: &crate::limits::Origin,
     issuer: &Issuer,
 ) -> Result<Session, Error> {
+    spend(conn, &proven)?;
     if let Some(user) = owner(conn, &proven)? {
         return accounts::open_session_of(conn, user, issuer);
     }
@@ -97,7 +138,7 @@ pub fn sign_in(
         locale: req.locale,
         time_zone: req.time_zone,
     };
-    let (user, session) = accounts::create(conn, new, address, issuer)?;
+    let (user, session) = accounts::create(conn, new, origin, issuer)?;
     attach(conn, user, &proven, issuer.now)?;
     Ok(session)
 }
@@ -109,10 +150,11 @@ pub fn register_guest(
     user: Uuid,
     req: Upgrade,
     proven: Proven,
-    address: &str,
+    origin: &crate::limits::Origin,
     issuer: &Issuer,
 ) -> Result<(Session, Vec<Uuid>), Error> {
-    let upgraded = accounts::upgrade(conn, user, req, None, address, issuer)?;
+    spend_signed_in(conn, &proven)?;
+    let upgraded = accounts::upgrade(conn, user, req, None, origin, issuer)?;
     attach(conn, user, &proven, issuer.now)?;
     Ok(upgraded)
 }
@@ -126,6 +168,7 @@ pub fn link(
     now: DateTime<Utc>,
 ) -> Result<Identities, Error> {
     lock(conn, user)?;
+    spend_signed_in(conn, &proven)?;
     if owner(conn, &proven)? != Some(user) {
         attach(conn, user, &proven, now)?;
         tell(conn, user, AccountMail::IdentityLinked, now)?;
@@ -257,5 +300,6 @@ pub fn list(conn: &mut PgConnection, user: Uuid) -> Result<Identities, Error> {
 
 /// Whether `proven` is an identity of `user` (to confirm a deletion).
 pub fn is_theirs(conn: &mut PgConnection, user: Uuid, proven: &Proven) -> Result<bool, Error> {
+    spend_signed_in(conn, proven)?;
     Ok(owner(conn, proven)? == Some(user))
 }

@@ -8,8 +8,10 @@
 //!
 //! The key sets are fetched and kept for an hour; a `kid` not among them
 //! (the provider rotated its keys) fetches them again at once, at most
-//! every ten seconds, so a stream of forged `kid`s cannot make the
-//! service hammer the provider.
+//! every ten seconds and one fetch at a time per provider (issue #65), so
+//! a stream of forged `kid`s cannot make the service hammer the provider,
+//! even while it is slow to answer. A nonce proves one sign-in: its
+//! token is refused when it comes again (`identities::spend`).
 
 use super::Proven;
 use crate::accounts::IdentityProof;
@@ -45,6 +47,28 @@ pub struct Verifier {
     providers: Vec<SignInProvider>,
     client: Client,
     keys: Mutex<HashMap<Provider, Fetched>>,
+    /// Each provider's last fetch: when it began, and whether it is
+    /// still in flight.
+    asked: Mutex<HashMap<Provider, (Instant, bool)>>,
+    fetches: std::sync::atomic::AtomicU64,
+}
+
+/// A fetch of one provider's keys in flight; dropped (done, failed or
+/// cancelled), the next may begin after [`REFETCH_AFTER`].
+struct Asking<'a> {
+    verifier: &'a Verifier,
+    provider: Provider,
+}
+
+impl Drop for Asking<'_> {
+    fn drop(&mut self) {
+        let mut asked = (self.verifier.asked)
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some((_, in_flight)) = asked.get_mut(&self.provider) {
+            *in_flight = false;
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -67,6 +91,8 @@ impl Verifier {
             providers,
             client: hyper::Client::builder().build(hyper_tls::HttpsConnector::new()),
             keys: Mutex::new(HashMap::new()),
+            asked: Mutex::new(HashMap::new()),
+            fetches: Default::default(),
         }
     }
 
@@ -130,8 +156,13 @@ impl Verifier {
         }
         let verified = matches!(claims.email_verified, Some(serde_json::Value::Bool(true)))
             || claims.email_verified == Some(serde_json::Value::from("true"));
+        let nonce_expires = ours
+            .nonce_expiry(&proof.nonce)
+            .ok_or_else(|| refused("its nonce is not one this service issued"))?;
         Ok(Proven {
             provider: proof.provider,
+            nonce: hashed,
+            nonce_expires,
             subject: claims.sub,
             email: claims
                 .email
@@ -141,7 +172,14 @@ impl Verifier {
     }
 
     /// The provider's key `kid`, from the kept set, or a fresh one.
+    ///
+    /// One fetch per provider at a time (issue #65 item 10): while one is
+    /// in flight, a token whose key is not kept is refused at once (503,
+    /// try again) instead of starting another, so forged `kid`s sent
+    /// while the provider is slow cost one fetch, not one each; and an
+    /// attempt, answered or not, counts for [`REFETCH_AFTER`].
     async fn key(&self, config: &SignInProvider, kid: &str) -> Result<DecodingKey, Error> {
+        let unknown = || refused("its key is not one the provider publishes");
         let kept = |fresh_within: Duration| -> Option<Result<DecodingKey, ()>> {
             let keys = self.keys.lock().unwrap_or_else(|p| p.into_inner());
             let fetched = keys.get(&config.provider)?;
@@ -163,9 +201,20 @@ impl Verifier {
             .is_none_or(|f| f.at.elapsed() >= KEEP_KEYS);
         if !stale {
             if let Some(found) = kept(REFETCH_AFTER) {
-                return found.map_err(|_| refused("its key is not one the provider publishes"));
+                return found.map_err(|_| unknown());
             }
         }
+        let Some(_asking) = self.ask(config.provider, stale) else {
+            // Another request is fetching, or one did a moment ago: a key
+            // kept still checks; an unknown one is refused now.
+            return match kept(Duration::MAX) {
+                Some(Ok(key)) => Ok(key),
+                _ if self.in_flight(config.provider) => Err(Error::Unavailable(
+                    "the sign-in provider's keys are being read; try again in a moment".into(),
+                )),
+                _ => Err(unknown()),
+            };
+        };
         let fresh = match self.fetch(&config.keys_url).await {
             Ok(fresh) => fresh,
             // The provider cannot be read: a key already kept still
@@ -181,7 +230,38 @@ impl Verifier {
         );
         kept(Duration::MAX)
             .unwrap_or(Err(()))
-            .map_err(|_| refused("its key is not one the provider publishes"))
+            .map_err(|_| unknown())
+    }
+
+    /// The right to fetch `provider`'s keys now, held until dropped: none
+    /// while another fetch is in flight, or (unless the kept keys are
+    /// `stale`) within [`REFETCH_AFTER`] of the last attempt.
+    fn ask(&self, provider: Provider, stale: bool) -> Option<Asking<'_>> {
+        let mut asked = self.asked.lock().unwrap_or_else(|p| p.into_inner());
+        let last = asked.get(&provider).copied();
+        let busy = last.is_some_and(|(_, in_flight)| in_flight);
+        let recent = last.is_some_and(|(at, _)| at.elapsed() < REFETCH_AFTER);
+        if busy || (recent && !stale) {
+            return None;
+        }
+        asked.insert(provider, (Instant::now(), true));
+        Some(Asking {
+            verifier: self,
+            provider,
+        })
+    }
+
+    fn in_flight(&self, provider: Provider) -> bool {
+        let asked = self.asked.lock().unwrap_or_else(|p| p.into_inner());
+        asked
+            .get(&provider)
+            .is_some_and(|(_, in_flight)| *in_flight)
+    }
+
+    /// How many times each provider's keys were asked for (for tests and
+    /// the operator: a forged-`kid` flood shows here as a flat line).
+    pub fn fetches(&self) -> u64 {
+        self.fetches.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     async fn fetch(&self, url: &str) -> Result<JwkSet, Error> {
@@ -190,6 +270,8 @@ impl Verifier {
                 "the sign-in provider's keys could not be read ({why}); try again"
             ))
         };
+        self.fetches
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let uri: hyper::Uri = url
             .parse()
             .map_err(|e| Error::internal(format!("{url}: {e}")))?;

@@ -102,6 +102,22 @@ pub fn enqueue_reset(
     enqueue_payload(conn, user, AccountMail::PasswordReset, payload, serial, now)
 }
 
+/// Queue `mail` (an address changed or removed) to the old address
+/// `address`, with the link that puts it back (`email_undos`): its token
+/// is derived from `undo` when the mail is written (`Keys::undo_token`).
+pub fn enqueue_undo(
+    conn: &mut PgConnection,
+    user: Uuid,
+    mail: AccountMail,
+    address: &str,
+    undo: Uuid,
+    now: DateTime<Utc>,
+) -> Result<(), Error> {
+    let payload = serde_json::json!({"address": address, "undo": undo});
+    let serial = i64::from(undo.as_u128() as u32 & 0x7FFF_FFFF);
+    enqueue_payload(conn, user, mail, payload, serial, now)
+}
+
 fn enqueue_payload(
     conn: &mut PgConnection,
     user: Uuid,
@@ -179,11 +195,19 @@ pub(super) fn compose(
                 .keys
                 .sign_verify_email(row.user_id, address, courier.clock.now())
         ),
-        AccountMail::EmailInUse
-        | AccountMail::EmailChanged
-        | AccountMail::EmailRemoved
-        | AccountMail::IdentityLinked
-        | AccountMail::IdentityUnlinked => String::new(),
+        AccountMail::EmailChanged | AccountMail::EmailRemoved => {
+            match serde_json::from_value::<Uuid>(row.payload["undo"].clone()) {
+                Ok(undo) => format!(
+                    "{}/undo-email#{}",
+                    courier.public_url.trim_end_matches('/'),
+                    courier.keys.undo_token(undo)
+                ),
+                Err(_) => String::new(),
+            }
+        }
+        AccountMail::EmailInUse | AccountMail::IdentityLinked | AccountMail::IdentityUnlinked => {
+            String::new()
+        }
         AccountMail::PasswordReset => {
             let reset: Uuid = serde_json::from_value(row.payload["reset"].clone())
                 .map_err(|e| format!("a reset mail without its reset: {e}"))?;

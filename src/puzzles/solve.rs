@@ -165,14 +165,15 @@ fn puzzle(conn: &mut PgConnection, id: Uuid) -> Result<PuzzleRow, Error> {
 }
 
 /// My attempt at `id`, begun now if I had none (and marked the day's
-/// daily puzzle when it is one).
+/// daily puzzle when it is one: the local day, and when it began).
 fn attempt(
     conn: &mut PgConnection,
     user: Uuid,
     id: Uuid,
-    daily: Option<NaiveDate>,
+    day: Option<Day>,
     now: DateTime<Utc>,
 ) -> Result<Attempt, Error> {
+    let daily = day.map(|d| d.date);
     diesel::insert_into(puzzle_attempts::table)
         .values(Attempt {
             user_id: user,
@@ -187,10 +188,13 @@ fn attempt(
         })
         .on_conflict_do_nothing()
         .execute(conn)?;
-    if let Some(day) = daily {
+    if let Some(day) = day {
         diesel::update(puzzle_attempts::table.find((user, id)))
             .filter(puzzle_attempts::daily.is_null())
-            .set(puzzle_attempts::daily.eq(day))
+            .set((
+                puzzle_attempts::daily.eq(day.date),
+                puzzle_attempts::day_began.eq(day.began),
+            ))
             .execute(conn)?;
     }
     Ok(puzzle_attempts::table
@@ -221,14 +225,33 @@ fn game(id: &str) -> Result<GameId, Error> {
     })
 }
 
+/// A puzzle day: the date in the player's zone, and when it began there.
+#[derive(Clone, Copy, Debug)]
+pub struct Day {
+    pub date: NaiveDate,
+    pub began: DateTime<Utc>,
+}
+
 /// Today in `user`'s time zone.
 pub fn today(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<NaiveDate, Error> {
+    Ok(day_of(conn, user, now)?.date)
+}
+
+/// Today in `user`'s time zone, and when it began.
+fn day_of(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<Day, Error> {
     let zone: String = users::table
         .find(user)
         .select(users::time_zone)
         .first(conn)?;
     let zone: chrono_tz::Tz = zone.parse().unwrap_or(chrono_tz::UTC);
-    Ok(now.with_timezone(&zone).date_naive())
+    let date = now.with_timezone(&zone).date_naive();
+    // The first instant of the date there (midnight, or the hour a
+    // daylight-saving change skips to).
+    let began = (0..24)
+        .filter_map(|h| date.and_hms_opt(h, 0, 0))
+        .find_map(|t| t.and_local_timezone(zone).earliest())
+        .map_or(now, |t| t.with_timezone(&Utc));
+    Ok(Day { date, began })
 }
 
 /// Puzzles of middling difficulty the daily one is chosen among.
@@ -290,8 +313,8 @@ pub fn daily(
 ) -> Result<PuzzleView, Error> {
     let game = game(game_id)?;
     conn.transaction(|conn| {
-        let day = today(conn, me.user, now)?;
-        let id = of_the_day(conn, game, day)?;
+        let day = day_of(conn, me.user, now)?;
+        let id = of_the_day(conn, game, day.date)?;
         let row = puzzle(conn, id)?;
         let attempt = attempt(conn, me.user, id, Some(day), now)?;
         view_of(&row, &attempt)
@@ -474,36 +497,56 @@ pub fn mine(
 ) -> Result<MyPuzzles, Error> {
     let game = game(game_id)?;
     let today = today(conn, me.user, now)?;
-    let days: Vec<Option<NaiveDate>> = puzzle_attempts::table
+    let days: Vec<(Option<NaiveDate>, Option<DateTime<Utc>>)> = puzzle_attempts::table
         .inner_join(puzzles::table)
         .filter(puzzle_attempts::user_id.eq(me.user))
         .filter(puzzles::game.eq(game.id()))
         .filter(puzzle_attempts::state.eq("solved"))
         .filter(puzzle_attempts::daily.is_not_null())
         .order(puzzle_attempts::daily.desc())
-        .select(puzzle_attempts::daily)
+        .select((puzzle_attempts::daily, puzzle_attempts::day_began))
         .load(conn)?;
-    let days: Vec<NaiveDate> = days.into_iter().flatten().collect();
+    let days: Vec<(NaiveDate, Option<DateTime<Utc>>)> = days
+        .into_iter()
+        .filter_map(|(day, began)| Some((day?, began)))
+        .collect();
     Ok(MyPuzzles {
         game: game.id().to_owned(),
         rating: rating::of(conn, me.user, game.id())?,
         streak: streak(&days, today),
-        solved_today: days.first() == Some(&today),
+        solved_today: days.first().map(|(d, _)| d) == Some(&today),
     })
 }
 
-/// Consecutive days in `solved` (newest first) ending `today`, or
-/// yesterday while today's is still to do.
-pub fn streak(solved: &[NaiveDate], today: NaiveDate) -> u32 {
+/// Consecutive days in `solved` (newest first, each with the instant its
+/// local day began) ending `today`, or yesterday while today's is still to
+/// do.
+///
+/// A real day counts once, whatever the time zone changes between (issue
+/// #65 item 11): a day counts only when it began at least 23 hours (a
+/// daylight-saving day's length) before the last day counted after it.
+/// Switching zones can put two dates in one real day (Honolulu's 5th and
+/// Kiritimati's 6th begin at the same instant): the streak goes on across
+/// them but grows by one. A day recorded before this rule (no instant)
+/// counts.
+pub fn streak(solved: &[(NaiveDate, Option<DateTime<Utc>>)], today: NaiveDate) -> u32 {
     let mut expect = match solved.first() {
-        Some(d) if *d == today => today,
-        Some(d) if Some(*d) == today.pred_opt() => *d,
+        Some((d, _)) if *d == today => today,
+        Some((d, _)) if Some(*d) == today.pred_opt() => *d,
         _ => return 0,
     };
     let mut n = 0;
-    for day in solved {
+    let mut counted: Option<DateTime<Utc>> = None;
+    for (day, began) in solved {
         if *day == expect {
-            n += 1;
+            let apart = match (counted, began) {
+                (Some(later), Some(began)) => later - *began >= chrono::Duration::hours(23),
+                _ => true,
+            };
+            if apart {
+                n += 1;
+                counted = *began;
+            }
             expect = match expect.pred_opt() {
                 Some(d) => d,
                 None => break,
@@ -523,16 +566,60 @@ mod tests {
         NaiveDate::from_ymd_opt(2026, 12, day).unwrap()
     }
 
+    /// Days with no recorded start, as before issue #65.
+    fn plain(days: &[NaiveDate]) -> Vec<(NaiveDate, Option<DateTime<Utc>>)> {
+        days.iter().map(|d| (*d, None)).collect()
+    }
+
     #[test]
     fn a_streak_counts_days_in_a_row_to_today_or_yesterday() {
-        assert_eq!(streak(&[d(5), d(4), d(3), d(1)], d(5)), 3);
-        assert_eq!(streak(&[d(4), d(3)], d(5)), 2, "today's still to do");
-        assert_eq!(streak(&[d(3), d(2)], d(5)), 0, "a day missed");
+        assert_eq!(streak(&plain(&[d(5), d(4), d(3), d(1)]), d(5)), 3);
+        assert_eq!(
+            streak(&plain(&[d(4), d(3)]), d(5)),
+            2,
+            "today's still to do"
+        );
+        assert_eq!(streak(&plain(&[d(3), d(2)]), d(5)), 0, "a day missed");
         assert_eq!(streak(&[], d(5)), 0);
         assert_eq!(
-            streak(&[d(31)], NaiveDate::from_ymd_opt(2027, 1, 1).unwrap()),
+            streak(
+                &plain(&[d(31)]),
+                NaiveDate::from_ymd_opt(2027, 1, 1).unwrap()
+            ),
             1,
             "across a month and year"
         );
+    }
+
+    #[test]
+    fn a_real_day_counts_once_whatever_the_zone_changes_issue_65_item_11() {
+        let at = |day: u32, hour: u32| {
+            chrono::NaiveDate::from_ymd_opt(2026, 12, day)
+                .unwrap()
+                .and_hms_opt(hour, 0, 0)
+                .unwrap()
+                .and_utc()
+        };
+        // Honolulu's 5th and Kiritimati's 6th both begin at 10:00 UTC on
+        // the 5th; the -12 zone's 4th began 22 hours before.
+        let hopped = [
+            (d(6), Some(at(5, 10))),
+            (d(5), Some(at(5, 10))),
+            (d(4), Some(at(4, 12))),
+        ];
+        assert_eq!(streak(&hopped, d(6)), 1);
+        // A day later, from Kiritimati: two real days, two.
+        let next = [(d(7), Some(at(6, 10)))];
+        assert_eq!(streak(&[&next[..], &hopped[..]].concat(), d(7)), 2);
+        // One zone through a daylight-saving day (23 hours): every day.
+        let shifting = [
+            (d(4), Some(at(3, 15))),
+            (d(3), Some(at(2, 16))),
+            (d(2), Some(at(1, 16))),
+        ];
+        assert_eq!(streak(&shifting, d(4)), 3);
+        // Seoul to Vancouver: a day of 41 hours counts, as it should.
+        let flown = [(d(3), Some(at(3, 8))), (d(2), Some(at(1, 15)))];
+        assert_eq!(streak(&flown, d(3)), 2);
     }
 }

@@ -200,17 +200,11 @@ const BIDI: [(char, char); 4] = [
     ('\u{2066}', '\u{2069}'),
 ];
 
-/// Characters that show nothing: a text of only these (and spaces) says
-/// nothing, however long.
-const INVISIBLE: [char; 6] = [
-    '\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{FEFF}', '\u{3164}',
-];
-
 /// Text a player writes (a message of 1–`most` characters, a note): line
 /// breaks as `\n`, trimmed, with no control character (a message is one
 /// line; a note keeps its line breaks, `lines`), no line or paragraph
 /// separator in a message, no bidirectional control, and something
-/// visible. `field` names the request member a refusal is about. Empty or
+/// visible (`ink::shows`). `field` names the request member a refusal is about. Empty or
 /// longer than `most` breaks the documented form (400); the rest is
 /// refused for what it means (422, docs/api.md "Errors").
 pub fn text(raw: &str, most: usize, lines: bool, field: &'static str) -> Result<String, Error> {
@@ -229,9 +223,9 @@ pub fn text(raw: &str, most: usize, lines: bool, field: &'static str) -> Result<
     if raw.is_empty() || text.chars().count() > most {
         return Err(Error::validation(said).in_field(field, crate::error::Rule::Form));
     }
-    let blank = text
-        .chars()
-        .all(|c| c.is_whitespace() || INVISIBLE.contains(&c));
+    // Something must show (`ink`): fillers, blanks and format characters
+    // alone are no message, however many (issue #65 item 7).
+    let blank = !crate::ink::shows_something(text);
     if blank || text.chars().any(bad) {
         return Err(Error::unacceptable(said).in_field(field, crate::error::Rule::Form));
     }
@@ -241,6 +235,38 @@ pub fn text(raw: &str, most: usize, lines: bool, field: &'static str) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_of_characters_that_show_nothing_is_refused_issue_65_item_7() {
+        let review = [
+            "\u{115F}",
+            "\u{1160}",
+            "\u{FFA0}",
+            "\u{2800}",
+            "\u{00AD}",
+            "\u{034F}",
+            "\u{180E}",
+            "\u{2061}",
+            "\u{E0067}\u{E0067}",
+        ];
+        for blank in review {
+            let said = text(&format!("{blank} {blank}{blank}"), 500, false, "text");
+            assert!(said.is_err(), "{blank:?}");
+        }
+        // The same loop as names: none of these alone says anything.
+        for c in crate::names::tests::never_shown() {
+            let alone = format!("{c}{c} {c}");
+            assert!(
+                text(&alone, 500, false, "text").is_err(),
+                "U+{:04X}",
+                c as u32
+            );
+        }
+        // One visible character among them is a message (a family emoji's
+        // joiners stay).
+        assert!(text("\u{2800}ㅋ\u{2800}", 500, false, "text").is_ok());
+        assert!(text("👨\u{200D}👩", 500, false, "text").is_ok());
+    }
 
     #[test]
     fn text_is_trimmed_and_refuses_control_and_bidirectional_characters() {

@@ -2,7 +2,7 @@
 // no third party; every page is drawn from the REST API by the modules
 // this one imports.
 import { api, el, go, link, onNavigate, session, setLanguage, show, t, countdown, fail } from "./core.js";
-import { computerPage, invitePage, matchesPage, newMatchPage, settingsPage, signInPage, signInReturned, signOut, verifyEmailPage, forgotPasswordPage, resetPasswordPage } from "./pages.js";
+import { computerPage, invitePage, matchesPage, newMatchPage, settingsPage, signInPage, signInReturned, signOut, verifyEmailPage, undoEmailPage, emailReturned, forgotPasswordPage, resetPasswordPage } from "./pages.js";
 import { accountDeletionPage, deleteReturned, linkReturned } from "./account.js";
 import { guestReturned } from "./guests.js";
 import { identityFailed, identityReturned } from "./identity.js";
@@ -21,7 +21,7 @@ const nav = document.getElementById("nav");
 /// Who finishes what Google or Apple vouched for, by what it was asked
 /// for (identity.js): signing in, a guest saving the account, linking it
 /// in settings, confirming a deletion.
-const RETURNS = { signin: signInReturned, register: guestReturned, link: linkReturned, delete: deleteReturned };
+const RETURNS = { signin: signInReturned, register: guestReturned, link: linkReturned, delete: deleteReturned, email: emailReturned };
 
 /// What waits for me (issue #33): my turns, challenges and friend
 /// requests, as a badge on "My matches", in the title and on the app icon
@@ -109,6 +109,7 @@ async function route() {
     if (path === "/signin") return await signInPage(null, drawNav);
     if (path === "/account-deletion") return accountDeletionPage();
     if (path === "/verify-email") return await verifyEmailPage();
+    if (path === "/undo-email") return await undoEmailPage(drawNav);
     if (path === "/forgot-password") return forgotPasswordPage();
     if (path === "/reset-password") return resetPasswordPage(drawNav);
     const howTo = part(/^\/how-to\/([a-z_]+)$/);

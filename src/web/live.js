@@ -19,10 +19,11 @@ export function stopHearing() { here.stop(); }
 
 /// Listen to match `id` for the page now shown; `heard(event, data)` for
 /// each event ("open" when a stream begins, "seq" with `{seq}`,
-/// "resync"). Returns `{ up }`.
+/// "resync"). Returns `{ up }`. A stream displaced by a newer one of the
+/// same session ends the listening: the page polls.
 export function listen(id, heard) {
   here.stop();
-  const state = { up: false, stopped: false, aborter: null };
+  const state = { up: false, stopped: false, displaced: false, aborter: null };
   // A hidden tab holds no connection (a browser has six per site): the
   // stream ends when the tab hides and opens again, with a fresh look,
   // when it shows.
@@ -41,6 +42,13 @@ export function listen(id, heard) {
       const opened = await once(id, state, heard);
       state.up = false;
       document.body.dataset.live = "down";
+      // A newer stream of this session (another tab) took this one's
+      // place: this page polls from now on rather than take it back, so
+      // open tabs do not bounce each other (issue #65).
+      if (state.displaced) {
+        document.body.dataset.live = "displaced";
+        break;
+      }
       // A stream that ran ends on its own: open the next at once. One
       // refused or broken: wait longer each time, up to half a minute.
       pause = opened ? 1000 : Math.min(pause * 2, 30000);
@@ -96,7 +104,11 @@ async function once(id, state, heard) {
         const field = (name) => block.split("\n").find((l) => l.startsWith(name + ": "));
         const event = field("event");
         const data = field("data");
-        if (event && data) heard(event.slice(7), JSON.parse(data.slice(6)));
+        if (event && data) {
+          const name = event.slice(7);
+          if (name === "displaced") state.displaced = true;
+          else heard(name, JSON.parse(data.slice(6)));
+        }
       }
     }
     return true;

@@ -3,7 +3,7 @@
 import { vacationCard } from "./vacation.js";
 import { keepAccountCard, keepingAccount } from "./guests.js";
 import { accountCards } from "./account.js";
-import { providerButtons, signInProviders, signInWithIdentity } from "./identity.js";
+import { identityFailed, providerButtons, signInProviders, signInWithIdentity } from "./identity.js";
 import { againstComputer, api, browserZone, countdown, displayName, el, fail, form, gameChoice, gameName, go, language, link, playerName, say, session, setLanguage, shareLink, show, t } from "./core.js";
 import { listen } from "./live.js";
 import { countryOf } from "./zones.js";
@@ -371,17 +371,45 @@ export async function settingsPage(redraw) {
   const savedHere = () => el("span", { class: "muted saved", role: "status" });
   const accountSaved = savedHere();
   const noticesSaved = savedHere();
+  // A new address controls the password, so it is confirmed with the
+  // password, or with a linked Google or Apple sign-in when the account
+  // has none (issue #65); the field shows only once the address changes.
+  const emailNow = me.email_pending || me.email || "";
+  const typedEmail = (value) => String(value || "").trim();
+  const ways = me.guest ? null : await api("GET", "/v1/me/identities").then((r) => r.data, () => null);
+  const withPassword = !ways || ways.has_password;
+  const linked = withPassword ? [] : (await signInProviders()).filter((p) => ways.identities.some((i) => i.provider === p.provider));
+  const emailInput = el("input", { name: "email", type: "email", value: emailNow, autocomplete: "email" });
+  const emailConfirm = el("div", { hidden: true, "data-email-confirm": true },
+    withPassword ? el("label", {}, t("email_password"), el("input", { name: "email_password", type: "password", autocomplete: "current-password" })) : null,
+    providerButtons(linked, "email_confirm_with", "email", { extra: () => ({ email: typedEmail(emailInput.value) }) }));
+  emailInput.addEventListener("input", () => {
+    const changed = typedEmail(emailInput.value) !== emailNow;
+    emailConfirm.hidden = !changed;
+    const password = emailConfirm.querySelector("input");
+    if (password) password.required = changed;
+  });
   const account = form({}, async (data) => {
     const changes = { locale: data.get("language"), time_zone: data.get("time_zone"), takebacks: data.get("takebacks") };
-    if (!me.guest) changes.email = data.get("email") || null;
+    const email = typedEmail(data.get("email"));
+    if (!me.guest && email !== emailNow) {
+      changes.email = email || null;
+      if (withPassword) changes.password = data.get("email_password");
+    }
     await api("PUT", "/v1/me/talk-settings", { who: data.get("talk") });
-    const updated = (await api("PATCH", "/v1/me", changes)).data;
+    let updated;
+    try {
+      updated = (await api("PATCH", "/v1/me", changes)).data;
+    } catch (error) {
+      throw error.status === 403 && changes.password !== undefined ? new Error(t("wrong_password")) : error;
+    }
     session.remember(updated);
     setLanguage(updated.locale);
     redraw();
     accountSaved.textContent = t("saved");
   }, el("h2", {}, t("account")),
-  me.guest ? null : el("label", {}, t("email"), el("input", { name: "email", type: "email", value: me.email_pending || me.email || "" })),
+  me.guest ? null : el("label", {}, t("email"), emailInput),
+  me.guest ? null : emailConfirm,
   me.email_pending ? el("p", { class: "muted", "data-email-pending": true }, t("email_pending")) : null,
   el("label", {}, t("language"), el("select", { name: "language" },
     el("option", { value: "en", selected: language() === "en" }, "English"),
@@ -491,6 +519,33 @@ export async function verifyEmailPage() {
   } catch (error) {
     show(el("div", { class: "card", role: "alert" }, el("h2", {}, t("email_not_verified")), el("p", {}, error.message || ""), link("/settings", t("settings"))));
   }
+}
+
+/// The link mailed to an address that left an account (issue #65): it
+/// puts the address back and signs every device out, this one too.
+export async function undoEmailPage(redraw) {
+  const token = location.hash.replace(/^#/, "");
+  history.replaceState(null, "", "/undo-email");
+  try {
+    const restored = (await api("POST", "/v1/email-undos", { token })).data;
+    session.clear();
+    redraw();
+    show(el("div", { class: "card", role: "status", "data-email-restored": true }, el("h2", {}, t("email_restored")),
+      el("p", {}, restored.email), el("p", {}, t("email_restored_text")),
+      el("p", {}, link("/signin", t("sign_in")), " · ", link("/forgot-password", t("forgot_password")))));
+  } catch (error) {
+    show(el("div", { class: "card", role: "alert" }, el("h2", {}, t("email_not_restored")), el("p", {}, error.message || "")));
+  }
+}
+
+/// Back from the provider with the identity that confirms a new address.
+export async function emailReturned(proof, flow) {
+  try {
+    await api("PATCH", "/v1/me", { email: flow.email || null, identity: proof });
+  } catch (error) {
+    return identityFailed(flow, "identity_failed", error);
+  }
+  go("/settings");
 }
 
 /// Ask for a link that sets a forgotten password (issue #47). The service

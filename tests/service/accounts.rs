@@ -47,7 +47,10 @@ async fn patch_me_changes_locale_time_zone_and_email_and_refuses_bad_values() {
         (json!({"email": "not an address"}), 400),
         // Issue #30: a taken address is answered like any other (its
         // owner is mailed); it only waits, unverified.
-        (json!({"email": "bob@example.test"}), 200),
+        (
+            json!({"email": "bob@example.test", "password": "a long password"}),
+            200,
+        ),
         (json!({"nickname": "x"}), 400),
     ] {
         let reply = patch(bad.clone()).await;
@@ -60,7 +63,9 @@ async fn patch_me_changes_locale_time_zone_and_email_and_refuses_bad_values() {
     );
     assert_eq!(me["email"], "alice@example.test");
     assert_eq!(me["email_pending"], "bob@example.test");
-    let removed = patch(json!({"email": null})).await;
+    // Issue #65: the address controls the password, so changing it takes
+    // the password.
+    let removed = patch(json!({"email": null, "password": "a long password"})).await;
     assert_eq!(removed.body["email"], serde_json::Value::Null);
     let login = app
         .request(

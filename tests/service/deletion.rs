@@ -248,20 +248,24 @@ async fn a_guest_deletes_with_its_session_and_an_identity_account_with_its_ident
     assert_eq!(gone.status, 204, "{}", gone.body);
     assert_eq!(app.get("/v1/me", &guest).await.status, 401);
 
-    let nonce = app
-        .request("POST", "/v1/sessions/nonce", None, None, &[])
-        .await
-        .body["nonce"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    // Each proof with a nonce of its own: a nonce proves once (issue #65).
     let now = start_time().timestamp();
-    let claims = |sub: &str| {
-        json!({"iss": "https://accounts.google.com", "aud": "web.apps.googleusercontent.com",
-        "sub": sub, "iat": now, "exp": now + 3600, "nonce": nonce})
+    let proof = |sub: &'static str| {
+        let (app, key) = (&app, &key);
+        async move {
+            let nonce = app
+                .request("POST", "/v1/sessions/nonce", None, None, &[])
+                .await
+                .body["nonce"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            let claims = json!({"iss": "https://accounts.google.com", "aud": "web.apps.googleusercontent.com",
+                "sub": sub, "iat": now, "exp": now + 3600, "nonce": nonce});
+            json!({"provider": "google", "id_token": key.sign(&claims), "nonce": nonce})
+        }
     };
-    let proof = |sub: &str| json!({"provider": "google", "id_token": key.sign(&claims(sub)), "nonce": nonce});
-    let mut body = proof("777");
+    let mut body = proof("777").await;
     body["username"] = json!("gina");
     let session = app
         .request("POST", "/v1/sessions/identity", None, Some(body), &[])
@@ -269,16 +273,16 @@ async fn a_guest_deletes_with_its_session_and_an_identity_account_with_its_ident
     assert_eq!(session.status, 201, "{}", session.body);
     let gina = session.body["access_token"].as_str().unwrap();
     // Another person's identity does not confirm it.
-    let other = delete(&app, gina, json!({"identity": proof("888")})).await;
+    let other = delete(&app, gina, json!({"identity": proof("888").await})).await;
     assert_eq!(other.status, 403, "{}", other.body);
-    let done = delete(&app, gina, json!({"identity": proof("777")})).await;
+    let done = delete(&app, gina, json!({"identity": proof("777").await})).await;
     assert_eq!(done.status, 204, "{}", done.body);
     let again = app
         .request(
             "POST",
             "/v1/sessions/identity",
             None,
-            Some(proof("777")),
+            Some(proof("777").await),
             &[],
         )
         .await;

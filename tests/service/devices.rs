@@ -112,7 +112,7 @@ async fn a_new_address_is_confirmed_before_it_counts_and_the_old_one_is_told() {
             "PATCH",
             "/v1/me",
             Some(&mina),
-            Some(json!({"email": "mina.new@example.test"})),
+            Some(json!({"email": "mina.new@example.test", "password": "a long password"})),
             &[],
         )
         .await;
@@ -164,7 +164,7 @@ async fn a_removed_address_is_told_and_one_added_again_waits_for_its_link() {
             "PATCH",
             "/v1/me",
             Some(&mina),
-            Some(json!({"email": null})),
+            Some(json!({"email": null, "password": "a long password"})),
             &[],
         )
         .await;
@@ -183,7 +183,7 @@ async fn a_removed_address_is_told_and_one_added_again_waits_for_its_link() {
             "PATCH",
             "/v1/me",
             Some(&mina),
-            Some(json!({"email": "mina@example.test"})),
+            Some(json!({"email": "mina@example.test", "password": "a long password"})),
             &[],
         )
         .await;

@@ -357,7 +357,7 @@ async fn names_that_read_as_a_computer_are_refused() {
     let app = TestApp::start().await;
     for nickname in [
         "computer · hard",
-        "Computer (easy)",
+        "Computer-Easy",
         "컴퓨터 · 어려움",
         "COMPUTER",
     ] {

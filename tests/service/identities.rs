@@ -51,6 +51,8 @@ pub(crate) struct Issuer {
     pub port: u16,
     keys: Arc<Mutex<Vec<Value>>>,
     fetches: Arc<AtomicUsize>,
+    /// How long each answer waits, in milliseconds (a slow provider).
+    delay: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Issuer {
@@ -59,32 +61,45 @@ impl Issuer {
         let port = listener.local_addr().unwrap().port();
         let published = Arc::new(Mutex::new(keys.iter().map(|k| k.jwk.clone()).collect()));
         let fetches = Arc::new(AtomicUsize::new(0));
-        let (served, counted) = (published.clone(), fetches.clone());
+        let delay = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let (served, counted, slow) = (published.clone(), fetches.clone(), delay.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
-                let mut stream = stream;
-                let mut request = Vec::new();
-                let mut chunk = [0u8; 1024];
-                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match stream.read(&mut chunk) {
-                        Ok(0) | Err(_) => break,
-                        Ok(n) => request.extend_from_slice(&chunk[..n]),
+                let (served, counted, slow) = (served.clone(), counted.clone(), slow.clone());
+                // Each asker at once, as a real provider answers them.
+                std::thread::spawn(move || {
+                    let mut stream = stream;
+                    let mut request = Vec::new();
+                    let mut chunk = [0u8; 1024];
+                    while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                        match stream.read(&mut chunk) {
+                            Ok(0) | Err(_) => break,
+                            Ok(n) => request.extend_from_slice(&chunk[..n]),
+                        }
                     }
-                }
-                counted.fetch_add(1, Ordering::SeqCst);
-                let body = json!({"keys": *served.lock().unwrap()}).to_string();
-                let _ = write!(
-                    stream,
-                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                    body.len()
-                );
+                    counted.fetch_add(1, Ordering::SeqCst);
+                    let wait = slow.load(Ordering::SeqCst);
+                    std::thread::sleep(std::time::Duration::from_millis(wait));
+                    let body = json!({"keys": *served.lock().unwrap()}).to_string();
+                    let _ = write!(
+                        stream,
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                });
             }
         });
         Issuer {
             port,
             keys: published,
             fetches,
+            delay,
         }
+    }
+
+    /// Answer every fetch `millis` late from now on.
+    fn slow(&self, millis: u64) {
+        self.delay.store(millis, Ordering::SeqCst);
     }
 
     pub(crate) fn publish(&self, keys: &[&SigningKey]) {
@@ -173,10 +188,21 @@ async fn a_google_identity_creates_an_account_once_then_signs_in_to_it() {
         me["email"], "1001@gmail.test",
         "the provider verified it: {me}"
     );
+    // Issue #65: the same token again is a replay, refused.
+    let replayed = sign_in(&app, "google", &token, &n, json!({})).await;
+    assert_eq!(replayed.status, 401, "{}", replayed.body);
+    assert!(replayed.body["detail"]
+        .as_str()
+        .unwrap()
+        .contains("used already"));
+    let n = nonce(&app).await;
+    let token = key.sign(&google_claims("1001", &n));
     let again = sign_in(&app, "google", &token, &n, json!({})).await;
     assert_eq!(again.status, 201, "{}", again.body);
     assert_eq!(again.body["user"]["id"], created.body["user"]["id"]);
     // A second username for the same identity signs in to the first.
+    let n = nonce(&app).await;
+    let token = key.sign(&google_claims("1001", &n));
     let twice = sign_in(&app, "google", &token, &n, json!({"username": "mina2"})).await;
     assert_eq!(twice.body["user"]["username"], "mina");
     let mine = app.get("/v1/me/identities", access).await.body;
@@ -334,6 +360,7 @@ async fn keys_rotated_at_the_issuer_are_picked_up_without_a_restart() {
     assert_eq!(first.status, 201, "{}", first.body);
     let fetched = issuer.fetches();
     // Kept: a second sign-in fetches nothing.
+    let n = nonce(&app).await;
     let again = sign_in(
         &app,
         "google",
@@ -348,6 +375,7 @@ async fn keys_rotated_at_the_issuer_are_picked_up_without_a_restart() {
     issuer.publish(&[&new]);
     // Give the refetch floor (10 s) time to pass.
     tokio::time::sleep(std::time::Duration::from_secs(11)).await;
+    let n = nonce(&app).await;
     let rotated = sign_in(
         &app,
         "google",
@@ -411,7 +439,11 @@ async fn a_guest_registers_with_google_and_a_player_links_and_unlinks_one() {
         .await;
     assert_eq!(both.status, 422, "{}", both.body);
 
-    // Another account cannot take that identity.
+    // Another account cannot take that identity (proven afresh: a nonce
+    // proves once).
+    let n = nonce(&app).await;
+    let proof =
+        json!({"provider": "google", "id_token": key.sign(&google_claims("4004", &n)), "nonce": n});
     let taken = app
         .request(
             "POST",
@@ -443,10 +475,11 @@ async fn a_guest_registers_with_google_and_a_player_links_and_unlinks_one() {
         .await;
     assert_eq!(linked.status, 201, "{}", linked.body);
     assert_eq!(linked.body["has_password"], true);
+    let n = nonce(&app).await;
     let by_google = sign_in(
         &app,
         "google",
-        hers["id_token"].as_str().unwrap(),
+        &key.sign(&google_claims("5005", &n)),
         &n,
         json!({}),
     )
@@ -466,10 +499,11 @@ async fn a_guest_registers_with_google_and_a_player_links_and_unlinks_one() {
         )
         .await;
     assert_eq!(unlinked.status, 204, "{}", unlinked.body);
+    let n = nonce(&app).await;
     let gone = sign_in(
         &app,
         "google",
-        hers["id_token"].as_str().unwrap(),
+        &key.sign(&google_claims("5005", &n)),
         &n,
         json!({}),
     )
@@ -562,5 +596,51 @@ async fn linking_asks_again_who_you_are_and_the_address_hears_of_it() {
         .request("POST", "/v1/me/identities", Some(&fresh), Some(again), &[])
         .await;
     assert_eq!(relinked.status, 201, "{}", relinked.body);
+    app.stop().await;
+}
+
+/// Issue #65 item 10: a stream of forged `kid`s while the provider is
+/// slow costs the provider one fetch, and the requests waiting behind it
+/// are refused at once rather than each fetching again.
+#[actix_web::test]
+async fn forged_kids_while_the_provider_is_slow_cost_one_fetch() {
+    let key = SigningKey::new("real");
+    let issuer = Issuer::start(&[&key]);
+    let app = TestApp::start_with(issuer.config()).await;
+    issuer.slow(1500);
+    let forged = SigningKey::new("forged");
+    let mut nonces = Vec::new();
+    for _ in 0..20 {
+        nonces.push(nonce(&app).await);
+    }
+    let tries = nonces.iter().enumerate().map(|(i, n)| {
+        let token = forged.sign(&google_claims(&format!("90{i}"), n));
+        let app = &app;
+        async move {
+            let started = std::time::Instant::now();
+            let reply = sign_in(app, "google", &token, n, json!({})).await;
+            (reply.status.as_u16(), started.elapsed())
+        }
+    });
+    let answers = futures_util::future::join_all(tries).await;
+    assert!(
+        answers
+            .iter()
+            .all(|(status, _)| [401, 503].contains(status)),
+        "{answers:?}"
+    );
+    assert_eq!(issuer.fetches(), 1, "one fetch in flight at a time");
+    let quick = answers
+        .iter()
+        .filter(|(_, took)| *took < std::time::Duration::from_millis(1000))
+        .count();
+    assert!(quick >= 19, "refused at once meanwhile: {answers:?}");
+    // The real key, fetched by that one fetch, still signs in.
+    issuer.slow(0);
+    let n = nonce(&app).await;
+    let token = key.sign(&google_claims("9100", &n));
+    let real = sign_in(&app, "google", &token, &n, json!({"username": "realone"})).await;
+    assert_eq!(real.status, 201, "{}", real.body);
+    assert_eq!(issuer.fetches(), 1, "kept");
     app.stop().await;
 }

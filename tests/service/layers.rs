@@ -20,6 +20,7 @@ const FLOORS: [&[&str]; 8] = [
         "auth",
         "dice",
         "metrics",
+        "ink",
         "names",
         "limits",
         "idempotency",
@@ -32,6 +33,7 @@ const FLOORS: [&[&str]; 8] = [
     &[
         "friends",
         "accounts",
+        "email_undos",
         "password_resets",
         "devices",
         "identities",

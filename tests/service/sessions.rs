@@ -146,7 +146,7 @@ async fn a_registered_address_is_answered_like_a_free_one_and_its_owner_is_told(
     app.register("frank").await; // frank@example.test, verified
     let gina = app.register("gina").await;
     let patch = |email: &str| {
-        let body = json!({"email": email});
+        let body = json!({"email": email, "password": "a long password"});
         app.request("PATCH", "/v1/me", Some(&gina), Some(body), &[])
     };
     let taken = patch("frank@example.test").await;

@@ -550,6 +550,16 @@ impl Drop for Binary {
 /// own, its ticks every second, with `env` besides; stdout discarded.
 /// Returns the process and its address.
 pub fn spawn_binary(app: &TestApp, env: &[(&str, String)]) -> (Binary, String) {
+    spawn_binary_with_files(app, env, None)
+}
+
+/// [`spawn_binary`] under an open-file limit of `files` (`ulimit -n`),
+/// when given.
+pub fn spawn_binary_with_files(
+    app: &TestApp,
+    env: &[(&str, String)],
+    files: Option<u64>,
+) -> (Binary, String) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -557,7 +567,15 @@ pub fn spawn_binary(app: &TestApp, env: &[(&str, String)]) -> (Binary, String) {
         .port();
     let data = std::env::temp_dir().join(format!("posthorn-binary-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&data).unwrap();
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_posthorn"));
+    let binary = env!("CARGO_BIN_EXE_posthorn");
+    let mut command = match files {
+        Some(files) => {
+            let mut shell = std::process::Command::new("sh");
+            shell.args(["-c", &format!("ulimit -n {files} && exec \"$0\""), binary]);
+            shell
+        }
+        None => std::process::Command::new(binary),
+    };
     command
         .env("DATABASE_URL", app.database_url())
         .env("POSTHORN_BIND", format!("127.0.0.1:{port}"))

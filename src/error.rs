@@ -84,6 +84,17 @@ impl Error {
     pub fn unacceptable(detail: impl Into<String>) -> Self {
         Error::Unacceptable(detail.into())
     }
+    /// What the rules refuse in a value the document leaves free (an
+    /// action of a game it does not name, a game's options in a field
+    /// that lists every game's): the request has the documented form, so
+    /// it is refused for its meaning, 422 (issue #46, #65).
+    pub fn for_its_meaning(self) -> Self {
+        match self {
+            Error::Rule(rule) => Error::unacceptable(rule.to_string()),
+            Error::Validation(detail) => Error::unacceptable(detail),
+            other => other,
+        }
+    }
     pub fn unauthorized(detail: impl Into<String>) -> Self {
         Error::Unauthorized(detail.into())
     }

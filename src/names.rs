@@ -20,16 +20,31 @@ use uuid::Uuid;
 pub const INVISIBLE: &[(u32, u32)] = crate::ink::DEFAULT_IGNORABLE;
 
 /// A display name as stored: NFKC, trimmed, 1–24 characters, each one a
-/// name may hold (`ink::in_names`: UTS #39 Allowed, Hangul, spaces).
+/// name may hold (`ink::in_names`: UTS #39 Allowed, Hangul, spaces). What
+/// the document's pattern states (controls, invisible characters, other
+/// blanks, the length) is its form, 400; a character it cannot state (a
+/// symbol, an emoji, a format character) is refused for its meaning, 422.
 pub fn display_name(raw: &str) -> Result<String, Error> {
-    display_text(raw, 24)
-        .filter(|name| name.chars().all(crate::ink::in_names))
-        .ok_or_else(|| {
-            Error::validation(
-                "a nickname has 1–24 letters, digits or spaces (with - _ . ' as joiners), \
-                 no symbol, emoji or invisible character",
-            )
-        })
+    let said = "a nickname has 1–24 letters, digits or spaces (with - _ . ' as joiners), \
+                no symbol, emoji or invisible character";
+    let name = documented_form(raw, 24).ok_or_else(|| Error::validation(said))?;
+    let held = name.chars().all(crate::ink::in_names) && crate::ink::shows_something(&name);
+    held.then_some(name)
+        .ok_or_else(|| Error::unacceptable(said))
+}
+
+/// `raw` as stored (NFKC, trimmed) if it has the form the document's
+/// nickname pattern states (`enforced::nickname`): 1 to `most`
+/// characters, none a control, a default-ignorable or a blank but the
+/// space.
+fn documented_form(raw: &str, most: usize) -> Option<String> {
+    let text: String = raw.nfkc().collect();
+    let text = text.trim();
+    let bad = |c: char| {
+        c.is_control() || crate::ink::default_ignorable(c) || (c.is_whitespace() && c != ' ')
+    };
+    let fits = (1..=most).contains(&text.chars().count()) && !text.chars().any(bad);
+    fits.then(|| text.to_owned())
 }
 
 /// Text one player shows others (a nickname, a tournament's name), as

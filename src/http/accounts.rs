@@ -250,7 +250,7 @@ pub async fn complete_password_reset(
 ) -> Result<HttpResponse, ApiError> {
     let crate::password_resets::ResetCompletion { token, password } = body.into_inner();
     // The document's form: an empty token is malformed, not a spent link.
-    if token.trim().is_empty() {
+    if token.trim().is_empty() || token.chars().count() > 2048 {
         let empty = Error::validation("the token is the part of the link after #");
         return Err(empty.in_field("token", Rule::Form).into());
     }

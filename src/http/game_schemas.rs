@@ -309,11 +309,30 @@ pub fn with_game_schemas(mut doc: Value) -> Value {
     set(
         &mut doc,
         "/components/schemas/NewMatch/properties/options",
+        optional.clone(),
+    );
+    // A tournament's matches take the same options (issue #65: a free
+    // object let the fuzzer nest what no game reads).
+    set(
+        &mut doc,
+        "/components/schemas/NewTournament/properties/options",
         optional,
     );
     set(
         &mut doc,
         "/components/schemas/ActionRequest/properties/action",
+        refer("Action"),
+    );
+    // A puzzle's and a lesson's actions are a game's too (issue #65: the
+    // fuzzer sent free objects the document allowed).
+    set(
+        &mut doc,
+        "/components/schemas/PuzzleMove/properties/action",
+        refer("Action"),
+    );
+    set(
+        &mut doc,
+        "/components/schemas/StepActions/properties/actions/items",
         refer("Action"),
     );
     doc

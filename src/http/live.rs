@@ -38,9 +38,21 @@ pub const BEAT: std::time::Duration = std::time::Duration::from_secs(15);
 /// How long one stream lasts (the access token's life is 15 min).
 const LIFETIME: std::time::Duration = std::time::Duration::from_secs(300);
 
+/// One server-sent event of a live stream, as an SSE reader parses it:
+/// its name and its data (JSON text). Beats are comments, no events.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct LiveEvent {
+    /// `seq`, `resync` or `displaced`.
+    #[schema(pattern = "^(seq|resync|displaced)$")]
+    pub event: String,
+    /// JSON: `{"seq": N}` (`{"seq": null}` for a rematch asked for or a
+    /// message) after `seq`, `{}` after the others.
+    pub data: String,
+}
+
 #[utoipa::path(get, path = "/v1/matches/{id}/live", tag = "matches",
     params(("id" = Uuid, Path)),
-    responses((status = 200, content_type = "text/event-stream", body = String,
+    responses((status = 200, content_type = "text/event-stream", body = LiveEvent,
         description = "server-sent events: `seq` ({\"seq\": N}) at once and at every change, `resync` when changes may have been missed, `displaced` (then the end) when a newer stream of the same session took its place: poll instead of opening another; ends after 5 minutes"),
         (status = 404),
         (status = 429, description = "the account (8), the address (64) or its IPv6 /48 (256) holds all the live pages it may on this instance: poll"),

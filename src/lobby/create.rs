@@ -128,7 +128,12 @@ pub(crate) fn game_config(req: GameChoice) -> Result<(GameId, Value), Error> {
         }
     }
     offered(game, &config)?;
-    Ok((game, Value::Object(config)))
+    let config = Value::Object(config);
+    // The document lists every game's options in one object, so another
+    // game's option, or a value this game refuses, has the documented
+    // form: 422 (found by the fuzzer, issue #65).
+    MatchState::start(game, &config).map_err(|e| Error::from(e).for_its_meaning())?;
+    Ok((game, config))
 }
 
 /// A `variant` or `mode` of another game has the form the document

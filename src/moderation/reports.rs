@@ -178,8 +178,10 @@ pub struct OpenReport {
 /// Messages of context a report carries.
 pub const CONTEXT: i64 = 5;
 
-/// A message of a report's context.
+/// A message of a report's context. Named apart in the document: its
+/// own name met talk's `Said` (a request body) and took its place there.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[schema(as = ContextMessage)]
 pub struct Said {
     pub author: Player,
     pub text: Option<String>,

@@ -189,8 +189,13 @@ fn attempt(
         .on_conflict_do_nothing()
         .execute(conn)?;
     if let Some(day) = day {
+        // Marked when the attempt is begun as the daily (the insert above
+        // wrote its date) or when one begun otherwise turns out to be.
+        let unmarked = puzzle_attempts::daily.is_null().or(puzzle_attempts::daily
+            .eq(day.date)
+            .and(puzzle_attempts::day_began.is_null()));
         diesel::update(puzzle_attempts::table.find((user, id)))
-            .filter(puzzle_attempts::daily.is_null())
+            .filter(unmarked)
             .set((
                 puzzle_attempts::daily.eq(day.date),
                 puzzle_attempts::day_began.eq(day.began),

@@ -48,11 +48,7 @@ pub const NAME_MOST: usize = 80;
 /// game's options are listed by `GET /v1/games`), so what the game
 /// refuses in it is refused for its meaning: 422 (issue #46).
 fn for_its_meaning(refused: impl Into<Error>) -> Error {
-    match refused.into() {
-        Error::Rule(rule) => Error::unacceptable(rule.to_string()),
-        Error::Validation(detail) => Error::unacceptable(detail),
-        other => other,
-    }
+    refused.into().for_its_meaning()
 }
 
 /// Create a tournament with its creator in it and `invited` asked; the

@@ -305,3 +305,35 @@ async fn a_third_persons_easy_reply_comes_while_two_players_flood_hard_janggi() 
     }
     app.stop().await;
 }
+
+/// Issue #65 item 9: players hopping the /64s of one IPv6 /48 share its
+/// engine budget (an hour of three addresses' worth): once the /48 has
+/// spent it, a newcomer from a fresh /64 in it waits, and a player of
+/// another /48 does not.
+#[actix_web::test]
+async fn an_ipv6_48_over_its_engine_budget_waits() {
+    let app = TestApp::start().await;
+    let per_block = posthorn::limits::engine::PER_BLOCK.num_seconds() as u64;
+    let hoppers = ["2001:db8:5:2::1", "2001:db8:5:3::1", "2001:db8:5:4::1"];
+    for (n, from) in hoppers.iter().enumerate() {
+        let token = app.guest(&format!("hopper{n}")).await;
+        let id = against(&app, &token, "checkers", "easy", from).await;
+        computer_owes(&app, &token, &id).await;
+        let owner = user_id(&app, &token).await;
+        charge(&app, owner, per_block / 3 + 1).await;
+    }
+    // Their own replies wait (each is past a person's budget), and so
+    // does a newcomer's from a fresh /64 of the same /48.
+    let ann = app.guest("newcomer").await;
+    let id = against(&app, &ann, "checkers", "easy", "2001:db8:5:99::1").await;
+    computer_owes(&app, &ann, &id).await;
+    let lanes = &[Lane::Light, Lane::Heavy];
+    assert!(next_claim(&app, lanes).await.is_none(), "the /48 waits");
+    // Someone of another /48 is claimed at once.
+    let bo = app.guest("elsewhere").await;
+    let id = against(&app, &bo, "checkers", "easy", "2001:db8:6::1").await;
+    computer_owes(&app, &bo, &id).await;
+    let claimed = next_claim(&app, lanes).await.expect("another /48's reply");
+    assert_eq!(claimed.owner, Some(user_id(&app, &bo).await));
+    app.stop().await;
+}

@@ -324,6 +324,64 @@ async fn giving_up_shows_the_solution_and_a_guest_rates_nothing() {
 /// Issue #52: two players in the same time zone get the same daily
 /// puzzle on the same day and a new one the next; solving it day after
 /// day makes a streak, which a missed day ends.
+/// Solve today's checkers puzzle as `token`: its id.
+async fn solve_daily(app: &TestApp, token: String) -> String {
+    let puzzle = app
+        .get("/v1/puzzles/daily?game=checkers", &token)
+        .await
+        .body;
+    let id = puzzle["id"].as_str().unwrap().to_owned();
+    let solver = puzzle["seat"].as_u64().unwrap() as u8;
+    for (seat, action) in line_of(app, &id).await {
+        if seat == solver {
+            app.post(
+                &format!("/v1/puzzles/{id}/moves"),
+                &token,
+                json!({ "action": action }),
+            )
+            .await;
+        }
+    }
+    id
+}
+
+/// Issue #65 item 11: two "days" in one by hopping time zones make a
+/// streak of one; the next real day makes it two.
+#[actix_web::test]
+async fn hopping_time_zones_grows_a_streak_once_a_real_day() {
+    let app = TestApp::start_with(posthorn::config::Config {
+        access_token_seconds: 30 * 24 * 3600,
+        ..Default::default()
+    })
+    .await;
+    seed(&app, 6).await;
+    let ann = app.register("ann").await;
+    let zone = |name: &'static str| {
+        let (app, ann) = (&app, ann.clone());
+        async move {
+            let body = json!({ "time_zone": name });
+            let reply = app
+                .request("PATCH", "/v1/me", Some(&ann), Some(body), &[])
+                .await;
+            assert_eq!(reply.status, 200, "{}", reply.body);
+        }
+    };
+    // 09:00 UTC on the 7th: 23:00 on the 6th in Honolulu, 23:00 on the
+    // 7th in Kiritimati.
+    zone("Pacific/Honolulu").await;
+    let first = solve_daily(&app, ann.clone()).await;
+    zone("Pacific/Kiritimati").await;
+    let second = solve_daily(&app, ann.clone()).await;
+    assert_ne!(first, second, "two dates' puzzles");
+    let mine = app.get("/v1/me/puzzles?game=checkers", &ann).await.body;
+    assert_eq!(mine["streak"], 1, "one real day: {mine}");
+    app.clock.advance(Duration::days(1));
+    solve_daily(&app, ann.clone()).await;
+    let mine = app.get("/v1/me/puzzles?game=checkers", &ann).await.body;
+    assert_eq!(mine["streak"], 2, "the next real day: {mine}");
+    app.stop().await;
+}
+
 #[actix_web::test]
 async fn the_daily_puzzle_is_shared_changes_daily_and_makes_a_streak() {
     // Tokens that outlive the days the clock is moved by.
@@ -335,28 +393,7 @@ async fn the_daily_puzzle_is_shared_changes_daily_and_makes_a_streak() {
     seed(&app, 6).await;
     let ann = app.register("ann").await;
     let bob = app.register("bob").await;
-    let solve_daily = |token: String| {
-        let app = &app;
-        async move {
-            let puzzle = app
-                .get("/v1/puzzles/daily?game=checkers", &token)
-                .await
-                .body;
-            let id = puzzle["id"].as_str().unwrap().to_owned();
-            let solver = puzzle["seat"].as_u64().unwrap() as u8;
-            for (seat, action) in line_of(app, &id).await {
-                if seat == solver {
-                    app.post(
-                        &format!("/v1/puzzles/{id}/moves"),
-                        &token,
-                        json!({ "action": action }),
-                    )
-                    .await;
-                }
-            }
-            id
-        }
-    };
+    let solve_daily = |token: String| solve_daily(&app, token);
     let first = app.get("/v1/puzzles/daily?game=checkers", &ann).await.body;
     let same = app.get("/v1/puzzles/daily?game=checkers", &bob).await.body;
     assert_eq!(

@@ -343,7 +343,9 @@ async fn a_name_with_a_character_that_shows_nothing_is_refused() {
                 &[("X-Forwarded-For", "198.51.100.50")],
             )
             .await;
-        assert_eq!(reply.status, 400, "U+{:04X}: {}", c as u32, reply.body);
+        // The document's pattern cannot state UTS #39's list: refused for
+        // its meaning (422), as the fuzzer's contract has it.
+        assert_eq!(reply.status, 422, "U+{:04X}: {}", c as u32, reply.body);
     }
     app.stop().await;
 }
@@ -515,6 +517,20 @@ async fn the_fuzzers_five_cases_answer_as_the_document_says() {
             .unwrap();
         assert_eq!(game["required"], true, "{path}: {game}");
     }
+    // What else the three seeds found: a puzzle's and a lesson's actions
+    // and a tournament's options are a game's as the document says, and
+    // a report's context no longer takes talk's `Said` name.
+    let schemas = &document["components"]["schemas"];
+    let action = json!({"$ref": "#/components/schemas/Action"});
+    assert_eq!(schemas["PuzzleMove"]["properties"]["action"], action);
+    assert_eq!(
+        schemas["StepActions"]["properties"]["actions"]["items"],
+        action
+    );
+    let options = &schemas["NewTournament"]["properties"]["options"];
+    assert!(options.to_string().contains("GameOptions"), "{options}");
+    assert!(schemas["Said"]["properties"]["text"].is_object());
+    assert!(schemas["Said"]["properties"].get("author").is_none());
     let proof = json!({"provider": "google", "id_token": "x", "nonce": "y"});
     let both = json!({"password": "a long password", "identity": proof});
     let deletion = app

@@ -40,7 +40,7 @@ const { offlineMoveSentOnce, offersWithoutReload, wholeMatchByKeyboard, staleMov
 const { audit } = require("./audit.cjs");
 const { boardsSayIt } = require("./marks.cjs");
 const { invitationsSurviveSigningIn, staysSignedIn } = require("./comingback.cjs");
-const { passwordReset } = require("./resets.cjs");
+const { addressChange, passwordReset } = require("./resets.cjs");
 const { guestKeepsTheAccount } = require("./guests.cjs");
 const { signInWithGoogle, guestSavesWithGoogle, linkAndUnlink } = require("./google.cjs");
 const { signedInDevices, myDataAndDeletion, accountDeletionPage } = require("./account.cjs");
@@ -344,6 +344,8 @@ async function accountPages(page, token) {
 
     await passwordReset(browser, errors);
     console.log("a forgotten password: a link asked from the sign-in page, read from the mail, a new password set in its page (signed in here, out everywhere else), the old one refused, the link refused twice");
+    await addressChange(browser, errors);
+    console.log("a new address: settings asked for the password once the address changed (a wrong one said), and the old address's link put it back and signed everyone out");
     await guestKeepsTheAccount(browser, errors);
     console.log("guests kept: a guest from an invitation on a Korean browser played in Korean, saved the account with a password after the match, and found the match signed in on another browser");
 

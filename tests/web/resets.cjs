@@ -82,4 +82,44 @@ async function passwordReset(browser, errors) {
   await other.context().close();
 }
 
-module.exports = { passwordReset };
+/// Issue #65 in the browser: changing the address in settings asks for
+/// the password (the field shows once the address changes; a wrong one
+/// is said), and the link mailed to the old address, opened, puts it
+/// back and signs this browser out.
+async function addressChange(browser, errors) {
+  const address = "yuna@example.test";
+  const yuna = await api("POST", "/v1/accounts", null, { username: "yuna", password: "a long password", email: address });
+  await api("POST", "/v1/email-verifications", null, { token: await mailedToken(address, "/verify-email") });
+  const page = await L.player(browser, errors);
+  await L.signIn(page, yuna);
+  await page.goto(BASE + "/settings");
+  await page.waitForSelector("input[name=email]");
+  assert.equal(await page.isVisible("[data-email-confirm]"), false, "no password asked before a change");
+  await page.fill("input[name=email]", "yuna.new@example.test");
+  await page.waitForSelector("[data-email-confirm] input[name=email_password]");
+  await L.shots(page, "settings-email-password");
+  const logged = errors.length;
+  await page.fill("input[name=email_password]", "not my password");
+  await page.click("form:has(input[name=email]) button[type=submit]");
+  const said = await (await page.waitForSelector("form:has(input[name=email]) .error:not([hidden])")).textContent();
+  assert.match(said, /password is wrong/, said);
+  errors.splice(logged, errors.length - logged, ...errors.slice(logged).filter((e) => !/status of 4\d\d/.test(e)));
+  await page.fill("input[name=email_password]", "a long password");
+  await page.click("form:has(input[name=email]) button[type=submit]");
+  await page.waitForSelector("[data-email-pending]");
+  await api("POST", "/v1/email-verifications", null, { token: await mailedToken("yuna.new@example.test", "/verify-email") });
+  assert.equal((await api("GET", "/v1/me", yuna.access_token)).email, "yuna.new@example.test");
+
+  // The old address's mail puts it back and signs everyone out.
+  const undo = await mailedToken(address, "/undo-email");
+  await page.goto(BASE + "/undo-email#" + undo);
+  await page.waitForSelector("[data-email-restored]");
+  assert.match(await page.textContent("main"), /yuna@example\.test/);
+  await L.shots(page, "email-restored");
+  await assert.rejects(api("GET", "/v1/me", yuna.access_token), /401/);
+  const back = await api("POST", "/v1/sessions", null, { login: "yuna", password: "a long password" });
+  assert.equal((await api("GET", "/v1/me", back.access_token)).email, address);
+  await page.context().close();
+}
+
+module.exports = { passwordReset, addressChange };

@@ -59,6 +59,11 @@ pub struct Config {
     /// `POSTHORN_SHUTDOWN_SECONDS`: then, how long the requests in flight
     /// have to finish before the instance exits.
     pub shutdown_seconds: u64,
+    /// `POSTHORN_LIVE_STREAM_SECONDS`: how long one live stream lasts
+    /// before its page opens another (default 300: an access token's life
+    /// is 15 minutes). The API fuzzer sets a few seconds, since it reads
+    /// each stream to its end.
+    pub live_stream_seconds: u64,
     /// `POSTHORN_SMTP_URL`: `smtp://host:port`, `…?tls=starttls`,
     /// `smtps://…`, credentials in the URL; unset: `.eml` files in the data
     /// folder.
@@ -327,6 +332,7 @@ impl Default for Config {
             job_lease_seconds: 60,
             drain_seconds: 2,
             shutdown_seconds: 20,
+            live_stream_seconds: 300,
             smtp_url: None,
             mail_from: "Posthorn <posthorn@localhost>".into(),
             notify_max_attempts: 5,
@@ -395,6 +401,8 @@ impl Config {
                 .clamp(1, 86_400) as i64,
             drain_seconds: number("POSTHORN_DRAIN_SECONDS", d.drain_seconds)?.min(300),
             shutdown_seconds: number("POSTHORN_SHUTDOWN_SECONDS", d.shutdown_seconds)?.min(600),
+            live_stream_seconds: number("POSTHORN_LIVE_STREAM_SECONDS", d.live_stream_seconds)?
+                .clamp(1, 900),
             smtp_url: var("POSTHORN_SMTP_URL"),
             mail_from: var("POSTHORN_MAIL_FROM").unwrap_or(d.mail_from),
             notify_max_attempts: number("POSTHORN_NOTIFY_MAX_ATTEMPTS", d.notify_max_attempts)?,

@@ -311,7 +311,7 @@ pub const MAX_TURN_HOURS: f64 = 14.0 * 24.0;
 pub fn state_turn_hours(doc: &mut Value, min_turn_seconds: i64) {
     let min = min_turn_seconds.max(0) as f64 / 3600.0;
     let max = MAX_TURN_HOURS;
-    for name in ["NewMatch", "NewSeek"] {
+    for name in ["NewMatch", "NewSeek", "NewTournament"] {
         if let Some(Value::Object(field)) =
             doc.pointer_mut(&format!("/components/schemas/{name}/properties/turn_hours"))
         {

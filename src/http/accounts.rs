@@ -250,7 +250,7 @@ pub async fn complete_password_reset(
 ) -> Result<HttpResponse, ApiError> {
     let crate::password_resets::ResetCompletion { token, password } = body.into_inner();
     // The document's form: an empty token is malformed, not a spent link.
-    if token.trim().is_empty() || token.chars().count() > 2048 {
+    if token.is_empty() || token.chars().count() > 2048 {
         let empty = Error::validation("the token is the part of the link after #");
         return Err(empty.in_field("token", Rule::Form).into());
     }
@@ -382,6 +382,12 @@ pub async fn change_me(
         password: changes.password.take(),
         identity: changes.identity.take(),
     };
+    if changes.email.is_none() && (proof.password.is_some() || proof.identity.is_some()) {
+        return Err(Error::unacceptable(
+            "a password or an identity confirms a new email address: send it with `email`",
+        )
+        .into());
+    }
     if let Some(email) = &changes.email {
         // The address's form first: a typo is 400 whoever asks.
         if let Some(address) = email {

@@ -77,6 +77,10 @@ pub async fn attempt(
     let view = db::run(&state.pool, move |c| {
         lessons::try_step(c, me, &game, &step, &actions, now)
     })
-    .await?;
+    .await
+    // The document states every game's actions (the lesson's game is a
+    // path parameter it cannot tie them to): what the game refuses in a
+    // well-formed list is refused for its meaning (issue #65's fuzzing).
+    .map_err(crate::error::Error::for_its_meaning)?;
     Ok(HttpResponse::Ok().json(view))
 }

@@ -12,7 +12,7 @@
 //! instance (429 past them), and the instance no more than its open files
 //! allow (503: poll) (issue #65 item 2). The page re-reads the match through the API,
 //! which shows each viewer what they may see (§H1); no game content is in
-//! the stream. It ends after [`LIFETIME`]: the page opens another with a
+//! the stream. It ends after `POSTHORN_LIVE_STREAM_SECONDS` (5 minutes): the page opens another with a
 //! fresh access token, so a session ended elsewhere stops hearing within
 //! that time. A client that cannot read streams polls
 //! (`GET /v1/matches/{id}` with its ETag) as before.
@@ -35,8 +35,6 @@ use uuid::Uuid;
 /// (the first still reaches the kernel), so a closed page's watch is
 /// released within two beats (`tests/service/live.rs`).
 pub const BEAT: std::time::Duration = std::time::Duration::from_secs(15);
-/// How long one stream lasts (the access token's life is 15 min).
-const LIFETIME: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// One server-sent event of a live stream, as an SSE reader parses it:
 /// its name and its data (JSON text). Beats are comments, no events.
@@ -108,7 +106,7 @@ pub async fn live_match(
         displaced: false,
         watching,
         beat,
-        until: Instant::now() + LIFETIME,
+        until: Instant::now() + std::time::Duration::from_secs(state.config.live_stream_seconds),
         first: Some(seq),
         said: seq,
         team,

@@ -116,7 +116,11 @@ pub async fn play(
         id.into_inner(),
         body.into_inner().action,
     );
-    let answer = db::run(&state.pool, move |c| solve::play(c, me, id, action, now)).await?;
+    let answer = db::run(&state.pool, move |c| solve::play(c, me, id, action, now))
+        .await
+        // The document states every game's actions (the puzzle's game is
+        // not in the request): what its game refuses is 422.
+        .map_err(crate::error::Error::for_its_meaning)?;
     Ok(HttpResponse::Ok().json(answer))
 }
 

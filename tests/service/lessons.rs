@@ -158,7 +158,8 @@ async fn progress_is_kept_per_account_and_only_when_done() {
     assert_eq!(unknown.status, 404);
     let too_long = [lesson.line.clone(), lesson.line.clone()].concat();
     let refused = app.post(&path, &ann, json!({ "actions": too_long })).await;
-    assert_eq!(refused.status, 400, "{}", refused.body);
+    // The document sets no length: refused for its meaning (issue #65).
+    assert_eq!(refused.status, 422, "{}", refused.body);
     let malformed = app.post(&path, &ann, json!({"actions": "e2e4"})).await;
     assert_eq!(malformed.status, 400, "{}", malformed.body);
     app.stop().await;

@@ -67,7 +67,7 @@ async fn checkers(app: &TestApp) -> (String, [String; 2]) {
 }
 
 /// A checkers match of `a` against `b`, as [`checkers`].
-async fn checkers_of(app: &TestApp, a: &str, b: &str) -> (String, [String; 2]) {
+pub(crate) async fn checkers_of(app: &TestApp, a: &str, b: &str) -> (String, [String; 2]) {
     let (ta, tb) = (app.register(a).await, app.register(b).await);
     let m = app
         .post(

@@ -65,19 +65,13 @@ impl Raw {
     }
 }
 
-/// A started checkers match of `a` and `b` on `app`.
+/// A started checkers match of `a` and `b` on `app`: its id and `a`'s
+/// token.
 async fn table(app: &TestApp, a: &str, b: &str) -> (String, String) {
-    let ta = app.register(a).await;
-    app.register(b).await;
-    let m = app
-        .post(
-            "/v1/matches",
-            &ta,
-            json!({"game": "checkers", "opponents": [b]}),
-        )
-        .await
-        .body;
-    (m["id"].as_str().unwrap().to_owned(), ta)
+    let (id, tokens) = crate::live::checkers_of(app, a, b).await;
+    let me = app.get("/v1/me", &tokens[0]).await.body;
+    let mine = if me["username"] == a { 0 } else { 1 };
+    (id, tokens[mine].clone())
 }
 
 async fn sign_in(app: &TestApp, name: &str) -> String {

@@ -13,7 +13,7 @@ use posthorn::limits::Limit;
 use posthorn::password_resets::Mailer;
 use serde_json::json;
 
-async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {
+pub(crate) async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {
     TestApp::start_with(posthorn::config::Config {
         smtp_url: Some(smtp.url()),
         ..Default::default()
@@ -23,7 +23,7 @@ async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {
 
 /// Run the queued work (the job that looks the address up), then the
 /// outbox (the mail), as the service's ticks do.
-async fn mail_due(app: &TestApp) {
+pub(crate) async fn mail_due(app: &TestApp) {
     app.blocking(|s| {
         let mailer = Mailer {
             keys: s.keys.clone(),

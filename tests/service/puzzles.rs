@@ -324,6 +324,15 @@ async fn giving_up_shows_the_solution_and_a_guest_rates_nothing() {
 /// Issue #52: two players in the same time zone get the same daily
 /// puzzle on the same day and a new one the next; solving it day after
 /// day makes a streak, which a missed day ends.
+/// A service whose tokens outlive the days the clock is moved by.
+async fn days_long() -> TestApp {
+    TestApp::start_with(posthorn::config::Config {
+        access_token_seconds: 30 * 24 * 3600,
+        ..Default::default()
+    })
+    .await
+}
+
 /// Solve today's checkers puzzle as `token`: its id.
 async fn solve_daily(app: &TestApp, token: String) -> String {
     let puzzle = app
@@ -349,11 +358,7 @@ async fn solve_daily(app: &TestApp, token: String) -> String {
 /// streak of one; the next real day makes it two.
 #[actix_web::test]
 async fn hopping_time_zones_grows_a_streak_once_a_real_day() {
-    let app = TestApp::start_with(posthorn::config::Config {
-        access_token_seconds: 30 * 24 * 3600,
-        ..Default::default()
-    })
-    .await;
+    let app = days_long().await;
     seed(&app, 6).await;
     let ann = app.register("ann").await;
     let zone = |name: &'static str| {
@@ -384,12 +389,7 @@ async fn hopping_time_zones_grows_a_streak_once_a_real_day() {
 
 #[actix_web::test]
 async fn the_daily_puzzle_is_shared_changes_daily_and_makes_a_streak() {
-    // Tokens that outlive the days the clock is moved by.
-    let app = TestApp::start_with(posthorn::config::Config {
-        access_token_seconds: 30 * 24 * 3600,
-        ..Default::default()
-    })
-    .await;
+    let app = days_long().await;
     seed(&app, 6).await;
     let ann = app.register("ann").await;
     let bob = app.register("bob").await;

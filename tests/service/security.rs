@@ -4,36 +4,14 @@
 //! streams' caps are in `live_caps.rs`, the identity edges in
 //! `identities.rs`.
 
+use crate::password_resets::{app_with_smtp, mail_due};
 use crate::sessions::mails_to;
 use crate::smtp::SmtpServer;
 use crate::support::{Reply, TestApp};
 use chrono::Duration;
 use posthorn::clock::Clock;
-use posthorn::jobs::one_off::run_due;
-use posthorn::jobs::outbox::deliver_due;
 use posthorn::limits::Limit;
-use posthorn::password_resets::Mailer;
 use serde_json::{json, Value};
-
-async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {
-    TestApp::start_with(posthorn::config::Config {
-        smtp_url: Some(smtp.url()),
-        ..Default::default()
-    })
-    .await
-}
-
-/// The queued work (the reset job), then the outbox, as the ticks do.
-async fn mail_due(app: &TestApp) {
-    app.blocking(|s| {
-        let mailer = Mailer {
-            keys: s.keys.clone(),
-        };
-        run_due(&s.pool, &[&mailer], s.clock.now()).unwrap();
-        deliver_due(&s.courier()).unwrap();
-    })
-    .await;
-}
 
 async fn patch_me(app: &TestApp, token: &str, body: Value) -> Reply {
     app.request("PATCH", "/v1/me", Some(token), Some(body), &[])
@@ -354,16 +332,8 @@ async fn a_name_with_a_character_that_shows_nothing_is_refused() {
 #[actix_web::test]
 async fn a_message_that_shows_nothing_is_refused_and_counts_nothing() {
     let app = TestApp::start().await;
-    let (alice, _bob) = (app.register("alice").await, app.register("bob").await);
-    let m = app
-        .post(
-            "/v1/matches",
-            &alice,
-            json!({"game": "checkers", "opponents": ["bob"]}),
-        )
-        .await
-        .body;
-    let path = format!("/v1/matches/{}/messages", m["id"].as_str().unwrap());
+    let (id, alice, _bob) = crate::talk::table(&app).await;
+    let path = format!("/v1/matches/{id}/messages");
     for blank in [
         "\u{115F}",
         "\u{1160}",
@@ -548,6 +518,35 @@ async fn the_fuzzers_five_cases_answer_as_the_document_says() {
         )
         .await;
     assert_eq!(reset.status, 400, "{}", reset.body);
+    let long = json!({"token": "a".repeat(2049), "password": "a long password"});
+    let reset = app
+        .request(
+            "POST",
+            "/v1/password-resets/complete",
+            None,
+            Some(long),
+            &[],
+        )
+        .await;
+    assert_eq!(reset.status, 400, "{}", reset.body);
+    // A token of the documented form that was never sent is spent (410).
+    let blank = json!({"token": " ", "password": "a long password"});
+    let reset = app
+        .request(
+            "POST",
+            "/v1/password-resets/complete",
+            None,
+            Some(blank),
+            &[],
+        )
+        .await;
+    assert_eq!(reset.status, 410, "{}", reset.body);
+    // A proof with no address to confirm is refused for its meaning.
+    let proof = json!({"identity": {"provider": "apple", "id_token": "x", "nonce": "y"}});
+    let alone = app
+        .request("PATCH", "/v1/me", Some(&alice), Some(proof), &[])
+        .await;
+    assert_eq!(alone.status, 422, "{}", alone.body);
     assert_eq!(app.get("/v1/me", &alice).await.status, 200, "not deleted");
     app.stop().await;
 }

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 /// A started checkers match of alice and bob: its id and their tokens,
 /// the one on move first.
-async fn table(app: &TestApp) -> (String, String, String) {
+pub(crate) async fn table(app: &TestApp) -> (String, String, String) {
     let (alice, bob) = (app.register("alice").await, app.register("bob").await);
     let m = app
         .post(

@@ -149,6 +149,15 @@ impl Keys {
         right.then(|| Uuid::from_slice(id).ok()).flatten()
     }
 
+    /// An outbox row's id as a UUID for APNs's `apns-id`: the same on
+    /// every attempt, but unguessable (issue #66: it spelled "posthorn"
+    /// and the service's notification count in hex).
+    pub fn push_id(&self, row: i64) -> Uuid {
+        let tag = self.mac(b"posthorn push id\0", &row.to_be_bytes());
+        let bytes: [u8; 16] = tag[..16].try_into().expect("16 bytes");
+        uuid::Builder::from_random_bytes(bytes).into_uuid()
+    }
+
     /// When a sign-in nonce ([`Keys::sign_in_nonce`]) stops working.
     pub fn nonce_expiry(&self, nonce: &str) -> Option<DateTime<Utc>> {
         let bytes = URL_SAFE_NO_PAD.decode(nonce).ok()?;
@@ -375,4 +384,29 @@ pub struct Caller {
     pub user_id: Uuid,
     pub guest: bool,
     pub session: Uuid,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Keys;
+
+    #[test]
+    fn a_push_id_is_the_same_for_a_row_and_names_no_counter_issue_66() {
+        let keys = Keys::new(b"a test secret that is long enough for HS256").unwrap();
+        let other = Keys::new(b"another secret that is long enough too").unwrap();
+        assert_eq!(
+            keys.push_id(41),
+            keys.push_id(41),
+            "the same on every retry"
+        );
+        assert_ne!(keys.push_id(41), keys.push_id(42));
+        assert_ne!(keys.push_id(41), other.push_id(41), "keyed by the service");
+        let id = keys.push_id(41).to_string();
+        assert!(!id.starts_with("706f7374"), "{id}");
+        assert_eq!(
+            keys.push_id(41).get_version_num(),
+            4,
+            "a random-looking UUID: {id}"
+        );
+    }
 }

@@ -303,7 +303,10 @@ pub fn create(
     let rated = req.rated.unwrap_or(false);
     fair_start(game, &config, rated)?;
     let (mut people, auto_accepted) = who_sits(conn, ask, &req, game, range, computers.as_ref())?;
-    let opening = draw_seats(&mut people, game, &config, ask, computers.as_ref(), random)?;
+    // What the rules refuse in a well-formed setup (an empty position,
+    // a seat count the mode does not take) is refused for its meaning.
+    let opening = draw_seats(&mut people, game, &config, ask, computers.as_ref(), random)
+        .map_err(Error::for_its_meaning)?;
 
     let seated_now = |u: &Uuid| {
         *u == creator

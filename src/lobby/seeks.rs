@@ -230,13 +230,15 @@ fn settle_pool(req: &NewSeek, min_turn_seconds: i64) -> Result<SeekRow, Error> {
             range.end()
         )));
     }
-    // The rules judge the seat count for this configuration (teams: 2 or 4).
+    // The rules judge the seat count for this configuration (teams: 2 or
+    // 4): a count the document allows, refused for its meaning (422).
     posthorn_rules::MatchState::setup(
         game,
         &config,
         players,
         &mut posthorn_rules::SplitMix64::new(0),
-    )?;
+    )
+    .map_err(|e| Error::from(e).for_its_meaning())?;
     let turn_seconds = create::turn_seconds(req.turn_hours, min_turn_seconds)?;
     if let Some(r) = req.rating_range {
         if r.min > r.max || r.min < 0 {

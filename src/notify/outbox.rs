@@ -196,4 +196,7 @@ pub(super) struct Row {
     pub(super) channel: String,
     pub(super) payload: Value,
     pub(super) attempts: i32,
+    /// When it was queued: a notice held while a push credential is
+    /// refused gives up once its time to live has passed.
+    pub(super) created_at: DateTime<Utc>,
 }

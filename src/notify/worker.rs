@@ -80,6 +80,9 @@ enum Sent {
     /// Retried, not before this many seconds when the service said so
     /// (`Retry-After`).
     Later(String, Option<u64>),
+    /// The push credential is refused (issue #66): held without spending
+    /// an attempt, so fixing the key delivers it, until its time to live.
+    Held(String),
 }
 
 fn prepare(courier: &Courier, to: &Recipients, row: &Row) -> Outgoing {
@@ -164,7 +167,7 @@ fn prepare_app(
         token: device.token.clone(),
         kind,
         about: row.match_id,
-        notification: notification_id(row.id),
+        notification: courier.keys.push_id(row.id),
         title: words.subject,
         body: format!("{} {}", words.headline, words.detail),
         url: kind.link(&courier.public_url, row.match_id),
@@ -172,13 +175,6 @@ fn prepare_app(
         urgent: urgent(kind),
         expires: courier.clock.now() + Duration::seconds(native::TTL_SECONDS),
     })
-}
-
-/// An outbox row's id as a UUID, the same on every attempt (APNs's
-/// `apns-id` is a UUID).
-fn notification_id(row: i64) -> Uuid {
-    // "posthorn" in ASCII, then the row's id.
-    Uuid::from_u64_pair(0x706f_7374_686f_726e, row as u64)
 }
 
 /// Kinds that ask for the player's move now: sent at once, in the
@@ -215,6 +211,7 @@ fn send(courier: &Courier, outgoing: &Outgoing) -> Sent {
             }
             Outcome::Retry { why, after } => Sent::Later(why, after),
             Outcome::Renew(why) => Sent::Later(why, None),
+            Outcome::Held(why) => Sent::Held(why),
             Outcome::Failed(why) => Sent::Failed(PERMANENT.to_owned() + &why),
         }),
         Outgoing::Nothing => Ok(Sent::Done),
@@ -248,7 +245,8 @@ fn send_all(courier: &Courier, ready: &[Outgoing]) -> Vec<Sent> {
 }
 
 fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, Error> {
-    let rows: Vec<(i64, Uuid, Uuid, String, String, Value, i32)> = notifications::table
+    type Claimed = (i64, Uuid, Uuid, String, String, Value, i32, DateTime<Utc>);
+    let rows: Vec<Claimed> = notifications::table
         .filter(notifications::status.eq(DeliveryStatus::Pending.as_str()))
         .filter(notifications::next_attempt_at.le(now))
         .order(notifications::next_attempt_at)
@@ -260,6 +258,7 @@ fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, Error>
             notifications::channel,
             notifications::payload,
             notifications::attempts,
+            notifications::created_at,
         ))
         .limit(BATCH)
         .for_update()
@@ -268,7 +267,7 @@ fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, Error>
     Ok(rows
         .into_iter()
         .map(
-            |(id, user_id, match_id, kind, channel, payload, attempts)| Row {
+            |(id, user_id, match_id, kind, channel, payload, attempts, created_at)| Row {
                 id,
                 user_id,
                 match_id,
@@ -276,6 +275,7 @@ fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, Error>
                 channel,
                 payload,
                 attempts,
+                created_at,
             },
         )
         .collect())
@@ -298,6 +298,7 @@ fn record(
     let outcome = match outcome {
         Sent::Done => Ok(()),
         Sent::Failed(why) => Err(why),
+        Sent::Held(why) => Err(HELD.to_owned() + &why),
         Sent::Later(why, after) => {
             not_before = after.unwrap_or(0).min(MAX_RETRY_SECONDS as u64) as i64;
             Err(why)
@@ -315,6 +316,11 @@ fn record(
         }
     };
     let target = notifications::table.find(row.id);
+    if let Err(why) = &outcome {
+        if let Some(why) = why.strip_prefix(HELD) {
+            return hold(conn, row, why, now, done);
+        }
+    }
     match outcome {
         Ok(()) => delivered.push(row.id),
         Err(why) if attempts >= max_attempts || why.starts_with(PERMANENT) => {
@@ -340,6 +346,44 @@ fn record(
                 .execute(conn)?;
             done.retried += 1;
         }
+    }
+    Ok(())
+}
+
+/// Marks a refusal of the push credential in [`record`]'s error text.
+const HELD: &str = "held: ";
+/// How long a notice waits while the push credential is refused: an
+/// operator fixing a key is minutes away, not seconds.
+const HOLD_SECONDS: i64 = 300;
+
+/// A notice whose push credential was refused: tried again in
+/// [`HOLD_SECONDS`] with no attempt spent, or failed once its time to
+/// live has passed (the push service would drop it by then anyway).
+fn hold(
+    conn: &mut PgConnection,
+    row: &Row,
+    why: &str,
+    now: DateTime<Utc>,
+    done: &mut Delivered,
+) -> Result<(), Error> {
+    let target = notifications::table.find(row.id);
+    let lived = now - row.created_at >= Duration::seconds(native::TTL_SECONDS);
+    if lived {
+        diesel::update(target)
+            .set((
+                notifications::status.eq(DeliveryStatus::Failed.as_str()),
+                notifications::last_error.eq(format!("expired while held: {why}")),
+            ))
+            .execute(conn)?;
+        done.failed += 1;
+    } else {
+        diesel::update(target)
+            .set((
+                notifications::last_error.eq(format!("held: {why}")),
+                notifications::next_attempt_at.eq(now + Duration::seconds(HOLD_SECONDS)),
+            ))
+            .execute(conn)?;
+        done.retried += 1;
     }
     Ok(())
 }

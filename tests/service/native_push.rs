@@ -270,6 +270,11 @@ async fn gone_devices_are_removed_and_busy_services_retried_until_delivered_once
     }
 }
 
+/// Held by the tests that read the credential counters exactly: the
+/// counters are the process's, and the held notices' test renews FCM's
+/// access token seven times.
+static CREDENTIAL_COUNTERS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// A counter of `/metrics`'s native push series (this test's process).
 fn counted(service: &str, outcome: &str) -> u64 {
     let series =
@@ -283,6 +288,7 @@ fn counted(service: &str, outcome: &str) -> u64 {
 
 #[actix_web::test]
 async fn an_expired_provider_token_and_a_refused_access_token_are_renewed_and_the_notice_sent() {
+    let _counters = CREDENTIAL_COUNTERS.lock().await;
     let tls = native_peers::tls();
     let (apns, fcm) = (apns_peer(&tls), fcm_peer(&tls));
     let app = TestApp::start_with(config(&tls, Some(&apns), Some(&fcm))).await;
@@ -325,14 +331,18 @@ async fn an_expired_provider_token_and_a_refused_access_token_are_renewed_and_th
         log.revoked.extend(granted);
     }
     app.clock.advance(Duration::minutes(1));
+    let refused_before = [
+        counted("apns", "credential_refused"),
+        counted("fcm", "credential_refused"),
+    ];
     let done = turn(3).await;
     assert_eq!(done.failed + done.retried, 0, "{done:?}");
     let third = apns.log.lock().unwrap().received.last().unwrap().clone();
     assert!(third.delivered);
     assert_ne!(third.provider_token, second.provider_token, "renewed");
     assert_eq!(third.iat, app.clock.now().timestamp());
-    assert_eq!(counted("apns", "credential_refused"), 1);
-    assert_eq!(counted("fcm", "credential_refused"), 1);
+    assert_eq!(counted("apns", "credential_refused") - refused_before[0], 1);
+    assert_eq!(counted("fcm", "credential_refused") - refused_before[1], 1);
     {
         let fcm_log = fcm.log.lock().unwrap();
         assert_eq!(fcm_log.granted.len(), 2, "a new access token after the 401");
@@ -517,4 +527,78 @@ async fn a_token_moves_to_its_last_account_ten_are_kept_and_a_session_takes_its_
         ))
         .await;
     assert_eq!(rows, 0, "the deleted account's phone is forgotten");
+}
+
+/// Issue #66 item 6: a notice refused for a bad credential (APNs 403
+/// InvalidProviderToken; FCM 401 even after a new access token) is held,
+/// not dropped: tried again every five minutes with no attempt spent, more
+/// often than the outbox's attempts allow, and delivered once the key is
+/// fixed. Its `apns-id` is the same on every try and names no counter.
+#[actix_web::test]
+async fn a_refused_credential_holds_the_notice_until_it_is_fixed_and_then_it_goes_once() {
+    let _counters = CREDENTIAL_COUNTERS.lock().await;
+    let tls = native_peers::tls();
+    let (apns, fcm) = (apns_peer(&tls), fcm_peer(&tls));
+    let app = TestApp::start_with(config(&tls, Some(&apns), Some(&fcm))).await;
+    let (id, alice, bob) = table(&app).await;
+    for body in [
+        json!({"platform": "ios", "token": ios_token(30)}),
+        json!({"platform": "android", "token": android_token("held")}),
+    ] {
+        assert_eq!(register_device(&app, &bob, body).await.status, 201);
+    }
+    deliver(&app).await;
+    // Refused seven times in a row: more than the outbox's five attempts.
+    let refusals = 7;
+    let apns_refusals = VecDeque::from(vec![(403, "InvalidProviderToken"); refusals]);
+    let fcm_refusals = VecDeque::from(vec![(401, "UNAUTHENTICATED"); 2 * refusals]);
+    (apns.script.lock().unwrap().answers).insert(ios_token(30), apns_refusals);
+    (fcm.script.lock().unwrap().answers).insert(android_token("held"), fcm_refusals);
+    apns.log.lock().unwrap().received.clear();
+    let mut random = SplitMix64::new(5);
+    app.play_moves(&[&alice, &bob], &id, &mut random, 1, crate::support::a_move)
+        .await;
+    for _ in 0..refusals {
+        let held = deliver(&app).await;
+        assert_eq!((held.failed, held.retried), (0, 2), "{held:?}");
+        app.clock.advance(Duration::minutes(2));
+        let early = deliver(&app).await;
+        assert_eq!(early.retried + early.failed, 0, "held five minutes");
+        app.clock.advance(Duration::minutes(3));
+    }
+    let spent = "SELECT max(attempts)::int8 AS n FROM notifications WHERE channel LIKE 'app:%'";
+    assert_eq!(
+        app.count(spent.into()).await,
+        0,
+        "no attempt spent while held"
+    );
+    // The key is fixed (the scripts are used up): each goes out once.
+    let fixed = deliver(&app).await;
+    assert_eq!(
+        (fixed.sent, fixed.failed, fixed.retried),
+        (2, 0, 0),
+        "{fixed:?}"
+    );
+    app.clock.advance(Duration::hours(1));
+    assert_eq!(deliver(&app).await, Delivered::default(), "nothing more");
+    let tries: Vec<String> = (apns.log.lock().unwrap().received.iter())
+        .filter(|r| r.device == ios_token(30))
+        .map(|r| r.headers["apns-id"].clone())
+        .collect();
+    assert_eq!(tries.len(), refusals + 1);
+    let fcm_delivered = (fcm.log.lock().unwrap().received.iter())
+        .filter(|r| r.delivered && r.message["token"] == android_token("held"))
+        .count();
+    assert_eq!(fcm_delivered, 1);
+    assert!(
+        tries.iter().all(|t| *t == tries[0]),
+        "one apns-id: {tries:?}"
+    );
+    assert!(
+        !tries[0].starts_with("706f7374"),
+        "no counter in it: {}",
+        tries[0]
+    );
+    assert!(counted("apns", "held") >= refusals as u64);
+    assert!(counted("fcm", "held") >= refusals as u64);
 }

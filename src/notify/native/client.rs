@@ -109,20 +109,44 @@ impl Client {
 /// `Retry-After` as seconds from now: a number of seconds, or an HTTP
 /// date (a date gone by is now).
 fn retry_after(value: &str) -> Option<u64> {
+    retry_after_at(value, std::time::SystemTime::now())
+}
+
+/// [`retry_after`] read at `now`. A date is waited for to the second,
+/// rounded up (issue #66): 1.1 s to go is 2 s, never 1 s (which would
+/// come 0.1 s early).
+fn retry_after_at(value: &str, now: std::time::SystemTime) -> Option<u64> {
     let value = value.trim();
     value.parse().ok().or_else(|| {
         let at = httpdate::parse_http_date(value).ok()?;
-        Some(
-            at.duration_since(std::time::SystemTime::now())
-                .map_or(0, |wait| wait.as_secs()),
-        )
+        Some(at.duration_since(now).map_or(0, |wait| {
+            wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
+        }))
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::retry_after;
+    use super::{retry_after, retry_after_at};
     use std::time::{Duration, SystemTime};
+
+    #[test]
+    fn a_retry_after_date_is_never_met_early_issue_66() {
+        let date = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+        let said = httpdate::fmt_http_date(date);
+        for early in [1, 100, 900, 1_000, 1_100, 59_999] {
+            let now = date - Duration::from_millis(early);
+            let wait = retry_after_at(&said, now).unwrap();
+            assert!(
+                now + Duration::from_secs(wait) >= date,
+                "{early} ms early: {wait} s"
+            );
+            assert!(
+                Duration::from_secs(wait) < Duration::from_millis(early) + Duration::from_secs(1)
+            );
+        }
+        assert_eq!(retry_after_at(&said, date), Some(0));
+    }
 
     #[test]
     fn retry_after_is_read_as_seconds_or_as_an_http_date() {

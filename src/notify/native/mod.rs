@@ -100,6 +100,10 @@ pub enum Outcome {
     Gone(String),
     /// The credential was refused: renew it and send again, once.
     Renew(String),
+    /// The credential was refused even after it was renewed (APNs 403
+    /// InvalidProviderToken, FCM 401): the key is wrong, so the notice is
+    /// held, not dropped, until someone fixes it (issue #66).
+    Held(String),
     /// Try again later, not before `after` seconds when the service says.
     Retry {
         why: String,
@@ -173,10 +177,11 @@ impl Native {
     /// and sending again once; every answer is counted.
     pub fn send(&self, push: &Push, now: DateTime<Utc>) -> Outcome {
         let outcome = match self.attempt(push, now) {
-            Outcome::Renew(why) => Outcome::Retry { why, after: None },
+            Outcome::Renew(why) => Outcome::Held(why),
             other => other,
         };
         count(push.platform, &outcome);
+        refusing(push.platform, &outcome);
         outcome
     }
 
@@ -248,16 +253,37 @@ fn call(client: &Client, request: hyper::Request<hyper::Body>) -> Result<Answer,
 
 /// Answers by platform: delivered, removed, retried, failed, and a
 /// credential refused (then renewed and the notification sent again).
-static OUTCOMES: [[AtomicU64; 5]; 2] = [const { [const { AtomicU64::new(0) }; 5] }; 2];
+static OUTCOMES: [[AtomicU64; 6]; 2] = [const { [const { AtomicU64::new(0) }; 6] }; 2];
 /// Credentials (provider tokens, access tokens) made, by platform.
 static RENEWALS: [AtomicU64; 2] = [const { AtomicU64::new(0) }; 2];
-const OUTCOME_NAMES: [&str; 5] = [
+const OUTCOME_NAMES: [&str; 6] = [
     "delivered",
     "removed",
     "retried",
     "failed",
     "credential_refused",
+    "held",
 ];
+
+/// Whether each platform's credential is being refused now: one ERROR
+/// line when a run of refusals begins, one INFO line when it ends.
+static REFUSING: [std::sync::atomic::AtomicBool; 2] =
+    [const { std::sync::atomic::AtomicBool::new(false) }; 2];
+
+fn refusing(platform: Platform, outcome: &Outcome) {
+    let refusing = &REFUSING[platform.index()];
+    match outcome {
+        Outcome::Held(why) if !refusing.swap(true, Relaxed) => log::error!(
+            "{}: the push credential is refused ({why}); notices are held until it is fixed",
+            platform.service()
+        ),
+        Outcome::Delivered if refusing.swap(false, Relaxed) => log::info!(
+            "{}: the push credential is accepted again; held notices go out",
+            platform.service()
+        ),
+        _ => {}
+    }
+}
 
 fn count(platform: Platform, outcome: &Outcome) {
     let slot = match outcome {
@@ -266,6 +292,7 @@ fn count(platform: Platform, outcome: &Outcome) {
         Outcome::Retry { .. } => 2,
         Outcome::Failed(_) => 3,
         Outcome::Renew(_) => 4,
+        Outcome::Held(_) => 5,
     };
     OUTCOMES[platform.index()][slot].fetch_add(1, Relaxed);
 }

@@ -148,6 +148,11 @@ pub struct Registration {
     pub locale: Option<String>,
     #[schema(value_type = Option<crate::enforced::TimeZone>)]
     pub time_zone: Option<String>,
+    /// The name others see (닉네임), any script; left out, the username
+    /// (issue #66). Judged as a nickname is: its characters, look-alikes
+    /// of registered players, computers' names.
+    #[schema(schema_with = crate::enforced::nickname_optional)]
+    pub display_name: Option<String>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -175,6 +180,11 @@ pub struct GuestRequest {
     /// language (issue #47).
     #[schema(pattern = "^[A-Za-z0-9-]{1,16}$", example = "ko")]
     pub locale: Option<String>,
+    /// The guest's time zone, as the browser or phone says it (issue #66:
+    /// quiet hours, the digest, the morning puzzle and the puzzle day are
+    /// read in it). Left out: UTC, until a client sends one.
+    #[schema(value_type = Option<crate::enforced::TimeZone>)]
+    pub time_zone: Option<String>,
 }
 
 /// `POST /v1/me/registration`: a guest becomes a registered player, the
@@ -385,6 +395,7 @@ pub fn register(
         email: None,
         locale: req.locale,
         time_zone: req.time_zone,
+        display_name: req.display_name,
     };
     Ok(create(conn, new, origin, issuer)?.1)
 }
@@ -401,6 +412,8 @@ pub struct NewAccount {
     pub email: Option<String>,
     pub locale: Option<String>,
     pub time_zone: Option<String>,
+    /// The name others see, when not the username.
+    pub display_name: Option<String>,
 }
 
 /// Create a registered account and its first session, judged as every
@@ -416,7 +429,16 @@ pub fn create(
     let locale = new.locale.unwrap_or_else(|| "en".into());
     let time_zone = new.time_zone.unwrap_or_else(|| "UTC".into());
     check_settings(&locale, &time_zone)?;
+    let display_name = match &new.display_name {
+        Some(given) => {
+            names::display_name(given).map_err(|e| e.in_field("display_name", Rule::Form))?
+        }
+        None => new.username.clone(),
+    };
     names::check_registrable(conn, &new.username)?;
+    if new.display_name.is_some() {
+        names::check_not_confusable(conn, &display_name, "display_name", None)?;
+    }
     // After the checks, so a refused name costs nothing; a name taken at
     // the insert below rolls the hit back with the transaction.
     limits::take_from(conn, Limit::SignUpFromAddress, origin, issuer.now)?;
@@ -430,7 +452,7 @@ pub fn create(
         skeleton: Some(names::skeleton(&new.username)),
         skeleton_cased: Some(names::skeleton_cased(&new.username)),
         id: Uuid::new_v4(),
-        display_name: new.username.clone(),
+        display_name,
         username: new.username,
         password_hash: new.password_hash,
         guest: false,
@@ -442,10 +464,38 @@ pub fn create(
         .values(&user)
         .execute(conn)
         .map_err(|e| taken(e, "username", "that username is already registered"))?;
+    if new.display_name.is_some() {
+        set_display_skeletons(conn, user.id, &user.username, &user.display_name)?;
+    }
     if let Some(address) = &new.email_pending {
         ask_to_verify(conn, user.id, address, issuer.now)?;
     }
     Ok((user.id, open_session(conn, &user, issuer)?))
+}
+
+/// Keep the look of a display name shown apart from the username, so
+/// that no one registers a look-alike of it (`names::look_alike`).
+fn set_display_skeletons(
+    conn: &mut PgConnection,
+    user: Uuid,
+    username: &str,
+    display_name: &str,
+) -> Result<(), Error> {
+    let apart = !display_name.eq_ignore_ascii_case(username);
+    let looks = apart.then(|| {
+        (
+            names::skeleton(display_name),
+            names::skeleton_cased(display_name),
+        )
+    });
+    diesel::update(users::table.find(user))
+        .set((
+            users::display_name.eq(display_name),
+            users::display_skeleton.eq(looks.as_ref().map(|(f, _)| f)),
+            users::display_skeleton_cased.eq(looks.as_ref().map(|(_, c)| c)),
+        ))
+        .execute(conn)?;
+    Ok(())
 }
 
 /// Mail `address` the link that makes it `user`'s (issue #30). If it is
@@ -873,10 +923,11 @@ pub fn create_guest(
     issuer: &Issuer,
 ) -> Result<Session, Error> {
     let locale = req.locale.unwrap_or_else(|| browser_locale.to_owned());
-    check_settings(&locale, "UTC")?;
+    let time_zone = req.time_zone.unwrap_or_else(|| "UTC".into());
+    check_settings(&locale, &time_zone)?;
     let display_name =
         names::display_name(&req.nickname).map_err(|e| e.in_field("nickname", Rule::Form))?;
-    names::check_not_confusable(conn, &display_name, "nickname")?;
+    names::check_not_confusable(conn, &display_name, "nickname", None)?;
     limits::take_from(conn, Limit::GuestFromAddress, origin, issuer.now)?;
     let tag: String = auth::random_bytes::<5>()
         .iter()
@@ -893,7 +944,7 @@ pub fn create_guest(
         display_name,
         guest: true,
         locale,
-        time_zone: "UTC".into(),
+        time_zone,
         created_at: issuer.now,
     };
     diesel::insert_into(users::table)
@@ -947,7 +998,7 @@ pub fn upgrade(
     names::check_registrable(conn, &req.username)?;
     // The guest's own row is a guest's until the update below, so it is
     // never its own look-alike.
-    names::check_not_confusable(conn, &display_name, "display_name")?;
+    names::check_not_confusable(conn, &display_name, "display_name", None)?;
     limits::take_from(conn, Limit::SignUpFromAddress, origin, issuer.now)?;
     let shown_apart = !display_name.eq_ignore_ascii_case(&req.username);
     let display_skeletons = shown_apart.then(|| {
@@ -1004,6 +1055,10 @@ pub struct MeChanges {
     #[schema(format = Email, nullable)]
     pub email: Option<Option<String>>,
     pub takebacks: Option<Takebacks>,
+    /// The name others see (닉네임), for a registered player; judged as at
+    /// sign-up (issue #66).
+    #[schema(schema_with = crate::enforced::nickname_optional)]
+    pub display_name: Option<String>,
     /// With `email`: the account's password. An account with neither a
     /// password nor a linked identity may instead have signed in within
     /// the last 10 minutes.
@@ -1033,6 +1088,18 @@ pub fn change_me(
     let time_zone = changes.time_zone.unwrap_or(current.user.time_zone);
     check_settings(&locale, &time_zone)?;
     let takebacks = changes.takebacks.unwrap_or(current.takebacks);
+    if let Some(given) = &changes.display_name {
+        if current.user.guest {
+            return Err(Error::forbidden(
+                "a guest's name is its nickname: it is kept, or changed, when registering",
+            )
+            .in_field("display_name", Rule::Reserved));
+        }
+        let name =
+            names::display_name(given).map_err(|e| e.in_field("display_name", Rule::Form))?;
+        names::check_not_confusable(conn, &name, "display_name", Some(user_id))?;
+        set_display_skeletons(conn, user_id, &current.user.username, &name)?;
+    }
     diesel::update(users::table.find(user_id))
         .set((
             users::locale.eq(&locale),

@@ -92,12 +92,17 @@ pub fn skeleton_cased(name: &str) -> String {
 ///
 /// A deleted account's username is held (issue #47): it answers as taken,
 /// by its own name, so that nobody can take it to pass for its player.
-fn look_alike(conn: &mut PgConnection, name: &str) -> Result<Option<String>, Error> {
+fn look_alike(
+    conn: &mut PgConnection,
+    name: &str,
+    except: Option<Uuid>,
+) -> Result<Option<String>, Error> {
     let (folded, cased) = (skeleton(name), skeleton_cased(name));
     crate::limits::serialize(conn, &format!("name-skeleton:{folded}"))?;
     crate::limits::serialize(conn, &format!("name-skeleton-cased:{cased}"))?;
     Ok(users::table
         .filter(users::guest.eq(false))
+        .filter(users::id.ne(except.unwrap_or_else(Uuid::nil)))
         .filter(
             users::skeleton
                 .eq(&folded)
@@ -157,15 +162,17 @@ fn check_not_a_computer(name: &str, what: &str) -> Result<(), Error> {
 }
 
 /// Refuse a nickname (the request's `field`) that looks like a registered
-/// user's name or reads as a computer's: 422, the name has the documented
-/// form and is refused for whom it resembles.
+/// user's name (other than `except`'s own: a player may show their own
+/// username's look) or reads as a computer's: 422, the name has the
+/// documented form and is refused for whom it resembles.
 pub fn check_not_confusable(
     conn: &mut PgConnection,
     name: &str,
     field: &'static str,
+    except: Option<Uuid>,
 ) -> Result<(), Error> {
     check_not_a_computer(name, "nickname").map_err(|e| e.in_field(field, Rule::Reserved))?;
-    match look_alike(conn, name)? {
+    match look_alike(conn, name, except)? {
         Some(_) => Err(Error::unacceptable(
             "that nickname looks like the name of a registered player; choose another",
         )
@@ -179,7 +186,7 @@ pub fn check_not_confusable(
 pub fn check_registrable(conn: &mut PgConnection, username: &str) -> Result<(), Error> {
     check_not_a_computer(username, "username")
         .map_err(|e| e.in_field("username", Rule::Reserved))?;
-    match look_alike(conn, username)? {
+    match look_alike(conn, username, None)? {
         Some(held) if held.eq_ignore_ascii_case(username) => {
             Err(Error::conflict("that username is already registered")
                 .in_field("username", Rule::Taken))

@@ -395,8 +395,14 @@ pub async fn change_me(
         }
         crate::http::reauth::may_change_address(&state, &caller, &http, proof).await?;
     }
+    let renamed = changes.display_name.is_some();
     let changed = db::run(&state.pool, move |c| {
-        accounts::change_me(c, caller.user_id, changes, now)
+        let changed = accounts::change_me(c, caller.user_id, changes, now)?;
+        // Its matches show the new name at once.
+        if renamed {
+            crate::matches::roster_changed(c, caller.user_id)?;
+        }
+        Ok(changed)
     })
     .await?;
     Ok(HttpResponse::Ok().json(changed))

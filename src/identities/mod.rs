@@ -137,6 +137,7 @@ pub fn sign_in(
         email: proven.email.clone(),
         locale: req.locale,
         time_zone: req.time_zone,
+        display_name: None,
     };
     let (user, session) = accounts::create(conn, new, origin, issuer)?;
     attach(conn, user, &proven, issuer.now)?;

@@ -1,7 +1,7 @@
 // Posthorn's web client: the navigation and the routes. No framework and
 // no third party; every page is drawn from the REST API by the modules
 // this one imports.
-import { api, el, go, link, onNavigate, session, setLanguage, show, t, countdown, fail } from "./core.js";
+import { api, browserZone, el, go, link, onNavigate, session, setLanguage, show, t, countdown, fail } from "./core.js";
 import { computerPage, invitePage, matchesPage, newMatchPage, settingsPage, signInPage, signInReturned, signOut, verifyEmailPage, undoEmailPage, emailReturned, forgotPasswordPage, resetPasswordPage } from "./pages.js";
 import { accountDeletionPage, deleteReturned, linkReturned } from "./account.js";
 import { guestReturned } from "./guests.js";
@@ -155,3 +155,16 @@ watchConnection(banner);
 setInterval(() => { if (!document.hidden) countWaiting(); }, 30000);
 show(el("p", { class: "muted" }, "…"));
 route();
+// An account still in UTC (a guest made before the browser's zone was
+// sent, or never set) takes this device's zone on its next visit (issue
+// #66): UTC is the service's "no zone yet". Someone who wants UTC picks
+// another name for it in settings (Etc/UTC).
+async function takeThisZone() {
+  const here = browserZone();
+  if (!session.access || here === "UTC") return;
+  try {
+    const me = (await api("GET", "/v1/me")).data;
+    if (me.time_zone === "UTC") session.remember((await api("PATCH", "/v1/me", { time_zone: here })).data);
+  } catch (_) { /* the next visit tries again */ }
+}
+takeThisZone();

@@ -34,6 +34,7 @@ export async function signInPage(then, redraw) {
     if (wrong) throw new Error(wrong);
     if (mode === "up") {
       if (!body.email) delete body.email;
+      if (!String(body.display_name || "").trim()) delete body.display_name;
       // The new account reads deadlines in this device's zone and language.
       body.time_zone = browserZone();
       body.locale = language();
@@ -52,9 +53,14 @@ export async function signInPage(then, redraw) {
   el("label", {}, t("password"), el("input", { name: "password", type: "password", required: true, autocomplete: mode === "up" ? "new-password" : "current-password", "aria-describedby": mode === "up" ? "rule-password" : null }),
     mode === "up" ? el("span", { class: "hint", id: "rule-password" }, t("rule_password")) : null),
   mode === "up" ? el("label", {}, t("email"), el("input", { name: "email", type: "email", autocomplete: "email" })) : null,
+  // The name others see (issue #66); left empty, the username.
+  mode === "up" ? el("label", {}, t("display_name"), el("input", { name: "display_name", autocomplete: "nickname", maxlength: 24, "aria-describedby": "rule-display-name" }),
+    el("span", { class: "hint", id: "rule-display-name" }, t("rule_display_name"))) : null,
   el("button", { type: "submit" }, mode === "up" ? t("sign_up") : t("sign_in")),
   mode === "in" ? el("p", {}, link("/forgot-password", t("forgot_password"))) : null);
-  const guest = form({}, async (data) => done(await api("POST", "/v1/guests", { nickname: data.get("nickname") })),
+  // A guest reads deadlines and quiet hours in this device's zone too
+  // (issue #66).
+  const guest = form({}, async (data) => done(await api("POST", "/v1/guests", { nickname: data.get("nickname"), time_zone: browserZone() })),
     el("h2", {}, t("guest")),
     el("label", {}, t("nickname"), el("input", { name: "nickname", required: true })),
     el("button", { type: "submit" }, t("guest")));
@@ -330,7 +336,7 @@ export async function invitePage(code, redraw) {
     return show(form({}, accept, title, el("button", { type: "submit" }, t("join"))));
   }
   show(form({}, async (data) => {
-    session.save((await api("POST", "/v1/guests", { nickname: data.get("nickname") })).data);
+    session.save((await api("POST", "/v1/guests", { nickname: data.get("nickname"), time_zone: browserZone() })).data);
     redraw();
     await accept();
   }, title, el("label", {}, t("nickname"), el("input", { name: "nickname", required: true, autocomplete: "nickname" })),
@@ -392,6 +398,8 @@ export async function settingsPage(redraw) {
   const account = form({}, async (data) => {
     const changes = { locale: data.get("language"), time_zone: data.get("time_zone"), takebacks: data.get("takebacks") };
     const email = typedEmail(data.get("email"));
+    const shownAs = String(data.get("display_name") || "").trim();
+    if (!me.guest && shownAs && shownAs !== me.display_name) changes.display_name = shownAs;
     if (!me.guest && email !== emailNow) {
       changes.email = email || null;
       if (withPassword) changes.password = data.get("email_password");
@@ -408,6 +416,7 @@ export async function settingsPage(redraw) {
     redraw();
     accountSaved.textContent = t("saved");
   }, el("h2", {}, t("account")),
+  me.guest ? null : el("label", {}, t("display_name"), el("input", { name: "display_name", value: me.display_name, maxlength: 24, autocomplete: "nickname" })),
   me.guest ? null : el("label", {}, t("email"), emailInput),
   me.guest ? null : emailConfirm,
   me.email_pending ? el("p", { class: "muted", "data-email-pending": true }, t("email_pending")) : null,

@@ -7,6 +7,7 @@ mod banqi;
 mod challenges;
 mod checkers_variants;
 mod citations;
+mod clocks_and_names;
 mod computer;
 mod computer_seams;
 mod conditional;

@@ -167,19 +167,12 @@ pub fn opponents() -> Array {
 /// the invisible ones.
 fn refused_in_names() -> String {
     let mut class = String::from("\\x00-\\x1F\\x7F-\\x9F");
-    let whitespace = [
-        (0xA0, 0xA0),
-        (0x1680, 0x1680),
-        (0x2000, 0x200A),
-        (0x2028, 0x2029),
-        (0x202F, 0x202F),
-        (0x205F, 0x205F),
-        (0x3000, 0x3000),
-    ];
-    let bmp = crate::names::INVISIBLE
+    let bmp = crate::ink::DEFAULT_IGNORABLE
         .iter()
         .filter(|(start, _)| *start <= 0xFFFF);
-    for (start, end) in whitespace.iter().chain(bmp) {
+    // The same lists as `ink::outside_the_pattern`, which the service
+    // judges a name's form by.
+    for (start, end) in crate::ink::BLANKS.iter().chain(bmp) {
         class.push_str(&format!("\\u{start:04X}"));
         if end != start {
             class.push_str(&format!("-\\u{end:04X}"));

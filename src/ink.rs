@@ -42,6 +42,37 @@ pub const DEFAULT_IGNORABLE: &[(u32, u32)] = &[
 /// default-ignorable already.)
 pub const INKLESS: [char; 2] = ['\u{2800}', '\u{1D159}'];
 
+/// White_Space other than the space and the controls: a name's only
+/// blank is the plain space.
+pub const BLANKS: &[(u32, u32)] = &[
+    (0xA0, 0xA0),
+    (0x1680, 0x1680),
+    (0x2000, 0x200A),
+    (0x2028, 0x2029),
+    (0x202F, 0x202F),
+    (0x205F, 0x205F),
+    (0x3000, 0x3000),
+];
+
+/// What the OpenAPI document's nickname pattern refuses
+/// (`enforced::nickname`), which is all a regex in every dialect can
+/// state: controls, [`BLANKS`], and the default-ignorable characters of
+/// the Basic Multilingual Plane. A name breaking it is malformed (400);
+/// one the pattern lets through but [`in_names`] refuses is refused for
+/// its meaning (422).
+pub fn outside_the_pattern(c: char) -> bool {
+    let n = c as u32;
+    let bmp_ignorable = DEFAULT_IGNORABLE
+        .iter()
+        .filter(|(start, _)| *start <= 0xFFFF)
+        .any(|(start, end)| (*start..=*end).contains(&n));
+    matches!(n, 0x00..=0x1F | 0x7F..=0x9F)
+        || BLANKS
+            .iter()
+            .any(|(start, end)| (*start..=*end).contains(&n))
+        || bmp_ignorable
+}
+
 /// Whether `c` is a Default_Ignorable_Code_Point.
 pub fn default_ignorable(c: char) -> bool {
     let c = c as u32;

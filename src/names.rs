@@ -14,11 +14,6 @@ use std::str::FromStr;
 use unicode_normalization::UnicodeNormalization;
 use uuid::Uuid;
 
-/// Characters a name may never hold, for the OpenAPI document's pattern
-/// (`enforced::nickname`): the default-ignorable ones. The service's own
-/// rule is stricter ([`crate::ink::in_names`]); a pattern cannot say it.
-pub const INVISIBLE: &[(u32, u32)] = crate::ink::DEFAULT_IGNORABLE;
-
 /// A display name as stored: NFKC, trimmed, 1–24 characters, each one a
 /// name may hold (`ink::in_names`: UTS #39 Allowed, Hangul, spaces). What
 /// the document's pattern states (controls, invisible characters, other
@@ -28,23 +23,24 @@ pub fn display_name(raw: &str) -> Result<String, Error> {
     let said = "a nickname has 1–24 letters, digits or spaces (with - _ . ' as joiners), \
                 no symbol, emoji or invisible character";
     let name = documented_form(raw, 24).ok_or_else(|| Error::validation(said))?;
-    let held = name.chars().all(crate::ink::in_names) && crate::ink::shows_something(&name);
+    let held = (1..=24).contains(&name.chars().count())
+        && name.chars().all(crate::ink::in_names)
+        && crate::ink::shows_something(&name);
     held.then_some(name)
         .ok_or_else(|| Error::unacceptable(said))
 }
 
-/// `raw` as stored (NFKC, trimmed) if it has the form the document's
-/// nickname pattern states (`enforced::nickname`): 1 to `most`
-/// characters, none a control, a default-ignorable or a blank but the
-/// space.
+/// `raw` as stored (NFKC, trimmed) if, as sent, it has the form the
+/// document's nickname pattern states (`enforced::nickname`): spaces
+/// around 1 to `most` characters, none outside the pattern
+/// (`ink::outside_the_pattern`). What NFKC makes of it is judged after,
+/// for its meaning.
 fn documented_form(raw: &str, most: usize) -> Option<String> {
-    let text: String = raw.nfkc().collect();
-    let text = text.trim();
-    let bad = |c: char| {
-        c.is_control() || crate::ink::default_ignorable(c) || (c.is_whitespace() && c != ' ')
-    };
-    let fits = (1..=most).contains(&text.chars().count()) && !text.chars().any(bad);
-    fits.then(|| text.to_owned())
+    let sent = raw.trim_matches(' ');
+    let fits = (1..=most).contains(&sent.chars().count())
+        && !sent.chars().any(crate::ink::outside_the_pattern);
+    let text: String = sent.nfkc().collect();
+    fits.then(|| text.trim().to_owned())
 }
 
 /// Text one player shows others (a nickname, a tournament's name), as

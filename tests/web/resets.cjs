@@ -87,15 +87,15 @@ async function passwordReset(browser, errors) {
 /// is said), and the link mailed to the old address, opened, puts it
 /// back and signs this browser out.
 async function addressChange(browser, errors) {
-  const address = "yuna@example.test";
-  const yuna = await api("POST", "/v1/accounts", null, { username: "yuna", password: "a long password", email: address });
+  const address = "hyeonsu@example.test";
+  const hyeonsu = await api("POST", "/v1/accounts", null, { username: "hyeonsu", password: "a long password", email: address });
   await api("POST", "/v1/email-verifications", null, { token: await mailedToken(address, "/verify-email") });
   const page = await L.player(browser, errors);
-  await L.signIn(page, yuna);
+  await L.signIn(page, hyeonsu);
   await page.goto(BASE + "/settings");
   await page.waitForSelector("input[name=email]");
   assert.equal(await page.isVisible("[data-email-confirm]"), false, "no password asked before a change");
-  await page.fill("input[name=email]", "yuna.new@example.test");
+  await page.fill("input[name=email]", "hyeonsu.new@example.test");
   await page.waitForSelector("[data-email-confirm] input[name=email_password]");
   await L.shots(page, "settings-email-password");
   const logged = errors.length;
@@ -107,17 +107,17 @@ async function addressChange(browser, errors) {
   await page.fill("input[name=email_password]", "a long password");
   await page.click("form:has(input[name=email]) button[type=submit]");
   await page.waitForSelector("[data-email-pending]");
-  await api("POST", "/v1/email-verifications", null, { token: await mailedToken("yuna.new@example.test", "/verify-email") });
-  assert.equal((await api("GET", "/v1/me", yuna.access_token)).email, "yuna.new@example.test");
+  await api("POST", "/v1/email-verifications", null, { token: await mailedToken("hyeonsu.new@example.test", "/verify-email") });
+  assert.equal((await api("GET", "/v1/me", hyeonsu.access_token)).email, "hyeonsu.new@example.test");
 
   // The old address's mail puts it back and signs everyone out.
   const undo = await mailedToken(address, "/undo-email");
   await page.goto(BASE + "/undo-email#" + undo);
   await page.waitForSelector("[data-email-restored]");
-  assert.match(await page.textContent("main"), /yuna@example\.test/);
+  assert.match(await page.textContent("main"), /hyeonsu@example\.test/);
   await L.shots(page, "email-restored");
-  await assert.rejects(api("GET", "/v1/me", yuna.access_token), /401/);
-  const back = await api("POST", "/v1/sessions", null, { login: "yuna", password: "a long password" });
+  await assert.rejects(api("GET", "/v1/me", hyeonsu.access_token), /401/);
+  const back = await api("POST", "/v1/sessions", null, { login: "hyeonsu", password: "a long password" });
   assert.equal((await api("GET", "/v1/me", back.access_token)).email, address);
   await page.context().close();
 }

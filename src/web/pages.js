@@ -414,6 +414,8 @@ export async function settingsPage(redraw) {
     session.remember(updated);
     setLanguage(updated.locale);
     redraw();
+    // A new address waits for its link: the page says so at once.
+    if (changes.email !== undefined) return settingsPage(redraw);
     accountSaved.textContent = t("saved");
   }, el("h2", {}, t("account")),
   me.guest ? null : el("label", {}, t("display_name"), el("input", { name: "display_name", value: me.display_name, maxlength: 24, autocomplete: "nickname" })),

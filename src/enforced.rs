@@ -110,17 +110,18 @@ pub fn game_choice() -> Object {
 
 /// A game id alone (`janggi`), to narrow a list by.
 pub fn game_id() -> Object {
-    string(true)
-        .pattern(Some(any_of(GameId::ALL.iter().map(|g| g.id()))))
+    game_id_of(true)
         .description(Some("Only this game's matches (`janggi`)."))
         .build()
 }
 
 /// A game's id where one must be given (`?game=` of the puzzles).
 pub fn game_id_required() -> Object {
-    string(false)
-        .pattern(Some(any_of(GameId::ALL.iter().map(|g| g.id()))))
-        .build()
+    game_id_of(false).build()
+}
+
+fn game_id_of(nullable: bool) -> ObjectBuilder {
+    string(nullable).pattern(Some(any_of(GameId::ALL.iter().map(|g| g.id()))))
 }
 
 fn choices(description: &str, pick: fn(&GameId) -> &'static [&'static str]) -> Object {

@@ -239,11 +239,18 @@ impl Drop for Pass {
         if streams.is_empty() {
             book.sessions.remove(&w.session);
         }
-        book.total -= 1;
-        count_down(&mut book.accounts, &w.user);
-        count_down(&mut book.addresses, &w.origin.address);
+        book.release(w);
+    }
+}
+
+impl Book {
+    /// Give back one stream's place in every count but its session's.
+    fn release(&mut self, w: &Watcher) {
+        self.total -= 1;
+        count_down(&mut self.accounts, &w.user);
+        count_down(&mut self.addresses, &w.origin.address);
         if let Some(block) = &w.origin.block {
-            count_down(&mut book.blocks, block);
+            count_down(&mut self.blocks, block);
         }
     }
 }
@@ -346,12 +353,7 @@ impl Live {
             }
             // Its place is the new one's: taken off the counts now, so
             // the book holds each stream once.
-            book.total -= 1;
-            count_down(&mut book.accounts, &watcher.user);
-            count_down(&mut book.addresses, &watcher.origin.address);
-            if let Some(block) = &watcher.origin.block {
-                count_down(&mut book.blocks, block);
-            }
+            book.release(&watcher);
         }
         book.next += 1;
         let id = book.next;

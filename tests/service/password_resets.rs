@@ -43,7 +43,7 @@ fn link_token(mail: &str) -> String {
         .collect()
 }
 
-async fn ask(app: &TestApp, email: &str, from: &str) -> Reply {
+pub(crate) async fn ask(app: &TestApp, email: &str, from: &str) -> Reply {
     app.request(
         "POST",
         "/v1/password-resets",
@@ -54,7 +54,7 @@ async fn ask(app: &TestApp, email: &str, from: &str) -> Reply {
     .await
 }
 
-async fn complete(app: &TestApp, token: &str, password: &str) -> Reply {
+pub(crate) async fn complete(app: &TestApp, token: &str, password: &str) -> Reply {
     app.request(
         "POST",
         "/v1/password-resets/complete",

@@ -380,6 +380,9 @@ async fn a_forwarded_address_with_a_port_is_the_key_not_the_spoofed_entry() {
     }
     let spoofed = sign_up_from(&app, "late", "10.99.1.1, 198.51.100.9:5000").await;
     assert_eq!(spoofed.status, 429, "{}", spoofed.body);
+    // Counted by rule for `/metrics` (this test process's counters).
+    let refused = posthorn::limits::refusals().find(|(rule, _)| *rule == "sign-up");
+    assert!(refused.is_some_and(|(_, n)| n >= 1), "{refused:?}");
     let v6 = sign_up_from(&app, "six", "10.99.1.2, [2001:db8::9]:443").await;
     assert_eq!(v6.status, 201);
     // An entry that parses as nothing is the key itself.

@@ -195,6 +195,7 @@ fn erase(
         .execute(conn)?;
     crate::talk::forget(conn, user)?;
     crate::email_undos::forget(conn, user)?;
+    crate::notify::at_table::forget(conn, user)?;
     diesel::delete(rematch_offers::table.filter(rematch_offers::user_id.eq(user))).execute(conn)?;
     diesel::delete(idempotent_answers::table.filter(idempotent_answers::user_id.eq(user)))
         .execute(conn)?;

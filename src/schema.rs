@@ -299,6 +299,16 @@ diesel::table! {
         last_error -> Nullable<Text>,
         created_at -> Timestamptz,
         sent_at -> Nullable<Timestamptz>,
+        held_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    watchers (stream) {
+        stream -> Uuid,
+        user_id -> Uuid,
+        match_id -> Uuid,
+        until -> Timestamptz,
     }
 }
 

@@ -98,6 +98,9 @@ pub async fn live_match(
         ))
     })
     .await?;
+    // At the table (issue #66 item 3): the player's notices about this
+    // match wait while the stream lasts, for every instance to see.
+    let seated = Seated::sit(&state, caller.user_id, id).await?;
     let mut beat = tokio::time::interval_at(Instant::now() + BEAT, BEAT);
     beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let watch = Watch {
@@ -110,6 +113,7 @@ pub async fn live_match(
         first: Some(seq),
         said: seq,
         team,
+        _seated: seated,
     };
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")
@@ -136,6 +140,57 @@ struct Watch {
     said: i32,
     /// The team channel this page's player reads, if any (issue #50).
     team: Option<i16>,
+    /// The player is at the table while the stream lasts.
+    _seated: Seated,
+}
+
+/// A stream's row among the watchers (`notify::at_table`), deleted when
+/// the stream ends; if this instance dies first, the row lapses at the
+/// stream's own end.
+struct Seated {
+    stream: Uuid,
+    state: web::Data<AppState>,
+}
+
+impl Seated {
+    async fn sit(
+        state: &web::Data<AppState>,
+        user: Uuid,
+        id: Uuid,
+    ) -> Result<Seated, crate::error::Error> {
+        let stream = Uuid::new_v4();
+        let lasts = state
+            .config
+            .live_stream_seconds
+            .saturating_add(BEAT.as_secs());
+        let until = state.clock.now() + chrono::Duration::seconds(lasts as i64);
+        db::run(&state.pool, move |c| {
+            crate::notify::at_table::sit(c, stream, user, id, until)
+        })
+        .await?;
+        let state = state.clone();
+        Ok(Seated { stream, state })
+    }
+}
+
+impl Drop for Seated {
+    fn drop(&mut self) {
+        // Off the stream's thread; nothing to do once the runtime is gone
+        // (the row lapses by itself).
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let (stream, state) = (self.stream, self.state.clone());
+        runtime.spawn(async move {
+            let now = state.clock.now();
+            let rose = db::run(&state.pool, move |c| {
+                crate::notify::at_table::rise(c, stream, now)
+            });
+            if let Err(e) = rose.await {
+                log::warn!("a closed live stream stays among the watchers until it lapses: {e}");
+            }
+        });
+    }
 }
 
 type Said = Result<Bytes, actix_web::Error>;

@@ -94,7 +94,8 @@ pub async fn metrics(
         .body(
             state.metrics.render(&state.pool, state.live.pages())
                 + &state.live.metrics()
-                + &crate::notify::native::metrics(),
+                + &crate::notify::native::metrics()
+                + &crate::notify::at_table::metrics(),
         ))
 }
 

@@ -431,3 +431,46 @@ pub fn finished_unmined(conn: &mut PgConnection, limit: i64) -> Result<Vec<Finis
         })
         .collect())
 }
+
+/// Of `asked` (user, match, seq), those whose user has played in that
+/// match after `seq`: a rules event of one of their seats (issue #66 item
+/// 3: a notice held while they were at the table is moot once they act).
+/// A service event of their seat (a timeout notice, a vacation) is not
+/// theirs to have made.
+pub fn acted_after(
+    conn: &mut PgConnection,
+    asked: &[(Uuid, Uuid, i32)],
+) -> Result<std::collections::HashSet<(Uuid, Uuid, i32)>, Error> {
+    use diesel::sql_types::{Array, Integer, Uuid as SqlUuid};
+    #[derive(QueryableByName)]
+    struct Acted {
+        #[diesel(sql_type = SqlUuid)]
+        user_id: Uuid,
+        #[diesel(sql_type = SqlUuid)]
+        match_id: Uuid,
+        #[diesel(sql_type = Integer)]
+        seq: i32,
+    }
+    if asked.is_empty() {
+        return Ok(Default::default());
+    }
+    let users: Vec<Uuid> = asked.iter().map(|a| a.0).collect();
+    let ids: Vec<Uuid> = asked.iter().map(|a| a.1).collect();
+    let seqs: Vec<i32> = asked.iter().map(|a| a.2).collect();
+    let acted: Vec<Acted> = diesel::sql_query(
+        "SELECT a.u AS user_id, a.m AS match_id, a.s AS seq \
+           FROM unnest($1::uuid[], $2::uuid[], $3::int4[]) AS a(u, m, s) \
+          WHERE EXISTS (SELECT 1 FROM match_events e \
+                          JOIN match_seats t ON t.match_id = e.match_id AND t.seat = e.seat \
+                         WHERE e.match_id = a.m AND e.seq > a.s AND e.rules \
+                           AND t.user_id = a.u)",
+    )
+    .bind::<Array<SqlUuid>, _>(users)
+    .bind::<Array<SqlUuid>, _>(ids)
+    .bind::<Array<Integer>, _>(seqs)
+    .load(conn)?;
+    Ok(acted
+        .into_iter()
+        .map(|a| (a.user_id, a.match_id, a.seq))
+        .collect())
+}

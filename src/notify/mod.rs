@@ -7,6 +7,7 @@
 //! hidden information: only the game, the match and public results.
 
 pub mod account_mail;
+pub mod at_table;
 pub mod deliver;
 pub mod destination;
 pub mod native;
@@ -160,6 +161,23 @@ impl Kind {
         )
     }
 
+    /// Kinds that ask for the player's move now: sent at once (Web Push
+    /// urgency high, APNs priority 10, FCM high, the Android "turns"
+    /// channel), where the others may wait for the phone to wake.
+    pub fn urgent(self) -> bool {
+        matches!(
+            self,
+            Kind::YourTurn | Kind::TimeoutNotice | Kind::FlipDecision
+        )
+    }
+
+    /// Whether it is about the play of one match: what waits while its
+    /// reader has that match open (issue #66 item 3). A tournament's
+    /// news, the digest and the day's puzzles are about no one table.
+    pub fn about_a_match(self) -> bool {
+        !self.about_tournament() && !matches!(self, Kind::Digest | Kind::DailyPuzzle)
+    }
+
     /// Where a notification of this kind about `id` points.
     pub fn link(self, base: &str, id: Uuid) -> String {
         let base = base.trim_end_matches('/');
@@ -170,6 +188,26 @@ impl Kind {
             _ => format!("{base}/matches/{id}"),
         }
     }
+}
+
+/// What a notice replaces on a phone or in a browser (APNs's
+/// `apns-collapse-id` and thread, FCM's `collapse_key` and `tag`, the Web
+/// Push notification's `tag`): one per match and urgency, so that a newer
+/// notice about a match replaces an older one, but a quieter notice never
+/// takes the place of one asking for a move (issue #66 item 4: the push
+/// services promise no order, and "accepted" once replaced "your turn").
+pub fn collapse_id(about: Uuid, kind: Kind) -> String {
+    format!("{about}.{}", if kind.urgent() { "turn" } else { "news" })
+}
+
+/// The same as a Web Push `Topic` (RFC 8030 §5.4: at most 32 characters of
+/// the URL-safe base64 alphabet): a newer message waiting at the push
+/// service replaces an older one of the same match and urgency.
+pub fn push_topic(about: Uuid, kind: Kind) -> String {
+    use base64::Engine;
+    let mut bytes = about.as_bytes().to_vec();
+    bytes.push(u8::from(kind.urgent()));
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
 
 /// Where one notification goes: the user's email, one browser's Web Push
@@ -212,6 +250,10 @@ pub enum DeliveryStatus {
     Sent,
     /// Every attempt failed, or no retry could mend it: recorded, not lost.
     Failed,
+    /// Not sent, on purpose, with the reason in `last_error`: its reader
+    /// played at the table meanwhile, a newer notice replaced it, or a
+    /// more urgent one went with it (issue #66 items 3 and 4).
+    Dropped,
 }
 
 impl DeliveryStatus {
@@ -220,6 +262,7 @@ impl DeliveryStatus {
             DeliveryStatus::Pending => "pending",
             DeliveryStatus::Sent => "sent",
             DeliveryStatus::Failed => "failed",
+            DeliveryStatus::Dropped => "dropped",
         }
     }
 }
@@ -451,6 +494,29 @@ mod tests {
         for kind in Kind::ALL {
             assert_eq!(Kind::parse(kind.name()), Some(kind));
         }
+    }
+
+    /// Issue #66 item 4: notices of different urgency never share a
+    /// collapse id or topic; two of the same urgency about one match do.
+    #[test]
+    fn a_quieter_notice_never_shares_a_collapse_id_with_a_turn() {
+        let about = Uuid::new_v4();
+        for a in Kind::ALL {
+            for b in Kind::ALL {
+                let same = a.urgent() == b.urgent();
+                assert_eq!(collapse_id(about, a) == collapse_id(about, b), same);
+                assert_eq!(push_topic(about, a) == push_topic(about, b), same);
+            }
+            let topic = push_topic(about, a);
+            assert!(topic.len() <= 32, "{topic}");
+            assert!(topic
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+        }
+        assert_ne!(
+            collapse_id(about, Kind::YourTurn),
+            collapse_id(Uuid::new_v4(), Kind::YourTurn)
+        );
     }
 
     #[test]

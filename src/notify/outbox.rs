@@ -192,6 +192,8 @@ pub(super) struct Row {
     pub(super) id: i64,
     pub(super) user_id: Uuid,
     pub(super) match_id: Uuid,
+    /// The seq of the event it is about.
+    pub(super) seq: i32,
     pub(super) kind: String,
     pub(super) channel: String,
     pub(super) payload: Value,
@@ -199,4 +201,6 @@ pub(super) struct Row {
     /// When it was queued: a notice held while a push credential is
     /// refused gives up once its time to live has passed.
     pub(super) created_at: DateTime<Utc>,
+    /// When it was first held because its reader was at the table.
+    pub(super) held_at: Option<DateTime<Utc>>,
 }

@@ -398,6 +398,7 @@ pub fn send(
     auth: &str,
     payload: &[u8],
     urgent: bool,
+    topic: &str,
 ) -> Result<Sent, String> {
     // A name, `localhost` too, is judged by what it resolves to now.
     if let Err(e) = vapid.check_target(endpoint) {
@@ -419,6 +420,7 @@ pub fn send(
     message.set_payload(ContentEncoding::Aes128Gcm, payload);
     message.set_vapid_signature(signature);
     message.set_ttl(TTL_SECONDS);
+    message.set_topic(topic.to_owned());
     message.set_urgency(if urgent {
         Urgency::High
     } else {
@@ -521,7 +523,7 @@ mod tests {
             "https://[64:ff9b::7f00:1]:9/push",
             "https://localhost:9/push",
         ] {
-            match send(&v, endpoint, keys.0, keys.1, b"{}", false) {
+            match send(&v, endpoint, keys.0, keys.1, b"{}", false, "t") {
                 Ok(Sent::Refused(why)) => assert!(!why.is_empty()),
                 Ok(_) => panic!("{endpoint}: sent"),
                 Err(e) => panic!("{endpoint}: not refused but failed: {e}"),

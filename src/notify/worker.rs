@@ -11,6 +11,7 @@
 //! server's delayed acknowledgement), and a push waits on its service.
 
 use super::account_mail::{self, AccountMail};
+use super::at_table::{self, Verdict};
 use super::deliver::{compose, words, SENDERS};
 use super::native::{self, Outcome};
 use super::outbox::Row;
@@ -44,8 +45,12 @@ pub struct Delivered {
     pub sent: usize,
     pub retried: usize,
     pub failed: usize,
-    /// Held back by the user's quiet hours.
+    /// Held back by the user's quiet hours, or while they are at the
+    /// table (issue #66 item 3).
     pub waiting: usize,
+    /// Dropped unsent: its reader played at the table, a newer notice
+    /// replaced it, or a more urgent one went with it.
+    pub dropped: usize,
 }
 
 /// A claimed notification, read and composed: ready to send with no
@@ -69,6 +74,9 @@ struct Push {
     auth: String,
     payload: Vec<u8>,
     urgent: bool,
+    /// RFC 8030's `Topic`: what it replaces while it waits at the push
+    /// service.
+    topic: String,
 }
 
 /// What a send came to.
@@ -128,6 +136,8 @@ fn prepare_push(courier: &Courier, to: &Recipients, row: &Row, id: Uuid) -> Resu
         "title": words.subject,
         "body": format!("{} {}", words.headline, words.detail),
         "url": url,
+        // The notification's tag in the service worker: what it replaces.
+        "tag": super::collapse_id(row.match_id, kind),
     });
     Ok(Push {
         subscription: id,
@@ -135,7 +145,8 @@ fn prepare_push(courier: &Courier, to: &Recipients, row: &Row, id: Uuid) -> Resu
         p256dh: device.p256dh.clone(),
         auth: device.auth.clone(),
         payload: payload.to_string().into_bytes(),
-        urgent: urgent(kind),
+        urgent: kind.urgent(),
+        topic: super::push_topic(row.match_id, kind),
     })
 }
 
@@ -167,23 +178,15 @@ fn prepare_app(
         token: device.token.clone(),
         kind,
         about: row.match_id,
+        collapse: super::collapse_id(row.match_id, kind),
         notification: courier.keys.push_id(row.id),
         title: words.subject,
         body: format!("{} {}", words.headline, words.detail),
         url: kind.link(&courier.public_url, row.match_id),
         badge: to.badge(row.user_id),
-        urgent: urgent(kind),
+        urgent: kind.urgent(),
         expires: courier.clock.now() + Duration::seconds(native::TTL_SECONDS),
     })
-}
-
-/// Kinds that ask for the player's move now: sent at once, in the
-/// "turns" channel, where others may wait for the phone to wake.
-fn urgent(kind: Kind) -> bool {
-    matches!(
-        kind,
-        Kind::YourTurn | Kind::TimeoutNotice | Kind::FlipDecision
-    )
 }
 
 fn send(courier: &Courier, outgoing: &Outgoing) -> Sent {
@@ -196,6 +199,7 @@ fn send(courier: &Courier, outgoing: &Outgoing) -> Sent {
             &p.auth,
             &p.payload,
             p.urgent,
+            &p.topic,
         )
         .map(|sent| match sent {
             super::push::Sent::Delivered => Sent::Done,
@@ -245,20 +249,29 @@ fn send_all(courier: &Courier, ready: &[Outgoing]) -> Vec<Sent> {
 }
 
 fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, Error> {
-    type Claimed = (i64, Uuid, Uuid, String, String, Value, i32, DateTime<Utc>);
+    type Claimed = (
+        (i64, Uuid, Uuid, i32, String, String),
+        (Value, i32, DateTime<Utc>, Option<DateTime<Utc>>),
+    );
     let rows: Vec<Claimed> = notifications::table
         .filter(notifications::status.eq(DeliveryStatus::Pending.as_str()))
         .filter(notifications::next_attempt_at.le(now))
         .order(notifications::next_attempt_at)
         .select((
-            notifications::id,
-            notifications::user_id,
-            notifications::match_id,
-            notifications::kind,
-            notifications::channel,
-            notifications::payload,
-            notifications::attempts,
-            notifications::created_at,
+            (
+                notifications::id,
+                notifications::user_id,
+                notifications::match_id,
+                notifications::seq,
+                notifications::kind,
+                notifications::channel,
+            ),
+            (
+                notifications::payload,
+                notifications::attempts,
+                notifications::created_at,
+                notifications::held_at,
+            ),
         ))
         .limit(BATCH)
         .for_update()
@@ -267,15 +280,20 @@ fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, Error>
     Ok(rows
         .into_iter()
         .map(
-            |(id, user_id, match_id, kind, channel, payload, attempts, created_at)| Row {
+            |(
+                (id, user_id, match_id, seq, kind, channel),
+                (payload, attempts, created_at, held_at),
+            )| Row {
                 id,
                 user_id,
                 match_id,
+                seq,
                 kind,
                 channel,
                 payload,
                 attempts,
                 created_at,
+                held_at,
             },
         )
         .collect())
@@ -404,6 +422,44 @@ fn mark_sent(conn: &mut PgConnection, ids: &[i64], now: DateTime<Utc>) -> Result
     )
 }
 
+/// What of `due` goes now: the rest is held while its reader is at the
+/// table, or dropped ([`at_table::judge`]); no attempt is spent on either.
+fn at_the_table<'r>(
+    conn: &mut PgConnection,
+    due: Vec<&'r Row>,
+    now: DateTime<Utc>,
+    done: &mut Delivered,
+) -> Result<Vec<&'r Row>, Error> {
+    let verdicts = at_table::judge(conn, &due, now)?;
+    let mut going = Vec::with_capacity(due.len());
+    for (row, verdict) in due.into_iter().zip(verdicts) {
+        at_table::count(row, verdict);
+        let target = notifications::table.find(row.id);
+        match verdict {
+            Verdict::Send => going.push(row),
+            Verdict::Hold(until) => {
+                diesel::update(target)
+                    .set((
+                        notifications::next_attempt_at.eq(until),
+                        notifications::held_at.eq(row.held_at.unwrap_or(now)),
+                    ))
+                    .execute(conn)?;
+                done.waiting += 1;
+            }
+            Verdict::Drop(why) => {
+                diesel::update(target)
+                    .set((
+                        notifications::status.eq(DeliveryStatus::Dropped.as_str()),
+                        notifications::last_error.eq(why),
+                    ))
+                    .execute(conn)?;
+                done.dropped += 1;
+            }
+        }
+    }
+    Ok(going)
+}
+
 /// Deliver every due notification (blocking; run it off the executor).
 pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
     let now = courier.clock.now();
@@ -434,6 +490,7 @@ pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
                     due.push(row);
                 }
             }
+            let due = at_the_table(c, due, now, &mut done)?;
             let ready: Vec<Outgoing> = due.iter().map(|row| prepare(courier, &to, row)).collect();
             let max_attempts = courier.max_attempts;
             let mut delivered = Vec::with_capacity(due.len());

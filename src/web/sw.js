@@ -42,7 +42,7 @@ self.addEventListener("push", (event) => {
     self.registration.showNotification(data.title || "Posthorn", {
       body: data.body || "",
       icon: "/icon.svg",
-      tag: data.match_id || "posthorn",
+      tag: data.tag || data.match_id || "posthorn",
       data: { url: data.url || (data.match_id ? "/matches/" + data.match_id : "/") },
     }),
   );

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use std::time::Duration;
 
 /// An open live stream, read event by event.
-struct Live {
+pub(crate) struct Live {
     response: awc::ClientResponse<
         actix_web::dev::Decompress<actix_http::Payload<actix_http::BoxedPayloadStream>>,
     >,
@@ -18,7 +18,7 @@ struct Live {
 }
 
 impl Live {
-    async fn open(app: &TestApp, token: &str, id: &str) -> Live {
+    pub(crate) async fn open(app: &TestApp, token: &str, id: &str) -> Live {
         let response = awc::Client::default()
             .get(format!("{}/v1/matches/{id}/live", app.base))
             .insert_header(("Authorization", format!("Bearer {token}")))
@@ -36,7 +36,7 @@ impl Live {
 
     /// The next event (a name and its data), comments skipped; `None` if
     /// none comes within `wait`.
-    async fn next(&mut self, wait: Duration) -> Option<(String, Value)> {
+    pub(crate) async fn next(&mut self, wait: Duration) -> Option<(String, Value)> {
         let deadline = tokio::time::Instant::now() + wait;
         loop {
             if let Some(end) = self.buffer.find("\n\n") {
@@ -86,7 +86,7 @@ pub(crate) async fn checkers_of(app: &TestApp, a: &str, b: &str) -> (String, [St
     (id, first)
 }
 
-async fn play_one(app: &TestApp, token: &str, id: &str) -> i64 {
+pub(crate) async fn play_one(app: &TestApp, token: &str, id: &str) -> i64 {
     let action = app
         .legal_actions(token, id)
         .await

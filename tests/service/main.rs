@@ -3,6 +3,7 @@
 mod abuse_limits;
 mod accounts;
 mod agnostic;
+mod at_table;
 mod banqi;
 mod challenges;
 mod checkers_variants;

@@ -128,7 +128,8 @@ async fn a_turn_reaches_each_of_the_players_devices_once_in_their_language_colla
         "one notice per iOS device"
     );
     for r in &turns {
-        assert_eq!(r.headers["apns-collapse-id"], id);
+        // One per match and urgency (issue #66 item 4).
+        assert_eq!(r.headers["apns-collapse-id"], format!("{id}.turn"));
         assert_eq!(r.payload["aps"]["thread-id"], id.as_str());
         assert_eq!(
             r.headers["apns-priority"], "10",
@@ -162,8 +163,8 @@ async fn a_turn_reaches_each_of_the_players_devices_once_in_their_language_colla
     assert_eq!(turns.len(), 1, "one notice to the Android device");
     let m = &turns[0].message;
     assert_eq!(m["token"], android_token("bob"));
-    assert_eq!(m["android"]["notification"]["tag"], id.as_str());
-    assert_eq!(m["android"]["collapse_key"], id.as_str());
+    assert_eq!(m["android"]["notification"]["tag"], format!("{id}.turn"));
+    assert_eq!(m["android"]["collapse_key"], format!("{id}.turn"));
     assert_eq!(m["android"]["priority"], "HIGH");
     assert!(hangul(m["notification"]["title"].as_str().unwrap()), "{m}");
     assert_eq!(log.granted.len(), 1, "one access token for every send");

@@ -11,6 +11,8 @@ pub struct Received {
     pub encoding: String,
     pub ttl: String,
     pub urgency: String,
+    /// RFC 8030's `Topic`: what the message replaces while it waits.
+    pub topic: String,
     pub body: Vec<u8>,
 }
 
@@ -38,6 +40,7 @@ async fn push_service(req: HttpRequest, body: web::Bytes, inbox: web::Data<Inbox
         encoding: header("content-encoding"),
         ttl: header("ttl"),
         urgency: header("urgency"),
+        topic: header("topic"),
         body: body.to_vec(),
     });
     HttpResponse::Created().finish()

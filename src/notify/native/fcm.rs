@@ -175,11 +175,12 @@ impl Fcm {
             "android": {
                 "priority": if push.urgent { "HIGH" } else { "NORMAL" },
                 "ttl": format!("{}s", super::TTL_SECONDS),
-                // A newer notice about the match replaces an older one.
-                "collapse_key": about,
+                // A newer notice about the match of the same urgency
+                // replaces an older one (issue #66 item 4).
+                "collapse_key": push.collapse,
                 "notification": {
                     "channel_id": push.channel(),
-                    "tag": about,
+                    "tag": push.collapse,
                     "notification_count": push.badge,
                 },
             },

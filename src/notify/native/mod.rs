@@ -65,9 +65,12 @@ pub struct Push {
     pub platform: Platform,
     pub token: String,
     pub kind: Kind,
-    /// The match (or tournament) it is about: the collapse id, tag and
-    /// thread, so a newer notice about it replaces an older one.
+    /// The match (or tournament) it is about: the thread its notices
+    /// gather in.
     pub about: Uuid,
+    /// What it replaces: [`crate::notify::collapse_id`], one per match and
+    /// urgency (issue #66 item 4).
+    pub collapse: String,
     /// The outbox row's own id, the same on every attempt: APNs's
     /// `apns-id`, and in the data, so an app can drop a repeat.
     pub notification: Uuid,

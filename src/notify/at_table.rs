@@ -1,0 +1,260 @@
+//! Silence while at the table (issue #66 item 3): who is watching which
+//! match, so that a notice about a match its reader has open on a screen
+//! waits instead of ringing the phone beside it.
+//!
+//! This module owns the `watchers` table: a row per open live stream of a
+//! match page (`GET /v1/matches/{id}/live`), written when the stream opens
+//! and deleted when it closes, shared by every instance through the
+//! database (a stream's own map is per instance and knows no user). A
+//! row's `until` is its stream's own end, so a row left behind by an
+//! instance that died lapses by itself within one stream's length.
+//!
+//! Decisions (docs/decisions/notifications.md, "At the table"):
+//! - watching is having the match's live page open; a client that polls
+//!   instead is not counted (it would hear the notice anyway);
+//! - a per-match notice for a watcher is held at claim time, as quiet
+//!   hours hold: its next attempt moved, no attempt spent, `held_at`
+//!   noted the first time;
+//! - it is dropped if its reader acts on the match after the event it is
+//!   about, or a newer notice of the same urgency about the same match for
+//!   the same channel replaces it;
+//! - otherwise it goes once its reader stops watching, or ten minutes
+//!   after it was first held ([`LONGEST_HOLD`]): a desktop tab left open
+//!   must not silence a player for days.
+
+use super::outbox::Row;
+use super::{Channel, Kind};
+use crate::error::Error;
+use crate::schema::{notifications, watchers};
+use chrono::{DateTime, Duration, Utc};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use uuid::Uuid;
+
+/// The longest a notice waits for a reader who watches without acting.
+pub const LONGEST_HOLD: Duration = Duration::minutes(10);
+/// A held notice looks again this often: a page closed is heard of at
+/// once (its row goes), so the notice follows within this.
+const LOOK_AGAIN: Duration = Duration::seconds(30);
+
+/// What becomes of a claimed notice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Verdict {
+    Send,
+    /// Its reader is at the table: it waits until then, no attempt spent.
+    Hold(DateTime<Utc>),
+    /// Not sent, and why.
+    Drop(&'static str),
+}
+
+/// What each of `rows` comes to at `now`, in their order: held while
+/// its reader watches its match, dropped once they play there or a newer
+/// notice replaced it, dropped too when a more urgent push about the
+/// same match goes to the same device in this batch (item 4).
+pub(super) fn judge(
+    conn: &mut PgConnection,
+    rows: &[&Row],
+    now: DateTime<Utc>,
+) -> Result<Vec<Verdict>, Error> {
+    let per_match = |row: &Row| Kind::parse(&row.kind).is_some_and(Kind::about_a_match);
+    let pairs: Vec<(Uuid, Uuid)> = (rows.iter().filter(|r| per_match(r)))
+        .map(|r| (r.user_id, r.match_id))
+        .collect();
+    let watched = watched(conn, &pairs, now)?;
+    // Only a notice held or watched now can be dropped for what its
+    // reader did at the table.
+    let at_table: Vec<&Row> = (rows.iter().copied())
+        .filter(|r| per_match(r))
+        .filter(|r| r.held_at.is_some() || watched.contains_key(&(r.user_id, r.match_id)))
+        .collect();
+    let asked: Vec<(Uuid, Uuid, i32)> = at_table
+        .iter()
+        .map(|r| (r.user_id, r.match_id, r.seq))
+        .collect();
+    let acted = crate::matches::reads::acted_after(conn, &asked)?;
+    let newer = replaced(conn, &at_table)?;
+    let mut verdicts: Vec<Verdict> = rows
+        .iter()
+        .map(|row| {
+            let key = (row.user_id, row.match_id);
+            if !at_table.iter().any(|r| r.id == row.id) {
+                return Verdict::Send;
+            }
+            if acted.contains(&(row.user_id, row.match_id, row.seq)) {
+                return Verdict::Drop("its reader played at the table");
+            }
+            if newer.contains(&row.id) {
+                return Verdict::Drop("a newer notice about the match replaced it");
+            }
+            let last = row.held_at.unwrap_or(now) + LONGEST_HOLD;
+            match watched.get(&key) {
+                Some(until) if now < last => {
+                    Verdict::Hold((*until).min(last).min(now + LOOK_AGAIN))
+                }
+                _ => Verdict::Send,
+            }
+        })
+        .collect();
+    quieter_dropped(rows, &mut verdicts);
+    Ok(verdicts)
+}
+
+/// Of `rows`, those a newer notice of the same urgency about the same
+/// match for the same channel has followed.
+fn replaced(conn: &mut PgConnection, rows: &[&Row]) -> Result<HashSet<i64>, Error> {
+    let Some(oldest) = rows.iter().map(|r| r.id).min() else {
+        return Ok(HashSet::new());
+    };
+    let users: Vec<Uuid> = rows.iter().map(|r| r.user_id).collect();
+    let matches: Vec<Uuid> = rows.iter().map(|r| r.match_id).collect();
+    let later: Vec<(i64, Uuid, Uuid, String, String)> = notifications::table
+        .filter(notifications::id.gt(oldest))
+        .filter(notifications::user_id.eq_any(&users))
+        .filter(notifications::match_id.eq_any(&matches))
+        .select((
+            notifications::id,
+            notifications::user_id,
+            notifications::match_id,
+            notifications::channel,
+            notifications::kind,
+        ))
+        .load(conn)?;
+    let urgent = |kind: &str| Kind::parse(kind).is_some_and(Kind::urgent);
+    Ok(rows
+        .iter()
+        .filter(|r| {
+            later.iter().any(|(id, user, m, channel, kind)| {
+                *id > r.id
+                    && (*user, *m) == (r.user_id, r.match_id)
+                    && *channel == r.channel
+                    && urgent(kind) == urgent(&r.kind)
+            })
+        })
+        .map(|r| r.id)
+        .collect())
+}
+
+/// A push that would go with a more urgent one about the same match to
+/// the same device is dropped: the push services promise no order, and
+/// the quieter one could arrive last and take the other's place. A mail
+/// replaces nothing and goes.
+fn quieter_dropped(rows: &[&Row], verdicts: &mut [Verdict]) {
+    let pushed = |row: &Row| {
+        matches!(
+            Channel::parse(&row.channel),
+            Some(Channel::Push(_) | Channel::App(_))
+        )
+    };
+    let urgent = |row: &Row| Kind::parse(&row.kind).is_some_and(Kind::urgent);
+    let sent_urgent: HashSet<(Uuid, Uuid, &str)> = (rows.iter().zip(verdicts.iter()))
+        .filter(|(r, v)| **v == Verdict::Send && pushed(r) && urgent(r))
+        .map(|(r, _)| (r.user_id, r.match_id, r.channel.as_str()))
+        .collect();
+    for (row, verdict) in rows.iter().zip(verdicts.iter_mut()) {
+        let with = (row.user_id, row.match_id, row.channel.as_str());
+        let about_match = Kind::parse(&row.kind).is_some_and(Kind::about_a_match);
+        let quieter = pushed(row) && about_match && !urgent(row);
+        if *verdict == Verdict::Send && quieter && sent_urgent.contains(&with) {
+            *verdict = Verdict::Drop("a more urgent notice about the match went with it");
+        }
+    }
+}
+
+/// Notices held, dropped and sent after a hold, by kind.
+static COUNTS: [[AtomicU64; 3]; Kind::ALL.len()] =
+    [const { [const { AtomicU64::new(0) }; 3] }; Kind::ALL.len()];
+const COUNTED: [&str; 3] = ["held", "dropped", "sent_after_hold"];
+
+/// Counts what became of `row` for `/metrics`: 0 held (the first time
+/// only), 1 dropped, 2 sent after a hold.
+pub(super) fn count(row: &Row, verdict: Verdict) {
+    let slot = match verdict {
+        Verdict::Hold(_) if row.held_at.is_none() => 0,
+        Verdict::Drop(_) => 1,
+        Verdict::Send if row.held_at.is_some() => 2,
+        _ => return,
+    };
+    if let Some(kind) = Kind::ALL.iter().position(|k| k.name() == row.kind) {
+        COUNTS[kind][slot].fetch_add(1, Relaxed);
+    }
+}
+
+/// The counters in Prometheus's text format.
+pub fn metrics() -> String {
+    use std::fmt::Write;
+    let mut out = String::from("# TYPE posthorn_notices_at_table_total counter\n");
+    for (kind, counts) in Kind::ALL.iter().zip(COUNTS.iter()) {
+        for (what, n) in COUNTED.iter().zip(counts) {
+            let _ = writeln!(
+                out,
+                "posthorn_notices_at_table_total{{kind=\"{}\",outcome=\"{what}\"}} {}",
+                kind.name(),
+                n.load(Relaxed)
+            );
+        }
+    }
+    out
+}
+
+/// A live stream of `match_id` opened by `user`, lasting until `until`.
+pub fn sit(
+    conn: &mut PgConnection,
+    stream: Uuid,
+    user: Uuid,
+    match_id: Uuid,
+    until: DateTime<Utc>,
+) -> Result<(), Error> {
+    diesel::insert_into(watchers::table)
+        .values((
+            watchers::stream.eq(stream),
+            watchers::user_id.eq(user),
+            watchers::match_id.eq(match_id),
+            watchers::until.eq(until),
+        ))
+        .on_conflict(watchers::stream)
+        .do_update()
+        .set(watchers::until.eq(until))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The stream closed. Lapsed rows of others go with it: the table holds
+/// only what may still be watched.
+pub fn rise(conn: &mut PgConnection, stream: Uuid, now: DateTime<Utc>) -> Result<(), Error> {
+    diesel::delete(watchers::table.filter(watchers::stream.eq(stream).or(watchers::until.lt(now))))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Of `pairs` (user, match), those watched at `now`, with when the last of
+/// their streams ends.
+pub(super) fn watched(
+    conn: &mut PgConnection,
+    pairs: &[(Uuid, Uuid)],
+    now: DateTime<Utc>,
+) -> Result<HashMap<(Uuid, Uuid), DateTime<Utc>>, Error> {
+    if pairs.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let users: Vec<Uuid> = pairs.iter().map(|p| p.0).collect();
+    let rows: Vec<(Uuid, Uuid, DateTime<Utc>)> = watchers::table
+        .filter(watchers::user_id.eq_any(&users))
+        .filter(watchers::until.gt(now))
+        .select((watchers::user_id, watchers::match_id, watchers::until))
+        .load(conn)?;
+    let mut watched = HashMap::new();
+    for (user, match_id, until) in rows {
+        if pairs.contains(&(user, match_id)) {
+            let last = watched.entry((user, match_id)).or_insert(until);
+            *last = until.max(*last);
+        }
+    }
+    Ok(watched)
+}
+
+/// A user's watching rows go with the account (the deletion's owner asks).
+pub fn forget(conn: &mut PgConnection, user: Uuid) -> Result<usize, Error> {
+    Ok(diesel::delete(watchers::table.filter(watchers::user_id.eq(user))).execute(conn)?)
+}

@@ -13,7 +13,7 @@ use crate::notify::outbox::Notice;
 use crate::notify::Kind;
 use chrono::{DateTime, Utc};
 use diesel::PgConnection;
-use posthorn_rules::{DutyKind, MatchState, Seat};
+use posthorn_rules::{DutyKind, MatchState, Seat, Told};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -207,6 +207,19 @@ fn after_append(table: &Table, appended: &Appended) -> Result<Vec<Notice>, Error
     let mut told = Vec::new();
     for (seat, mut heard, seq) in heard_all {
         heard.payload["game"] = json!(row.game);
+        if let Some(variant) = &row.variant {
+            heard.payload["variant"] = json!(variant);
+        }
+        match (heard.kind, seat) {
+            // Ids, never names: a name is read when the notice is sent.
+            (Kind::MatchFinished, _) => heard.payload["players"] = json!(table.seats),
+            (Kind::YourTurn, Some(seat)) => {
+                if let Some(last) = last_move(table, appended, seat) {
+                    heard.payload["last"] = last;
+                }
+            }
+            _ => {}
+        }
         for user in audience(table, heard.to, seat) {
             let (kind, payload) = (heard.kind, heard.payload.clone());
             told.push(Notice {
@@ -218,6 +231,22 @@ fn after_append(table: &Table, appended: &Appended) -> Result<Vec<Notice>, Error
         }
     }
     Ok(told)
+}
+
+/// The last move of another seat in this append, as a turn notice tells
+/// it (issue #66 item 7): who made it, the piece and its squares, only
+/// what every seat sees (`Game::told`).
+fn last_move(table: &Table, appended: &Appended, to: Seat) -> Option<serde_json::Value> {
+    let (mover, told) = (appended.stored.iter().rev())
+        .filter(|e| e.rules && e.seat.is_some_and(|s| s != i16::from(to.0)))
+        .find_map(|e| Some((e.seat?, table.state.told(&e.body).ok()??)))?;
+    let by = table.seats.get(mover as usize).copied().flatten();
+    Some(match told {
+        Told::Moved { piece, from, to } => {
+            json!({"by": by, "piece": piece, "from": from, "to": to})
+        }
+        Told::TurnedUp { piece, at } => json!({"by": by, "piece": piece, "at": at}),
+    })
 }
 
 /// What a tournament tells its players (docs/tournaments.md).

@@ -41,6 +41,7 @@ impl AppState {
             vapid: self.vapid.clone(),
             native: self.native.clone(),
             badge: |conn, user| crate::summary::summary(conn, user).map(|s| s.badge),
+            acted: crate::matches::reads::acted_after,
             keys: self.keys.clone(),
             public_url: self.config.public_url.clone(),
             max_attempts: self.config.notify_max_attempts,

@@ -8,7 +8,7 @@
 //! act(state, seat, action, env)     -> [Event]      validated new facts, or RuleError
 //! expire(state, env)                -> [Event]      short windows closed by time (F8)
 //! deadline_passed(state, duty)      -> [Event]      that duty's §T deadline passed
-//! to_act / legal_actions / outcome / view / redact  read-only questions
+//! to_act / legal_actions / outcome / view / redact / told  read-only questions
 //! ```
 //!
 //! How each requirement of the five games maps onto it:
@@ -397,6 +397,28 @@ pub struct PutOut {
     pub reason: String,
 }
 
+/// A move as a turn notice tells it (issue #66 item 7: "지우: 차 e2→e7"):
+/// which piece went from where to where, squares in the game's own
+/// notation. It names only what every seat sees (docs/rules/
+/// hidden-information.md §H1: a notification is built from public facts),
+/// so never a card nor a face-down Banqi piece.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Told {
+    /// A piece moved, a capture too. `piece` is the web client's word key
+    /// for it (`src/web/words.js`, the `piece_*` keys: `piece_janggi_chariot`,
+    /// `piece_chess_r`, `piece_checkers_king`, `piece_banqi_horse`), as it
+    /// stands on `to` once the append is folded; `None` when `to` no longer
+    /// holds a piece of the mover's.
+    Moved {
+        piece: Option<&'static str>,
+        from: String,
+        to: String,
+    },
+    /// Banqi: a face-down piece turned up at `at`, public from then on
+    /// (§B8).
+    TurnedUp { piece: &'static str, at: String },
+}
+
 /// The game contract. Every function is pure: the same inputs give the same
 /// answer, and nothing is mutated except the state handed to [`Game::apply`].
 pub trait Game {
@@ -523,6 +545,17 @@ pub trait Game {
     /// event puts nobody out.
     fn put_out(event: &Self::Event) -> Option<PutOut> {
         let _ = event;
+        None
+    }
+
+    /// `event`, one of the events of an append, told as a turn notice
+    /// tells a move ([`Told`]), or `None` when it moves no piece (a card,
+    /// a pass, a resignation, a draw offer, the start). `state` is the
+    /// state after the whole append, so the piece is read where it now
+    /// stands (a crowned man is a king). Only public facts (§H1).
+    /// Default: no event is told.
+    fn told(state: &Self::State, event: &Self::Event) -> Option<Told> {
+        let _ = (state, event);
         None
     }
 

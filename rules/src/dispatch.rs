@@ -161,6 +161,11 @@ pub fn put_out<G: Game>(event: &Value) -> Result<Option<crate::PutOut>, RuleErro
     Ok(G::put_out(&event))
 }
 
+pub fn told<G: Game>(state: &G::State, event: &Value) -> Result<Option<crate::Told>, RuleError> {
+    let event: G::Event = from_json("event", event)?;
+    Ok(G::told(state, &event))
+}
+
 pub fn redact<G: Game>(event: &Value, viewer: Viewer) -> Result<Value, RuleError> {
     let event: G::Event = from_json("event", event)?;
     Ok(to_json(&G::redact(&event, viewer)))

@@ -67,7 +67,7 @@ pub mod puzzles;
 
 pub use contract::{
     About, Duty, DutyKind, Env, Game, Millis, Outcome, OutcomeKind, PutOut, Random, Rating,
-    RuleCode, RuleError, Seat, SplitMix64, Start, Viewer,
+    RuleCode, RuleError, Seat, SplitMix64, Start, Told, Viewer,
 };
 /// For the service's own schemas, from the same version.
 pub use schemars;
@@ -348,6 +348,18 @@ macro_rules! games {
             ) -> Result<Option<$crate::PutOut>, $crate::RuleError> {
                 match game {
                     $(GameId::$Id => $crate::dispatch::put_out::<$G>(event)),+
+                }
+            }
+
+            /// A stored event told as a turn notice tells a move, read
+            /// against this state, the one after the event's append
+            /// ([`crate::Game::told`]).
+            pub fn told(
+                &self,
+                event: &$crate::serde_json::Value,
+            ) -> Result<Option<$crate::Told>, $crate::RuleError> {
+                match self {
+                    $(MatchState::$Id(s) => $crate::dispatch::told::<$G>(s, event)),+
                 }
             }
 

@@ -159,6 +159,8 @@ fn the_registry_dispatches_a_whole_toy_match_through_json() {
     for e in &events {
         state.apply(e).unwrap();
     }
+    // The toy keeps `Game::told`'s default: no event is told as a move.
+    assert_eq!(state.told(&events[0]).unwrap(), None);
     assert_eq!(state.outcome().unwrap().winners, [Seat(0)]);
     assert!(state.to_act().is_empty());
 }

@@ -57,6 +57,7 @@ pub(super) fn judge(
     conn: &mut PgConnection,
     rows: &[&Row],
     now: DateTime<Utc>,
+    acted: super::Acted,
 ) -> Result<Vec<Verdict>, Error> {
     let per_match = |row: &Row| Kind::parse(&row.kind).is_some_and(Kind::about_a_match);
     let pairs: Vec<(Uuid, Uuid)> = (rows.iter().filter(|r| per_match(r)))
@@ -73,7 +74,7 @@ pub(super) fn judge(
         .iter()
         .map(|r| (r.user_id, r.match_id, r.seq))
         .collect();
-    let acted = crate::matches::reads::acted_after(conn, &asked)?;
+    let acted = acted(conn, &asked)?;
     let newer = replaced(conn, &at_table)?;
     let mut verdicts: Vec<Verdict> = rows
         .iter()

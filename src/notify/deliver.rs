@@ -4,8 +4,9 @@
 //! then stay recorded as failed.
 
 use super::outbox::Row;
-use super::recipients::Recipient;
-use super::words::Locale;
+use super::reading::Reading;
+use super::recipients::Recipients;
+use super::when;
 use super::Courier;
 use super::Kind;
 use crate::config::Config;
@@ -17,15 +18,15 @@ use serde_json::Value;
 
 #[derive(Template)]
 #[template(path = "email/message.txt")]
-struct TextBody<'a> {
-    greeting: &'a str,
-    headline: &'a str,
-    detail: &'a str,
-    link_label: &'a str,
-    link: &'a str,
-    footer: &'a str,
-    unsubscribe_label: &'a str,
-    unsubscribe: &'a str,
+pub(super) struct TextBody<'a> {
+    pub(super) greeting: &'a str,
+    pub(super) headline: &'a str,
+    pub(super) detail: &'a str,
+    pub(super) link_label: &'a str,
+    pub(super) link: &'a str,
+    pub(super) footer: &'a str,
+    pub(super) unsubscribe_label: &'a str,
+    pub(super) unsubscribe: &'a str,
 }
 
 #[derive(Template)]
@@ -99,44 +100,37 @@ pub(super) struct Words {
     pub(super) subject: String,
     pub(super) headline: String,
     pub(super) detail: String,
+    /// What the link says: fit for the kind ("퍼즐 풀기" for a puzzle).
+    pub(super) link: String,
 }
 
-fn game_name(id: &str) -> &'static str {
-    posthorn_rules::GameId::parse(id).map_or("Posthorn", |g| g.about().name)
-}
-
-/// An RFC 3339 UTC time as mail shows it: `2030-01-09 09:00:00`.
-fn mail_time(time: &Value) -> String {
-    let text = time.as_str().unwrap_or_default().replace('T', " ");
-    let whole_seconds = text.split('.').next().unwrap_or_default();
-    whole_seconds.trim_end_matches('Z').to_owned()
-}
-
-/// The words of one notification in the reader's locale, from
+/// The words of one notification in its reader's language and time, from
 /// `templates/words/` (the payload fills the placeholders).
-pub(super) fn words(kind: Kind, locale: Locale, payload: &Value) -> Words {
-    if kind == Kind::Digest {
-        return digest_words(locale, payload);
-    }
-    let game = game_name(payload["game"].as_str().unwrap_or_default());
-    let deadline = mail_time(&payload["deadline_at"]) + " UTC";
+pub(super) fn words(kind: Kind, reading: &Reading, payload: &Value) -> Words {
+    let locale = reading.locale;
     let name = kind.name();
-    let reason = match kind {
-        Kind::PlayerEliminated => payload["reason"].as_str().map_or_else(
-            || locale.word("player_eliminated.elimination").to_owned(),
-            |r| r.replace('_', " "),
-        ),
-        _ => payload["result"]["reason"]
-            .as_str()
-            .unwrap_or("finished")
-            .replace('_', " "),
+    let link = locale.word(&format!("{name}.link")).to_owned();
+    if kind == Kind::Digest {
+        return digest_words(reading, payload, link);
+    }
+    let game = reading.game(
+        payload["game"].as_str().unwrap_or_default(),
+        payload["variant"].as_str(),
+    );
+    let (deadline, left) = reading.deadline(&payload["deadline_at"]);
+    let (result, rating) = match kind {
+        Kind::MatchFinished => reading.result(payload),
+        _ => Default::default(),
     };
-    let army = payload["army"]
-        .as_str()
-        .unwrap_or(locale.word("player_eliminated.someone"));
+    let reason = payload["reason"].as_str().unwrap_or_default();
+    let reason = reading.word_or(&format!("reason_{reason}"), reason);
+    let army = payload["army"].as_str().map_or_else(
+        || locale.word("player_eliminated.someone").to_owned(),
+        |side| reading.word_or(&format!("side_{side}"), side),
+    );
     // "until …", when the vacation has an end date.
-    let until = payload["until"].as_str().map_or(String::new(), |_| {
-        let time = mail_time(&payload["until"]);
+    let until = when::read(&payload["until"]).map_or(String::new(), |at| {
+        let time = when::moment(locale, reading.zone, at);
         locale.say("opponent_on_vacation.until", &[("time", &time)])
     });
     let tournament = payload["tournament"].as_str().unwrap_or_default();
@@ -144,7 +138,15 @@ pub(super) fn words(kind: Kind, locale: Locale, payload: &Value) -> Words {
     // A tournament invitation's terms (issue #46): seen before joining.
     let variant = payload["variant"]
         .as_str()
-        .map_or(String::new(), |v| format!(" ({})", v.replace('_', " ")));
+        .filter(|_| kind == Kind::TournamentInvited)
+        .map_or(String::new(), |v| {
+            format!(" ({})", reading.word_or(&format!("variant_{v}"), v))
+        });
+    let game = if kind == Kind::TournamentInvited {
+        reading.game(payload["game"].as_str().unwrap_or_default(), None)
+    } else {
+        game
+    };
     let turn_hours = payload["turn_hours"].as_f64().map_or(String::new(), |h| {
         format!("{}", (h * 100.0).round() / 100.0)
     });
@@ -167,10 +169,12 @@ pub(super) fn words(kind: Kind, locale: Locale, payload: &Value) -> Words {
         ("rated", rated),
         ("tournament", tournament),
         ("standings", standings),
-        ("game", game),
+        ("game", game.as_str()),
         ("deadline", deadline.as_str()),
+        ("left", left.as_str()),
         ("reason", reason.as_str()),
-        ("army", army),
+        ("result", result.as_str()),
+        ("army", army.as_str()),
         ("until", until.as_str()),
     ];
     // A cancellation says why: declined, expired, or (otherwise) withdrawn.
@@ -179,31 +183,42 @@ pub(super) fn words(kind: Kind, locale: Locale, payload: &Value) -> Words {
         (Kind::TakebackAnswered, _) if payload["accepted"] == false => format!("{name}.declined"),
         _ => format!("{name}.detail"),
     };
-    let mut detail = locale.say(&detail, &values);
+    let mut detail = rating.unwrap_or_else(|| locale.say(&detail, &values));
     if kind == Kind::YourTurn && payload["unread_messages"].as_i64() > Some(0) {
         detail = format!("{detail}\n{}", locale.say("your_turn.messages", &values));
     }
+    let moved = (kind == Kind::YourTurn)
+        .then(|| reading.last_move(&payload["last"]))
+        .flatten();
     Words {
         subject: locale.say(&format!("{name}.subject"), &values),
-        headline: locale.say(&format!("{name}.headline"), &values),
+        headline: moved.unwrap_or_else(|| locale.say(&format!("{name}.headline"), &values)),
         detail,
+        link,
     }
 }
 
 /// The digest lists each awaiting match, nearest deadline first, then
 /// the tables with new messages (issue #50 item 4).
-fn digest_words(locale: Locale, payload: &Value) -> Words {
+fn digest_words(reading: &Reading, payload: &Value, link: String) -> Words {
+    let locale = reading.locale;
     let items = payload["matches"].as_array().cloned().unwrap_or_default();
     let talk = payload["messages"].as_array().cloned().unwrap_or_default();
+    let game = |m: &Value| {
+        reading.game(
+            m["game"].as_str().unwrap_or_default(),
+            m["variant"].as_str(),
+        )
+    };
     let awaiting = items.iter().map(|m| {
-        let game = game_name(m["game"].as_str().unwrap_or_default());
-        let deadline = mail_time(&m["deadline_at"]);
-        locale.say("digest.detail", &[("game", game), ("deadline", &deadline)])
+        let (deadline, left) = reading.deadline(&m["deadline_at"]);
+        let values = [("game", game(m)), ("deadline", deadline), ("left", left)];
+        let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        locale.say("digest.detail", &values)
     });
     let new_messages = talk.iter().map(|m| {
-        let game = game_name(m["game"].as_str().unwrap_or_default());
         let n = m["unread"].as_i64().unwrap_or(0).to_string();
-        locale.say("digest.messages", &[("game", game), ("n", &n)])
+        locale.say("digest.messages", &[("game", &game(m)), ("n", &n)])
     });
     let (subject, headline) = match items.len() {
         0 => (
@@ -219,6 +234,7 @@ fn digest_words(locale: Locale, payload: &Value) -> Words {
         subject,
         headline: headline.to_owned(),
         detail: awaiting.chain(new_messages).collect::<Vec<_>>().join("\n"),
+        link,
     }
 }
 
@@ -240,16 +256,18 @@ pub(super) fn text_and_html(text: String, html: String) -> MultiPart {
 pub(super) fn compose(
     courier: &Courier,
     mailer: &Mailer,
-    to: Option<&Recipient>,
+    recipients: &Recipients,
     row: &Row,
 ) -> Result<Option<Message>, String> {
+    let to = recipients.person(row.user_id);
     let Some((to, Some(email))) = to.map(|p| (p, &p.email)) else {
         return Ok(None); // no address any more: nothing to send
     };
     let name = &to.name;
     let kind = Kind::parse(&row.kind).ok_or("unknown notification kind")?;
     let locale = to.locale();
-    let words = words(kind, locale, &row.payload);
+    let reading = recipients.reading(row, locale, courier.clock.now());
+    let words = words(kind, &reading, &row.payload);
     let base = courier.public_url.trim_end_matches('/');
     let link = kind.link(base, row.match_id);
     let unsubscribe = format!(
@@ -257,7 +275,7 @@ pub(super) fn compose(
         courier.keys.sign_unsubscribe(row.user_id, kind.name())
     );
     let greeting = locale.say("mail.greeting", &[("name", name)]);
-    let link_label = locale.word("mail.link_label");
+    let link_label = words.link.as_str();
     let footer = locale.word("mail.footer");
     let unsubscribe_label = locale.word("mail.unsubscribe");
     let text = TextBody {

@@ -10,10 +10,14 @@ pub mod account_mail;
 pub mod at_table;
 pub mod deliver;
 pub mod destination;
+#[cfg(test)]
+mod golden;
 pub mod native;
 pub mod outbox;
 pub mod push;
+mod reading;
 mod recipients;
+pub mod when;
 pub mod words;
 pub mod worker;
 
@@ -40,12 +44,22 @@ pub struct Courier {
     /// What waits for a player (the summary's badge): given from above,
     /// where matches are read.
     pub badge: fn(&mut PgConnection, Uuid) -> Result<i64, Error>,
+    /// Of (user, match, seq), those where the user has played in the
+    /// match since `seq` (a notice held at the table is then dropped):
+    /// given from above, where matches are read.
+    pub acted: Acted,
     /// Signs one-click unsubscribe links.
     pub keys: std::sync::Arc<crate::auth::Keys>,
     /// Where links in messages point.
     pub public_url: String,
     pub max_attempts: i32,
 }
+
+/// [`Courier::acted`]'s question.
+pub type Acted = fn(
+    &mut PgConnection,
+    &[(Uuid, Uuid, i32)],
+) -> Result<std::collections::HashSet<(Uuid, Uuid, i32)>, Error>;
 
 /// The local hour from which the morning's mail goes out: the digest and
 /// the daily puzzle's notice.

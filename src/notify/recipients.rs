@@ -27,15 +27,16 @@ impl Recipient {
         super::words::Locale::of(&self.locale)
     }
 
+    /// The user's own time zone (an unknown one counts as UTC).
+    pub(super) fn zone(&self) -> chrono_tz::Tz {
+        self.time_zone.parse().unwrap_or(chrono_tz::UTC)
+    }
+
     /// The end of the quiet hours, if `now` falls inside them (in the
-    /// user's own time zone; an unknown zone counts as UTC).
+    /// user's own time zone).
     pub(super) fn quiet_until(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         let quiet = self.settings.quiet_hours.as_ref()?;
-        let zone = self
-            .time_zone
-            .parse::<chrono_tz::Tz>()
-            .unwrap_or(chrono_tz::UTC);
-        quiet.end_after(now, zone)
+        quiet.end_after(now, self.zone())
     }
 }
 
@@ -62,6 +63,9 @@ pub(super) struct Recipients {
     apps: HashMap<Uuid, AppDevice>,
     /// What waits for each owner of an app device (its badge).
     badges: HashMap<Uuid, i64>,
+    /// The players the batch's notices name (a result's, a last move's),
+    /// by their names now (`None`: a deleted account).
+    names: HashMap<Uuid, Option<String>>,
 }
 
 impl Recipients {
@@ -132,12 +136,58 @@ impl Recipients {
                 .collect()
         };
         let (apps, badges) = Self::load_apps(conn, rows, badge)?;
+        let names = Self::load_names(conn, rows)?;
         Ok(Recipients {
             people,
             devices,
             apps,
             badges,
+            names,
         })
+    }
+
+    /// The players the notices name: the seats of a finished match and
+    /// the mover of a turn's last move. Names are stored as ids, never as
+    /// text, so a name changed or erased since is said as it is now.
+    fn load_names(
+        conn: &mut PgConnection,
+        rows: &[Row],
+    ) -> Result<HashMap<Uuid, Option<String>>, Error> {
+        let named = rows.iter().flat_map(|r| {
+            let players = r.payload["players"].as_array().cloned().unwrap_or_default();
+            players.into_iter().chain([r.payload["last"]["by"].clone()])
+        });
+        let ids: Vec<Uuid> = named
+            .filter_map(|v| v.as_str().and_then(|s| s.parse().ok()))
+            .collect();
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        Ok(users::table
+            .filter(users::id.eq_any(&ids))
+            .select((users::id, users::display_name, users::deleted_at.is_null()))
+            .load::<(Uuid, String, bool)>(conn)?
+            .into_iter()
+            .map(|(id, name, kept)| (id, kept.then_some(name)))
+            .collect())
+    }
+
+    /// Who reads `row` in `locale`, at `now`.
+    pub(super) fn reading(
+        &self,
+        row: &Row,
+        locale: super::words::Locale,
+        now: DateTime<Utc>,
+    ) -> super::reading::Reading<'_> {
+        super::reading::Reading {
+            locale,
+            zone: self
+                .person(row.user_id)
+                .map_or(chrono_tz::UTC, Recipient::zone),
+            now,
+            user: row.user_id,
+            names: &self.names,
+        }
     }
 
     /// The batch's native app devices, and their owners' badges (one read

@@ -57,6 +57,19 @@ impl Locale {
         })
     }
 
+    /// Every key, in order.
+    pub fn keys(self) -> Vec<&'static str> {
+        let mut keys: Vec<&'static str> = self.book().keys().copied().collect();
+        keys.sort_unstable();
+        keys
+    }
+
+    /// The words under `key`, if there are any (a game's, a piece's, a
+    /// reason's: the caller has its own fallback).
+    pub fn known_word(self, key: &str) -> Option<&'static str> {
+        self.book().get(key).copied()
+    }
+
     /// The words under `key` with each `{name}` replaced by its value.
     pub fn say(self, key: &str, values: &[(&str, &str)]) -> String {
         values
@@ -156,5 +169,58 @@ mod tests {
         assert_eq!(Locale::English.word("no.such.key"), "");
         assert_eq!(Locale::of("ko-KR"), Locale::Korean);
         assert_eq!(Locale::of("en"), Locale::English);
+    }
+
+    /// `key: "text"` pairs of one locale's block of `src/web/words.js`
+    /// (a key bare or quoted; `\"` inside a text).
+    fn web_words(block: &str) -> HashMap<String, String> {
+        let mut words = HashMap::new();
+        for (at, _) in block.match_indices(": \"") {
+            let key = block[..at]
+                .rsplit(|c: char| c.is_whitespace() || c == '{' || c == ',')
+                .next()
+                .unwrap_or_default()
+                .trim_matches('"');
+            let rest = &block[at + 3..];
+            let mut text = String::new();
+            let mut chars = rest.chars();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' => text.extend(chars.next()),
+                    '"' => break,
+                    c => text.push(c),
+                }
+            }
+            words.insert(key.to_owned(), text);
+        }
+        words
+    }
+
+    /// Issue #66 item 1: a game, a variant, a piece, a side or a result
+    /// reason is said the same in a notice as on the board: a key both
+    /// the service's words and the web client's hold says the same thing.
+    #[test]
+    fn the_words_shared_with_the_web_client_say_the_same() {
+        let web = include_str!("../web/words.js");
+        let korean_block = web.find("\n  ko: {").expect("the Korean block");
+        let (en, ko) = web.split_at(korean_block);
+        for (locale, block) in [(Locale::English, en), (Locale::Korean, ko)] {
+            let web = web_words(block);
+            let mut shared = 0;
+            for (key, text) in locale.book() {
+                if let Some(said) = web.get(*key) {
+                    assert_eq!(said, text, "{key} in {locale:?}");
+                    shared += 1;
+                }
+            }
+            assert!(shared >= 60, "{locale:?}: only {shared} shared keys");
+        }
+        // The check bites: a word that differs is seen as different.
+        let toy = web_words(
+            "  ko: {\n    game_janggi: \"장기판\", \"card_wild-draw4\": \"와일드 \\\"4\\\"\",",
+        );
+        assert_eq!(toy["game_janggi"], "장기판");
+        assert_eq!(toy["card_wild-draw4"], "와일드 \"4\"");
+        assert_ne!(toy["game_janggi"], Locale::Korean.word("game_janggi"));
     }
 }

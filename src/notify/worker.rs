@@ -112,7 +112,7 @@ fn prepare(courier: &Courier, to: &Recipients, row: &Row) -> Outgoing {
             )
             .map(|m| Outgoing::Mail(Box::new(m))),
             (Some(_), None) => Ok(Outgoing::Nothing),
-            (None, person) => compose(courier, &courier.mailer, person, row)
+            (None, _) => compose(courier, &courier.mailer, to, row)
                 .map(|m| m.map_or(Outgoing::Nothing, |m| Outgoing::Mail(Box::new(m)))),
         },
         None => Err(format!("{PERMANENT}unknown channel {:?}", row.channel)),
@@ -128,17 +128,10 @@ fn prepare_push(courier: &Courier, to: &Recipients, row: &Row, id: Uuid) -> Resu
         return Err(PERMANENT.to_owned() + "the account was removed");
     };
     let kind = Kind::parse(&row.kind).ok_or("unknown notification kind")?;
-    let words = words(kind, person.locale(), &row.payload);
+    let reading = to.reading(row, person.locale(), courier.clock.now());
+    let words = words(kind, &reading, &row.payload);
     let url = kind.link(&courier.public_url, row.match_id);
-    let payload = serde_json::json!({
-        "type": kind.name(),
-        "match_id": row.match_id,
-        "title": words.subject,
-        "body": format!("{} {}", words.headline, words.detail),
-        "url": url,
-        // The notification's tag in the service worker: what it replaces.
-        "tag": super::collapse_id(row.match_id, kind),
-    });
+    let payload = web_push_payload(kind, row.match_id, &words, &url);
     Ok(Push {
         subscription: id,
         endpoint: device.endpoint.clone(),
@@ -147,6 +140,24 @@ fn prepare_push(courier: &Courier, to: &Recipients, row: &Row, id: Uuid) -> Resu
         payload: payload.to_string().into_bytes(),
         urgent: kind.urgent(),
         topic: super::push_topic(row.match_id, kind),
+    })
+}
+
+/// What a browser's service worker is sent (`src/web/sw.js` shows it).
+pub(super) fn web_push_payload(
+    kind: Kind,
+    about: Uuid,
+    words: &super::deliver::Words,
+    url: &str,
+) -> Value {
+    serde_json::json!({
+        "type": kind.name(),
+        "match_id": about,
+        "title": words.subject,
+        "body": format!("{}\n{}", words.headline, words.detail),
+        "url": url,
+        // The notification's tag in the service worker: what it replaces.
+        "tag": super::collapse_id(about, kind),
     })
 }
 
@@ -172,7 +183,11 @@ fn prepare_app(
         .as_deref()
         .and_then(super::words::Locale::known)
         .unwrap_or(person.locale());
-    let words = words(kind, locale, &row.payload);
+    let words = words(
+        kind,
+        &to.reading(row, locale, courier.clock.now()),
+        &row.payload,
+    );
     Ok(native::Push {
         platform: device.platform,
         token: device.token.clone(),
@@ -181,7 +196,7 @@ fn prepare_app(
         collapse: super::collapse_id(row.match_id, kind),
         notification: courier.keys.push_id(row.id),
         title: words.subject,
-        body: format!("{} {}", words.headline, words.detail),
+        body: format!("{}\n{}", words.headline, words.detail),
         url: kind.link(&courier.public_url, row.match_id),
         badge: to.badge(row.user_id),
         urgent: kind.urgent(),
@@ -428,9 +443,10 @@ fn at_the_table<'r>(
     conn: &mut PgConnection,
     due: Vec<&'r Row>,
     now: DateTime<Utc>,
+    acted: super::Acted,
     done: &mut Delivered,
 ) -> Result<Vec<&'r Row>, Error> {
-    let verdicts = at_table::judge(conn, &due, now)?;
+    let verdicts = at_table::judge(conn, &due, now, acted)?;
     let mut going = Vec::with_capacity(due.len());
     for (row, verdict) in due.into_iter().zip(verdicts) {
         at_table::count(row, verdict);
@@ -490,7 +506,7 @@ pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
                     due.push(row);
                 }
             }
-            let due = at_the_table(c, due, now, &mut done)?;
+            let due = at_the_table(c, due, now, courier.acted, &mut done)?;
             let ready: Vec<Outgoing> = due.iter().map(|row| prepare(courier, &to, row)).collect();
             let max_attempts = courier.max_attempts;
             let mut delivered = Vec::with_capacity(due.len());

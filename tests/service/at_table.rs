@@ -16,6 +16,8 @@ use chrono::Duration;
 use serde_json::json;
 use std::collections::HashMap;
 
+const METRICS: &str = "the scraper's token";
+
 struct Peers {
     smtp: SmtpServer,
     push: String,
@@ -78,6 +80,7 @@ async fn start(stream_seconds: u64) -> (TestApp, Peers) {
         smtp_url: Some(smtp.url()),
         allow_insecure_push_endpoints: true,
         live_stream_seconds: stream_seconds,
+        metrics_token: Some(METRICS.into()),
         ..native_peers::config(&tls, Some(&apns), Some(&fcm))
     })
     .await;
@@ -167,6 +170,16 @@ async fn two_players_at_the_table_hear_nothing_and_one_who_leaves_hears_once() {
     let after = peers.counts();
     let gained: Vec<usize> = after.iter().zip(before).map(|(a, b)| a - b).collect();
     assert_eq!(gained, [1, 1, 1, 1], "one notice on each channel: {done:?}");
+    // Item 7: it says the opponent's last move, with the piece.
+    let body = (peers.apns.log.lock().unwrap().received.last())
+        .map(|r| r.payload["aps"]["alert"]["body"].clone())
+        .unwrap();
+    let body = body.as_str().unwrap();
+    let said = ["alice: man ", "bob: man ", "alice: king ", "bob: king "];
+    assert!(
+        said.iter().any(|s| body.starts_with(s)) && body.contains('→'),
+        "{body}"
+    );
     app.clock.advance(Duration::minutes(20));
     deliver(&app).await;
     assert_eq!(peers.counts(), after, "and only once");
@@ -223,6 +236,17 @@ async fn a_page_left_open_ten_minutes_without_a_move_gets_one_notice() {
     let metrics = "SELECT count(*) AS n FROM notifications WHERE held_at IS NOT NULL \
                    AND status = 'sent'";
     assert_eq!(app.count(metrics.into()).await, 4);
+    let scraped = app.get("/metrics", METRICS).await.body;
+    let line = (scraped.as_str().unwrap().lines())
+        .find(|l| {
+            l.starts_with(
+                r#"posthorn_notices_at_table_total{kind="your_turn",outcome="sent_after_hold"}"#,
+            )
+        })
+        .expect("the counter is there")
+        .to_owned();
+    let n: u64 = line.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(n >= 4, "{line}");
     drop(page);
     peers.one_urgency_per_collapse_id();
 }

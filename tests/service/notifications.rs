@@ -544,11 +544,17 @@ async fn the_daily_digest_replaces_per_event_mail_once_a_local_morning() {
         "{}",
         subject(&mails[0])
     );
-    let (short, long) = (
-        text.find("before 2030-01-08").unwrap(),
-        text.find("before 2030-01-10").unwrap(),
+    // In the reader's words and time (issue #66): nearest deadline first.
+    let due: Vec<&str> = text.lines().filter(|l| l.ends_with(" left)")).collect();
+    assert!(due.len() >= 2, "{text}");
+    assert!(
+        due[0].contains("Jan, ") && !due[0].contains("UTC"),
+        "{text}"
     );
-    assert!(short < long, "nearest deadline first");
+    assert!(
+        due[0].contains("hours left") && due[1].contains("days left"),
+        "nearest deadline first: {due:?}"
+    );
     deliver(&app).await;
     assert_eq!(to_dami(&smtp).len(), 1, "once a day");
     // The next local morning: 07:59 nothing, 08:00 the next digest.

@@ -77,7 +77,7 @@ async fn a_burst_makes_one_notice_then_the_turn_notice_carries_the_count() {
     assert!(to_address(mail).contains(mover_name), "{mail}");
     assert_eq!(
         subject(mail),
-        "Checkers: 새 메시지가 왔어요",
+        "체커: 새 메시지가 왔어요",
         "in the reader's language"
     );
     for _ in 0..3 {
@@ -256,7 +256,7 @@ async fn the_digest_lists_the_tables_with_new_messages() {
     assert_eq!(subject(&mails[0]), "New messages at your tables");
     assert!(mails[0].contains("New messages wait at your tables:"));
     assert!(
-        mails[0].contains("Checkers =E2=80=94 new messages: 2"),
+        mails[0].contains("Checkers: new messages: 2"),
         "the table, quoted-printable: {}",
         mails[0]
     );

@@ -40,6 +40,8 @@ async function guestKeepsTheAccount(browser, errors) {
   assert.equal(await page.evaluate(() => document.documentElement.lang), "ko");
   const guest = await api("GET", "/v1/me", await L.tokenOf(page));
   assert.deepEqual([guest.guest, guest.locale, guest.display_name], [true, "ko", "민지"]);
+  // Issue #66 item 5: the browser's clock, not UTC.
+  assert.equal(guest.time_zone, "Asia/Seoul");
   await noEnglish(page, "/matches/" + m.id, ["dahye"]);
 
   // Not offered before a match has ended; offered once it has.
@@ -92,7 +94,46 @@ async function guestKeepsTheAccount(browser, errors) {
   await third.goto(BASE + "/settings");
   await third.waitForSelector("[data-keep-account]");
   await noEnglish(third, "/settings (a guest)", []);
-  for (const p of [page, other, third]) await p.context().close();
+  // Issue #66 item 5: an account left in UTC by an earlier guest takes
+  // the browser's zone on its next visit.
+  const utc = await api("POST", "/v1/guests", null, { nickname: "바다", locale: "ko" });
+  assert.equal((await api("GET", "/v1/me", utc.access_token)).time_zone, "UTC");
+  const kept = await api("POST", "/v1/me/registration", utc.access_token, { username: "bada", password: "a long password" });
+  assert.equal(kept.user.guest, false);
+  const fourth = await koreanPhone(browser, errors);
+  await L.signIn(fourth, kept);
+  await fourth.goto(BASE + "/");
+  let zone = "UTC";
+  for (let i = 0; i < 50 && zone === "UTC"; i++) {
+    await fourth.waitForTimeout(100);
+    zone = (await api("GET", "/v1/me", kept.access_token)).time_zone;
+  }
+  assert.equal(zone, "Asia/Seoul", "a kept ex-guest in UTC takes the browser's zone");
+  for (const p of [page, other, third, fourth]) await p.context().close();
 }
 
-module.exports = { guestKeepsTheAccount };
+/// Issue #66 item 5: sign-up sets a display name (닉네임), under the rules
+/// of names everywhere; a refused one is said in Korean beside the form.
+async function signUpWithADisplayName(browser, errors) {
+  const page = await koreanPhone(browser, errors, /status of 4(00|22)/);
+  await page.goto(BASE + "/signin");
+  const form = page.locator("form", { has: page.locator("input[name=display_name]") });
+  await form.locator("input[name=username]").fill("haneul");
+  await form.locator("input[name=password]").fill("a long password");
+  await form.locator("input[name=display_name]").fill("★하늘★");
+  await form.locator("button[type=submit]").click();
+  const alert = form.locator("[role=alert]:not([hidden])");
+  await alert.waitFor();
+  const said = await alert.textContent();
+  assert.match(said, /보이는 이름/, said);
+  assert.match(said, /기호/, said);
+  await noEnglish(page, "/signin (a refused nickname)", []);
+  await form.locator("input[name=display_name]").fill("하늘");
+  await form.locator("button[type=submit]").click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
+  const me = await api("GET", "/v1/me", await L.tokenOf(page));
+  assert.deepEqual([me.username, me.display_name, me.time_zone], ["haneul", "하늘", "Asia/Seoul"]);
+  await page.context().close();
+}
+
+module.exports = { guestKeepsTheAccount, signUpWithADisplayName };

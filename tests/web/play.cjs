@@ -41,7 +41,7 @@ const { audit } = require("./audit.cjs");
 const { boardsSayIt } = require("./marks.cjs");
 const { invitationsSurviveSigningIn, staysSignedIn } = require("./comingback.cjs");
 const { addressChange, passwordReset } = require("./resets.cjs");
-const { guestKeepsTheAccount } = require("./guests.cjs");
+const { guestKeepsTheAccount, signUpWithADisplayName } = require("./guests.cjs");
 const { signInWithGoogle, guestSavesWithGoogle, linkAndUnlink } = require("./google.cjs");
 const { signedInDevices, myDataAndDeletion, accountDeletionPage } = require("./account.cjs");
 const phone = require("./phone.cjs");
@@ -347,7 +347,9 @@ async function accountPages(page, token) {
     await addressChange(browser, errors);
     console.log("a new address: settings asked for the password once the address changed (a wrong one said), and the old address's link put it back and signed everyone out");
     await guestKeepsTheAccount(browser, errors);
-    console.log("guests kept: a guest from an invitation on a Korean browser played in Korean, saved the account with a password after the match, and found the match signed in on another browser");
+    console.log("guests kept: a guest from an invitation on a Korean browser played in Korean, saved the account with a password after the match, and found the match signed in on another browser; guests and a UTC ex-guest took the browser's zone");
+    await signUpWithADisplayName(browser, errors);
+    console.log("sign-up with a display name: a nickname with symbols refused in Korean beside the form, then saved with the browser's zone");
 
     const googleOnly = await signInWithGoogle(browser, errors);
     console.log("Google: a new person on a Korean phone signed in by the redirect, chose a username (a taken one refused), signed out and in again unasked; invitations joined through it, a new person's too");

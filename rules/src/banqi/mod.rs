@@ -164,6 +164,10 @@ impl Game for Banqi {
         state.apply(event)
     }
 
+    fn told(state: &State, event: &Event) -> Option<crate::Told> {
+        state.told(event)
+    }
+
     fn act(
         state: &State,
         seat: Seat,

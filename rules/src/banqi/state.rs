@@ -1,8 +1,8 @@
 //! Banqi state (docs/rules/banqi.md §B): the actions, the events, the state and its
 //! fold over events.
 
-use super::board::{self, Colour, Piece, Position, Step};
-use crate::{Outcome, RuleError, Seat};
+use super::board::{self, Cell, Colour, Kind, Piece, Position, Step};
+use crate::{Outcome, RuleError, Seat, Told};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -94,6 +94,44 @@ impl State {
         }
     }
 
+    /// An action as a turn notice tells it (issue #66 item 7), read
+    /// against the state after its append. §B8: a piece is named only
+    /// where this state shows it face up — a turn-up by the piece now up
+    /// on its square (the turned-up piece is everyone's from then on), a
+    /// move by the mover's piece on the destination — so a face-down
+    /// piece is never told.
+    pub fn told(&self, event: &Event) -> Option<Told> {
+        let face_up = |sq: u8| match self.position.cells.get(sq as usize) {
+            Some(Cell::Up(p)) => Some(*p),
+            _ => None,
+        };
+        match event {
+            Event::TurnedUp { square, piece, .. } => {
+                let sq = board::parse_square(square)?;
+                let up = face_up(sq).filter(|p| p == piece)?;
+                Some(Told::TurnedUp {
+                    piece: word(up.kind),
+                    at: board::square_name(sq),
+                })
+            }
+            Event::Moved { seat, notation, .. } => {
+                let (Step::Move(from, to) | Step::Capture(from, to)) = Step::parse(notation)?
+                else {
+                    return None;
+                };
+                let piece = face_up(to)
+                    .filter(|p| Some(p.colour) == self.colour_of(*seat))
+                    .map(|p| word(p.kind));
+                Some(Told::Moved {
+                    piece,
+                    from: board::square_name(from),
+                    to: board::square_name(to),
+                })
+            }
+            _ => None,
+        }
+    }
+
     /// §B7: the same pieces on the same squares (face-down ones
     /// included) with the same side to act; the quiet count is not part
     /// of it.
@@ -181,4 +219,17 @@ impl State {
 
 pub(super) fn other(seat: Seat) -> Seat {
     Seat(1 - seat.0)
+}
+
+/// The web client's word key of a piece (`src/web/words.js`).
+fn word(kind: Kind) -> &'static str {
+    match kind {
+        Kind::General => "piece_banqi_general",
+        Kind::Advisor => "piece_banqi_advisor",
+        Kind::Elephant => "piece_banqi_elephant",
+        Kind::Chariot => "piece_banqi_chariot",
+        Kind::Horse => "piece_banqi_horse",
+        Kind::Cannon => "piece_banqi_cannon",
+        Kind::Soldier => "piece_banqi_soldier",
+    }
 }

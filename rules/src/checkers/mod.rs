@@ -193,6 +193,10 @@ impl Game for Checkers {
         state.apply(event)
     }
 
+    fn told(state: &State, event: &Event) -> Option<crate::Told> {
+        state.told(event)
+    }
+
     fn act(
         state: &State,
         seat: Seat,

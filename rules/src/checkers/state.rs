@@ -2,7 +2,7 @@
 //! its fold over events.
 
 use super::{Board, Color, Step, Variant, NO_PROGRESS_PLIES};
-use crate::{Outcome, RuleError, Seat};
+use crate::{Outcome, RuleError, Seat, Told};
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
 
@@ -118,6 +118,34 @@ impl State {
 
     pub(super) fn repetitions(&self) -> usize {
         self.history.iter().filter(|p| **p == self.position).count()
+    }
+
+    /// A move as a turn notice tells it (issue #66 item 7), read against
+    /// the state after its append: a multiple jump is one move (§C1), so
+    /// from its first square to its last, PDN numbers; the piece as it
+    /// stands there now, a man crowned on the far row (§C1) a king.
+    pub fn told(&self, event: &Event) -> Option<Told> {
+        let Event::Moved { seat, path, .. } = event else {
+            return None;
+        };
+        let (from, to) = (*path.first()?, *path.last()?);
+        let mover = [Color::Black, Color::White]
+            .into_iter()
+            .find(|c| Self::seat_of(*c) == *seat)?;
+        let piece = self
+            .position
+            .pieces()
+            .into_iter()
+            .find(|&(square, colour, _)| square == to && colour == mover)
+            .map(|(_, _, king)| match king {
+                true => "piece_checkers_king",
+                false => "piece_checkers_man",
+            });
+        Some(Told::Moved {
+            piece,
+            from: from.to_string(),
+            to: to.to_string(),
+        })
     }
 }
 

@@ -242,6 +242,10 @@ impl Game for FlipChess {
         state.apply(event)
     }
 
+    fn told(state: &State, event: &Event) -> Option<crate::Told> {
+        state.told(event)
+    }
+
     fn act(
         state: &State,
         seat: Seat,

@@ -1,8 +1,8 @@
 //! FlipChess actions, events, state and the fold (docs/rules/flipchess.md §F).
 
-use super::board::{Board, Move, Side};
+use super::board::{square_name, Board, Kind, Move, Side};
 use super::cards::{Card, Colour, Face};
-use crate::{Millis, Outcome, RuleError, Seat};
+use crate::{Millis, Outcome, RuleError, Seat, Told};
 use serde::{Deserialize, Serialize};
 
 /// §F8: the "last card!" window, in milliseconds of server time.
@@ -247,6 +247,26 @@ impl State {
             .is_none_or(|top| Card::of(id).plays_on(top, self.named))
     }
 
+    /// A move as a turn notice tells it (issue #66 item 7), read against
+    /// the state after its append: the chess move's squares, the piece on
+    /// the destination if it is the mover's (a promoted pawn is its new
+    /// kind, §F3). Only the board is told: a card, played or held, never
+    /// is (a hand is private, §H1), nor is a flip (§F7).
+    pub fn told(&self, event: &Event) -> Option<Told> {
+        let Event::Moved { seat, notation, .. } = event else {
+            return None;
+        };
+        let mv = Move::parse(notation).ok()?;
+        let piece = self.board.squares[mv.to as usize]
+            .filter(|p| p.side == self.side_of(*seat))
+            .map(|p| chess_word(p.kind));
+        Some(Told::Moved {
+            piece,
+            from: square_name(mv.from),
+            to: square_name(mv.to),
+        })
+    }
+
     pub fn hand(&self, seat: Seat) -> &[u8] {
         &self.hands[seat.index()]
     }
@@ -424,4 +444,16 @@ impl State {
 
 fn is_zero(n: &u32) -> bool {
     *n == 0
+}
+
+/// The web client's word key of a chess piece (`src/web/words.js`).
+fn chess_word(kind: Kind) -> &'static str {
+    match kind {
+        Kind::King => "piece_chess_k",
+        Kind::Queen => "piece_chess_q",
+        Kind::Rook => "piece_chess_r",
+        Kind::Bishop => "piece_chess_b",
+        Kind::Knight => "piece_chess_n",
+        Kind::Pawn => "piece_chess_p",
+    }
 }

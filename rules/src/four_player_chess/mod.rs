@@ -304,6 +304,10 @@ impl Game for FourPlayerChess {
         state.apply(event)
     }
 
+    fn told(state: &State, event: &Event) -> Option<crate::Told> {
+        state.told(event)
+    }
+
     fn act(
         state: &State,
         seat: Seat,

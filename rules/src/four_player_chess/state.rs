@@ -1,8 +1,8 @@
 //! Four-player chess state (docs/rules/four-player-chess.md §Q): the actions, the events, the
 //! state and its fold over events.
 
-use super::board::{Army, Kind, Mode, Move, Owner, Position};
-use crate::{Outcome, OutcomeKind, RuleError, Seat};
+use super::board::{square_name, Army, Kind, Mode, Move, Owner, Position};
+use crate::{Outcome, OutcomeKind, RuleError, Seat, Told};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -200,6 +200,28 @@ impl State {
         }
     }
 
+    /// A move as a turn notice tells it (issue #66 item 7), read against
+    /// the state after its append: the move's squares, the piece on the
+    /// destination if it is the moving army's. That army may be out by
+    /// the end of the append (§Q7: its pieces stay, dead), and no other
+    /// piece moves in it, so a dead piece there is still the one moved.
+    pub fn told(&self, event: &Event) -> Option<Told> {
+        let Event::Moved { army, notation, .. } = event else {
+            return None;
+        };
+        let mv = Move::parse(notation)?;
+        let piece = self
+            .position
+            .piece(mv.to)
+            .filter(|p| matches!(p.owner, Owner::Dead) || p.owner == Owner::of(*army))
+            .map(|p| chess_word(p.kind));
+        Some(Told::Moved {
+            piece,
+            from: square_name(mv.from),
+            to: square_name(mv.to),
+        })
+    }
+
     pub(super) fn repetitions(&self) -> usize {
         let now = fingerprint(&self.position);
         self.history.iter().filter(|p| **p == now).count()
@@ -278,4 +300,18 @@ fn fingerprint(position: &Position) -> u64 {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     position.hash(&mut hasher);
     hasher.finish()
+}
+
+/// The web client's word key of a chess piece (`src/web/words.js`); a
+/// promoted queen is told as the queen it moves as (§Q8 scores it as a
+/// pawn).
+fn chess_word(kind: Kind) -> &'static str {
+    match kind {
+        Kind::King => "piece_chess_k",
+        Kind::Queen => "piece_chess_q",
+        Kind::Rook => "piece_chess_r",
+        Kind::Bishop => "piece_chess_b",
+        Kind::Knight => "piece_chess_n",
+        Kind::Pawn => "piece_chess_p",
+    }
 }

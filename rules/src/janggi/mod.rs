@@ -259,6 +259,10 @@ impl Game for Janggi {
         state.apply(event)
     }
 
+    fn told(state: &State, event: &Event) -> Option<crate::Told> {
+        state.told(event)
+    }
+
     fn act(
         state: &State,
         seat: Seat,

@@ -1,9 +1,9 @@
 //! Janggi state (docs/rules/janggi.md §J): the actions, the events, the state and its
 //! fold over events.
 
-use super::board::{Kind, Move, Position, Side};
+use super::board::{square_name, Kind, Move, Position, Side};
 use super::Setups;
-use crate::{Outcome, RuleError, Seat};
+use crate::{Outcome, RuleError, Seat, Told};
 use serde::{Deserialize, Serialize};
 
 /// One step a seat may take.
@@ -98,6 +98,29 @@ impl State {
         self.history.iter().filter(|p| **p == self.position).count()
     }
 
+    /// A move as a turn notice tells it (issue #66 item 7: "차 e2→e7"),
+    /// read against the state after its append: the squares as the move
+    /// writes them, the piece on the destination if it is the mover's.
+    /// A pass (§J5) moves nothing.
+    pub fn told(&self, event: &Event) -> Option<Told> {
+        let Event::Moved { seat, notation, .. } = event else {
+            return None;
+        };
+        let Move::Step { from, to } = Move::parse(notation)? else {
+            return None;
+        };
+        let piece = self
+            .position
+            .piece(to)
+            .filter(|p| p.side == self.side_of(*seat))
+            .map(|p| word(p.kind));
+        Some(Told::Moved {
+            piece,
+            from: square_name(from),
+            to: square_name(to),
+        })
+    }
+
     pub(super) fn finish(&self, winner: Seat, reason: &str) -> Event {
         let mut result = Outcome::win(vec![winner], reason);
         result.scores = Some(self.scores());
@@ -163,4 +186,17 @@ impl State {
 
 pub(super) fn other(seat: Seat) -> Seat {
     Seat(1 - seat.0)
+}
+
+/// The web client's word key of a piece (`src/web/words.js`).
+fn word(kind: Kind) -> &'static str {
+    match kind {
+        Kind::King => "piece_janggi_king",
+        Kind::Guard => "piece_janggi_guard",
+        Kind::Chariot => "piece_janggi_chariot",
+        Kind::Cannon => "piece_janggi_cannon",
+        Kind::Horse => "piece_janggi_horse",
+        Kind::Elephant => "piece_janggi_elephant",
+        Kind::Soldier => "piece_janggi_soldier",
+    }
 }

@@ -88,18 +88,7 @@ impl Apns {
 
     /// The request for one notification.
     pub fn request(&self, push: &Push, bearer: &str) -> Result<Request<Body>, String> {
-        let payload = json!({
-            "aps": {
-                "alert": {"title": push.title, "body": push.body},
-                "badge": push.badge,
-                "sound": "default",
-                "thread-id": push.about.to_string(),
-            },
-            "type": push.kind.name(),
-            "match_id": push.about,
-            "url": push.url,
-            "notification_id": push.notification,
-        });
+        let payload = payload(push);
         Request::post(format!("{}/3/device/{}", self.base, push.token))
             .header("authorization", format!("bearer {bearer}"))
             .header("apns-topic", &self.topic)
@@ -115,6 +104,23 @@ impl Apns {
             .body(Body::from(payload.to_string()))
             .map_err(|e| e.to_string())
     }
+}
+
+/// What an iPhone is sent for one notification: the alert in its
+/// reader's words, the badge, and where a tap leads.
+pub fn payload(push: &Push) -> serde_json::Value {
+    json!({
+        "aps": {
+            "alert": {"title": push.title, "body": push.body},
+            "badge": push.badge,
+            "sound": "default",
+            "thread-id": push.about.to_string(),
+        },
+        "type": push.kind.name(),
+        "match_id": push.about,
+        "url": push.url,
+        "notification_id": push.notification,
+    })
 }
 
 /// A `.p8` file (PKCS#8 PEM), read by OpenSSL, as the PKCS#8 DER that

@@ -162,35 +162,42 @@ impl Fcm {
 
     /// The request for one notification.
     pub fn request(&self, push: &Push, bearer: &str) -> Result<Request<Body>, String> {
-        let about = push.about.to_string();
-        let message = json!({"message": {
-            "token": push.token,
-            "notification": {"title": push.title, "body": push.body},
-            "data": {
-                "type": push.kind.name(),
-                "match_id": about,
-                "url": push.url,
-                "notification_id": push.notification.to_string(),
-            },
-            "android": {
-                "priority": if push.urgent { "HIGH" } else { "NORMAL" },
-                "ttl": format!("{}s", super::TTL_SECONDS),
-                // A newer notice about the match of the same urgency
-                // replaces an older one (issue #66 item 4).
-                "collapse_key": push.collapse,
-                "notification": {
-                    "channel_id": push.channel(),
-                    "tag": push.collapse,
-                    "notification_count": push.badge,
-                },
-            },
-        }});
+        let message = message(push);
         Request::post(&self.send_url)
             .header("authorization", format!("Bearer {bearer}"))
             .header("content-type", "application/json")
             .body(Body::from(message.to_string()))
             .map_err(|e| e.to_string())
     }
+}
+
+/// What an Android phone is sent for one notification (FCM's HTTP v1
+/// `message`): the notice in its reader's words, its channel and what it
+/// replaces.
+pub fn message(push: &Push) -> serde_json::Value {
+    let about = push.about.to_string();
+    json!({"message": {
+        "token": push.token,
+        "notification": {"title": push.title, "body": push.body},
+        "data": {
+            "type": push.kind.name(),
+            "match_id": about,
+            "url": push.url,
+            "notification_id": push.notification.to_string(),
+        },
+        "android": {
+            "priority": if push.urgent { "HIGH" } else { "NORMAL" },
+            "ttl": format!("{}s", super::TTL_SECONDS),
+            // A newer notice about the match of the same urgency
+            // replaces an older one (issue #66 item 4).
+            "collapse_key": push.collapse,
+            "notification": {
+                "channel_id": push.channel(),
+                "tag": push.collapse,
+                "notification_count": push.badge,
+            },
+        },
+    }})
 }
 
 /// What FCM's answer means (its `ErrorCode` reference): a token that is

@@ -9,8 +9,8 @@
 //! `cargo test -p posthorn --lib golden` compares; with
 //! `POSTHORN_BLESS=1` it writes the files anew (then read the diff).
 //!
-//! Each fixture is a payload as the service writes it (`crate::notices`,
-//! the digest's and the morning's own): a turn after a Janggi chariot's
+//! Each fixture (`docs/notices/fixtures.json`) is a payload as the
+//! service writes it (`crate::notices`, the digest's and the morning's own): a turn after a Janggi chariot's
 //! move, a Banqi piece turned up, a FlipChess flip decision, a
 //! four-player elimination, a rated resignation, a tournament round…
 
@@ -21,7 +21,7 @@ use super::words::Locale;
 use super::Kind;
 use askama::Template;
 use chrono::{DateTime, TimeZone, Utc};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::HashMap;
 use uuid::Uuid;
 
@@ -49,217 +49,22 @@ fn names(locale: Locale) -> HashMap<Uuid, Option<String>> {
     ])
 }
 
-/// Every notice a reader may get: (what it shows, kind, payload).
-fn fixtures() -> Vec<(&'static str, Kind, Value)> {
-    let deadline = "2026-03-08T20:00:00Z";
-    let turn =
-        |game: &str, last: Value| json!({"game": game, "deadline_at": deadline, "last": last});
-    let finished = |game: &str, result: Value, players: Value| json!({"game": game, "result": result, "players": players});
-    vec![
-        (
-            "a Janggi chariot moved",
-            Kind::YourTurn,
-            turn(
-                "janggi",
-                json!({"by": OPPONENT, "piece": "piece_janggi_chariot", "from": "e2", "to": "e7"}),
-            ),
-        ),
-        (
-            "a checkers jump, Russian rules",
-            Kind::YourTurn,
-            json!({"game": "checkers",
-            "variant": "russian", "deadline_at": deadline,
-            "last": {"by": OPPONENT, "piece": "piece_checkers_man", "from": "c3", "to": "e5"}}),
-        ),
-        (
-            "a Banqi piece turned up",
-            Kind::YourTurn,
-            turn(
-                "banqi",
-                json!({"by": OPPONENT, "piece": "piece_banqi_cannon", "at": "b3"}),
-            ),
-        ),
-        (
-            "a FlipChess knight, with messages waiting",
-            Kind::YourTurn,
-            json!({"game": "flipchess",
-            "deadline_at": deadline, "unread_messages": 2,
-            "last": {"by": OPPONENT, "piece": "piece_chess_n", "from": "g1", "to": "f3"}}),
-        ),
-        (
-            "a four-player chess move by a deleted player",
-            Kind::YourTurn,
-            turn(
-                "four_player_chess",
-                json!({"by": GONE, "piece": "piece_chess_q", "from": "d1", "to": "h5"}),
-            ),
-        ),
-        (
-            "a turn with no move before it",
-            Kind::YourTurn,
-            json!({"game": "checkers", "deadline_at": deadline}),
-        ),
-        (
-            "half the time gone",
-            Kind::TimeoutNotice,
-            json!({"game": "janggi", "deadline_at": "2026-03-08T08:00:00Z"}),
-        ),
-        (
-            "a rated resignation",
-            Kind::MatchFinished,
-            finished(
-                "janggi",
-                json!({"winners": [0], "reason": "resigned", "ratings": [
-                {"seat": 0, "before": 1500, "after": 1512, "change": 12},
-                {"seat": 1, "before": 1520, "after": 1508, "change": -12}]}),
-                json!([READER, OPPONENT]),
-            ),
-        ),
-        (
-            "lost by abandonment",
-            Kind::MatchFinished,
-            finished(
-                "checkers",
-                json!({"winners": [1], "reason": "abandoned"}),
-                json!([READER, OPPONENT]),
-            ),
-        ),
-        (
-            "checkmate",
-            Kind::MatchFinished,
-            finished(
-                "flipchess",
-                json!({"winners": [1], "reason": "king_captured"}),
-                json!([READER, OPPONENT]),
-            ),
-        ),
-        (
-            "a draw by repetition",
-            Kind::MatchFinished,
-            finished(
-                "janggi",
-                json!({"winners": [], "reason": "threefold_repetition"}),
-                json!([READER, OPPONENT]),
-            ),
-        ),
-        (
-            "a four-player team win on points",
-            Kind::MatchFinished,
-            finished(
-                "four_player_chess",
-                json!({"winners": [0, 2], "reason": "round_limit", "scores": [40, 12, 33, 8]}),
-                json!([READER, OPPONENT, THIRD, GONE]),
-            ),
-        ),
-        ("a challenge", Kind::Invitation, json!({"game": "banqi"})),
-        (
-            "a challenge accepted",
-            Kind::InvitationAccepted,
-            json!({"game": "janggi"}),
-        ),
-        (
-            "a draw offered",
-            Kind::DrawOffered,
-            json!({"game": "checkers", "deadline_at": deadline}),
-        ),
-        (
-            "FlipChess: the king taken",
-            Kind::FlipDecision,
-            json!({"game": "flipchess", "deadline_at": deadline}),
-        ),
-        (
-            "four-player chess: Red checkmated",
-            Kind::PlayerEliminated,
-            json!({"game": "four_player_chess", "army": "red", "reason": "checkmate"}),
-        ),
-        (
-            "four-player chess: Gray abandoned",
-            Kind::PlayerEliminated,
-            json!({"game": "four_player_chess", "army": "gray", "reason": "abandoned"}),
-        ),
-        (
-            "withdrawn",
-            Kind::MatchCancelled,
-            json!({"game": "janggi", "reason": "withdrawn"}),
-        ),
-        (
-            "declined",
-            Kind::MatchCancelled,
-            json!({"game": "janggi", "reason": "declined"}),
-        ),
-        (
-            "expired",
-            Kind::MatchCancelled,
-            json!({"game": "janggi", "reason": "expired"}),
-        ),
-        (
-            "a takeback asked",
-            Kind::TakebackRequested,
-            json!({"game": "checkers"}),
-        ),
-        (
-            "a takeback granted",
-            Kind::TakebackAnswered,
-            json!({"game": "checkers", "accepted": true}),
-        ),
-        (
-            "a takeback declined",
-            Kind::TakebackAnswered,
-            json!({"game": "checkers", "accepted": false}),
-        ),
-        (
-            "away until a date",
-            Kind::OpponentOnVacation,
-            json!({"game": "janggi", "until": "2026-03-14T15:00:00Z"}),
-        ),
-        (
-            "away",
-            Kind::OpponentOnVacation,
-            json!({"game": "janggi", "until": null}),
-        ),
-        ("back", Kind::OpponentBack, json!({"game": "janggi"})),
-        (
-            "a stored reply played",
-            Kind::ConditionalPlayed,
-            json!({"game": "checkers"}),
-        ),
-        (
-            "invited to a tournament",
-            Kind::TournamentInvited,
-            json!({"game": "checkers",
-            "tournament": "봄 리그", "variant": "brazilian", "turn_hours": 48, "rated": true}),
-        ),
-        (
-            "a tournament started",
-            Kind::TournamentStarted,
-            json!({"game": "janggi", "tournament": "봄 리그"}),
-        ),
-        (
-            "a knockout's next round",
-            Kind::TournamentRound,
-            json!({"game": "janggi", "tournament": "봄 리그"}),
-        ),
-        (
-            "a tournament over",
-            Kind::TournamentFinished,
-            json!({"game": "janggi", "tournament": "봄 리그",
-            "standings": "1. 지우 3 · 2. 민준 2 · 3. 서연 1"}),
-        ),
-        (
-            "new messages",
-            Kind::Message,
-            json!({"game": "banqi", "unread": 3}),
-        ),
-        (
-            "the morning digest",
-            Kind::Digest,
-            json!({"matches": [
-            {"game": "janggi", "deadline_at": "2026-03-08T08:00:00Z"},
-            {"game": "checkers", "variant": "pool", "deadline_at": "2026-03-09T20:00:00Z"}],
-            "messages": [{"game": "banqi", "unread": 1}]}),
-        ),
-        ("the morning's puzzles", Kind::DailyPuzzle, json!({})),
-    ]
+/// Every notice a reader may get: (what it shows, kind, payload), from
+/// `docs/notices/fixtures.json`: payloads as the service writes them
+/// (`tests/service/golden_shapes.rs` checks real ones against them).
+fn fixtures() -> Vec<(String, Kind, Value)> {
+    let list: Vec<Value> =
+        serde_json::from_str(include_str!("../../docs/notices/fixtures.json")).unwrap();
+    list.into_iter()
+        .map(|f| {
+            let kind = Kind::parse(f["kind"].as_str().unwrap()).expect("a kind");
+            (
+                f["what"].as_str().unwrap().to_owned(),
+                kind,
+                f["payload"].clone(),
+            )
+        })
+        .collect()
 }
 
 /// One reader: their language and where they live.

@@ -21,6 +21,7 @@ mod fair_play;
 mod flipchess;
 mod four_player_chess;
 mod friends;
+mod golden_shapes;
 mod guests;
 mod hardening;
 mod headers;

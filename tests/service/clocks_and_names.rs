@@ -109,3 +109,96 @@ async fn sign_up_and_settings_set_a_display_name_under_the_rules_of_names() {
     assert_eq!(refused.status, 403, "a guest's name is its nickname");
     app.stop().await;
 }
+
+/// Issue #66 item 5: a Korean guest made as the browser makes one (its
+/// zone sent) hears nothing in its quiet hours and gets the morning's
+/// puzzles at 08:00 in Seoul, by push (a guest has no address), on a
+/// fixed clock that starts at 09:00 UTC, 18:00 in Seoul.
+#[actix_web::test]
+async fn a_seoul_guests_quiet_hours_and_morning_come_at_seoul_times() {
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use base64::Engine;
+    use chrono::Duration;
+    let (push, inbox) = crate::push_service::start_push_service().await;
+    let app = TestApp::start_with(posthorn::config::Config {
+        allow_insecure_push_endpoints: true,
+        ..Default::default()
+    })
+    .await;
+    let body = json!({"nickname": "하늘", "time_zone": "Asia/Seoul", "locale": "ko"});
+    let made = app
+        .request(
+            "POST",
+            "/v1/guests",
+            None,
+            Some(body),
+            &[("X-Forwarded-For", "198.51.100.72")],
+        )
+        .await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let guest = made.body["access_token"].as_str().unwrap().to_owned();
+    let name = made.body["user"]["username"].as_str().unwrap().to_owned();
+    let (device, auth) = ece::generate_keypair_and_auth_secret().unwrap();
+    let subscription = json!({"endpoint": format!("{push}/push/phone"),
+        "keys": {"p256dh": URL_SAFE_NO_PAD.encode(device.pub_as_raw().unwrap()),
+                 "auth": URL_SAFE_NO_PAD.encode(auth)}});
+    assert_eq!(
+        app.post("/v1/push-subscriptions", &guest, subscription)
+            .await
+            .status,
+        201
+    );
+    let settings = json!({"quiet_hours": {"start": "22:00", "end": "07:30"}, "daily_puzzle": true});
+    let saved = app
+        .request(
+            "PUT",
+            "/v1/me/notification-settings",
+            Some(&guest),
+            Some(settings),
+            &[],
+        )
+        .await;
+    assert_eq!(saved.status, 200, "{}", saved.body);
+    let kinds = || -> Vec<String> {
+        (inbox.lock().unwrap().iter())
+            .map(|r| {
+                let plain =
+                    ece::decrypt(&device.raw_components().unwrap(), &auth, &r.body).unwrap();
+                let payload: serde_json::Value = serde_json::from_slice(&plain).unwrap();
+                payload["type"].as_str().unwrap().to_owned()
+            })
+            .collect()
+    };
+    // 18:00 in Seoul: this morning's puzzles are out.
+    crate::native_push::deliver(&app).await;
+    assert_eq!(kinds(), ["daily_puzzle"]);
+    // 23:00 in Seoul: a challenge waits for the end of the quiet hours.
+    app.clock.advance(Duration::hours(5));
+    let alice = app.register("alice").await;
+    let m = app
+        .challenge(
+            "/v1/matches",
+            &alice,
+            json!({"game": "checkers", "opponents": [name]}),
+        )
+        .await;
+    assert_eq!(m.status, 201, "{}", m.body);
+    let held = crate::native_push::deliver(&app).await;
+    assert!(held.waiting >= 1, "{held:?}");
+    assert_eq!(kinds().len(), 1, "quiet at 23:00 in Seoul");
+    app.clock
+        .advance(Duration::hours(8) + Duration::minutes(29));
+    crate::native_push::deliver(&app).await;
+    assert_eq!(kinds().len(), 1, "still quiet at 07:29 in Seoul");
+    app.clock.advance(Duration::minutes(1));
+    crate::native_push::deliver(&app).await;
+    assert_eq!(kinds(), ["daily_puzzle", "invitation"], "07:30 in Seoul");
+    // 07:59: not yet the morning's puzzles; 08:00 in Seoul: they are out.
+    app.clock.advance(Duration::minutes(29));
+    crate::native_push::deliver(&app).await;
+    assert_eq!(kinds().len(), 2);
+    app.clock.advance(Duration::minutes(1));
+    crate::native_push::deliver(&app).await;
+    assert_eq!(kinds(), ["daily_puzzle", "invitation", "daily_puzzle"]);
+    app.stop().await;
+}

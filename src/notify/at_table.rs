@@ -102,9 +102,18 @@ pub(super) fn judge(
     Ok(verdicts)
 }
 
-/// Of `rows`, those a newer notice of the same urgency about the same
-/// match for the same channel has followed.
+/// Of `rows`, the pushes a newer notice of the same urgency about the
+/// same match to the same device has followed (it takes their place on
+/// the phone; a mail replaces nothing).
 fn replaced(conn: &mut PgConnection, rows: &[&Row]) -> Result<HashSet<i64>, Error> {
+    let rows: Vec<&Row> = (rows.iter().copied())
+        .filter(|r| {
+            matches!(
+                Channel::parse(&r.channel),
+                Some(Channel::Push(_) | Channel::App(_))
+            )
+        })
+        .collect();
     let Some(oldest) = rows.iter().map(|r| r.id).min() else {
         return Ok(HashSet::new());
     };
@@ -137,10 +146,13 @@ fn replaced(conn: &mut PgConnection, rows: &[&Row]) -> Result<HashSet<i64>, Erro
         .collect())
 }
 
-/// A push that would go with a more urgent one about the same match to
-/// the same device is dropped: the push services promise no order, and
-/// the quieter one could arrive last and take the other's place. A mail
-/// replaces nothing and goes.
+/// Two pushes about one match to one device in one batch: the push
+/// services promise no order, so the one that arrives last could take
+/// the other's place. A quieter notice is dropped when a more urgent one
+/// about the same moment or later goes with it ("accepted" beside "your
+/// turn" of the same append); a notice asking for a move is dropped when
+/// the match has ended since (a held "your turn" beside the result). A
+/// result or an elimination is never dropped, and a mail replaces nothing.
 fn quieter_dropped(rows: &[&Row], verdicts: &mut [Verdict]) {
     let pushed = |row: &Row| {
         matches!(
@@ -148,16 +160,34 @@ fn quieter_dropped(rows: &[&Row], verdicts: &mut [Verdict]) {
             Some(Channel::Push(_) | Channel::App(_))
         )
     };
-    let urgent = |row: &Row| Kind::parse(&row.kind).is_some_and(Kind::urgent);
-    let sent_urgent: HashSet<(Uuid, Uuid, &str)> = (rows.iter().zip(verdicts.iter()))
-        .filter(|(r, v)| **v == Verdict::Send && pushed(r) && urgent(r))
-        .map(|(r, _)| (r.user_id, r.match_id, r.channel.as_str()))
-        .collect();
+    let kind = |row: &Row| Kind::parse(&row.kind);
+    // The latest seq of each sort going to each device about each match.
+    let latest = |wanted: &dyn Fn(Kind) -> bool, verdicts: &[Verdict]| {
+        let mut latest: HashMap<(Uuid, Uuid, &str), i32> = HashMap::new();
+        let going = (rows.iter().zip(verdicts.iter())).filter(|(_, v)| **v == Verdict::Send);
+        for (r, _) in going.filter(|(r, _)| pushed(r) && kind(r).is_some_and(wanted)) {
+            let seq = latest
+                .entry((r.user_id, r.match_id, r.channel.as_str()))
+                .or_insert(r.seq);
+            *seq = r.seq.max(*seq);
+        }
+        latest
+    };
+    let turns = latest(&|k| k.urgent(), verdicts);
+    let ends = latest(&|k| k == Kind::MatchFinished, verdicts);
     for (row, verdict) in rows.iter().zip(verdicts.iter_mut()) {
+        let (Some(k), true, Verdict::Send) = (kind(row), pushed(row), *verdict) else {
+            continue;
+        };
         let with = (row.user_id, row.match_id, row.channel.as_str());
-        let about_match = Kind::parse(&row.kind).is_some_and(Kind::about_a_match);
-        let quieter = pushed(row) && about_match && !urgent(row);
-        if *verdict == Verdict::Send && quieter && sent_urgent.contains(&with) {
+        let lasting = matches!(k, Kind::MatchFinished | Kind::PlayerEliminated);
+        if k.urgent() && ends.get(&with).is_some_and(|end| *end > row.seq) {
+            *verdict = Verdict::Drop("the match ended since");
+        } else if k.about_a_match()
+            && !k.urgent()
+            && !lasting
+            && turns.get(&with).is_some_and(|turn| *turn >= row.seq)
+        {
             *verdict = Verdict::Drop("a more urgent notice about the match went with it");
         }
     }
@@ -258,4 +288,67 @@ pub(super) fn watched(
 /// A user's watching rows go with the account (the deletion's owner asks).
 pub fn forget(conn: &mut PgConnection, user: Uuid) -> Result<usize, Error> {
     Ok(diesel::delete(watchers::table.filter(watchers::user_id.eq(user))).execute(conn)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: i64, kind: Kind, seq: i32, channel: &str) -> Row {
+        Row {
+            id,
+            user_id: Uuid::nil(),
+            match_id: Uuid::nil(),
+            seq,
+            kind: kind.name().into(),
+            channel: channel.into(),
+            payload: serde_json::Value::Null,
+            attempts: 0,
+            created_at: DateTime::<Utc>::MIN_UTC,
+            held_at: None,
+        }
+    }
+
+    fn verdicts(rows: &[Row]) -> Vec<Verdict> {
+        let rows: Vec<&Row> = rows.iter().collect();
+        let mut verdicts = vec![Verdict::Send; rows.len()];
+        quieter_dropped(&rows, &mut verdicts);
+        verdicts
+    }
+
+    /// Issue #66 item 4, and the review's case: a result is never lost to
+    /// a stale turn; "accepted" never rides beside the turn of its append.
+    #[test]
+    fn the_quieter_or_stale_push_of_a_batch_is_dropped_and_a_result_never() {
+        let phone = format!("push:{}", Uuid::nil());
+        let dropped = |v: &Verdict| matches!(v, Verdict::Drop(_));
+        let accepted = [
+            row(1, Kind::YourTurn, 3, &phone),
+            row(2, Kind::InvitationAccepted, 3, &phone),
+        ];
+        assert_eq!(
+            verdicts(&accepted).iter().map(dropped).collect::<Vec<_>>(),
+            [false, true]
+        );
+        let ended = [
+            row(1, Kind::YourTurn, 10, &phone),
+            row(2, Kind::MatchFinished, 11, &phone),
+        ];
+        assert_eq!(
+            verdicts(&ended).iter().map(dropped).collect::<Vec<_>>(),
+            [true, false]
+        );
+        // News after the turn is newer: it goes.
+        let later = [
+            row(1, Kind::YourTurn, 10, &phone),
+            row(2, Kind::Message, 11, &phone),
+        ];
+        assert!(!verdicts(&later).iter().any(dropped));
+        // A mail replaces nothing.
+        let mails = [
+            row(1, Kind::YourTurn, 3, "email"),
+            row(2, Kind::InvitationAccepted, 3, "email"),
+        ];
+        assert!(!verdicts(&mails).iter().any(dropped));
+    }
 }

@@ -66,54 +66,56 @@ pub(super) fn judge(
     let watched = watched(conn, &pairs, now)?;
     // Only a notice held or watched now can be dropped for what its
     // reader did at the table.
-    let at_table: Vec<&Row> = (rows.iter().copied())
-        .filter(|r| per_match(r))
-        .filter(|r| r.held_at.is_some() || watched.contains_key(&(r.user_id, r.match_id)))
-        .collect();
+    let at_table = |r: &Row| {
+        per_match(r) && (r.held_at.is_some() || watched.contains_key(&(r.user_id, r.match_id)))
+    };
+    let at_table: Vec<&Row> = rows.iter().copied().filter(|r| at_table(r)).collect();
     let asked: Vec<(Uuid, Uuid, i32)> = at_table
         .iter()
         .map(|r| (r.user_id, r.match_id, r.seq))
         .collect();
     let acted = acted(conn, &asked)?;
     let newer = replaced(conn, &at_table)?;
-    let mut verdicts: Vec<Verdict> = rows
+    let judged: HashMap<i64, Verdict> = at_table
         .iter()
         .map(|row| {
-            let key = (row.user_id, row.match_id);
-            if !at_table.iter().any(|r| r.id == row.id) {
-                return Verdict::Send;
-            }
-            if acted.contains(&(row.user_id, row.match_id, row.seq)) {
-                return Verdict::Drop("its reader played at the table");
-            }
-            if newer.contains(&row.id) {
-                return Verdict::Drop("a newer notice about the match replaced it");
-            }
-            let last = row.held_at.unwrap_or(now) + LONGEST_HOLD;
-            match watched.get(&key) {
-                Some(until) if now < last => {
-                    Verdict::Hold((*until).min(last).min(now + LOOK_AGAIN))
+            let verdict = if acted.contains(&(row.user_id, row.match_id, row.seq)) {
+                Verdict::Drop("its reader played at the table")
+            } else if newer.contains(&row.id) {
+                Verdict::Drop("a newer notice about the match replaced it")
+            } else {
+                let last = row.held_at.unwrap_or(now) + LONGEST_HOLD;
+                match watched.get(&(row.user_id, row.match_id)) {
+                    Some(until) if now < last => {
+                        Verdict::Hold((*until).min(last).min(now + LOOK_AGAIN))
+                    }
+                    _ => Verdict::Send,
                 }
-                _ => Verdict::Send,
-            }
+            };
+            (row.id, verdict)
         })
+        .collect();
+    let mut verdicts: Vec<Verdict> = (rows.iter())
+        .map(|row| judged.get(&row.id).copied().unwrap_or(Verdict::Send))
         .collect();
     quieter_dropped(rows, &mut verdicts);
     Ok(verdicts)
+}
+
+/// Whether `row` goes to a browser or a phone, where a newer notice takes
+/// an older one's place (a mail never does).
+fn pushed(row: &Row) -> bool {
+    matches!(
+        Channel::parse(&row.channel),
+        Some(Channel::Push(_) | Channel::App(_))
+    )
 }
 
 /// Of `rows`, the pushes a newer notice of the same urgency about the
 /// same match to the same device has followed (it takes their place on
 /// the phone; a mail replaces nothing).
 fn replaced(conn: &mut PgConnection, rows: &[&Row]) -> Result<HashSet<i64>, Error> {
-    let rows: Vec<&Row> = (rows.iter().copied())
-        .filter(|r| {
-            matches!(
-                Channel::parse(&r.channel),
-                Some(Channel::Push(_) | Channel::App(_))
-            )
-        })
-        .collect();
+    let rows: Vec<&Row> = rows.iter().copied().filter(|r| pushed(r)).collect();
     let Some(oldest) = rows.iter().map(|r| r.id).min() else {
         return Ok(HashSet::new());
     };
@@ -154,12 +156,6 @@ fn replaced(conn: &mut PgConnection, rows: &[&Row]) -> Result<HashSet<i64>, Erro
 /// the match has ended since (a held "your turn" beside the result). A
 /// result or an elimination is never dropped, and a mail replaces nothing.
 fn quieter_dropped(rows: &[&Row], verdicts: &mut [Verdict]) {
-    let pushed = |row: &Row| {
-        matches!(
-            Channel::parse(&row.channel),
-            Some(Channel::Push(_) | Channel::App(_))
-        )
-    };
     let kind = |row: &Row| Kind::parse(&row.kind);
     // The latest seq of each sort going to each device about each match.
     let latest = |wanted: &dyn Fn(Kind) -> bool, verdicts: &[Verdict]| {

@@ -113,9 +113,12 @@ pub(super) fn words(kind: Kind, reading: &Reading, payload: &Value) -> Words {
     if kind == Kind::Digest {
         return digest_words(reading, payload, link);
     }
+    // A tournament invitation names its variant among its terms, always;
+    // elsewhere the game's name carries it where it is not the default.
+    let terms = kind == Kind::TournamentInvited;
     let game = reading.game(
         payload["game"].as_str().unwrap_or_default(),
-        payload["variant"].as_str(),
+        payload["variant"].as_str().filter(|_| !terms),
     );
     let (deadline, left) = reading.deadline(&payload["deadline_at"]);
     let (result, rating) = match kind {
@@ -138,15 +141,10 @@ pub(super) fn words(kind: Kind, reading: &Reading, payload: &Value) -> Words {
     // A tournament invitation's terms (issue #46): seen before joining.
     let variant = payload["variant"]
         .as_str()
-        .filter(|_| kind == Kind::TournamentInvited)
+        .filter(|_| terms)
         .map_or(String::new(), |v| {
             format!(" ({})", reading.word_or(&format!("variant_{v}"), v))
         });
-    let game = if kind == Kind::TournamentInvited {
-        reading.game(payload["game"].as_str().unwrap_or_default(), None)
-    } else {
-        game
-    };
     let turn_hours = payload["turn_hours"].as_f64().map_or(String::new(), |h| {
         format!("{}", (h * 100.0).round() / 100.0)
     });

@@ -149,13 +149,11 @@ fn native(channel: &str, kind: Kind, words: &super::deliver::Words, link: &str) 
         token: "device".into(),
         kind,
         about: MATCH,
-        collapse: super::collapse_id(MATCH, kind),
         notification: Uuid::nil(),
         title: words.subject.clone(),
         body: format!("{}\n{}", words.headline, words.detail),
         url: link.to_owned(),
         badge: 1,
-        urgent: kind.urgent(),
         expires: now(),
     };
     if channel == "apns" {
@@ -163,8 +161,8 @@ fn native(channel: &str, kind: Kind, words: &super::deliver::Words, link: &str) 
         let alert = fields(&payload["aps"]["alert"], &["title", "body"]);
         format!(
             "{alert}apns-collapse-id: {}\napns-priority: {}\n",
-            push.collapse,
-            if push.urgent { 10 } else { 5 }
+            push.collapse(),
+            if push.urgent() { 10 } else { 5 }
         )
     } else {
         let message = fcm::message(&push);

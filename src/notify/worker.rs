@@ -193,13 +193,11 @@ fn prepare_app(
         token: device.token.clone(),
         kind,
         about: row.match_id,
-        collapse: super::collapse_id(row.match_id, kind),
         notification: courier.keys.push_id(row.id),
         title: words.subject,
         body: format!("{}\n{}", words.headline, words.detail),
         url: kind.link(&courier.public_url, row.match_id),
         badge: to.badge(row.user_id),
-        urgent: kind.urgent(),
         expires: courier.clock.now() + Duration::seconds(native::TTL_SECONDS),
     })
 }

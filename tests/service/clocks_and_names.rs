@@ -6,19 +6,27 @@
 use crate::support::TestApp;
 use serde_json::json;
 
+/// `POST /v1/guests` with `body`, as a browser at `address` sends it.
+async fn guest_made(
+    app: &TestApp,
+    body: serde_json::Value,
+    address: &str,
+) -> crate::support::Reply {
+    app.request(
+        "POST",
+        "/v1/guests",
+        None,
+        Some(body),
+        &[("X-Forwarded-For", address)],
+    )
+    .await
+}
+
 #[actix_web::test]
 async fn a_guest_takes_the_browsers_time_zone_and_a_wrong_one_is_refused() {
     let app = TestApp::start().await;
     let body = json!({"nickname": "민지", "time_zone": "Asia/Seoul", "locale": "ko"});
-    let made = app
-        .request(
-            "POST",
-            "/v1/guests",
-            None,
-            Some(body),
-            &[("X-Forwarded-For", "198.51.100.70")],
-        )
-        .await;
+    let made = guest_made(&app, body, "198.51.100.70").await;
     assert_eq!(made.status, 201, "{}", made.body);
     assert_eq!(made.body["user"]["time_zone"], "Asia/Seoul");
     let token = made.body["access_token"].as_str().unwrap();
@@ -27,15 +35,7 @@ async fn a_guest_takes_the_browsers_time_zone_and_a_wrong_one_is_refused() {
         "Asia/Seoul"
     );
     let wrong = json!({"nickname": "Mina", "time_zone": "Mars/Olympus"});
-    let refused = app
-        .request(
-            "POST",
-            "/v1/guests",
-            None,
-            Some(wrong),
-            &[("X-Forwarded-For", "198.51.100.71")],
-        )
-        .await;
+    let refused = guest_made(&app, wrong, "198.51.100.71").await;
     assert_eq!(refused.status, 400, "{}", refused.body);
     // Left out, UTC, as before (a client sends the zone when it knows it).
     let plain = app.guest("Plain").await;
@@ -126,15 +126,7 @@ async fn a_seoul_guests_quiet_hours_and_morning_come_at_seoul_times() {
     })
     .await;
     let body = json!({"nickname": "하늘", "time_zone": "Asia/Seoul", "locale": "ko"});
-    let made = app
-        .request(
-            "POST",
-            "/v1/guests",
-            None,
-            Some(body),
-            &[("X-Forwarded-For", "198.51.100.72")],
-        )
-        .await;
+    let made = guest_made(&app, body, "198.51.100.72").await;
     assert_eq!(made.status, 201, "{}", made.body);
     let guest = made.body["access_token"].as_str().unwrap().to_owned();
     let name = made.body["user"]["username"].as_str().unwrap().to_owned();

@@ -30,6 +30,17 @@ pub(crate) async fn register_device(
     app.post("/v1/devices", token, body).await
 }
 
+/// An iPhone (`ios_token(ios)`) and an Android phone
+/// (`android_token(android)`) for the player of `token`.
+async fn phones(app: &TestApp, token: &str, ios: u32, android: &str) {
+    for body in [
+        json!({"platform": "ios", "token": ios_token(ios)}),
+        json!({"platform": "android", "token": android_token(android)}),
+    ] {
+        assert_eq!(register_device(app, token, body).await.status, 201);
+    }
+}
+
 pub(crate) async fn deliver(app: &TestApp) -> Delivered {
     app.blocking(|s| deliver_due(&s.courier())).await.unwrap()
 }
@@ -294,12 +305,7 @@ async fn an_expired_provider_token_and_a_refused_access_token_are_renewed_and_th
     let (apns, fcm) = (apns_peer(&tls), fcm_peer(&tls));
     let app = TestApp::start_with(config(&tls, Some(&apns), Some(&fcm))).await;
     let (id, alice, bob) = table(&app).await;
-    for body in [
-        json!({"platform": "ios", "token": ios_token(20)}),
-        json!({"platform": "android", "token": android_token("bob")}),
-    ] {
-        assert_eq!(register_device(&app, &bob, body).await.status, 201);
-    }
+    phones(&app, &bob, 20, "bob").await;
     // Two plies: Alice's move, then Bob's, each telling the other.
     let turn = |seed: u64| {
         let (app, alice, bob, id) = (&app, &alice, &bob, &id);
@@ -542,12 +548,7 @@ async fn a_refused_credential_holds_the_notice_until_it_is_fixed_and_then_it_goe
     let (apns, fcm) = (apns_peer(&tls), fcm_peer(&tls));
     let app = TestApp::start_with(config(&tls, Some(&apns), Some(&fcm))).await;
     let (id, alice, bob) = table(&app).await;
-    for body in [
-        json!({"platform": "ios", "token": ios_token(30)}),
-        json!({"platform": "android", "token": android_token("held")}),
-    ] {
-        assert_eq!(register_device(&app, &bob, body).await.status, 201);
-    }
+    phones(&app, &bob, 30, "held").await;
     deliver(&app).await;
     // Refused seven times in a row: more than the outbox's five attempts.
     let refusals = 7;

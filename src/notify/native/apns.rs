@@ -93,12 +93,12 @@ impl Apns {
             .header("authorization", format!("bearer {bearer}"))
             .header("apns-topic", &self.topic)
             .header("apns-push-type", "alert")
-            .header("apns-priority", if push.urgent { "10" } else { "5" })
+            .header("apns-priority", if push.urgent() { "10" } else { "5" })
             .header("apns-expiration", push.expires.timestamp().to_string())
             // A newer notice about the match of the same urgency replaces
             // an older one on the phone, and a repeat of one (after a
             // crash) replaces itself.
-            .header("apns-collapse-id", &push.collapse)
+            .header("apns-collapse-id", push.collapse())
             .header("apns-id", push.notification.to_string())
             .header("content-type", "application/json")
             .body(Body::from(payload.to_string()))

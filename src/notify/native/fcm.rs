@@ -186,14 +186,14 @@ pub fn message(push: &Push) -> serde_json::Value {
             "notification_id": push.notification.to_string(),
         },
         "android": {
-            "priority": if push.urgent { "HIGH" } else { "NORMAL" },
+            "priority": if push.urgent() { "HIGH" } else { "NORMAL" },
             "ttl": format!("{}s", super::TTL_SECONDS),
             // A newer notice about the match of the same urgency
             // replaces an older one (issue #66 item 4).
-            "collapse_key": push.collapse,
+            "collapse_key": push.collapse(),
             "notification": {
                 "channel_id": push.channel(),
-                "tag": push.collapse,
+                "tag": push.collapse(),
                 "notification_count": push.badge,
             },
         },

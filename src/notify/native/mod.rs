@@ -68,9 +68,6 @@ pub struct Push {
     /// The match (or tournament) it is about: the thread its notices
     /// gather in.
     pub about: Uuid,
-    /// What it replaces: [`crate::notify::collapse_id`], one per match and
-    /// urgency (issue #66 item 4).
-    pub collapse: String,
     /// The outbox row's own id, the same on every attempt: APNs's
     /// `apns-id`, and in the data, so an app can drop a repeat.
     pub notification: Uuid,
@@ -79,15 +76,24 @@ pub struct Push {
     pub url: String,
     /// What waits for the player (`GET /v1/me/summary`'s `badge`).
     pub badge: i64,
-    pub urgent: bool,
     pub expires: DateTime<Utc>,
 }
 
 impl Push {
+    /// Whether it asks for a move now ([`Kind::urgent`]).
+    pub fn urgent(&self) -> bool {
+        self.kind.urgent()
+    }
+
+    /// What it replaces: one per match and urgency (issue #66 item 4).
+    pub fn collapse(&self) -> String {
+        crate::notify::collapse_id(self.about, self.kind)
+    }
+
     /// The Android notification channel an app creates for it
     /// (docs/api.md): a move owed, or news.
     pub fn channel(&self) -> &'static str {
-        if self.urgent {
+        if self.urgent() {
             "turns"
         } else {
             "news"

@@ -173,6 +173,28 @@ fn words(mail: AccountMail, locale: Locale) -> [&'static str; 5] {
         .map(|part| locale.word(&format!("{key}.{part}")))
 }
 
+/// The plain-text body of `mail` to `name` in `locale` with its `link`
+/// (also the golden table's, `notify::golden`).
+pub(super) fn plain_text(
+    mail: AccountMail,
+    locale: Locale,
+    name: &str,
+    link: &str,
+) -> Result<String, String> {
+    let [_, headline, detail, link_label, footer] = words(mail, locale);
+    let greeting = locale.say("mail.greeting", &[("name", name)]);
+    TextBody {
+        greeting: &greeting,
+        headline,
+        detail,
+        link_label,
+        link,
+        footer,
+    }
+    .render()
+    .map_err(|e| e.to_string())
+}
+
 /// The message for a claimed account mail; `name` and `korean` are its
 /// account's.
 pub(super) fn compose(
@@ -219,16 +241,7 @@ pub(super) fn compose(
         }
     };
     let greeting = locale.say("mail.greeting", &[("name", name)]);
-    let text = TextBody {
-        greeting: &greeting,
-        headline,
-        detail,
-        link_label,
-        link: &link,
-        footer,
-    }
-    .render()
-    .map_err(|e| e.to_string())?;
+    let text = plain_text(mail, locale, name, &link)?;
     let html = HtmlBody {
         lang: locale.tag(),
         subject,

@@ -2,7 +2,8 @@
 //! Korean for a reader in Seoul and in English for one in Vancouver (the
 //! deadlines cross the change to daylight saving time there), on every
 //! channel (mail, Web Push, APNs, FCM), rendered into one file per
-//! language and channel under `docs/notices/`, checked in: a change of
+//! language and channel under `docs/notices/` (the mail files with the
+//! seven account mails too), checked in: a change of
 //! wording is a diff a reviewer reads. Every game and variant name and
 //! every result reason follows, in both languages.
 //!
@@ -14,6 +15,7 @@
 //! move, a Banqi piece turned up, a FlipChess flip decision, a
 //! four-player elimination, a rated resignation, a tournament round…
 
+use super::account_mail::{self, AccountMail};
 use super::deliver::{words, TextBody};
 use super::native::{apns, fcm, Platform, Push};
 use super::reading::Reading;
@@ -106,6 +108,9 @@ fn render(locale: Locale, zone: chrono_tz::Tz, channel: &str) -> String {
             _ => native(channel, kind, &words, &link),
         };
     }
+    if channel == "mail" {
+        out += &account_mails(locale);
+    }
     out += "\n## names\n";
     for key in locale.keys() {
         if ["game_", "variant_", "mode_", "reason_", "side_", "piece_"]
@@ -114,6 +119,24 @@ fn render(locale: Locale, zone: chrono_tz::Tz, channel: &str) -> String {
         {
             out += &format!("{key}: {}\n", locale.word(key));
         }
+    }
+    out
+}
+
+/// The seven account mails, which go by mail alone.
+fn account_mails(locale: Locale) -> String {
+    let name = names(locale)[&READER].clone().unwrap();
+    let mut out = String::new();
+    for mail in AccountMail::ALL {
+        // The real link carries a signed token; its page is not the point.
+        let link = format!("{BASE}/…");
+        let text = account_mail::plain_text(mail, locale, &name, &link).unwrap();
+        let body: String = text.lines().map(|l| format!("| {l}\n")).collect();
+        let subject = locale.word(&format!("{}.subject", mail.name()));
+        out += &format!(
+            "\n## account mail — {}\nsubject: {subject}\n{body}",
+            mail.name()
+        );
     }
     out
 }

@@ -49,7 +49,10 @@ async fn push_hides_secrets(game: &str, id_of: posthorn_rules::GameId) {
     let bob_seat = Seat(1 - alice_seat.0);
     let mut random = SplitMix64::new(5);
     let (mut seen_apns, mut seen_fcm, mut checked) = (0, 0, 0);
-    for _ in 0..12 {
+    // A FlipChess seat may play many plies in a row (a card's moves, a
+    // flip decision), and a turn notice goes only when the turn passes:
+    // play on until each phone has heard three times.
+    for _ in 0..120 {
         let last = app
             .play_moves(
                 &[&alice, &bob],
@@ -92,10 +95,13 @@ async fn push_hides_secrets(game: &str, id_of: posthorn_rules::GameId) {
                 checked += 1;
             }
         }
-        if last["status"] == "finished" {
+        if last["status"] == "finished" || (seen_apns >= 3 && seen_fcm >= 3) {
             break;
         }
     }
-    assert!(checked >= 6, "turn notices reached both phones ({checked})");
+    assert!(
+        seen_apns >= 3 && seen_fcm >= 3 && checked >= 6,
+        "notices reached both phones (iPhone {seen_apns}, Android {seen_fcm})"
+    );
     app.stop().await;
 }

@@ -12,6 +12,7 @@
 //! nothing secret is stored.
 
 use crate::error::Error;
+use crate::personal::{Exported, Leaving, Owner};
 use crate::schema::email_undos;
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -104,16 +105,24 @@ pub fn export(conn: &mut PgConnection, user: Uuid) -> Result<Vec<AddressLeft>, E
         .load(conn)?)
 }
 
-/// Forget `user`'s links (the account's deletion).
-pub fn forget(conn: &mut PgConnection, user: Uuid) -> Result<(), Error> {
-    diesel::delete(email_undos::table.filter(email_undos::user_id.eq(user))).execute(conn)?;
-    Ok(())
-}
-
 /// Forget links a day past their end (the sweep).
 pub fn forget_old(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
     Ok(diesel::delete(
         email_undos::table.filter(email_undos::expires_at.lt(now - Duration::days(1))),
     )
     .execute(conn)?)
+}
+
+/// The links that put an old address back go with the account.
+pub const PERSONAL: Owner = Owner::erasing(
+    "email_undos",
+    &["email_undos"],
+    forget,
+    Exported::In(&["addresses_left"]),
+);
+
+fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    diesel::delete(email_undos::table.filter(email_undos::user_id.eq(leaving.user)))
+        .execute(conn)?;
+    Ok(())
 }

@@ -15,7 +15,7 @@ use crate::limits::{self, Limit};
 use crate::matches::conditional::{self, Lines};
 use crate::matches::{play, EventView, MatchView};
 use crate::players::Player;
-use crate::schema::{push_subscriptions, rating_changes, ratings};
+use crate::schema::{rating_changes, ratings};
 use crate::tournaments::read::TournamentSummary;
 use crate::vacation::{self, Vacation};
 use chrono::{DateTime, Utc};
@@ -36,7 +36,7 @@ pub struct Export {
     pub sessions: Vec<DeviceSession>,
     /// Google and Apple identities linked.
     pub identities: Vec<Identity>,
-    pub push_subscriptions: Vec<ExportedSubscription>,
+    pub push_subscriptions: Vec<crate::notify::push::ExportedSubscription>,
     /// The native apps' devices registered for push (issue #51).
     pub app_devices: Vec<crate::notify::native::devices::Device>,
     /// Every match I sit in or was challenged to, as I see it, with its
@@ -55,6 +55,11 @@ pub struct Export {
     /// Addresses that left my account and may still be put back
     /// (issue #65): each with when it left and until when.
     pub addresses_left: Vec<crate::email_undos::AddressLeft>,
+    /// My puzzles: attempts, ratings, and the mornings I was told of the
+    /// daily one.
+    pub puzzles: crate::puzzles::history::PuzzleHistory,
+    /// The first steps I completed.
+    pub lessons: Vec<crate::lessons::StepDone>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -62,13 +67,6 @@ pub struct ExportedSettings {
     pub notifications: crate::notify::Settings,
     pub challenges: ChallengeSettings,
     pub vacation: Vacation,
-}
-
-#[derive(Debug, Serialize, ToSchema, Queryable)]
-pub struct ExportedSubscription {
-    pub id: Uuid,
-    pub endpoint: String,
-    pub created_at: DateTime<Utc>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -129,15 +127,7 @@ pub fn export(
         },
         sessions: devices::list(conn, user, session, now)?.sessions,
         identities: identities::list(conn, user)?.identities,
-        push_subscriptions: push_subscriptions::table
-            .filter(push_subscriptions::user_id.eq(user))
-            .order(push_subscriptions::created_at)
-            .select((
-                push_subscriptions::id,
-                push_subscriptions::endpoint,
-                push_subscriptions::created_at,
-            ))
-            .load(conn)?,
+        push_subscriptions: crate::notify::push::export(conn, user)?,
         app_devices: crate::notify::native::devices::list(conn, user, session)?.devices,
         matches: my_matches(conn, user, now, random)?,
         ratings: ratings::table
@@ -169,6 +159,8 @@ pub fn export(
         tournaments: crate::tournaments::read::mine(conn, user)?,
         tournament_messages: crate::talk::mine_in_rooms(conn, user)?,
         addresses_left: crate::email_undos::export(conn, user)?,
+        puzzles: crate::puzzles::history::export(conn, user)?,
+        lessons: crate::lessons::export(conn, user)?,
     })
 }
 

@@ -8,6 +8,7 @@
 
 use crate::error::Error;
 use crate::limits::Limit;
+use crate::personal::{Exported, Leaving, Owner};
 use crate::players::{self, Player};
 use crate::schema::{blocks, friendships, users};
 use chrono::{DateTime, Utc};
@@ -411,4 +412,28 @@ pub fn set_challenge_settings(
 pub fn auto_accepts(conn: &mut PgConnection, user: Uuid, from: Uuid) -> Result<bool, Error> {
     Ok(challenge_settings(conn, user)?.auto_accept_friends
         && between(conn, user, from)?.is_some_and(|(_, accepted)| accepted))
+}
+
+/// A player's friendships and blocks go with the account, both ways: the
+/// other side's list loses a deleted player.
+pub const PERSONAL: Owner = Owner::erasing(
+    "friends",
+    &["friendships", "blocks"],
+    forget,
+    Exported::In(&["friends", "blocks"]),
+);
+
+fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    let user = leaving.user;
+    diesel::delete(
+        friendships::table.filter(
+            friendships::requester
+                .eq(user)
+                .or(friendships::addressee.eq(user)),
+        ),
+    )
+    .execute(conn)?;
+    diesel::delete(blocks::table.filter(blocks::blocker.eq(user).or(blocks::blocked.eq(user))))
+        .execute(conn)?;
+    Ok(())
 }

@@ -13,6 +13,7 @@
 //! crash leaves either both or neither.
 
 use crate::error::Error;
+use crate::personal::{Exported, Leaving, Owner};
 use crate::schema::idempotent_answers;
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -133,4 +134,18 @@ pub fn forget_expired(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usi
             .filter(idempotent_answers::created_at.le(now - Duration::hours(KEEP_HOURS))),
     )
     .execute(conn)?)
+}
+
+/// The answers stored for retried requests go with the account.
+pub const PERSONAL: Owner = Owner::erasing(
+    "idempotency",
+    &["idempotent_answers"],
+    forget,
+    Exported::Not("answers kept a day so that a retried request is answered alike: each is an answer the player was given"),
+);
+
+fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    diesel::delete(idempotent_answers::table.filter(idempotent_answers::user_id.eq(leaving.user)))
+        .execute(conn)?;
+    Ok(())
 }

@@ -12,6 +12,7 @@
 //! so a worker whose lease was taken over cannot close the new attempt.
 
 use crate::error::Error;
+use crate::personal::{Exported, Leaving, Owner};
 use crate::schema::jobs;
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -335,4 +336,22 @@ fn fenced(
             .and(jobs::done_at.is_null())
             .and(jobs::failed_at.is_null()),
     )
+}
+
+/// The work queued for a player names them no more once they are
+/// deleted: it runs for the matches it was queued for, charged to nobody.
+pub const PERSONAL: Owner = Owner {
+    module: "job_queue",
+    tables: &["jobs"],
+    phase: crate::personal::Phase::Erase,
+    forget,
+    exported: Exported::Not("work queued for the service, gone a day after it is done"),
+    kept: "the job itself, unowned, until it is done and swept",
+};
+
+fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    diesel::update(jobs::table.filter(jobs::owner.eq(leaving.user)))
+        .set(jobs::owner.eq(None::<uuid::Uuid>))
+        .execute(conn)?;
+    Ok(())
 }

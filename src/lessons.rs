@@ -8,6 +8,7 @@
 //! setup. Only a completed step is written.
 
 use crate::error::Error;
+use crate::personal::{Exported, Leaving, Owner};
 use crate::schema::lessons_done;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -150,4 +151,43 @@ fn shown(game: GameId, lesson: &Lesson, tried: Attempt) -> TryView {
         view: tried.state.view(Viewer::Seat(tried.student)),
         legal,
     }
+}
+
+/// The steps a player completed go with the account.
+pub const PERSONAL: Owner = Owner::erasing(
+    "lessons",
+    &["lessons_done"],
+    forget,
+    Exported::In(&["lessons"]),
+);
+
+/// A step I completed, for the export.
+#[derive(Debug, Serialize, ToSchema, Queryable)]
+pub struct StepDone {
+    pub game: String,
+    pub step: String,
+    pub done_at: DateTime<Utc>,
+}
+
+/// Every step I completed, in the order I did.
+pub fn export(conn: &mut PgConnection, user: Uuid) -> Result<Vec<StepDone>, Error> {
+    Ok(lessons_done::table
+        .filter(lessons_done::user_id.eq(user))
+        .order((
+            lessons_done::done_at,
+            lessons_done::game,
+            lessons_done::step,
+        ))
+        .select((
+            lessons_done::game,
+            lessons_done::step,
+            lessons_done::done_at,
+        ))
+        .load(conn)?)
+}
+
+fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    diesel::delete(lessons_done::table.filter(lessons_done::user_id.eq(leaving.user)))
+        .execute(conn)?;
+    Ok(())
 }

@@ -18,6 +18,7 @@ use crate::job_queue::{self, Job, Work};
 use crate::limits::{self, Limit, Origin};
 use crate::names;
 use crate::notify::account_mail;
+use crate::personal::{Exported, Leaving, Owner};
 use crate::schema::{jobs, password_resets, users};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -274,4 +275,20 @@ pub fn forget_old(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, 
         password_resets::table.filter(password_resets::expires_at.lt(now - Duration::hours(1))),
     )
     .execute(conn)?)
+}
+
+/// Password reset links go with the account.
+pub const PERSONAL: Owner = Owner::erasing(
+    "password_resets",
+    &["password_resets"],
+    forget,
+    Exported::Not(
+        "a reset link's hash and when it was asked, kept an hour: a secret, not the player's words",
+    ),
+);
+
+fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    diesel::delete(password_resets::table.filter(password_resets::user_id.eq(leaving.user)))
+        .execute(conn)?;
+    Ok(())
 }

@@ -14,6 +14,7 @@
 //! page saying the computer is thinking; nothing is refused or lost.
 
 use crate::error::Error;
+use crate::personal::{Exported, Leaving, Owner};
 use crate::schema::{engine_time, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -62,4 +63,19 @@ pub fn forget_old(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, 
         diesel::delete(engine_time::table.filter(engine_time::at.lt(now - WINDOW)))
             .execute(conn)?,
     )
+}
+
+/// The computer's time spent for the player goes with the account.
+pub const PERSONAL: Owner = Owner::erasing(
+    "computer::budget",
+    &["engine_time"],
+    forget,
+    Exported::Not(
+        "the computer's thinking time spent for the player, kept a day to share the engines fairly",
+    ),
+);
+
+fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    diesel::delete(engine_time::table.filter(engine_time::owner.eq(leaving.user))).execute(conn)?;
+    Ok(())
 }

@@ -79,7 +79,7 @@ fn refused() -> Error {
 }
 
 #[utoipa::path(get, path = "/v1/me/export", tag = "accounts",
-    responses((status = 200, body = crate::export::Export, description = "everything kept about me, as a JSON file to save: profile, settings, sessions, identities, push subscriptions, every match as I saw it (never anything hidden from me) with the conditional moves I keep in it, ratings and their history, friends and blocks, tournaments"),
+    responses((status = 200, body = crate::export::Export, description = "everything kept about me, as a JSON file to save: profile, settings, sessions, identities, push subscriptions, every match as I saw it (never anything hidden from me) with the conditional moves I keep in it, ratings and their history, friends and blocks, tournaments, puzzles and first steps"),
         (status = 401),
         (status = 429, description = "at most 5 exports a day")),
     security(("bearer" = [])))]

@@ -10,6 +10,7 @@ use crate::accounts::{self, Issuer, NewAccount, Session, Upgrade};
 use crate::config::Provider;
 use crate::error::Error;
 use crate::notify::account_mail::{self, AccountMail};
+use crate::personal::{Exported, Leaving, Owner};
 use crate::schema::{identities, spent_nonces, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -303,4 +304,17 @@ pub fn list(conn: &mut PgConnection, user: Uuid) -> Result<Identities, Error> {
 pub fn is_theirs(conn: &mut PgConnection, user: Uuid, proven: &Proven) -> Result<bool, Error> {
     spend_signed_in(conn, proven)?;
     Ok(owner(conn, proven)? == Some(user))
+}
+
+/// The Google and Apple identities linked go with the account.
+pub const PERSONAL: Owner = Owner::erasing(
+    "identities",
+    &["identities"],
+    forget,
+    Exported::In(&["identities"]),
+);
+
+fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    diesel::delete(identities::table.filter(identities::user_id.eq(leaving.user))).execute(conn)?;
+    Ok(())
 }

@@ -10,3 +10,44 @@ pub mod rematch;
 pub mod seat;
 pub mod seek_fallback;
 pub mod seeks;
+
+use crate::error::Error;
+use crate::matches::MatchStatus;
+use crate::personal::{Exported, Leaving, Owner, Phase};
+use crate::schema::{challenges, rematch_offers, seeks as seek_rows};
+use diesel::prelude::*;
+use diesel::PgConnection;
+use uuid::Uuid;
+
+/// A leaving player's way to new tables: their seeks and rematch offers
+/// go, challenges to them are declined and the matches still waiting for
+/// players that they sit in are cancelled (the seated others are told).
+pub const PERSONAL: Owner = Owner {
+    module: "lobby",
+    tables: &["seeks", "challenges", "rematch_offers", "invites"],
+    phase: Phase::LeavePlay,
+    forget: leave,
+    exported: Exported::In(&["matches"]),
+    kept: "an invitation link used keeps who used it: it is how they took \
+           their seat in a match whose record stays",
+};
+
+fn leave(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    let (user, now) = (leaving.user, leaving.now);
+    diesel::delete(seek_rows::table.filter(seek_rows::user_id.eq(user))).execute(conn)?;
+    diesel::delete(rematch_offers::table.filter(rematch_offers::user_id.eq(user))).execute(conn)?;
+    let challenged: Vec<Uuid> = challenges::table
+        .filter(challenges::user_id.eq(user))
+        .select(challenges::match_id)
+        .load(conn)?;
+    for id in challenged {
+        challenge::decline(conn, id, user, now, leaving.random)?;
+    }
+    // Locked in id order, as a tournament withdrawal locks them.
+    for (id, status, _) in crate::matches::reads::lock_open_of(conn, user)? {
+        if status == MatchStatus::Waiting {
+            challenge::abandon(conn, id, user, now)?;
+        }
+    }
+    Ok(())
+}

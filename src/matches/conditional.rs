@@ -22,6 +22,7 @@
 
 use super::{EventRow, MatchStatus, NewEvent, Table};
 use crate::error::Error;
+use crate::personal::{Exported, Leaving, Owner};
 use crate::schema::{conditional_lines, match_events, matches};
 use chrono::{DateTime, Utc};
 use diesel::dsl::{array_append, array_remove};
@@ -413,6 +414,20 @@ fn seen_since_mine(
     (standing_rows[after..].iter())
         .map(|e| table.event_view(e, user))
         .collect()
+}
+
+/// A player's conditional moves go with the account.
+pub const PERSONAL: Owner = Owner::erasing(
+    "matches::conditional",
+    &["conditional_lines"],
+    forget,
+    Exported::In(&["matches/*/conditional_moves"]),
+);
+
+fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    diesel::delete(conditional_lines::table.filter(conditional_lines::user_id.eq(leaving.user)))
+        .execute(conn)?;
+    Ok(())
 }
 
 #[cfg(test)]

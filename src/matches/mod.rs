@@ -10,6 +10,7 @@ pub mod courtesy;
 pub mod duties;
 pub mod fold;
 pub mod held;
+pub mod leaving;
 pub mod play;
 pub mod reactions;
 pub mod reads;

@@ -163,7 +163,7 @@ pub fn suspend(
     if updated == 0 {
         return Err(Error::conflict("that account is suspended already"));
     }
-    crate::deletion::leave_play(conn, user, now, random)?;
+    crate::leaving::suspended(conn, user, now, random)?;
     let entry = Entry {
         user: Some(user),
         ..entry(moderator, Action::Suspend, why)

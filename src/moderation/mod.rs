@@ -11,6 +11,7 @@ pub mod acts;
 pub mod reports;
 
 use crate::error::Error;
+use crate::personal::{Exported, Leaving, Owner, Phase};
 use crate::schema::{moderation_log, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -207,4 +208,27 @@ pub fn log(
             },
         )
         .collect()
+}
+
+/// A deleted reporter's words: the reports stay, with their reason, and
+/// so does the audit log, for the moderators' record of what was done
+/// and why; the words a reporter wrote go.
+pub const PERSONAL: Owner = Owner {
+    module: "moderation",
+    tables: &["reports", "moderation_log"],
+    phase: Phase::Erase,
+    forget,
+    exported: Exported::Not(
+        "the moderators' record of reports and acts, not the player's own; \
+         the words a player wrote in a report are erased with the account",
+    ),
+    kept: "reports with their reason, and the audit log",
+};
+
+fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    use crate::schema::reports;
+    diesel::update(reports::table.filter(reports::reporter_id.eq(leaving.user)))
+        .set(reports::detail.eq(None::<String>))
+        .execute(conn)?;
+    Ok(())
 }

@@ -25,6 +25,7 @@
 use super::outbox::Row;
 use super::{Channel, Kind};
 use crate::error::Error;
+use crate::personal::{Exported, Leaving, Owner};
 use crate::schema::{notifications, watchers};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -281,9 +282,17 @@ pub(super) fn watched(
     Ok(watched)
 }
 
-/// A user's watching rows go with the account (the deletion's owner asks).
-pub fn forget(conn: &mut PgConnection, user: Uuid) -> Result<usize, Error> {
-    Ok(diesel::delete(watchers::table.filter(watchers::user_id.eq(user))).execute(conn)?)
+/// A player's watching rows go with the account.
+pub const PERSONAL: Owner = Owner::erasing(
+    "notify::at_table",
+    &["watchers"],
+    forget,
+    Exported::Not("which match pages are open this minute: a row lasts as long as its page"),
+);
+
+fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    diesel::delete(watchers::table.filter(watchers::user_id.eq(leaving.user))).execute(conn)?;
+    Ok(())
 }
 
 #[cfg(test)]

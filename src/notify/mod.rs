@@ -10,6 +10,22 @@ pub mod account_mail;
 pub mod at_table;
 pub mod deliver;
 pub mod destination;
+/// A player's notice settings go with the account.
+pub const PERSONAL: Owner = Owner::erasing(
+    "notify",
+    &["notification_settings"],
+    forget,
+    Exported::In(&["settings/notifications"]),
+);
+
+fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    diesel::delete(
+        notification_settings::table.filter(notification_settings::user_id.eq(leaving.user)),
+    )
+    .execute(conn)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod golden;
 pub mod native;
@@ -22,6 +38,7 @@ pub mod words;
 pub mod worker;
 
 use crate::error::Error;
+use crate::personal::{Exported, Leaving, Owner};
 use crate::schema::notification_settings;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;

@@ -204,3 +204,48 @@ pub(super) struct Row {
     /// When it was first held because its reader was at the table.
     pub(super) held_at: Option<DateTime<Utc>>,
 }
+
+/// A deleted player's notices: nothing queued is lost without a record,
+/// so what was still to be sent is recorded as failed; every delivery's
+/// payload (an address, a match's words), sent or not, is erased, and
+/// notices not yet fanned out go.
+pub const PERSONAL: crate::personal::Owner = crate::personal::Owner {
+    module: "notify::outbox",
+    tables: &["notices", "notifications"],
+    phase: crate::personal::Phase::Erase,
+    forget,
+    exported: crate::personal::Exported::Not(
+        "the record of deliveries of notices about what the export holds \
+         (the matches, the account); their payloads are erased with the account",
+    ),
+    kept: "each delivery's kind, channel, time and outcome, for the record \
+           that nothing acknowledged was lost",
+};
+
+fn forget(
+    conn: &mut PgConnection,
+    leaving: &mut crate::personal::Leaving<'_>,
+) -> Result<(), Error> {
+    use super::DeliveryStatus;
+    use crate::schema::notifications;
+    use diesel::prelude::*;
+    let user = leaving.user;
+    // `notices` is written by raw SQL only (its statement is above).
+    diesel::sql_query("DELETE FROM notices WHERE user_id = $1")
+        .bind::<SqlUuid, _>(user)
+        .execute(conn)?;
+    diesel::update(
+        notifications::table
+            .filter(notifications::user_id.eq(user))
+            .filter(notifications::status.eq(DeliveryStatus::Pending.as_str())),
+    )
+    .set((
+        notifications::status.eq(DeliveryStatus::Failed.as_str()),
+        notifications::last_error.eq("the account was deleted"),
+    ))
+    .execute(conn)?;
+    diesel::update(notifications::table.filter(notifications::user_id.eq(user)))
+        .set(notifications::payload.eq(serde_json::json!({})))
+        .execute(conn)?;
+    Ok(())
+}

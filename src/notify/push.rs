@@ -9,6 +9,7 @@
 
 use crate::config::Config;
 use crate::error::Error;
+use crate::personal::{Exported, Leaving, Owner};
 use crate::schema::push_subscriptions;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -444,6 +445,40 @@ pub fn send(
         tokio::time::timeout(std::time::Duration::from_secs(10), post(client, message)).await
     });
     outcome.unwrap_or_else(|_| Err("the push service did not answer in time".into()))
+}
+
+/// A player's browsers go with the account.
+pub const PERSONAL: Owner = Owner::erasing(
+    "notify::push",
+    &["push_subscriptions"],
+    forget_player,
+    Exported::In(&["push_subscriptions"]),
+);
+
+/// A browser subscribed to my notices, for the export.
+#[derive(Debug, Serialize, ToSchema, Queryable)]
+pub struct ExportedSubscription {
+    pub id: Uuid,
+    pub endpoint: String,
+    pub created_at: DateTime<Utc>,
+}
+
+pub fn export(conn: &mut PgConnection, user: Uuid) -> Result<Vec<ExportedSubscription>, Error> {
+    Ok(push_subscriptions::table
+        .filter(push_subscriptions::user_id.eq(user))
+        .order(push_subscriptions::created_at)
+        .select((
+            push_subscriptions::id,
+            push_subscriptions::endpoint,
+            push_subscriptions::created_at,
+        ))
+        .load(conn)?)
+}
+
+fn forget_player(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    diesel::delete(push_subscriptions::table.filter(push_subscriptions::user_id.eq(leaving.user)))
+        .execute(conn)?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 //! * [`mining`] — the job that mines finished matches and the engines'
 //!   own matches.
 
+pub mod history;
 pub mod mining;
 pub mod morning;
 pub mod rating;

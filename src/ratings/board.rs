@@ -9,7 +9,8 @@
 
 use super::{title, update::provisional, ACTIVE_DAYS};
 use crate::error::Error;
-use crate::schema::{friendships, rating_counts, ratings, users};
+use crate::personal::{Exported, Leaving, Owner, Phase};
+use crate::schema::{friendships, rating_changes, rating_counts, ratings, users};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -339,4 +340,32 @@ pub fn retire_inactive(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<us
         super::update::shift_counts(conn, &perf, &counts)?;
     }
     Ok(stale.len())
+}
+
+/// A leaving player's standings (docs/decisions/accounts-and-sessions.md):
+/// off every leaderboard, their ratings and their history gone. The
+/// opponents' rating changes from the same matches are theirs and stay.
+pub const PERSONAL: Owner = Owner {
+    module: "ratings",
+    tables: &["ratings", "rating_changes"],
+    phase: Phase::Standings,
+    forget: leave_boards,
+    exported: Exported::In(&["ratings", "rating_history"]),
+    kept: "",
+};
+
+fn leave_boards(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    let user = leaving.user;
+    let rated: Vec<(String, Option<i32>)> =
+        diesel::delete(ratings::table.filter(ratings::user_id.eq(user)))
+            .returning((ratings::perf, ratings::board_rating))
+            .get_results(conn)?;
+    for (perf, board) in rated {
+        if let Some(rating) = board {
+            let gone = BTreeMap::from([(rating, -1)]);
+            super::update::shift_counts(conn, &perf, &gone)?;
+        }
+    }
+    diesel::delete(rating_changes::table.filter(rating_changes::user_id.eq(user))).execute(conn)?;
+    Ok(())
 }

@@ -15,6 +15,7 @@ pub mod notes;
 pub mod told;
 
 use crate::error::Error;
+use crate::personal::{Exported, Leaving, Owner, Phase};
 use crate::schema::users;
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -174,15 +175,26 @@ pub struct MyMessage {
     pub at: chrono::DateTime<chrono::Utc>,
 }
 
-/// A deleted account's words (issue #50 item 7): its messages keep their
-/// place with their text erased (shown as deleted), its notes and unread
-/// counts go, and the words of its reports (the reports stay, with their
-/// reason, for the audit log's sake).
-pub fn forget(conn: &mut PgConnection, user: Uuid) -> Result<(), Error> {
-    use crate::schema::{messages, notes, reports, talk_seats};
-    diesel::update(reports::table.filter(reports::reporter_id.eq(user)))
-        .set(reports::detail.eq(None::<String>))
-        .execute(conn)?;
+/// A deleted account's words (docs/decisions/table-talk.md): its messages
+/// keep their place with their text erased (shown as deleted), its notes
+/// and unread counts go.
+pub const PERSONAL: Owner = Owner {
+    module: "talk",
+    tables: &["messages", "notes", "talk_seats"],
+    phase: Phase::Erase,
+    forget,
+    exported: Exported::In(&[
+        "matches/*/my_messages",
+        "matches/*/note",
+        "tournament_messages",
+    ]),
+    kept: "each message's place in its table's talk, its words erased: \
+           the replies around it keep their sense",
+};
+
+fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    use crate::schema::{messages, notes, talk_seats};
+    let user = leaving.user;
     diesel::update(messages::table.filter(messages::author_id.eq(user)))
         .set(messages::body.eq(None::<String>))
         .execute(conn)?;

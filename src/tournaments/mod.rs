@@ -19,6 +19,7 @@ pub mod talk;
 use crate::error::Error;
 use crate::job_queue;
 use crate::notify::outbox::Enqueue;
+use crate::personal::{Exported, Leaving, Owner, Phase};
 use crate::schema::{tournament_matches, tournament_players, tournaments};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -250,5 +251,33 @@ pub fn tell(
     }
     let notices = crate::notices::tournament(users, &row.game, &row.name, news);
     Enqueue::new(row.id, notices, now).execute(conn)?;
+    Ok(())
+}
+
+/// A leaving player's tournaments (docs/decisions/accounts-and-sessions.md):
+/// every one not finished is left through [`entry::leave`], so the others
+/// play on; what was played stays, because the others' standings are made
+/// of it.
+pub const PERSONAL: Owner = Owner {
+    module: "tournaments",
+    tables: &["tournaments", "tournament_players", "tournament_matches"],
+    phase: Phase::LeavePlay,
+    forget: leave_all,
+    exported: Exported::In(&["tournaments"]),
+    kept: "the entries and pairings of tournaments played and the tournaments \
+           created: the other players' standings are made of them",
+};
+
+fn leave_all(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    let entered: Vec<Uuid> = tournament_players::table
+        .inner_join(tournaments::table)
+        .filter(tournament_players::user_id.eq(leaving.user))
+        .filter(tournaments::status.ne(FINISHED))
+        .order(tournaments::id)
+        .select(tournaments::id)
+        .load(conn)?;
+    for id in entered {
+        entry::leave(conn, id, leaving.user, leaving.now, leaving.random)?;
+    }
     Ok(())
 }

@@ -28,6 +28,7 @@ const FLOORS: [&[&str]; 8] = [
         "enforced",
         "localdb",
         "job_queue",
+        "personal",
     ],
     &["players", "notify"],
     &[
@@ -43,8 +44,8 @@ const FLOORS: [&[&str]; 8] = [
         "ratings", "notices", "summary", "computer", "vacation", "live", "talk", "stopping",
         "puzzles", "lessons",
     ],
-    &["lobby", "tournaments", "deletion", "export", "moderation"],
-    &["state"],
+    &["lobby", "tournaments", "leaving", "moderation"],
+    &["state", "deletion", "export"],
     &["jobs", "http"],
 ];
 

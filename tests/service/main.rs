@@ -41,6 +41,7 @@ mod notifications;
 mod one_off;
 mod operations;
 mod password_resets;
+mod personal_data;
 mod push;
 mod push_service;
 mod puzzle_mining;

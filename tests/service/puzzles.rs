@@ -36,7 +36,7 @@ pub(crate) fn mined(file: &str, take: usize) -> Vec<(Value, Found)> {
 }
 
 /// Store `take` puzzles of each game, as the mining job does.
-async fn seed(app: &TestApp, take: usize) {
+pub(crate) async fn seed(app: &TestApp, take: usize) {
     let now = posthorn::clock::Clock::now(&app.clock);
     app.blocking(move |s| {
         let conn = &mut s.pool.get().unwrap();
@@ -334,7 +334,7 @@ async fn days_long() -> TestApp {
 }
 
 /// Solve today's checkers puzzle as `token`: its id.
-async fn solve_daily(app: &TestApp, token: String) -> String {
+pub(crate) async fn solve_daily(app: &TestApp, token: String) -> String {
     let puzzle = app
         .get("/v1/puzzles/daily?game=checkers", &token)
         .await

@@ -6,7 +6,7 @@ use posthorn_rules::{Random, SplitMix64};
 use serde_json::{json, Value};
 
 /// A validator for one component of the served document.
-fn component(doc: &Value, name: &str) -> jsonschema::Validator {
+pub(crate) fn component(doc: &Value, name: &str) -> jsonschema::Validator {
     let root = json!({
         "$ref": format!("#/components/schemas/{name}"),
         "components": doc["components"].clone(),
@@ -14,7 +14,7 @@ fn component(doc: &Value, name: &str) -> jsonschema::Validator {
     jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-fn assert_valid(validator: &jsonschema::Validator, name: &str, value: &Value) {
+pub(crate) fn assert_valid(validator: &jsonschema::Validator, name: &str, value: &Value) {
     if let Err(e) = validator.validate(value) {
         panic!("{name} does not match the document: {e}\n{value}");
     }

@@ -6,6 +6,7 @@
 
 use super::{Native, Platform};
 use crate::error::Error;
+use crate::personal::{Exported, Leaving, Owner};
 use crate::schema::app_devices;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -275,6 +276,20 @@ pub fn forget_sessions(conn: &mut PgConnection, sessions: &[Uuid]) -> Result<usi
 /// A device the push service no longer knows.
 pub fn forget(conn: &mut PgConnection, id: Uuid) -> Result<(), Error> {
     diesel::delete(app_devices::table.find(id)).execute(conn)?;
+    Ok(())
+}
+
+/// A player's phones go with the account.
+pub const PERSONAL: Owner = Owner::erasing(
+    "notify::native::devices",
+    &["app_devices"],
+    forget_player,
+    Exported::In(&["app_devices"]),
+);
+
+fn forget_player(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    diesel::delete(app_devices::table.filter(app_devices::user_id.eq(leaving.user)))
+        .execute(conn)?;
     Ok(())
 }
 

@@ -43,9 +43,8 @@ pub struct Config {
     /// and the outbox delivered.
     pub sweep_interval_seconds: u64,
     /// `POSTHORN_PUZZLE_POOL`: while a game has fewer puzzles than this,
-    /// the mining job has the engines play a match for it (issue #52);
-    /// 0 mines finished matches only. Default 100 when run, 0 in tests
-    /// (`Config::default`), whose puzzles are their own.
+    /// the engines play a match a minute for it (docs/puzzles.md); 0
+    /// mines finished matches only. Default 100 (tests run no timers).
     pub puzzle_pool: i64,
     /// `POSTHORN_BOT_THREADS`: threads that think for computer opponents
     /// (issue #32); default half the cores, at least one.
@@ -325,7 +324,7 @@ impl Default for Config {
             max_body_bytes: 64 * 1024,
             body_timeout_seconds: 10,
             sweep_interval_seconds: 5,
-            puzzle_pool: 0,
+            puzzle_pool: 100,
             bot_threads: std::thread::available_parallelism()
                 .map_or(1, |n| n.get() / 2)
                 .max(1),

@@ -35,10 +35,24 @@ pub enum Lane {
     Light = 1,
     /// Hard searches (about a second each).
     Heavy = 2,
+    /// Work nobody waits for (puzzle mining): the hard searches' threads
+    /// take it only when none of theirs is due (`Lane::claims`).
+    Spare = 3,
 }
 
 impl Lane {
-    pub const ALL: [Lane; 3] = [Lane::Quick, Lane::Light, Lane::Heavy];
+    pub const ALL: [Lane; 4] = [Lane::Quick, Lane::Light, Lane::Heavy, Lane::Spare];
+
+    /// The lanes a runner of this lane claims from, its own first: the
+    /// hard searches' threads take spare work when no search is due.
+    pub fn claims(self) -> &'static [Lane] {
+        match self {
+            Lane::Quick => &[Lane::Quick],
+            Lane::Light => &[Lane::Light],
+            Lane::Heavy => &[Lane::Heavy, Lane::Spare],
+            Lane::Spare => &[Lane::Spare],
+        }
+    }
 }
 
 /// A claimed job.
@@ -285,7 +299,7 @@ const CLAIM: &str = "\
       AND j.run_at <= $2 AND j.attempts < $3 \
       AND (j.leased_until IS NULL OR j.leased_until <= $2) \
       AND (j.owner IS NULL OR (mine.spent < $5 AND here.spent < $6 AND wide.spent < $7)) \
-    ORDER BY greatest(mine.spent, here.spent), j.run_at \
+    ORDER BY j.lane, greatest(mine.spent, here.spent), j.run_at \
     LIMIT 1 FOR UPDATE OF j SKIP LOCKED";
 
 /// The claimed `job` is done; false when its lease was lost to another

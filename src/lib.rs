@@ -117,6 +117,7 @@ pub fn app_state(
             Box::new(notices::Tell),
             Box::new(computer::Reply),
             Box::new(tournaments::advance::Ended),
+            Box::new(puzzles::mining::Queue),
         ]
     });
     Ok(state::AppState {

@@ -57,6 +57,23 @@ pub fn charge(
     Ok(())
 }
 
+/// Whether any of `players` has spent their engine budget of the window
+/// ending `now` (the miner skips a match of theirs rather than wait).
+pub fn any_over(
+    conn: &mut PgConnection,
+    players: &[Uuid],
+    now: DateTime<Utc>,
+) -> Result<bool, Error> {
+    let spent: Vec<Option<i64>> = engine_time::table
+        .filter(engine_time::owner.eq_any(players))
+        .filter(engine_time::at.gt(now - WINDOW))
+        .group_by(engine_time::owner)
+        .select(diesel::dsl::sum(engine_time::millis))
+        .load(conn)?;
+    let budget = PER_PLAYER.num_milliseconds();
+    Ok(spent.into_iter().any(|s| s.unwrap_or(0) >= budget))
+}
+
 /// Forget charges older than a window (once per run of the job runner).
 pub fn forget_old(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
     Ok(

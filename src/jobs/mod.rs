@@ -69,17 +69,18 @@ pub async fn start(
         lane(&one_off, Lane::Quick, "one-off work (quick)")?,
         lane(&one_off, Lane::Light, "one-off work (light searches)")?,
         lane(&one_off, Lane::Heavy, "one-off work (hard searches)")?,
-        // Puzzles (issue #52): searches run here, on a tick of their own,
-        // with no connection held while the engines think.
-        every(
-            MINE_EVERY,
-            "puzzles",
-            move || match crate::puzzles::mining::pass(&mine_pool, keep, mine_clock.now()) {
-                Ok(done) if done != Default::default() => log::info!("puzzles: {done:?}"),
-                Ok(_) => {}
-                Err(e) => log::warn!("mining puzzles failed: {e}"),
-            },
-        )?,
+        // Puzzles (docs/puzzles.md): while a game is short of puzzles,
+        // this minute's engines' match is queued, once across instances;
+        // the spare lane plays it.
+        every(MINE_EVERY, "puzzles", move || {
+            let now = mine_clock.now();
+            let queued = crate::db::transaction(&mine_pool, |c| {
+                crate::puzzles::mining::queue_self_play(c, keep, now)
+            });
+            if let Err(e) = queued {
+                log::warn!("queueing an engines' match failed: {e}");
+            }
+        })?,
         every(crate::revoked::REFRESH_EVERY, "ended sessions", move || {
             if let Err(e) = sessions.read() {
                 log::warn!("reading ended sessions failed: {e}");

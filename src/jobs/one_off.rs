@@ -15,16 +15,13 @@ pub use crate::job_queue::Job;
 pub const LEASE_SECONDS: i64 = 60;
 
 /// What the runner needs of the service (issue #31): the database, the
-/// time, the workers of each kind, its threads and its lease.
+/// time, the workers, its threads and its lease.
 pub struct Runner {
     pub pool: Pool,
     pub clock: std::sync::Arc<dyn crate::clock::Clock>,
-    pub mover: crate::computer::moves::Mover,
-    pub fallback: crate::lobby::seek_fallback::Fallback,
-    pub advancer: crate::tournaments::advance::Advancer,
-    pub starter: crate::tournaments::advance::Starter,
-    /// Mails password reset links (issue #47).
-    pub resets: crate::password_resets::Mailer,
+    /// The worker of each kind of job, built once from the state, as the
+    /// reactions are: a new kind of work joins this list and nothing else.
+    pub workers: Vec<Box<dyn Work>>,
     pub threads: usize,
     pub lease: Duration,
     /// The jobs held, handed back when the instance stops (issue #53).
@@ -33,24 +30,30 @@ pub struct Runner {
 
 impl Runner {
     pub fn of(state: &crate::state::AppState) -> Runner {
-        Runner {
-            pool: state.pool.clone(),
-            clock: state.clock.clone(),
-            mover: crate::computer::moves::Mover::new(state.dice.clone()),
-            fallback: crate::lobby::seek_fallback::Fallback {
+        let workers: Vec<Box<dyn Work>> = vec![
+            Box::new(crate::computer::moves::Mover::new(state.dice.clone())),
+            Box::new(crate::lobby::seek_fallback::Fallback {
                 dice: state.dice.clone(),
                 min_turn_seconds: state.config.min_turn_seconds,
                 public_url: state.config.public_url.clone(),
-            },
-            advancer: crate::tournaments::advance::Advancer {
+            }),
+            Box::new(crate::tournaments::advance::Advancer {
                 dice: state.dice.clone(),
-            },
-            starter: crate::tournaments::advance::Starter {
+            }),
+            Box::new(crate::tournaments::advance::Starter {
                 dice: state.dice.clone(),
-            },
-            resets: crate::password_resets::Mailer {
+            }),
+            // Mails password reset links (issue #47).
+            Box::new(crate::password_resets::Mailer {
                 keys: state.keys.clone(),
-            },
+            }),
+            Box::new(crate::puzzles::mining::Miner),
+            Box::new(crate::puzzles::mining::SelfPlay),
+        ];
+        Runner {
+            pool: state.pool.clone(),
+            clock: state.clock.clone(),
+            workers,
             threads: state.config.bot_threads,
             lease: Duration::seconds(state.config.job_lease_seconds),
             held: state.stopping.jobs.clone(),
@@ -58,17 +61,12 @@ impl Runner {
     }
 
     /// Run every due job of `lane` on its threads (blocking): the heavy
-    /// lane on the computer's thread pool (`POSTHORN_BOT_THREADS`), the
-    /// light and quick lanes on one thread each (issue #46). The quick
-    /// lane's run also settles the failures and old records.
+    /// lane on the computer's thread pool (`POSTHORN_BOT_THREADS`), taking
+    /// spare work when no search is due, the light and quick lanes on one
+    /// thread each (issue #46). The quick lane's run also settles the
+    /// failures and old records.
     pub fn run(&self, lane: Lane) -> Result<Ran, Error> {
-        let workers: [&dyn Work; 5] = [
-            &self.mover,
-            &self.fallback,
-            &self.advancer,
-            &self.starter,
-            &self.resets,
-        ];
+        let workers: Vec<&dyn Work> = self.workers.iter().map(|w| w.as_ref()).collect();
         let now = || self.clock.now();
         if lane == Lane::Quick {
             crate::db::transaction(&self.pool, |c| settle_failures(c, now()))?;
@@ -108,7 +106,7 @@ fn run_lane_on(
     lease: Lease,
 ) -> Result<Ran, Error> {
     let runs = super::threads::side_by_side(threads, "a job runner", || {
-        run_leased(pool, workers, now, &[lane], lease)
+        run_leased(pool, workers, now, lane.claims(), lease)
     });
     total(runs)
 }

@@ -400,36 +400,44 @@ pub fn seq_seen_by(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<i32,
     }
 }
 
-/// A finished match for the puzzle miner: its id, game id, configuration,
-/// seat count and the rules' events as they stand.
-pub type Finished = (Uuid, String, Value, usize, Vec<Value>);
+/// A finished match as the miner reads it: its game, options, number of
+/// seats and folded log (takebacks honoured).
+pub type Finished = (String, Value, usize, Vec<Value>);
 
-/// Up to `limit` finished matches not yet searched for a puzzle (issue
-/// #52, `puzzles::mining`), the longest finished first.
-pub fn finished_unmined(conn: &mut PgConnection, limit: i64) -> Result<Vec<Finished>, Error> {
-    use crate::schema::mined_matches;
-    let rows: Vec<(Uuid, String, Value, i32)> = matches::table
-        .filter(matches::status.eq("finished"))
-        .filter(matches::id.ne_all(mined_matches::table.select(mined_matches::match_id)))
-        .order(matches::updated_at)
-        .limit(limit)
-        .select((matches::id, matches::game, matches::options, matches::seq))
-        .load(conn)?;
-    let upto: HashMap<Uuid, i32> = rows.iter().map(|r| (r.0, r.3)).collect();
-    let mut logs = super::fold::folded(conn, &upto)?;
-    let ids: Vec<Uuid> = upto.keys().copied().collect();
-    let seats: Vec<(Uuid, i64)> = match_seats::table
-        .filter(match_seats::match_id.eq_any(&ids))
-        .group_by(match_seats::match_id)
-        .select((match_seats::match_id, diesel::dsl::count_star()))
-        .load(conn)?;
-    Ok(rows
-        .into_iter()
-        .map(|(id, game, options, _)| {
-            let n = seats.iter().find(|s| s.0 == id).map_or(2, |s| s.1 as usize);
-            (id, game, options, n, logs.remove(&id).unwrap_or_default())
-        })
-        .collect())
+/// Match `id` if it is finished (a match being played is never read).
+pub fn finished(conn: &mut PgConnection, id: Uuid) -> Result<Option<Finished>, Error> {
+    let row: Option<(String, Value, i32)> = matches::table
+        .find(id)
+        .filter(matches::status.eq(MatchStatus::Finished))
+        .select((matches::game, matches::options, matches::seq))
+        .first(conn)
+        .optional()?;
+    let Some((game, options, seq)) = row else {
+        return Ok(None);
+    };
+    let mut logs = super::fold::folded(conn, &HashMap::from([(id, seq)]))?;
+    let seats: i64 = match_seats::table
+        .filter(match_seats::match_id.eq(id))
+        .count()
+        .get_result(conn)?;
+    Ok(Some((
+        game,
+        options,
+        seats as usize,
+        logs.remove(&id).unwrap_or_default(),
+    )))
+}
+
+/// The people seated at match `id` (its computers aside), in seat order.
+pub fn people_at(conn: &mut PgConnection, id: Uuid) -> Result<Vec<Uuid>, Error> {
+    use crate::schema::users;
+    Ok(match_seats::table
+        .inner_join(users::table)
+        .filter(match_seats::match_id.eq(id))
+        .filter(users::computer.is_null())
+        .order(match_seats::seat)
+        .select(users::id)
+        .load(conn)?)
 }
 
 /// Of `asked` (user, match, seq), those whose user has played in that

@@ -6,11 +6,11 @@
 //! appears, because the rules redact it for my seat as they do for every
 //! answer.
 
+use crate::accounts::identities::{self, Identity};
+use crate::accounts::my_sessions::{self, DeviceSession};
 use crate::accounts::{self, Me};
-use crate::devices::{self, DeviceSession};
 use crate::error::Error;
 use crate::friends::{self, ChallengeSettings, Friends};
-use crate::identities::{self, Identity};
 use crate::limits::{self, Limit};
 use crate::matches::conditional::{self, Lines};
 use crate::matches::{play, EventView, MatchView};
@@ -54,7 +54,7 @@ pub struct Export {
     pub tournament_messages: Vec<crate::talk::MyRoomMessage>,
     /// Addresses that left my account and may still be put back
     /// (issue #65): each with when it left and until when.
-    pub addresses_left: Vec<crate::email_undos::AddressLeft>,
+    pub addresses_left: Vec<crate::accounts::email_undos::AddressLeft>,
     /// My puzzles: attempts, ratings, and the mornings I was told of the
     /// daily one.
     pub puzzles: crate::puzzles::history::PuzzleHistory,
@@ -125,7 +125,7 @@ pub fn export(
             challenges: friends::challenge_settings(conn, user)?,
             vacation: vacation::status(conn, user, now)?,
         },
-        sessions: devices::list(conn, user, session, now)?.sessions,
+        sessions: my_sessions::list(conn, user, session, now)?.sessions,
         identities: identities::list(conn, user)?.identities,
         push_subscriptions: crate::notify::push::export(conn, user)?,
         app_devices: crate::notify::native::devices::list(conn, user, session)?.devices,
@@ -158,7 +158,7 @@ pub fn export(
         blocks: friends::blocked(conn, user)?,
         tournaments: crate::tournaments::read::mine(conn, user)?,
         tournament_messages: crate::talk::mine_in_rooms(conn, user)?,
-        addresses_left: crate::email_undos::export(conn, user)?,
+        addresses_left: crate::accounts::email_undos::export(conn, user)?,
         puzzles: crate::puzzles::history::export(conn, user)?,
         lessons: crate::lessons::export(conn, user)?,
     })

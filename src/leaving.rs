@@ -18,7 +18,7 @@ use uuid::Uuid;
 pub const PLAY: [Owner; 3] = [
     crate::tournaments::PERSONAL,
     crate::lobby::PERSONAL,
-    crate::matches::leaving::PERSONAL,
+    crate::matches::resignations::PERSONAL,
 ];
 
 /// Leave play as the [`Phase::LeavePlay`] owners say.

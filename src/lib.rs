@@ -7,16 +7,13 @@ pub mod computer;
 pub mod config;
 pub mod db;
 pub mod deletion;
-pub mod devices;
 pub mod dice;
-pub mod email_undos;
 pub mod enforced;
 pub mod error;
 pub mod export;
 pub mod friends;
 pub mod http;
 pub mod idempotency;
-pub mod identities;
 pub mod ink;
 pub mod job_queue;
 pub mod jobs;
@@ -32,7 +29,6 @@ pub mod moderation;
 pub mod names;
 pub mod notices;
 pub mod notify;
-pub mod password_resets;
 pub mod personal;
 pub mod players;
 pub mod puzzles;
@@ -132,7 +128,9 @@ pub fn app_state(
         metrics: Arc::new(metrics::Metrics::default()),
         dice: Arc::new(dice::OsDice),
         revoked: Arc::new(revoked::Revoked::default()),
-        identities: Arc::new(identities::verify::Verifier::new(config.sign_in.clone())),
+        identities: Arc::new(accounts::identities::verify::Verifier::new(
+            config.sign_in.clone(),
+        )),
         live: live::Live::start(database_url, live::Capacity::here(config.pool_size).streams),
         stopping: Arc::default(),
     })

@@ -24,7 +24,7 @@ pub struct AppState {
     /// Sessions ended within an access token's lifetime (issue #30).
     pub revoked: Arc<crate::revoked::Revoked>,
     /// Google and Apple `id_token`s checked, their keys kept (issue #47).
-    pub identities: Arc<crate::identities::verify::Verifier>,
+    pub identities: Arc<crate::accounts::identities::verify::Verifier>,
     /// What the open match pages hear of their matches (issue #49).
     pub live: Arc<crate::live::Live>,
     /// Set when the instance stops (issue #53 item 3).

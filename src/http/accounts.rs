@@ -219,7 +219,7 @@ pub async fn undo_email(
     Ok(HttpResponse::Ok().json(VerifiedEmail { email }))
 }
 
-#[utoipa::path(post, path = "/v1/password-resets", tag = "accounts", request_body = crate::password_resets::ResetRequest,
+#[utoipa::path(post, path = "/v1/password-resets", tag = "accounts", request_body = crate::accounts::password_resets::ResetRequest,
     responses((status = 202, description = "the same answer, after the same work, whether or not the address is an account's: if it is that account's verified address, a link to `/reset-password#TOKEN` is mailed to it, valid an hour"),
         (status = 400, description = "not an email address"),
         (status = 429, description = "too many asked from this address (5 an hour), or for this email address (3 a day, counted whether or not it is anyone's)")))]
@@ -227,18 +227,18 @@ pub async fn undo_email(
 pub async fn ask_password_reset(
     state: web::Data<AppState>,
     http: HttpRequest,
-    body: Body<crate::password_resets::ResetRequest>,
+    body: Body<crate::accounts::password_resets::ResetRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let email = body.into_inner().email;
     let (origin, now) = (crate::http::caller::origin(&http), state.clock.now());
     db::run(&state.pool, move |c| {
-        crate::password_resets::ask(c, &email, &origin, now)
+        crate::accounts::password_resets::ask(c, &email, &origin, now)
     })
     .await?;
     Ok(HttpResponse::Accepted().finish())
 }
 
-#[utoipa::path(post, path = "/v1/password-resets/complete", tag = "accounts", request_body = crate::password_resets::ResetCompletion,
+#[utoipa::path(post, path = "/v1/password-resets/complete", tag = "accounts", request_body = crate::accounts::password_resets::ResetCompletion,
     responses((status = 201, body = Session, description = "the new password is set; every session of the account has ended and this new one is open"),
         (status = 400, description = "the password breaks the rules of sign-up (8–256 characters)"),
         (status = 410, description = "`reset_link_expired`: the link was used already, is more than an hour old, or is not one the service sent: ask for a new one")))]
@@ -246,9 +246,9 @@ pub async fn ask_password_reset(
 pub async fn complete_password_reset(
     state: web::Data<AppState>,
     http: HttpRequest,
-    body: Body<crate::password_resets::ResetCompletion>,
+    body: Body<crate::accounts::password_resets::ResetCompletion>,
 ) -> Result<HttpResponse, ApiError> {
-    let crate::password_resets::ResetCompletion { token, password } = body.into_inner();
+    let crate::accounts::password_resets::ResetCompletion { token, password } = body.into_inner();
     // The document's form: an empty token is malformed, not a spent link.
     if token.is_empty() || token.chars().count() > 2048 {
         let empty = Error::validation("the token is the part of the link after #");
@@ -258,13 +258,13 @@ pub async fn complete_password_reset(
     let (check, now) = (token.clone(), state.clock.now());
     // A spent link costs no hash.
     db::run(&state.pool, move |c| {
-        crate::password_resets::check_link(c, &check, now)
+        crate::accounts::password_resets::check_link(c, &check, now)
     })
     .await?;
     let hash = auth::gated_hash(password).await?;
     let issuer = state.issuer(crate::http::caller::device(&http));
     let (session, ended) = db::run(&state.pool, move |c| {
-        crate::password_resets::complete(c, &token, hash, &issuer)
+        crate::accounts::password_resets::complete(c, &token, hash, &issuer)
     })
     .await?;
     // Whoever held the old password is out at once on this instance, on
@@ -329,7 +329,7 @@ pub async fn register_guest(
         (None, Some(proof)) => {
             let proven = crate::http::reauth::verified(&state, proof).await?;
             db::run(&state.pool, move |c| {
-                let upgraded = crate::identities::register_guest(
+                let upgraded = crate::accounts::identities::register_guest(
                     c,
                     caller.user_id,
                     req,

@@ -52,7 +52,7 @@ fn caller(req: &HttpRequest) -> Result<Caller, ApiError> {
 /// (`devices::label`).
 pub fn device(req: &HttpRequest) -> String {
     let agent = req.headers().get(header::USER_AGENT);
-    crate::devices::label(agent.and_then(|v| v.to_str().ok()).unwrap_or(""))
+    crate::accounts::my_sessions::label(agent.and_then(|v| v.to_str().ok()).unwrap_or(""))
 }
 
 /// The address a request comes from, as per-address limits key it

@@ -1,9 +1,9 @@
 //! My sessions (docs/decisions/accounts-and-sessions.md): thin wrappers
-//! over `crate::devices`.
+//! over `crate::accounts::my_sessions`.
 
+use crate::accounts::my_sessions::{self as sessions, DeviceSessions};
 use crate::auth::Caller;
 use crate::db;
-use crate::devices::{self, DeviceSessions};
 use crate::http::error::ApiError;
 use crate::state::AppState;
 use actix_web::{delete, get, web, HttpResponse};
@@ -19,7 +19,7 @@ pub async fn my_sessions(
 ) -> Result<HttpResponse, ApiError> {
     let now = state.clock.now();
     let list = db::run(&state.pool, move |c| {
-        devices::list(c, caller.user_id, caller.session, now)
+        sessions::list(c, caller.user_id, caller.session, now)
     })
     .await?;
     Ok(HttpResponse::Ok().json(list))
@@ -38,7 +38,7 @@ pub async fn end_session(
 ) -> Result<HttpResponse, ApiError> {
     let (session, now) = (id.into_inner(), state.clock.now());
     db::run(&state.pool, move |c| {
-        devices::end(c, caller.user_id, session, now)
+        sessions::end(c, caller.user_id, session, now)
     })
     .await?;
     state.revoked.add(&[session], now);

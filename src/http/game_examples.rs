@@ -8,7 +8,8 @@
 
 use crate::matches::duties;
 use crate::matches::play::{ActionAnswer, ActionRequest, LegalActions, SeatActions};
-use crate::matches::{event_view, EventRow, MatchStatus, MatchView, SeatView};
+use crate::matches::view::event_view;
+use crate::matches::{EventRow, MatchStatus, MatchView, SeatView};
 use crate::players::Player;
 use chrono::{DateTime, TimeZone, Utc};
 use posthorn_rules::{Env, GameId, MatchState, Seat, SplitMix64, Viewer};

@@ -1,8 +1,9 @@
 //! Signing in with Google and Apple
 //! (docs/decisions/accounts-and-sessions.md): thin wrappers over
-//! `crate::identities`; the token is checked first (`identities::verify`),
+//! `crate::accounts::identities`; the token is checked first (`identities::verify`),
 //! then one transaction.
 
+use crate::accounts::identities::{self, Identities, IdentitySignIn};
 use crate::accounts::{IdentityProof, Session};
 use crate::auth::Caller;
 use crate::config::Provider;
@@ -10,7 +11,6 @@ use crate::db;
 use crate::error::Error;
 use crate::http::error::ApiError;
 use crate::http::reauth;
-use crate::identities::{self, Identities, IdentitySignIn};
 use crate::state::AppState;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};

@@ -51,7 +51,7 @@ pub async fn identity_is_theirs(
     let user = caller.user_id;
     let proven = verified(state, proof).await?;
     db::run(&state.pool, move |c| {
-        crate::identities::is_theirs(c, user, &proven)
+        crate::accounts::identities::is_theirs(c, user, &proven)
     })
     .await
 }
@@ -61,7 +61,7 @@ pub async fn identity_is_theirs(
 pub async fn verified(
     state: &AppState,
     proof: &IdentityProof,
-) -> Result<crate::identities::Proven, Error> {
+) -> Result<crate::accounts::identities::Proven, Error> {
     let now = state.clock.now();
     (state.identities)
         .verify(proof, &state.keys, now)
@@ -78,7 +78,7 @@ pub async fn signed_in_recently(state: &AppState, caller: &Caller) -> Result<boo
     let (session, now) = (caller.session, state.clock.now());
     let since = now - Duration::minutes(RECENT_SIGN_IN_MINUTES);
     let at = db::run(&state.pool, move |c| {
-        crate::devices::signed_in_at(c, session)
+        crate::accounts::my_sessions::signed_in_at(c, session)
     })
     .await?;
     Ok(at.is_some_and(|at| at >= since))

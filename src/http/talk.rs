@@ -81,7 +81,7 @@ pub async fn list_tournament_messages(
     let (id, before) = (id.into_inner(), query.into_inner().before);
     let now = state.clock.now();
     let page = db::read(&state.pool, move |c| {
-        tournaments::talk::list(c, id, caller.user_id, before, now)
+        tournaments::room::list(c, id, caller.user_id, before, now)
     })
     .await?;
     Ok(HttpResponse::Ok().json(page))
@@ -106,7 +106,7 @@ pub async fn post_tournament_message(
     let keyed = crate::http::matches::keyed(&req, &said)?;
     let (id, now) = (id.into_inner(), state.clock.now());
     let message = db::run(&state.pool, move |c| {
-        tournaments::talk::post(c, id, caller.user_id, said, keyed, now)
+        tournaments::room::post(c, id, caller.user_id, said, keyed, now)
     })
     .await?;
     Ok(HttpResponse::Created().json(message))

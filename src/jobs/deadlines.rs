@@ -204,9 +204,11 @@ fn sweep(state: &Sweeper) -> Result<Swept, Error> {
     planned(pool, crate::db::replica::notice_primary)?;
     planned(pool, |c| crate::idempotency::forget_expired(c, now))?;
     planned(pool, |c| crate::limits::forget_old(c, now))?;
-    planned(pool, |c| crate::password_resets::forget_old(c, now))?;
-    planned(pool, |c| crate::email_undos::forget_old(c, now))?;
-    planned(pool, |c| crate::identities::forget_spent(c, now))?;
+    planned(pool, |c| {
+        crate::accounts::password_resets::forget_old(c, now)
+    })?;
+    planned(pool, |c| crate::accounts::email_undos::forget_old(c, now))?;
+    planned(pool, |c| crate::accounts::identities::forget_spent(c, now))?;
     planned(pool, |c| crate::deletion::release_held_names(c, now))?;
     // Challenges unanswered for 7 days cancel their matches (issue #20);
     // each match is locked, so instances sweeping together cancel it once.

@@ -1,14 +1,14 @@
 //! The periodic work of the service, one file per job
 //! (docs/architecture.md): the deadline sweep (`deadlines`), the outbox
-//! delivery with the daily digest (`outbox`, `digest`), one-off work from
+//! delivery with the daily digest (`delivery`, `digest`), one-off work from
 //! the `jobs` table (`one_off`), and the reading of sessions other
 //! instances ended. Each runs on a tick of its own, off the async executor,
 //! with the narrow context it needs.
 
 pub mod deadlines;
+pub mod delivery;
 pub mod digest;
 pub mod one_off;
-pub mod outbox;
 pub mod threads;
 
 use crate::error::Error;
@@ -56,7 +56,7 @@ pub async fn start(
             Err(e) => log::warn!("sweep failed: {e}"),
         })?,
         every(interval, "outbox", move || {
-            match outbox::deliver_due(&courier) {
+            match delivery::deliver_due(&courier) {
                 Ok(done) if done != Default::default() => log::info!("outbox: {done:?}"),
                 Ok(_) => {}
                 Err(e) => log::warn!("outbox delivery failed: {e}"),

@@ -44,7 +44,7 @@ impl Runner {
                 dice: state.dice.clone(),
             }),
             // Mails password reset links (issue #47).
-            Box::new(crate::password_resets::Mailer {
+            Box::new(crate::accounts::password_resets::Mailer {
                 keys: state.keys.clone(),
             }),
             Box::new(crate::puzzles::mining::Miner),

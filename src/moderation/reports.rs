@@ -87,7 +87,7 @@ fn readable(conn: &mut PgConnection, message: Uuid, user: Uuid) -> Result<(Uuid,
         .ok_or(Error::not_found("message"))?;
     let room = match (at_match, at_tournament) {
         (Some(id), _) => Room::at_table(conn, id, user),
-        (None, Some(id)) => crate::tournaments::talk::room(conn, id, user),
+        (None, Some(id)) => crate::tournaments::room::room(conn, id, user),
         (None, None) => Err(Error::not_found("message")),
     };
     let room = room.map_err(|e| match e {

@@ -1,7 +1,7 @@
 //! Messages at a match's table (issue #50 item 1): written by its seated
 //! people, read as [`super::hears`] allows, counted unread for those who
 //! hear them until they read. A tournament's room (item 2) follows the
-//! same rules with no unread counts: its caller (`tournaments::talk`)
+//! same rules with no unread counts: its caller (`tournaments::room`)
 //! finds the room, this writes and reads it.
 
 use super::{hears, settings, Who};

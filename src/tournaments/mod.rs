@@ -14,7 +14,7 @@ pub mod entry;
 pub mod read;
 pub mod standings;
 pub mod start;
-pub mod talk;
+pub mod room;
 
 use crate::error::Error;
 use crate::job_queue;

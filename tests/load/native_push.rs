@@ -55,7 +55,7 @@ fn main() {
                 .await as usize;
             let started = Instant::now();
             let done = app
-                .blocking(|s| posthorn::jobs::outbox::deliver_due(&s.courier()))
+                .blocking(|s| posthorn::jobs::delivery::deliver_due(&s.courier()))
                 .await
                 .unwrap();
             let secs = started.elapsed().as_secs_f64();

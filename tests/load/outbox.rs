@@ -69,7 +69,7 @@ fn main() {
             .await;
         let fan_out = started.elapsed().as_secs_f64();
         assert_eq!(fanned, 2 * n);
-        let done = app.blocking(|s| posthorn::jobs::outbox::deliver_due(&s.courier())).await.unwrap();
+        let done = app.blocking(|s| posthorn::jobs::delivery::deliver_due(&s.courier())).await.unwrap();
         let secs = started.elapsed().as_secs_f64();
         println!("fan-out of {n} notices into {fanned} deliveries: {:.0} ms", fan_out * 1e3);
         assert_eq!(done.sent as i64, 2 * n, "{done:?}");

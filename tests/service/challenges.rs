@@ -414,7 +414,7 @@ async fn a_cancellation_reaches_the_others_by_smtp_but_not_whoever_cancelled() {
         .challenge(&format!("{}/decline", path(&m)), &bob, json!({}))
         .await;
     assert_eq!(declined.status, 200, "{}", declined.body);
-    app.blocking(|s| posthorn::jobs::outbox::deliver_due(&s.courier()))
+    app.blocking(|s| posthorn::jobs::delivery::deliver_due(&s.courier()))
         .await
         .unwrap();
     assert!(

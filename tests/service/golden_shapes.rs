@@ -5,7 +5,7 @@
 //! golden table shows what readers get.
 
 use crate::support::{a_move, TestApp};
-use posthorn::jobs::outbox::deliver_due;
+use posthorn::jobs::delivery::deliver_due;
 use posthorn_rules::SplitMix64;
 use serde_json::{json, Value};
 use std::collections::{BTreeSet, HashMap};

@@ -7,7 +7,7 @@ use crate::native_peers::{self, apns_peer, fcm_peer};
 use crate::support::TestApp;
 use chrono::Duration;
 use posthorn::clock::Clock;
-use posthorn::jobs::outbox::deliver_due;
+use posthorn::jobs::delivery::deliver_due;
 use posthorn::notify::worker::Delivered;
 use posthorn_rules::SplitMix64;
 use serde_json::{json, Value};

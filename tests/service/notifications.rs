@@ -4,7 +4,7 @@
 use crate::smtp::SmtpServer;
 use crate::support::TestApp;
 use chrono::Duration;
-use posthorn::jobs::outbox::deliver_due;
+use posthorn::jobs::delivery::deliver_due;
 use posthorn::notify::worker::Delivered;
 use serde_json::json;
 

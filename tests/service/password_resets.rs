@@ -7,10 +7,10 @@ use crate::sessions::mails_to;
 use crate::smtp::SmtpServer;
 use crate::support::{Reply, TestApp};
 use chrono::Duration;
+use posthorn::accounts::password_resets::Mailer;
+use posthorn::jobs::delivery::deliver_due;
 use posthorn::jobs::one_off::run_due;
-use posthorn::jobs::outbox::deliver_due;
 use posthorn::limits::Limit;
-use posthorn::password_resets::Mailer;
 use serde_json::json;
 
 pub(crate) async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {

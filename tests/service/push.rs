@@ -6,7 +6,7 @@ use crate::push_service::{start_push_service, Received};
 use crate::support::TestApp;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use posthorn::jobs::outbox::deliver_due;
+use posthorn::jobs::delivery::deliver_due;
 use serde_json::{json, Value};
 
 /// Check the VAPID header: an ES256 JWT for this push service's origin,

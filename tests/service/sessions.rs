@@ -4,7 +4,7 @@
 
 use crate::smtp::SmtpServer;
 use crate::support::{Reply, TestApp};
-use posthorn::jobs::outbox::deliver_due;
+use posthorn::jobs::delivery::deliver_due;
 use serde_json::json;
 
 pub(crate) async fn app_with_smtp(smtp: &SmtpServer) -> TestApp {

@@ -7,7 +7,7 @@ use crate::notifications::{app_with_smtp, subject, to_address, unfolded};
 use crate::smtp::SmtpServer;
 use crate::support::{a_move, TestApp};
 use chrono::Duration;
-use posthorn::jobs::outbox::deliver_due;
+use posthorn::jobs::delivery::deliver_due;
 use serde_json::json;
 
 async fn deliver(app: &TestApp) -> usize {

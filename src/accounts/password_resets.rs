@@ -148,7 +148,7 @@ fn mail_link(conn: &mut PgConnection, keys: &Keys, job: i64, asked: &Asked) -> R
         None => false,
     };
     if let Some(user) = owner.filter(|_| registered) {
-        if !crate::email_undos::open_for(conn, user, asked.asked_at)? {
+        if !crate::accounts::email_undos::open_for(conn, user, asked.asked_at)? {
             link_for(conn, keys, user, asked)?;
         }
     }

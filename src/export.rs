@@ -59,7 +59,7 @@ pub struct Export {
     /// daily one.
     pub puzzles: crate::puzzles::history::PuzzleHistory,
     /// The first steps I completed.
-    pub lessons: Vec<crate::lessons::StepDone>,
+    pub lessons: Vec<crate::lessons::ExportedStep>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]

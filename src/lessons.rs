@@ -163,14 +163,14 @@ pub const PERSONAL: Owner = Owner::erasing(
 
 /// A step I completed, for the export.
 #[derive(Debug, Serialize, ToSchema, Queryable)]
-pub struct StepDone {
+pub struct ExportedStep {
     pub game: String,
     pub step: String,
     pub done_at: DateTime<Utc>,
 }
 
 /// Every step I completed, in the order I did.
-pub fn export(conn: &mut PgConnection, user: Uuid) -> Result<Vec<StepDone>, Error> {
+pub fn export(conn: &mut PgConnection, user: Uuid) -> Result<Vec<ExportedStep>, Error> {
     Ok(lessons_done::table
         .filter(lessons_done::user_id.eq(user))
         .order((

@@ -455,7 +455,8 @@ pub const PERSONAL: Owner = Owner::erasing(
     Exported::In(&["push_subscriptions"]),
 );
 
-/// A browser subscribed to my notices, for the export.
+// A browser subscribed to my notices, for the export (no doc comment:
+// it would change the served document's schema).
 #[derive(Debug, Serialize, ToSchema, Queryable)]
 pub struct ExportedSubscription {
     pub id: Uuid,

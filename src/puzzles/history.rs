@@ -25,15 +25,15 @@ pub const PERSONAL: Owner = Owner::erasing(
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PuzzleHistory {
     /// Every puzzle I began, oldest first.
-    pub attempts: Vec<Attempt>,
+    pub attempts: Vec<ExportedPuzzleAttempt>,
     /// My puzzle rating in each game I solved puzzles of.
-    pub ratings: Vec<GameRating>,
+    pub ratings: Vec<ExportedPuzzleRating>,
     /// The days I was told of the daily puzzle (the last two days').
     pub mornings: Vec<NaiveDate>,
 }
 
 #[derive(Debug, Serialize, ToSchema, Queryable)]
-pub struct Attempt {
+pub struct ExportedPuzzleAttempt {
     pub puzzle_id: Uuid,
     pub game: String,
     /// `playing`, `solved` or `failed`.
@@ -49,7 +49,7 @@ pub struct Attempt {
 }
 
 #[derive(Debug, Serialize, ToSchema, Queryable)]
-pub struct GameRating {
+pub struct ExportedPuzzleRating {
     pub game: String,
     pub rating: f64,
     pub deviation: f64,

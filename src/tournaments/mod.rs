@@ -12,9 +12,9 @@ pub mod advance;
 pub mod bracket;
 pub mod entry;
 pub mod read;
+pub mod room;
 pub mod standings;
 pub mod start;
-pub mod room;
 
 use crate::error::Error;
 use crate::job_queue;

@@ -215,10 +215,23 @@ where
         .map_err(Error::internal)?;
     let (answer, answered) = tokio::sync::oneshot::channel();
     let on_lane = pool.clone();
+    // The request's id goes with its work to the database thread.
+    let cause = crate::cause::current();
     pool.lanes.submit(move || {
+        let started = std::time::Instant::now();
+        let done = crate::cause::on_thread(cause, || {
+            let done = job(&on_lane);
+            log::debug!(
+                target: "posthorn::db",
+                "request_id={} database work took {:.2} ms",
+                crate::cause::shown(&crate::cause::current()),
+                started.elapsed().as_secs_f64() * 1e3
+            );
+            done
+        });
         // The caller may have gone (a dropped request): the work is done
         // all the same (a write committed), as a client retry expects.
-        let _ = answer.send(job(&on_lane));
+        let _ = answer.send(done);
     });
     answered
         .await

@@ -66,6 +66,8 @@ pub struct Job {
     pub attempts: i32,
     /// The person the work is done for, whose engine time it spends.
     pub owner: Option<uuid::Uuid>,
+    /// The request that queued it ([`crate::cause`]).
+    pub request_id: Option<String>,
 }
 
 /// The jobs this instance holds (claimed, not yet closed), so that a
@@ -197,6 +199,7 @@ pub fn enqueue_work(
             jobs::created_at.eq(now),
             jobs::lane.eq(work.lane as i16),
             jobs::owner.eq(work.owner),
+            jobs::request_id.eq(crate::cause::current()),
         ))
         .on_conflict(jobs::key)
         .do_nothing()

@@ -2,6 +2,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod cause;
 pub mod clock;
 pub mod computer;
 pub mod config;

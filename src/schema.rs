@@ -180,6 +180,7 @@ diesel::table! {
         created_at -> Timestamptz,
         lane -> Int2,
         owner -> Nullable<Uuid>,
+        request_id -> Nullable<Text>,
     }
 }
 
@@ -300,6 +301,7 @@ diesel::table! {
         created_at -> Timestamptz,
         sent_at -> Nullable<Timestamptz>,
         held_at -> Nullable<Timestamptz>,
+        request_id -> Nullable<Text>,
     }
 }
 

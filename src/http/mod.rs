@@ -164,7 +164,7 @@ where
             let refused = ApiError::validation("the address may not contain a NUL (%00)");
             return Err(refused.into());
         };
-        let mut res = response.await?;
+        let mut res = crate::cause::scope(id.clone(), response).await?;
         let status = res.status().as_u16();
         let seconds = started.elapsed().as_secs_f64();
         if let Ok(value) = HeaderValue::from_str(&id) {

@@ -191,12 +191,22 @@ pub fn run_leased(
         // A panicking worker is a failed attempt, not a lost job.
         let outcome = match worker {
             Some(worker) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                worker.run(pool, &job, now())
+                // What the job writes keeps the request that queued it.
+                crate::cause::on_thread(job.request_id.clone(), || worker.run(pool, &job, now()))
             }))
             .unwrap_or_else(|_| Err("the worker panicked".to_owned())),
             None => Err(format!("no worker for jobs of kind {}", job.kind)),
         };
         held.let_go(&job);
+        log::debug!(
+            target: "posthorn::job",
+            "request_id={} job={} kind={} attempt={} ok={}",
+            crate::cause::shown(&job.request_id),
+            job.id,
+            job.kind,
+            job.attempts,
+            outcome.is_ok()
+        );
         match outcome {
             Ok(()) => {
                 crate::db::transaction(pool, |c| job_queue::finish(c, &job, now()))?;

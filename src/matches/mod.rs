@@ -354,6 +354,15 @@ impl Table {
             batch.events = held;
         }
         let notices = reacted?;
+        log::debug!(
+            target: "posthorn::append",
+            "request_id={} match={} seq={} events={} notices={}",
+            crate::cause::shown(&crate::cause::current()),
+            self.row.id,
+            self.row.seq,
+            stored.len(),
+            notices.len()
+        );
         match self.held.as_mut() {
             Some(held) => {
                 held.events.extend(stored.iter().cloned());

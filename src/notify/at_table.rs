@@ -311,6 +311,7 @@ mod tests {
             attempts: 0,
             created_at: DateTime::<Utc>::MIN_UTC,
             held_at: None,
+            request_id: None,
         }
     }
 

@@ -13,7 +13,9 @@ use crate::error::Error;
 use chrono::{DateTime, Utc};
 use diesel::pg::Pg;
 use diesel::query_builder::{AstPass, QueryFragment, QueryId};
-use diesel::sql_types::{Array, BigInt, Integer, Jsonb, Text, Timestamptz, Uuid as SqlUuid};
+use diesel::sql_types::{
+    Array, BigInt, Integer, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid,
+};
 use diesel::{PgConnection, QueryResult, QueryableByName, RunQueryDsl};
 use serde_json::Value;
 use uuid::Uuid;
@@ -37,6 +39,8 @@ pub struct NoticeColumns {
     seqs: Vec<i32>,
     kinds: Vec<String>,
     payloads: Vec<Value>,
+    /// The request they come from ([`crate::cause`]).
+    request_id: Option<String>,
 }
 
 impl NoticeColumns {
@@ -46,6 +50,7 @@ impl NoticeColumns {
             seqs: Vec::with_capacity(notices.len()),
             kinds: Vec::with_capacity(notices.len()),
             payloads: Vec::with_capacity(notices.len()),
+            request_id: crate::cause::current(),
         };
         for n in notices {
             columns.users.push(n.user);
@@ -66,12 +71,14 @@ impl NoticeColumns {
         mut out: AstPass<'_, 'b, Pg>,
     ) -> QueryResult<()> {
         out.push_sql(
-            "INSERT INTO notices (user_id, match_id, seq, kind, payload, created_at) \
+            "INSERT INTO notices (user_id, match_id, seq, kind, payload, created_at, request_id) \
              SELECT n.user_id, ",
         );
         out.push_bind_param::<SqlUuid, _>(match_id)?;
         out.push_sql(", n.seq, n.kind, n.payload, ");
         out.push_bind_param::<Timestamptz, _>(at)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<Text>, _>(&self.request_id)?;
         out.push_sql(" FROM unnest(");
         out.push_bind_param::<Array<SqlUuid>, _>(&self.users)?;
         out.push_sql(", ");
@@ -113,14 +120,14 @@ pub fn fan_out(conn: &mut PgConnection) -> Result<(i64, i64), Error> {
         "WITH taken AS ( \
            DELETE FROM notices WHERE id IN ( \
              SELECT id FROM notices ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED) \
-           RETURNING user_id, match_id, seq, kind, payload, created_at), \
+           RETURNING user_id, match_id, seq, kind, payload, created_at, request_id), \
          fanned AS ( \
            INSERT INTO notifications (user_id, match_id, seq, kind, channel, payload, \
-             next_attempt_at, created_at) \
+             next_attempt_at, created_at, request_id) \
            SELECT u.id, n.match_id, n.seq, n.kind, c.channel, \
              CASE WHEN ts.unread IS NULL THEN n.payload \
                ELSE n.payload || jsonb_build_object('unread_messages', ts.unread) END, \
-             n.created_at, n.created_at \
+             n.created_at, n.created_at, n.request_id \
              FROM taken n \
              JOIN users u ON u.id = n.user_id AND u.deleted_at IS NULL \
              LEFT JOIN talk_seats ts ON n.kind = 'your_turn' AND ts.user_id = n.user_id \
@@ -203,6 +210,8 @@ pub(super) struct Row {
     pub(super) created_at: DateTime<Utc>,
     /// When it was first held because its reader was at the table.
     pub(super) held_at: Option<DateTime<Utc>>,
+    /// The request that caused it ([`crate::cause`]).
+    pub(super) request_id: Option<String>,
 }
 
 /// A deleted player's notices: nothing queued is lost without a record,

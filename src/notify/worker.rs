@@ -264,7 +264,13 @@ fn send_all(courier: &Courier, ready: &[Outgoing]) -> Vec<Sent> {
 fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, Error> {
     type Claimed = (
         (i64, Uuid, Uuid, i32, String, String),
-        (Value, i32, DateTime<Utc>, Option<DateTime<Utc>>),
+        (
+            Value,
+            i32,
+            DateTime<Utc>,
+            Option<DateTime<Utc>>,
+            Option<String>,
+        ),
     );
     let rows: Vec<Claimed> = notifications::table
         .filter(notifications::status.eq(DeliveryStatus::Pending.as_str()))
@@ -284,6 +290,7 @@ fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, Error>
                 notifications::attempts,
                 notifications::created_at,
                 notifications::held_at,
+                notifications::request_id,
             ),
         ))
         .limit(BATCH)
@@ -295,7 +302,7 @@ fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, Error>
         .map(
             |(
                 (id, user_id, match_id, seq, kind, channel),
-                (payload, attempts, created_at, held_at),
+                (payload, attempts, created_at, held_at, request_id),
             )| Row {
                 id,
                 user_id,
@@ -307,6 +314,7 @@ fn claim(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<Vec<Row>, Error>
                 attempts,
                 created_at,
                 held_at,
+                request_id,
             },
         )
         .collect())
@@ -326,6 +334,15 @@ fn record(
 ) -> Result<(), Error> {
     let attempts = row.attempts + 1;
     let mut not_before = 0;
+    log::debug!(
+        target: "posthorn::delivery",
+        "request_id={} notification={} kind={} channel={} attempt={attempts} sent={}",
+        crate::cause::shown(&row.request_id),
+        row.id,
+        row.kind,
+        row.channel,
+        matches!(outcome, Sent::Done)
+    );
     let outcome = match outcome {
         Sent::Done => Ok(()),
         Sent::Failed(why) => Err(why),

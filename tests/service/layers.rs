@@ -29,6 +29,7 @@ const FLOORS: [&[&str]; 8] = [
         "localdb",
         "job_queue",
         "personal",
+        "cause",
     ],
     &["players", "notify"],
     &["friends", "accounts"],

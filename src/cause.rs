@@ -1,0 +1,71 @@
+//! The request an action came from (docs/operations.md, "Following one
+//! move"): its id (`X-Request-Id`) is the current cause while the request
+//! is handled, on the async task and on the database thread that runs its
+//! work; what the work writes for later (notices, deliveries, jobs) keeps
+//! it in a `request_id` column, and the job or delivery that runs on a
+//! later tick, maybe on another instance, makes it the cause again. Every
+//! log line of those steps names it, so `grep request_id=<id>` follows one
+//! move from its request to the push.
+
+use std::cell::RefCell;
+use std::future::Future;
+
+tokio::task_local! {
+    static REQUEST: String;
+}
+
+thread_local! {
+    static ON_THREAD: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Run `work` with request `id` as its cause (the request's middleware).
+pub async fn scope<F: Future>(id: String, work: F) -> F::Output {
+    REQUEST.scope(id, work).await
+}
+
+/// The cause of what runs now: the request handled on this thread (a
+/// database thread, a job), else on this task.
+pub fn current() -> Option<String> {
+    ON_THREAD
+        .with(|c| c.borrow().clone())
+        .or_else(|| REQUEST.try_with(Clone::clone).ok())
+}
+
+/// Run `work` on this thread with `id` as its cause, and put the thread's
+/// own back after.
+pub fn on_thread<R>(id: Option<String>, work: impl FnOnce() -> R) -> R {
+    let before = ON_THREAD.with(|c| c.replace(id));
+    let out = work();
+    ON_THREAD.with(|c| *c.borrow_mut() = before);
+    out
+}
+
+/// The id as a log line writes it (`-` for none).
+pub fn shown(id: &Option<String>) -> &str {
+    id.as_deref().unwrap_or("-")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_thread_cause_wins_and_is_put_back() {
+        assert_eq!(current(), None);
+        let inner = on_thread(Some("a".into()), || {
+            let nested = on_thread(Some("b".into()), current);
+            (current(), nested)
+        });
+        assert_eq!(inner, (Some("a".into()), Some("b".into())));
+        assert_eq!(current(), None);
+    }
+
+    #[test]
+    fn a_task_cause_reaches_what_it_awaits() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let seen = rt.block_on(scope("r1".into(), async { current() }));
+        assert_eq!(seen.as_deref(), Some("r1"));
+    }
+}

@@ -13,7 +13,9 @@
 //!   example).
 //! * [`engine`] — the computer opponents: one [`engine::Engine`] per game,
 //!   deciding from the seat's view read into the game's own `View`, with
-//!   the game's own move generation and judgements.
+//!   the game's own move generation and judgements; under it
+//!   [`puzzles`] (`engine::puzzles`, re-exported here), the puzzles mined
+//!   from play: lines the engines' search proves forced.
 //! * [`games!`] — the one list of games. It generates [`GameId`] and
 //!   [`MatchState`], the closed enum the service talks to (JSON in and out,
 //!   through [`dispatch`]), and the engines' dispatch
@@ -63,7 +65,10 @@ pub mod grid;
 pub mod janggi;
 pub mod lessons;
 pub mod listing;
-pub mod puzzles;
+
+/// Puzzles are the engines' forced lines, so they live under [`engine`],
+/// on its floor (`rules/tests/floors.rs`); the service names them here.
+pub use engine::puzzles;
 
 pub use contract::{
     About, Duty, DutyKind, Env, Game, Millis, Outcome, OutcomeKind, PutOut, Random, Rating,
@@ -158,16 +163,16 @@ macro_rules! games {
                 config: &$crate::serde_json::Value,
                 seats: usize,
                 events: &[$crate::serde_json::Value],
-            ) -> Result<Option<$crate::puzzles::Found>, $crate::RuleError> {
+            ) -> Result<Option<$crate::engine::puzzles::Found>, $crate::RuleError> {
                 match self {
                     $(GameId::$Id => $crate::dispatch::mine::<$G>(config, seats, events)),+
                 }
             }
 
             /// The figures of the game's forced-line rule.
-            pub fn puzzle_rule(self) -> $crate::puzzles::Rule {
+            pub fn puzzle_rule(self) -> $crate::engine::puzzles::Rule {
                 match self {
-                    $(GameId::$Id => <$G as $crate::puzzles::Puzzles>::RULE),+
+                    $(GameId::$Id => <$G as $crate::engine::puzzles::Puzzles>::RULE),+
                 }
             }
 

@@ -16,10 +16,13 @@
 //!   the game's own move generation and judgements; under it
 //!   [`puzzles`] (`engine::puzzles`, re-exported here), the puzzles mined
 //!   from play: lines the engines' search proves forced.
+//! * [`lessons`] — each game's first steps, taught by playing: the steps
+//!   of one game are its `impl Lessons`, and the rules judge each attempt.
 //! * [`games!`] — the one list of games. It generates [`GameId`] and
 //!   [`MatchState`], the closed enum the service talks to (JSON in and out,
-//!   through [`dispatch`]), and the engines' dispatch
-//!   ([`GameId::decide`]), so the service never names a game's types and a
+//!   through [`dispatch`]), and the dispatch to each game's engine,
+//!   puzzles and first steps ([`GameId::decide`], [`GameId::mine`],
+//!   [`GameId::lessons`]), so the service never names a game's types and a
 //!   new game costs one line here.
 //!
 //! ## One shape per game
@@ -82,9 +85,10 @@ pub use serde_json;
 /// Generate the closed set of games: `GameId` (ids, catalogue) and
 /// `MatchState` (one variant per game, every contract call dispatched to
 /// [`dispatch`]). `games! { Checkers => checkers::Checkers, … }`; each line
-/// is a variant name and a type implementing [`Game`] and
-/// [`engine::Engine`] and [`puzzles::Puzzles`] (every game has a computer
-/// opponent, and says which of its positions can be puzzles). Still no trait
+/// is a variant name and a type implementing [`Game`],
+/// [`engine::Engine`], [`puzzles::Puzzles`] and [`lessons::Lessons`] (every
+/// game has a computer opponent, says which of its positions can be
+/// puzzles, and has its first steps). Still no trait
 /// objects (`docs/design.md` §2). Tests may call it with a list of their own.
 #[macro_export]
 macro_rules! games {
@@ -173,6 +177,13 @@ macro_rules! games {
             pub fn puzzle_rule(self) -> $crate::engine::puzzles::Rule {
                 match self {
                     $(GameId::$Id => <$G as $crate::engine::puzzles::Puzzles>::RULE),+
+                }
+            }
+
+            /// The game's first steps, in order ([`crate::lessons::lessons`]).
+            pub fn lessons(self) -> Vec<$crate::lessons::Lesson> {
+                match self {
+                    $(GameId::$Id => <$G as $crate::lessons::Lessons>::lessons()),+
                 }
             }
 

@@ -25,6 +25,13 @@
 //!   [`GameId::lessons`]), so the service never names a game's types and a
 //!   new game costs one line here.
 //!
+//! The modules sit on floors, each importing only its own floor or those
+//! below: `contract` and `grid`; the games; `engine` (with its puzzles),
+//! `listing` and `lessons`; `dispatch`; and this root composing them all.
+//! A game never reaches up to the engine or the puzzles; what a game's
+//! puzzles need of the engine lives under `engine/`. `rules/tests/floors.rs`
+//! holds the list and fails on an import above its floor or in a circle.
+//!
 //! ## One shape per game
 //!
 //! Every game has the same shape, and a new game copies it

@@ -51,7 +51,9 @@
 //!   (`<game>-<variant>.tsv` per variant) where the game has a position
 //!   notation. Every listed game has a computer opponent: an
 //!   [`crate::engine::Engine`] in `engine/<game>.rs`, deciding from the
-//!   game's own `View` (which therefore reads back from its JSON).
+//!   game's own `View` (which therefore reads back from its JSON); its
+//!   [`crate::puzzles::Puzzles`] beside it; and its first steps, an
+//!   [`crate::lessons::Lessons`] in `lessons.rs`.
 //! * **Self-description**: [`Game::ABOUT`] is the catalogue line — only
 //!   what is playable is listed. `Config.variant` / `Config.mode` are serde
 //!   enums with `#[serde(rename_all = "snake_case")]` whose names equal

@@ -208,12 +208,12 @@ pub fn schemas<G: Game>() -> Schemas {
 }
 
 /// A puzzle from a finished match's log, if it has one
-/// ([`crate::puzzles::mine`]).
-pub fn mine<G: crate::puzzles::Puzzles>(
+/// ([`crate::engine::puzzles::mine`]).
+pub fn mine<G: crate::engine::puzzles::Puzzles>(
     config: &Value,
     seats: usize,
     events: &[Value],
-) -> Result<Option<crate::puzzles::Found>, RuleError> {
+) -> Result<Option<crate::engine::puzzles::Found>, RuleError> {
     let config = configure::<G>(config)?;
     let events = events
         .iter()
@@ -222,14 +222,14 @@ pub fn mine<G: crate::puzzles::Puzzles>(
     G::mine_log(&config, seats, &events)
 }
 
-/// The engines' own match for mining ([`crate::puzzles::self_play`]).
-pub fn self_play<G: crate::puzzles::Puzzles>(
+/// The engines' own match for mining ([`crate::engine::puzzles::self_play`]).
+pub fn self_play<G: crate::engine::puzzles::Puzzles>(
     config: &Value,
     seats: usize,
     plies: usize,
     seed: u64,
 ) -> Result<Vec<Value>, RuleError> {
     let config = configure::<G>(config)?;
-    let log = crate::puzzles::self_play::<G>(&config, seats, plies, seed)?;
+    let log = crate::engine::puzzles::self_play::<G>(&config, seats, plies, seed)?;
     Ok(log.iter().map(to_json).collect())
 }

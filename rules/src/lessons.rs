@@ -16,7 +16,12 @@
 //! setup draws from a fixed seed and time stands still (§F8's window
 //! never closes), so no attempt needs storing.
 
-use crate::{Env, GameId, MatchState, RuleError, Seat, SplitMix64};
+use crate::banqi::Banqi;
+use crate::checkers::Checkers;
+use crate::flipchess::FlipChess;
+use crate::four_player_chess::FourPlayerChess;
+use crate::janggi::Janggi;
+use crate::{Env, Game, GameId, MatchState, RuleError, Seat, SplitMix64};
 use serde_json::{json, Value};
 
 /// The seed every step's setup draws from (who plays White, the hidden
@@ -59,15 +64,17 @@ pub struct Attempt {
     pub accepted: usize,
 }
 
+/// A game's first steps. Every game in a [`crate::games!`] list has
+/// them: the list generates the dispatch to them (`GameId::lessons`), as
+/// it does to the engines and the puzzles.
+pub trait Lessons: Game {
+    /// The steps, in order.
+    fn lessons() -> Vec<Lesson>;
+}
+
 /// The steps of `game`, in order.
 pub fn lessons(game: GameId) -> Vec<Lesson> {
-    match game {
-        GameId::FlipChess => flipchess(),
-        GameId::Checkers => checkers(),
-        GameId::Janggi => janggi(),
-        GameId::Banqi => banqi(),
-        GameId::FourPlayerChess => four_player_chess(),
-    }
+    game.lessons()
 }
 
 /// The step's match before the student acts, and the student's seat: the
@@ -168,172 +175,182 @@ fn card(name: &str) -> Value {
 }
 
 /// The seed's seven steps (§F, "from moving pieces to the flip").
-fn flipchess() -> Vec<Lesson> {
-    let dealt = |position: &str, white: &[&str], top: &str, turns: u32| {
-        json!({"position": position, "deal": {
-            "white": white, "black": ["green-2", "blue-5", "red-9"], "top": top, "turns": turns}})
-    };
-    vec![
-        // §F3: a colour moves its group — yellow, the knights and bishops.
-        step(
-            "colour",
-            dealt(
-                "4k3/8/8/3q4/8/2N5/8/4K3 w - - 0 1",
-                &["yellow-2", "blue-8", "green-1"],
-                "yellow-6",
-                0,
-            ),
-            2,
-            vec![card("yellow-2"), moved("c3d5")],
-        ),
-        // §F3: the number is how many moves — a red 7 moves pawns three times.
-        step(
-            "number",
-            dealt(
-                "4k3/8/8/P7/8/8/8/4K3 w - - 0 1",
-                &["red-7", "green-1", "blue-5"],
-                "red-3",
-                0,
-            ),
-            2,
-            vec![card("red-7"), moved("a5a6"), moved("a6a7"), moved("a7a8q")],
-        ),
-        // §F4: a Wild fits anything; its colour is named.
-        step(
-            "wild",
-            dealt(
-                "4k3/8/8/8/1r6/8/8/1Q2K3 w - - 0 1",
-                &["wild", "red-1", "blue-2"],
-                "green-5",
-                0,
-            ),
-            2,
-            vec![
-                json!({"type": "play", "card": "wild", "colour": "blue"}),
-                moved("b1b4"),
-            ],
-        ),
-        // §F7: a Flip played the ordinary way trades the sides.
-        step(
-            "flip_card",
-            dealt(
-                "4k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1",
-                &["green-flip", "red-2", "blue-9"],
-                "green-3",
-                0,
-            ),
-            2,
-            vec![card("green-flip")],
-        ),
-        // §F7: a king taken in rounds 1–3 may be saved by a flip.
-        Lesson {
-            prelude: vec![card("yellow-4"), moved("b5e8")],
-            ..step(
-                "flip_window",
-                json!({"position": "4k3/8/8/1B6/8/8/8/4K3 w - - 0 1", "deal": {
-                "white": ["yellow-4", "red-5", "green-7"], "black": ["blue-flip", "green-8"], "top": "yellow-1"}}),
+impl Lessons for FlipChess {
+    fn lessons() -> Vec<Lesson> {
+        let dealt = |position: &str, white: &[&str], top: &str, turns: u32| {
+            json!({"position": position, "deal": {
+                "white": white, "black": ["green-2", "blue-5", "red-9"], "top": top, "turns": turns}})
+        };
+        vec![
+            // §F3: a colour moves its group — yellow, the knights and bishops.
+            step(
+                "colour",
+                dealt(
+                    "4k3/8/8/3q4/8/2N5/8/4K3 w - - 0 1",
+                    &["yellow-2", "blue-8", "green-1"],
+                    "yellow-6",
+                    0,
+                ),
                 2,
-                vec![json!({"type": "free_flip"})],
-            )
-        },
-        // §F8: "last card!" goes with the play that leaves one card.
-        step(
-            "last_card",
-            dealt(
-                "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
-                &["red-2", "blue-2"],
-                "red-9",
-                0,
+                vec![card("yellow-2"), moved("c3d5")],
             ),
-            2,
-            vec![
-                json!({"type": "play", "card": "red-2", "last_card": true}),
-                moved("e2e3"),
-            ],
-        ),
-        // §F9: from round 4 a king taken ends the match.
-        step(
-            "king",
-            dealt(
-                "4k3/8/8/8/8/8/8/4RK2 w - - 0 1",
-                &["green-3", "blue-7", "red-1"],
-                "green-9",
-                6,
+            // §F3: the number is how many moves — a red 7 moves pawns three times.
+            step(
+                "number",
+                dealt(
+                    "4k3/8/8/P7/8/8/8/4K3 w - - 0 1",
+                    &["red-7", "green-1", "blue-5"],
+                    "red-3",
+                    0,
+                ),
+                2,
+                vec![card("red-7"), moved("a5a6"), moved("a6a7"), moved("a7a8q")],
             ),
-            2,
-            vec![card("green-3"), moved("e1e8")],
-        ),
-    ]
+            // §F4: a Wild fits anything; its colour is named.
+            step(
+                "wild",
+                dealt(
+                    "4k3/8/8/8/1r6/8/8/1Q2K3 w - - 0 1",
+                    &["wild", "red-1", "blue-2"],
+                    "green-5",
+                    0,
+                ),
+                2,
+                vec![
+                    json!({"type": "play", "card": "wild", "colour": "blue"}),
+                    moved("b1b4"),
+                ],
+            ),
+            // §F7: a Flip played the ordinary way trades the sides.
+            step(
+                "flip_card",
+                dealt(
+                    "4k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1",
+                    &["green-flip", "red-2", "blue-9"],
+                    "green-3",
+                    0,
+                ),
+                2,
+                vec![card("green-flip")],
+            ),
+            // §F7: a king taken in rounds 1–3 may be saved by a flip.
+            Lesson {
+                prelude: vec![card("yellow-4"), moved("b5e8")],
+                ..step(
+                    "flip_window",
+                    json!({"position": "4k3/8/8/1B6/8/8/8/4K3 w - - 0 1", "deal": {
+                    "white": ["yellow-4", "red-5", "green-7"], "black": ["blue-flip", "green-8"], "top": "yellow-1"}}),
+                    2,
+                    vec![json!({"type": "free_flip"})],
+                )
+            },
+            // §F8: "last card!" goes with the play that leaves one card.
+            step(
+                "last_card",
+                dealt(
+                    "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+                    &["red-2", "blue-2"],
+                    "red-9",
+                    0,
+                ),
+                2,
+                vec![
+                    json!({"type": "play", "card": "red-2", "last_card": true}),
+                    moved("e2e3"),
+                ],
+            ),
+            // §F9: from round 4 a king taken ends the match.
+            step(
+                "king",
+                dealt(
+                    "4k3/8/8/8/8/8/8/4RK2 w - - 0 1",
+                    &["green-3", "blue-7", "red-1"],
+                    "green-9",
+                    6,
+                ),
+                2,
+                vec![card("green-3"), moved("e1e8")],
+            ),
+        ]
+    }
 }
 
 /// American checkers (docs/rules/checkers.md).
-fn checkers() -> Vec<Lesson> {
-    let at = |position: &str| json!({"variant": "american", "position": position});
-    vec![
-        step("jump", at("W:W22:B18,1"), 2, vec![moved("22x15")]),
-        step("jumps", at("W:W30:B26,18,1"), 2, vec![moved("30x23x14")]),
-        step("crown", at("W:W5:B32"), 2, vec![moved("5-1")]),
-    ]
+impl Lessons for Checkers {
+    fn lessons() -> Vec<Lesson> {
+        let at = |position: &str| json!({"variant": "american", "position": position});
+        vec![
+            step("jump", at("W:W22:B18,1"), 2, vec![moved("22x15")]),
+            step("jumps", at("W:W30:B26,18,1"), 2, vec![moved("30x23x14")]),
+            step("crown", at("W:W5:B32"), 2, vec![moved("5-1")]),
+        ]
+    }
 }
 
 /// Janggi (docs/rules/janggi.md).
-fn janggi() -> Vec<Lesson> {
-    let at = |position: &str| json!({"position": position});
-    vec![
-        step(
-            "chariot",
-            at("9/4k4/9/9/9/9/n8/9/3K5/R8 w - - 0 1"),
-            2,
-            vec![moved("a1a4")],
-        ),
-        step(
-            "cannon",
-            at("9/4k4/9/9/1n7/9/9/1P7/3K5/1C7 w - - 0 1"),
-            2,
-            vec![moved("b1b6")],
-        ),
-        step(
-            "mate",
-            at("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1"),
-            2,
-            vec![moved("b1b10")],
-        ),
-    ]
+impl Lessons for Janggi {
+    fn lessons() -> Vec<Lesson> {
+        let at = |position: &str| json!({"position": position});
+        vec![
+            step(
+                "chariot",
+                at("9/4k4/9/9/9/9/n8/9/3K5/R8 w - - 0 1"),
+                2,
+                vec![moved("a1a4")],
+            ),
+            step(
+                "cannon",
+                at("9/4k4/9/9/1n7/9/9/1P7/3K5/1C7 w - - 0 1"),
+                2,
+                vec![moved("b1b6")],
+            ),
+            step(
+                "mate",
+                at("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1"),
+                2,
+                vec![moved("b1b10")],
+            ),
+        ]
+    }
 }
 
 /// Banqi (docs/rules/banqi.md).
-fn banqi() -> Vec<Lesson> {
-    let at = |position: &str| json!({"position": position});
-    vec![
-        step(
-            "turn_up",
-            at("?K6?k/8/8/?p6?P - 0"),
-            2,
-            vec![json!({"type": "turn_up", "square": "a4"})],
-        ),
-        step("rank", at("7k/8/n7/R6K r 0"), 2, vec![moved("a1xa2")]),
-        step("cannon", at("n6k/8/p7/C6K r 0"), 2, vec![moved("a1xa4")]),
-    ]
+impl Lessons for Banqi {
+    fn lessons() -> Vec<Lesson> {
+        let at = |position: &str| json!({"position": position});
+        vec![
+            step(
+                "turn_up",
+                at("?K6?k/8/8/?p6?P - 0"),
+                2,
+                vec![json!({"type": "turn_up", "square": "a4"})],
+            ),
+            step("rank", at("7k/8/n7/R6K r 0"), 2, vec![moved("a1xa2")]),
+            step("cannon", at("n6k/8/p7/C6K r 0"), 2, vec![moved("a1xa4")]),
+        ]
+    }
 }
 
 /// Four-player chess, free-for-all (docs/rules/four-player-chess.md).
-fn four_player_chess() -> Vec<Lesson> {
-    let at = |pieces: &str| {
-        json!({"mode": "ffa", "position": format!(
-            "to=red; mode=ffa; castle=red:-,green:-,blue:-,gray:-; out=; {pieces}; dead=")})
-    };
-    vec![
-        step(
-            "capture",
-            at("red=Kh1,Rd1; green=Ka8; blue=Kg14,Qd10; gray=Kn7"),
-            4,
-            vec![moved("d1d10")],
-        ),
-        step(
-            "promote",
-            at("red=Kh1,Pe7; green=Ka8; blue=Kg14; gray=Kn7"),
-            4,
-            vec![moved("e7e8q")],
-        ),
-    ]
+impl Lessons for FourPlayerChess {
+    fn lessons() -> Vec<Lesson> {
+        let at = |pieces: &str| {
+            json!({"mode": "ffa", "position": format!(
+                "to=red; mode=ffa; castle=red:-,green:-,blue:-,gray:-; out=; {pieces}; dead=")})
+        };
+        vec![
+            step(
+                "capture",
+                at("red=Kh1,Rd1; green=Ka8; blue=Kg14,Qd10; gray=Kn7"),
+                4,
+                vec![moved("d1d10")],
+            ),
+            step(
+                "promote",
+                at("red=Kh1,Pe7; green=Ka8; blue=Kg14; gray=Kn7"),
+                4,
+                vec![moved("e7e8q")],
+            ),
+        ]
+    }
 }

@@ -13,12 +13,24 @@
 //!   example).
 //! * [`engine`] — the computer opponents: one [`engine::Engine`] per game,
 //!   deciding from the seat's view read into the game's own `View`, with
-//!   the game's own move generation and judgements.
+//!   the game's own move generation and judgements; under it
+//!   [`puzzles`] (`engine::puzzles`, re-exported here), the puzzles mined
+//!   from play: lines the engines' search proves forced.
+//! * [`lessons`] — each game's first steps, taught by playing: the steps
+//!   of one game are its `impl Lessons`, and the rules judge each attempt.
 //! * [`games!`] — the one list of games. It generates [`GameId`] and
 //!   [`MatchState`], the closed enum the service talks to (JSON in and out,
-//!   through [`dispatch`]), and the engines' dispatch
-//!   ([`GameId::decide`]), so the service never names a game's types and a
+//!   through [`dispatch`]), and the dispatch to each game's engine,
+//!   puzzles and first steps ([`GameId::decide`], [`GameId::mine`],
+//!   [`GameId::lessons`]), so the service never names a game's types and a
 //!   new game costs one line here.
+//!
+//! The modules sit on floors, each importing only its own floor or those
+//! below: `contract` and `grid`; the games; `engine` (with its puzzles),
+//! `listing` and `lessons`; `dispatch`; and this root composing them all.
+//! A game never reaches up to the engine or the puzzles; what a game's
+//! puzzles need of the engine lives under `engine/`. `rules/tests/floors.rs`
+//! holds the list and fails on an import above its floor or in a circle.
 //!
 //! ## One shape per game
 //!
@@ -63,7 +75,10 @@ pub mod grid;
 pub mod janggi;
 pub mod lessons;
 pub mod listing;
-pub mod puzzles;
+
+/// Puzzles are the engines' forced lines, so they live under [`engine`],
+/// on its floor (`rules/tests/floors.rs`); the service names them here.
+pub use engine::puzzles;
 
 pub use contract::{
     About, Duty, DutyKind, Env, Game, Millis, Outcome, OutcomeKind, PutOut, Random, Rating,
@@ -77,9 +92,10 @@ pub use serde_json;
 /// Generate the closed set of games: `GameId` (ids, catalogue) and
 /// `MatchState` (one variant per game, every contract call dispatched to
 /// [`dispatch`]). `games! { Checkers => checkers::Checkers, … }`; each line
-/// is a variant name and a type implementing [`Game`] and
-/// [`engine::Engine`] and [`puzzles::Puzzles`] (every game has a computer
-/// opponent, and says which of its positions can be puzzles). Still no trait
+/// is a variant name and a type implementing [`Game`],
+/// [`engine::Engine`], [`puzzles::Puzzles`] and [`lessons::Lessons`] (every
+/// game has a computer opponent, says which of its positions can be
+/// puzzles, and has its first steps). Still no trait
 /// objects (`docs/design.md` §2). Tests may call it with a list of their own.
 #[macro_export]
 macro_rules! games {
@@ -158,16 +174,23 @@ macro_rules! games {
                 config: &$crate::serde_json::Value,
                 seats: usize,
                 events: &[$crate::serde_json::Value],
-            ) -> Result<Option<$crate::puzzles::Found>, $crate::RuleError> {
+            ) -> Result<Option<$crate::engine::puzzles::Found>, $crate::RuleError> {
                 match self {
                     $(GameId::$Id => $crate::dispatch::mine::<$G>(config, seats, events)),+
                 }
             }
 
             /// The figures of the game's forced-line rule.
-            pub fn puzzle_rule(self) -> $crate::puzzles::Rule {
+            pub fn puzzle_rule(self) -> $crate::engine::puzzles::Rule {
                 match self {
-                    $(GameId::$Id => <$G as $crate::puzzles::Puzzles>::RULE),+
+                    $(GameId::$Id => <$G as $crate::engine::puzzles::Puzzles>::RULE),+
+                }
+            }
+
+            /// The game's first steps, in order ([`crate::lessons::lessons`]).
+            pub fn lessons(self) -> Vec<$crate::lessons::Lesson> {
+                match self {
+                    $(GameId::$Id => <$G as $crate::lessons::Lessons>::lessons()),+
                 }
             }
 

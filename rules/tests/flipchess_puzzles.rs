@@ -1,7 +1,7 @@
 //! An independent check of FlipChess's "win this turn" puzzles (issue
 //! #52, docs/puzzles.md), written apart from the miner
-//! (`rules/src/flipchess/puzzle.rs`): it uses only the rules' own
-//! `legal_actions`, `act` and `outcome`.
+//! (`rules/src/flipchess/puzzle.rs`, `rules/src/engine/flipchess.rs`): it
+//! uses only the rules' own `legal_actions`, `act` and `outcome`.
 //!
 //! For each puzzle of `tests/data/puzzles/flipchess.jsonl`:
 //! * the opening replays; the solver is on move at the start of a turn in

@@ -1,7 +1,7 @@
 //! An independent check of mined puzzles (issue #52, docs/puzzles.md),
-//! written apart from the miner (`rules/src/puzzles.rs`): it shares only
-//! the definition of a position's value (the engine's evaluation, through
-//! `Puzzles::whole`) and the figures of `Puzzles::RULE`.
+//! written apart from the miner (`rules/src/engine/puzzles.rs`): it shares
+//! only the definition of a position's value (the engine's evaluation,
+//! through `Puzzles::whole`) and the figures of `Puzzles::RULE`.
 //!
 //! For each puzzle of `tests/data/puzzles/<game>.jsonl` (mined by
 //! `cargo run --release -p posthorn-rules --example mine`):

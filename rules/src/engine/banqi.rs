@@ -457,9 +457,9 @@ pub fn choose_step(seen: &Seen, level: Level, random: &mut dyn Random) -> Option
 /// nodes a sampled world) seldom finishes more than five; an elephant's
 /// lead at every step, an advisor less a soldier over the start ends a
 /// line.
-impl crate::puzzles::Puzzles for Banqi {
+impl super::puzzles::Puzzles for Banqi {
     type Whole = World;
-    const RULE: crate::puzzles::Rule = crate::puzzles::Rule {
+    const RULE: super::puzzles::Rule = super::puzzles::Rule {
         mined: true,
         from_people: true,
         scan: 4,
@@ -467,7 +467,7 @@ impl crate::puzzles::Puzzles for Banqi {
         margin: 160,
         decisive: 250,
         nodes: 4_000_000,
-        players: crate::puzzles::NORMAL_AGAINST_EASY,
+        players: super::puzzles::NORMAL_AGAINST_EASY,
     };
 
     fn whole(view: &View) -> Option<World> {

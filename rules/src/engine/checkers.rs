@@ -262,9 +262,9 @@ pub fn from_view(view: &View) -> Result<Position, RuleError> {
 /// Puzzles (docs/puzzles.md): checkers hides nothing, so every position
 /// is whole. Seven plies where hard looks five; a man's lead at every
 /// step, and a man and a half over the start ends a line.
-impl crate::puzzles::Puzzles for Checkers {
+impl super::puzzles::Puzzles for Checkers {
     type Whole = Position;
-    const RULE: crate::puzzles::Rule = crate::puzzles::Rule {
+    const RULE: super::puzzles::Rule = super::puzzles::Rule {
         mined: true,
         from_people: true,
         scan: 4,
@@ -272,7 +272,7 @@ impl crate::puzzles::Puzzles for Checkers {
         margin: 100,
         decisive: 150,
         nodes: 4_000_000,
-        players: crate::puzzles::NORMAL_AGAINST_EASY,
+        players: super::puzzles::NORMAL_AGAINST_EASY,
     };
 
     fn whole(view: &View) -> Option<Position> {

@@ -36,10 +36,12 @@
 //! A play that leaves one card always declares "last card!". The
 //! computer never resigns.
 
+use super::puzzles::{json, Found, Goal, Puzzles, Rule, Step, NORMAL_AGAINST_EASY};
 use super::{choose_scored, root_scores, Budget, Engine, Level, Sample, Search, WIN};
 use crate::flipchess::board::{Board, Kind, Side};
 use crate::flipchess::cards::{Card, DECK_SIZE};
-use crate::flipchess::{Action, FlipChess, Phase, State, View};
+use crate::flipchess::puzzle::{dealt, win_this_turn};
+use crate::flipchess::{Action, Config, Event, FlipChess, Phase, State, View};
 use crate::{Env, Game, Random, RuleError, Seat, SplitMix64};
 
 /// One sampled world: a whole match state.
@@ -357,11 +359,11 @@ pub fn choose_action(seen: &Seen, level: Level, random: &mut dyn Random) -> Opti
 /// player (the opponent's hand and the deck are hidden), so its puzzles
 /// are not the engines' forced lines but "win this turn"
 /// ([`crate::flipchess::puzzle`]), which no hidden card bears on.
-impl crate::puzzles::Puzzles for FlipChess {
+impl Puzzles for FlipChess {
     type Whole = World;
     /// `depth` and `margin` are nominal: a line is the actions of one
     /// turn, and every other choice at a step takes no king this turn.
-    const RULE: crate::puzzles::Rule = crate::puzzles::Rule {
+    const RULE: Rule = Rule {
         mined: true,
         from_people: false,
         scan: 1,
@@ -369,17 +371,14 @@ impl crate::puzzles::Puzzles for FlipChess {
         margin: 300,
         decisive: 500,
         nodes: 1_000_000,
-        players: crate::puzzles::NORMAL_AGAINST_EASY,
+        players: NORMAL_AGAINST_EASY,
     };
 
     fn whole(_view: &View) -> Option<World> {
         None
     }
 
-    fn start_of(
-        _view: &View,
-        _config: &crate::flipchess::Config,
-    ) -> Option<crate::flipchess::Config> {
+    fn start_of(_view: &View, _config: &Config) -> Option<Config> {
         None
     }
 
@@ -392,12 +391,61 @@ impl crate::puzzles::Puzzles for FlipChess {
     }
 
     fn mine_log(
-        _config: &crate::flipchess::Config,
+        _config: &Config,
         _seats: usize,
-        events: &[crate::flipchess::Event],
-    ) -> Result<Option<crate::puzzles::Found>, RuleError> {
-        crate::flipchess::puzzle::mine(events)
+        events: &[Event],
+    ) -> Result<Option<Found>, RuleError> {
+        mine_win_this_turn(events)
     }
+}
+
+/// The first "win this turn" puzzle ([`crate::flipchess::puzzle`]) of a
+/// match's log: looked for just before each card a player plays or draw
+/// they make, when the turn is whole (no effect of the last one still to
+/// come), and proved again on the puzzle's own new match.
+fn mine_win_this_turn(events: &[Event]) -> Result<Option<Found>, RuleError> {
+    let mut state = State::default();
+    for (i, event) in events.iter().enumerate() {
+        let acts = matches!(event, Event::CardPlayed { .. })
+            || matches!(event, Event::Drew { reason, .. } if reason == "no_playable_card");
+        if i > 0 && acts {
+            if let Some(found) = puzzle_at(&state, events.len() as u64) {
+                return Ok(Some(found));
+            }
+        }
+        state.apply(event)?;
+        if state.outcome.is_some() {
+            break;
+        }
+    }
+    Ok(None)
+}
+
+fn puzzle_at(state: &State, seed: u64) -> Option<Found> {
+    win_this_turn(state, state.on_move())?;
+    let config = dealt(state)?;
+    let opening = FlipChess::setup(&config, 2, &mut SplitMix64::new(seed)).ok()?;
+    let mut fresh = State::default();
+    for event in &opening {
+        fresh.apply(event).ok()?;
+    }
+    let solver = fresh.on_move();
+    let line = win_this_turn(&fresh, solver)?;
+    Some(Found {
+        events: opening.iter().map(json).collect(),
+        seats: 2,
+        solver,
+        depth: line.len() as u32,
+        line: line
+            .iter()
+            .map(|a| Step {
+                seat: solver,
+                action: json(a),
+            })
+            .collect(),
+        goal: Goal::Win,
+        margin: <FlipChess as Puzzles>::RULE.margin,
+    })
 }
 
 impl Engine for FlipChess {

@@ -429,9 +429,9 @@ pub fn world_from_view(view: &View) -> Result<World, RuleError> {
 /// Mined from matches of easy all round: normal's search was 40% of the
 /// mining time, and four easy armies blunder as often (the rate went
 /// from about 77 an hour of one core to 178, docs/puzzles.md).
-impl crate::puzzles::Puzzles for FourPlayerChess {
+impl super::puzzles::Puzzles for FourPlayerChess {
     type Whole = World;
-    const RULE: crate::puzzles::Rule = crate::puzzles::Rule {
+    const RULE: super::puzzles::Rule = super::puzzles::Rule {
         mined: true,
         from_people: true,
         scan: 2,

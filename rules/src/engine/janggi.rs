@@ -244,9 +244,9 @@ pub fn from_view(view: &View) -> Result<Position, RuleError> {
 /// Puzzles (docs/puzzles.md): Janggi hides nothing. Six plies where hard
 /// looks five (and seldom finishes them within its budget); an elephant's
 /// lead at every step, a horse over the start ends a line.
-impl crate::puzzles::Puzzles for Janggi {
+impl super::puzzles::Puzzles for Janggi {
     type Whole = Position;
-    const RULE: crate::puzzles::Rule = crate::puzzles::Rule {
+    const RULE: super::puzzles::Rule = super::puzzles::Rule {
         mined: true,
         from_people: true,
         scan: 3,
@@ -254,7 +254,7 @@ impl crate::puzzles::Puzzles for Janggi {
         margin: 300,
         decisive: 500,
         nodes: 4_000_000,
-        players: crate::puzzles::NORMAL_AGAINST_EASY,
+        players: super::puzzles::NORMAL_AGAINST_EASY,
     };
 
     fn whole(view: &View) -> Option<Position> {

@@ -16,6 +16,9 @@
 //!   four-player chess (every other army is assumed to play against us;
 //!   partners in teams are allies). Paranoid is chosen over max-n because
 //!   alpha-beta still prunes under it, which buys depth within the budget.
+//! * [`puzzles`] — puzzles mined from play: lines this search proves
+//!   forced, deeper than the engines play. Each game's `impl Puzzles`
+//!   sits beside its `impl Engine` in `<game>.rs`.
 
 use crate::{Game, GameId, Random, RuleError, Seat};
 use serde_json::Value;
@@ -25,6 +28,7 @@ mod checkers;
 mod flipchess;
 mod four_player_chess;
 mod janggi;
+pub mod puzzles;
 
 /// The action a computer opponent at `level` posts as `seat`, decided
 /// from that seat's own view of the match and nothing else: `view` is what

@@ -6,7 +6,8 @@
 //! * `notation` — the chess FEN, and a move as written.
 //! * `cards` — the §F2 deck, §F3 move counts, §F4 matching.
 //! * `state` — actions, events, state and the fold.
-//! * `puzzle` — "win this turn" puzzles (issue #52).
+//! * `puzzle` — the line of a "win this turn" puzzle (mined in
+//!   `engine/flipchess.rs`).
 //! * `turn` — validation and the facts each action produces.
 
 pub mod board;

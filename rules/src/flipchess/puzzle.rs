@@ -12,11 +12,15 @@
 //! the king taken, before any card's effect (§F5.4). The puzzle's match
 //! is set up anew from those (the `deal` option): the other hand is the
 //! one the opponent held, the deck shuffled anew.
+//!
+//! Here is what such a line is, by FlipChess's own rules; the miner that
+//! reads a match's log for one and makes it a puzzle sits with the other
+//! puzzles, over the engines (`engine/flipchess.rs`), a floor above the
+//! game.
 
 use super::cards::{Card, Face};
-use super::{Action, Config, Deal, Event, FlipChess, Phase, State};
-use crate::puzzles::{json, Found, Goal, Puzzles, Step};
-use crate::{Game, RuleError, Seat, SplitMix64};
+use super::{Action, Config, Deal, FlipChess, Phase, State};
+use crate::{Env, Game, Seat, SplitMix64};
 
 /// The first round in which taking a king ends the match (§F7, §F9).
 pub const FIRST_DECIDING_ROUND: u32 = 4;
@@ -51,7 +55,13 @@ pub fn choices(state: &State, seat: Seat) -> Vec<Action> {
 /// `state` after `seat` plays `action`, or `None` if the rules refuse it.
 pub fn after(state: &State, seat: Seat, action: &Action) -> Option<State> {
     let mut next = state.clone();
-    crate::puzzles::play::<FlipChess>(&mut next, seat, action, &mut SplitMix64::new(0))?;
+    let mut env = Env {
+        now: 0,
+        random: &mut SplitMix64::new(0),
+    };
+    for event in FlipChess::act(state, seat, action, &mut env).ok()? {
+        FlipChess::apply(&mut next, &event).ok()?;
+    }
     Some(next)
 }
 
@@ -122,54 +132,5 @@ pub fn dealt(state: &State) -> Option<Config> {
             top: Card::of(top).name(),
             turns: state.turns,
         }),
-    })
-}
-
-/// The first "win this turn" puzzle of a match's log: looked for just
-/// before each card a player plays or draw they make, when the turn is
-/// whole (no effect of the last one still to come), and proved again on
-/// the puzzle's own new match.
-pub fn mine(events: &[Event]) -> Result<Option<Found>, RuleError> {
-    let mut state = State::default();
-    for (i, event) in events.iter().enumerate() {
-        let acts = matches!(event, Event::CardPlayed { .. })
-            || matches!(event, Event::Drew { reason, .. } if reason == "no_playable_card");
-        if i > 0 && acts {
-            if let Some(found) = puzzle_at(&state, events.len() as u64) {
-                return Ok(Some(found));
-            }
-        }
-        state.apply(event)?;
-        if state.outcome.is_some() {
-            break;
-        }
-    }
-    Ok(None)
-}
-
-fn puzzle_at(state: &State, seed: u64) -> Option<Found> {
-    win_this_turn(state, state.on_move())?;
-    let config = dealt(state)?;
-    let opening = FlipChess::setup(&config, 2, &mut SplitMix64::new(seed)).ok()?;
-    let mut fresh = State::default();
-    for event in &opening {
-        fresh.apply(event).ok()?;
-    }
-    let solver = fresh.on_move();
-    let line = win_this_turn(&fresh, solver)?;
-    Some(Found {
-        events: opening.iter().map(json).collect(),
-        seats: 2,
-        solver,
-        depth: line.len() as u32,
-        line: line
-            .iter()
-            .map(|a| Step {
-                seat: solver,
-                action: json(a),
-            })
-            .collect(),
-        goal: Goal::Win,
-        margin: <FlipChess as Puzzles>::RULE.margin,
     })
 }

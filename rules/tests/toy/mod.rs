@@ -4,6 +4,7 @@
 //! the leak check catches a token shown to the wrong seat.
 
 use posthorn_rules::engine::{Engine, Level, Search, WIN};
+use posthorn_rules::lessons::{Lesson, Lessons};
 use posthorn_rules::puzzles::{Puzzles, Rule};
 use posthorn_rules::{About, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
 use serde::{Deserialize, Serialize};
@@ -196,6 +197,13 @@ impl Puzzles for Pebbles {
     }
     fn material(heap: &Heap, side: usize) -> i32 {
         heap.value(side)
+    }
+}
+
+/// Every game in a `games!` list has first steps; the toy teaches none.
+impl Lessons for Pebbles {
+    fn lessons() -> Vec<Lesson> {
+        Vec::new()
     }
 }
 

@@ -18,9 +18,11 @@
 //!
 //! The value of a position is the engine's ([`Search::value`]): what
 //! "keeps the win" means is the engines' judgement, searched deeper than
-//! they play.
+//! they play. So the puzzles live under the engine, one floor above the
+//! games (`rules/tests/floors.rs`); the crate root re-exports them as
+//! `posthorn_rules::puzzles`.
 
-use crate::engine::{minimax, root_scores, Budget, Engine, Level, Search, WIN};
+use super::{minimax, root_scores, Budget, Engine, Level, Search, WIN};
 use crate::{Duty, DutyKind, Env, Game, Random, RuleError, Seat, SplitMix64, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -264,7 +266,7 @@ fn least_material<G: Puzzles>(state: &G::State, solver: Seat, side: usize) -> Op
     let whole = |state: &G::State| G::whole(&G::view(state, Viewer::Seat(solver)));
     let mut least = None;
     for reply in G::legal_actions(state, seat) {
-        if crate::engine::is_talk(&json(&reply)) {
+        if super::is_talk(&json(&reply)) {
             continue;
         }
         let mut next = state.clone();

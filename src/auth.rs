@@ -308,6 +308,7 @@ fn gate() -> &'static HashGate {
         // A fixed threshold keeps them mmapped: freed, they return to the
         // operating system.
         #[cfg(target_env = "gnu")]
+        #[allow(unsafe_code)]
         // SAFETY: mallopt only sets an allocator parameter.
         unsafe {
             libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);

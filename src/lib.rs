@@ -36,6 +36,7 @@ pub mod puzzles;
 pub mod ratings;
 pub mod revoked;
 pub mod schema;
+pub mod secrets;
 pub mod state;
 pub mod stopping;
 pub mod summary;
@@ -43,45 +44,7 @@ pub mod talk;
 pub mod tournaments;
 pub mod vacation;
 
-use std::path::Path;
 use std::sync::Arc;
-
-/// The JWT secret: configured, or generated once and kept in the data folder.
-pub fn jwt_secret(config: &config::Config) -> Result<Vec<u8>, String> {
-    if let Some(secret) = &config.jwt_secret {
-        if secret.len() < 32 {
-            return Err("POSTHORN_JWT_SECRET must be at least 32 characters".into());
-        }
-        return Ok(secret.as_bytes().to_vec());
-    }
-    let path = config.data_dir.join("jwt-secret");
-    if let Ok(existing) = std::fs::read(&path) {
-        if existing.len() >= 32 {
-            return Ok(existing);
-        }
-    }
-    let secret: String = auth::random_bytes::<32>()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    write_private(&path, secret.as_bytes())?;
-    Ok(secret.into_bytes())
-}
-
-pub(crate) fn write_private(path: &Path, contents: &[u8]) -> Result<(), String> {
-    use std::os::unix::fs::OpenOptionsExt;
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    std::io::Write::write_all(&mut file, contents).map_err(|e| e.to_string())
-}
 
 /// Build the shared state on a migrated database.
 pub fn app_state(
@@ -101,7 +64,7 @@ pub fn app_state(
     db::migrate(&mut conn)?;
     names::backfill_skeletons(&mut conn).map_err(|e| format!("start-up: {e}"))?;
     drop(conn);
-    let secret = jwt_secret(&config)?;
+    let secret = secrets::jwt_secret(&config)?;
     let mailer = notify::deliver::Mailer::from_config(&config)?;
     let vapid = notify::push::Vapid::from_config(&config)?;
     let native = notify::native::Native::from_config(&config)?;

@@ -137,6 +137,7 @@ pub fn open_file_limit() -> u64 {
         rlim_max: 0,
     };
     // SAFETY: getrlimit writes only the struct it is given.
+    #[allow(unsafe_code)]
     let read = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
     if read == 0 {
         limit.rlim_cur

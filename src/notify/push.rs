@@ -81,7 +81,7 @@ impl Vapid {
                     Ok(k) if !k.trim().is_empty() => k.trim().to_owned(),
                     _ => {
                         let k = URL_SAFE_NO_PAD.encode(generate_private()?);
-                        crate::write_private(&path, k.as_bytes())?;
+                        crate::secrets::write_private(&path, k.as_bytes())?;
                         k
                     }
                 }

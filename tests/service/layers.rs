@@ -30,6 +30,7 @@ const FLOORS: [&[&str]; 8] = [
         "job_queue",
         "personal",
         "cause",
+        "secrets",
     ],
     &["players", "notify"],
     &["friends", "accounts"],
@@ -346,9 +347,26 @@ fn a_match_table_named_outside_matches_is_found() {
     );
 }
 
+/// The `crate::` paths that name no module: items of the crate root
+/// (`lib.rs`), which sits above every floor, so a module naming one
+/// reaches up past all of them.
+fn root_items(sources: &BTreeMap<String, String>) -> Vec<String> {
+    let names: BTreeSet<String> = sources.keys().cloned().collect();
+    let mut found = BTreeSet::new();
+    for (module, source) in sources {
+        for path in paths_after(&code(source), "crate::") {
+            if resolve(&names, &path).is_none() {
+                found.insert(format!("{module} names crate::{path}, an item of lib.rs"));
+            }
+        }
+    }
+    found.into_iter().collect()
+}
+
 #[test]
 fn the_service_keeps_its_floors_and_has_no_import_cycle() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    assert_eq!(root_items(&modules(&src)), Vec::<String>::new());
     let files = imports(&modules(&src));
     let top = top_level(&files);
     assert_eq!(cycles(&files), Vec::<Vec<String>>::new(), "file cycles");
@@ -380,6 +398,12 @@ fn a_forbidden_import_and_a_circle_are_found() {
     assert_eq!(
         cycles(&files),
         [vec!["lobby::create".to_owned(), "lobby::seat".to_owned()]]
+    );
+    let mut root = sources.clone();
+    root.insert("notify".into(), "crate::write_private(&path)?;\n".into());
+    assert_eq!(
+        root_items(&root),
+        ["notify names crate::write_private, an item of lib.rs"]
     );
     assert_eq!(
         upward(&top_level(&files)),

@@ -15,11 +15,9 @@ use crate::limits::{self, Limit};
 use crate::matches::conditional::{self, Lines};
 use crate::matches::{play, EventView, MatchView};
 use crate::players::Player;
-use crate::schema::{rating_changes, ratings};
 use crate::tournaments::read::TournamentSummary;
 use crate::vacation::{self, Vacation};
 use chrono::{DateTime, Utc};
-use diesel::prelude::*;
 use diesel::PgConnection;
 use posthorn_rules::Random;
 use serde::Serialize;
@@ -42,9 +40,9 @@ pub struct Export {
     /// Every match I sit in or was challenged to, as I see it, with its
     /// whole event log as I may read it.
     pub matches: Vec<ExportedMatch>,
-    pub ratings: Vec<ExportedRating>,
+    pub ratings: Vec<crate::ratings::profile::ExportedRating>,
     /// How each rated match moved my rating.
-    pub rating_history: Vec<RatingChange>,
+    pub rating_history: Vec<crate::ratings::profile::RatingChange>,
     pub friends: Friends,
     pub blocks: Vec<Player>,
     /// The tournaments I am or was in (`GET /v1/tournaments`: the newest
@@ -82,26 +80,6 @@ pub struct ExportedMatch {
     pub note: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema, Queryable)]
-pub struct ExportedRating {
-    pub perf: String,
-    pub rating: f64,
-    pub deviation: f64,
-    pub games: i32,
-    pub wins: i32,
-    pub draws: i32,
-    pub losses: i32,
-    pub last_rated_at: Option<DateTime<Utc>>,
-}
-
-#[derive(Debug, Serialize, ToSchema, Queryable)]
-pub struct RatingChange {
-    pub match_id: Uuid,
-    pub perf: String,
-    pub before: f64,
-    pub after: f64,
-}
-
 /// An export of `user`'s, counted against [`Limit::Export`]: taken in a
 /// transaction of its own before the reads (they are many, and need none).
 pub fn count(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<(), Error> {
@@ -130,30 +108,8 @@ pub fn export(
         push_subscriptions: crate::notify::push::export(conn, user)?,
         app_devices: crate::notify::native::devices::list(conn, user, session)?.devices,
         matches: my_matches(conn, user, now, random)?,
-        ratings: ratings::table
-            .filter(ratings::user_id.eq(user))
-            .order(ratings::perf)
-            .select((
-                ratings::perf,
-                ratings::rating,
-                ratings::deviation,
-                ratings::games,
-                ratings::wins,
-                ratings::draws,
-                ratings::losses,
-                ratings::last_rated_at,
-            ))
-            .load(conn)?,
-        rating_history: rating_changes::table
-            .filter(rating_changes::user_id.eq(user))
-            .order(rating_changes::match_id)
-            .select((
-                rating_changes::match_id,
-                rating_changes::perf,
-                rating_changes::before,
-                rating_changes::after,
-            ))
-            .load(conn)?,
+        ratings: crate::ratings::profile::exported(conn, user)?,
+        rating_history: crate::ratings::profile::history(conn, user)?,
         friends: crate::matches::reads::friends(conn, user)?,
         blocks: friends::blocked(conn, user)?,
         tournaments: crate::tournaments::read::mine(conn, user)?,

@@ -8,6 +8,7 @@
 //! their file (`accounts::identities::link`).
 
 mod addresses;
+pub mod closing;
 pub mod email_undos;
 mod guests;
 pub mod identities;

@@ -7,7 +7,7 @@
 use super::{title, update::provisional};
 use crate::error::Error;
 use crate::players::Player;
-use crate::schema::{ratings, users};
+use crate::schema::{rating_changes, ratings, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -167,4 +167,56 @@ pub fn head_to_head(conn: &mut PgConnection, me: Uuid, name: &str) -> Result<Hea
         opponent: them,
         perfs: tallies.into_values().collect(),
     })
+}
+
+#[derive(Debug, Serialize, ToSchema, Queryable)]
+pub struct ExportedRating {
+    pub perf: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub games: i32,
+    pub wins: i32,
+    pub draws: i32,
+    pub losses: i32,
+    pub last_rated_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Serialize, ToSchema, Queryable)]
+pub struct RatingChange {
+    pub match_id: Uuid,
+    pub perf: String,
+    pub before: f64,
+    pub after: f64,
+}
+
+/// My ratings, for the export.
+pub fn exported(conn: &mut PgConnection, user: Uuid) -> Result<Vec<ExportedRating>, Error> {
+    Ok(ratings::table
+        .filter(ratings::user_id.eq(user))
+        .order(ratings::perf)
+        .select((
+            ratings::perf,
+            ratings::rating,
+            ratings::deviation,
+            ratings::games,
+            ratings::wins,
+            ratings::draws,
+            ratings::losses,
+            ratings::last_rated_at,
+        ))
+        .load(conn)?)
+}
+
+/// How each rated match moved my rating, for the export.
+pub fn history(conn: &mut PgConnection, user: Uuid) -> Result<Vec<RatingChange>, Error> {
+    Ok(rating_changes::table
+        .filter(rating_changes::user_id.eq(user))
+        .order(rating_changes::match_id)
+        .select((
+            rating_changes::match_id,
+            rating_changes::perf,
+            rating_changes::before,
+            rating_changes::after,
+        ))
+        .load(conn)?)
 }

@@ -49,8 +49,8 @@ pub const NONCE_SECONDS: i64 = 15 * 60;
 /// How long an email verification link works.
 pub const VERIFY_EMAIL_HOURS: i64 = 48;
 
-/// A signed email verification link (issue #30): this account may take
-/// this address, proven by opening a link sent to it.
+/// A signed email verification link (docs/abuse.md, "Email addresses"):
+/// this account may take this address, proven by opening a link sent to it.
 #[derive(Debug, Serialize, Deserialize)]
 struct VerifyClaims {
     sub: Uuid,
@@ -115,10 +115,11 @@ impl Keys {
         URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
     }
 
-    /// The token of password reset `reset`'s link (issue #47). Derived,
-    /// not random, so that the link can be written when the mail is sent
-    /// (by the outbox, from the reset's id) while only its hash is stored:
-    /// the database alone cannot make a working link.
+    /// The token of password reset `reset`'s link (docs/abuse.md,
+    /// "Forgotten passwords"). Derived, not random, so that the link can be
+    /// written when the mail is sent (by the outbox, from the reset's id)
+    /// while only its hash is stored: the database alone cannot make a
+    /// working link.
     pub fn reset_token(&self, reset: Uuid) -> String {
         use hmac::Mac;
         let mut mac = hmac::Hmac::<Sha256>::new_from_slice(&self.successor)
@@ -128,9 +129,9 @@ impl Keys {
         URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
     }
 
-    /// The token of the link that puts an old address back (issue #65,
-    /// `email_undos`): the record's id and its MAC, so the link names its
-    /// record and nothing secret is stored.
+    /// The token of the link that puts an old address back (`email_undos`,
+    /// docs/abuse.md, "Email addresses"): the record's id and its MAC, so
+    /// the link names its record and nothing secret is stored.
     pub fn undo_token(&self, undo: Uuid) -> String {
         let mut body = undo.as_bytes().to_vec();
         body.extend(&self.mac(b"posthorn email undo\0", undo.as_bytes())[..16]);
@@ -150,8 +151,9 @@ impl Keys {
     }
 
     /// An outbox row's id as a UUID for APNs's `apns-id`: the same on
-    /// every attempt, but unguessable (issue #66: it spelled "posthorn"
-    /// and the service's notification count in hex).
+    /// every attempt, but unguessable (docs/decisions/native-push.md, "What
+    /// a notice says": it once spelled "posthorn" and the service's
+    /// notification count in hex).
     pub fn push_id(&self, row: i64) -> Uuid {
         let tag = self.mac(b"posthorn push id\0", &row.to_be_bytes());
         let bytes: [u8; 16] = tag[..16].try_into().expect("16 bytes");
@@ -174,8 +176,9 @@ impl Keys {
         mac.finalize().into_bytes().into()
     }
 
-    /// A nonce for a sign-in with Google or Apple (issue #47): the app
-    /// hands it to the provider, whose `id_token` carries it back, so a
+    /// A nonce for a sign-in with Google or Apple
+    /// (docs/decisions/accounts-and-sessions.md, "Google and Apple"): the
+    /// app hands it to the provider, whose `id_token` carries it back, so a
     /// token is accepted only if it was asked for moments ago through this
     /// service. Signed, not stored: its expiry and 16 random bytes, then
     /// their MAC.
@@ -287,11 +290,11 @@ pub fn random_bytes<const N: usize>() -> [u8; N] {
     buf
 }
 
-/// Password hashing, bounded (issue #13): an Argon2 hash holds ~19 MiB
-/// while it runs, and 32 parallel sign-ups once took the process from 27
-/// MiB to 820 MiB, kept for good. At most one hash per core runs at once,
-/// at most [`HASH_QUEUE`] wait (each at most [`HASH_WAIT`]); anyone past
-/// that is told 503 to come back.
+/// Password hashing, bounded (docs/decisions/hardening.md, "Limits"): an
+/// Argon2 hash holds ~19 MiB while it runs, and 32 parallel sign-ups once
+/// took the process from 27 MiB to 820 MiB, kept for good. At most one hash
+/// per core runs at once, at most [`HASH_QUEUE`] wait (each at most
+/// [`HASH_WAIT`]); anyone past that is told 503 to come back.
 pub struct HashGate {
     slots: tokio::sync::Semaphore,
     waiting: std::sync::atomic::AtomicUsize,

@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 
 /// Every clock reads in whole microseconds, what PostgreSQL's
 /// `timestamptz` stores: a time answered at once and the same time read
-/// back from the log are then equal (issue #13: `…16.700294384Z` in an
-/// answer was `…16.700294Z` in the event feed).
+/// back from the log are then equal (docs/decisions/hardening.md, "Times":
+/// `…16.700294384Z` in an answer was once `…16.700294Z` in the event feed).
 pub trait Clock: Send + Sync {
     fn now(&self) -> DateTime<Utc>;
 }

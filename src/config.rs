@@ -8,7 +8,8 @@ pub struct Config {
     /// `DATABASE_URL`; unset: start a private PostgreSQL in `data_dir`.
     pub database_url: Option<String>,
     /// `POSTHORN_READ_DATABASE_URL`: a replica for the read-heavy paths
-    /// (issue #36); unset: every read goes to the primary.
+    /// (docs/operations.md, "The database: failover, replicas, backups");
+    /// unset: every read goes to the primary.
     pub read_database_url: Option<String>,
     /// `POSTHORN_REPLICA_MAX_LAG_SECONDS`, default 10: a replica lagging
     /// more is passed over for the primary.
@@ -47,7 +48,8 @@ pub struct Config {
     /// mines finished matches only. Default 100 (tests run no timers).
     pub puzzle_pool: i64,
     /// `POSTHORN_BOT_THREADS`: threads that think for computer opponents
-    /// (issue #32); default half the cores, at least one.
+    /// (docs/bots.md, "In the service"); default half the cores, at least
+    /// one.
     pub bot_threads: usize,
     /// `POSTHORN_JOB_LEASE_SECONDS`: how long a claimed one-off job is held
     /// before another instance may take it (a crashed worker's job).
@@ -89,11 +91,12 @@ pub struct Config {
     /// `POSTHORN_METRICS_TOKEN`: `/metrics` answers only
     /// `Authorization: Bearer <token>`; unset: `/metrics` is not served.
     pub metrics_token: Option<String>,
-    /// Sign-in with Google and Apple (issue #47): a provider with no
-    /// client id configured is not offered.
+    /// Sign-in with Google and Apple
+    /// (docs/decisions/accounts-and-sessions.md, "Google and Apple"): a
+    /// provider with no client id configured is not offered.
     pub sign_in: Vec<SignInProvider>,
-    /// Push to the iOS app through APNs (issue #51); unset: iOS devices
-    /// are refused.
+    /// Push to the iOS app through APNs (docs/operations.md, "Push to the
+    /// native apps"); unset: iOS devices are refused.
     pub apns: Option<Apns>,
     /// Push to the Android app through FCM; unset: Android devices are
     /// refused.
@@ -209,8 +212,9 @@ fn https(name: &str, url: &str) -> Result<(), String> {
     }
 }
 
-/// The providers a player may sign in with (OpenID Connect, issue #47):
-/// the one list of them; requests name them in lowercase.
+/// The providers a player may sign in with (OpenID Connect;
+/// docs/decisions/accounts-and-sessions.md, "Google and Apple"): the one
+/// list of them; requests name them in lowercase.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
 )]

@@ -16,8 +16,8 @@ use tokio::sync::Semaphore;
 mod lanes;
 pub mod replica;
 
-/// Connections found dead at BEGIN and replaced (issue #36: a restart or a
-/// failover of the database).
+/// Connections found dead at BEGIN and replaced (docs/failover.md: a
+/// restart or a failover of the database).
 pub static RECONNECTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// How long a request waits for a connection before it is answered 503.
@@ -55,8 +55,9 @@ pub fn pool(url: &str, size: u32) -> Result<Pool, String> {
     pool_of(url, size, true)
 }
 
-/// A pool for a replica (issue #36): the service starts whether or not the
-/// replica answers; reads go to the primary until it does.
+/// A pool for a replica (docs/operations.md, "The database: failover,
+/// replicas, backups"): the service starts whether or not the replica
+/// answers; reads go to the primary until it does.
 pub fn replica_pool(url: &str, size: u32) -> Result<Pool, String> {
     pool_of(url, size, false)
 }
@@ -155,7 +156,7 @@ where
     };
     // A passing failure (the server went away, or the connection is on a
     // standby): not handed out again, so the next one is made afresh and
-    // libpq finds the writable server (issue #36).
+    // libpq finds the writable server (docs/failover.md).
     if let Err(Error::Transient(_)) = &result {
         discard(&mut pooled);
     }

@@ -24,7 +24,8 @@ pub const MAX_SEATS: u8 = 4;
 pub const USERNAME: &str = "^[A-Za-z0-9_-]{3,24}$";
 
 /// A username one may register: `guest-`, in any case, is kept for
-/// guests, and `deleted-` for deleted accounts (issue #47).
+/// guests, and `deleted-` for deleted accounts
+/// (docs/decisions/accounts-and-sessions.md, "Deleting an account").
 pub const NEW_USERNAME: &str =
     "^(?![Gg][Uu][Ee][Ss][Tt]-|[Dd][Ee][Ll][Ee][Tt][Ee][Dd]-)[A-Za-z0-9_-]{3,24}$";
 
@@ -233,12 +234,13 @@ impl utoipa::ToSchema for TimeZone {
 }
 
 /// `GET /v1/matches`' cursor: opaque, as `next_cursor` gave it.
-/// My matches' cursor. Issue #46: "one this service did not give" was a
-/// 400 for a cursor the pattern allowed; the pattern now admits exactly
-/// the cursors the service reads: `o:` and 1–18 digits (an offset), in
-/// unpadded base64url. `bzo` is `o:` and the top bits of the first digit;
-/// each further 4 characters carry three digits, and the tail one or two.
-/// A digit is `0011dddd` with `dddd` 0–9, which fixes each character's
+/// My matches' cursor (docs/decisions/api-and-schemas.md, "400 for form,
+/// 422 for meaning"): "one this service did not give" was once a 400 for a
+/// cursor the pattern allowed; the pattern now admits exactly the cursors
+/// the service reads: `o:` and 1–18 digits (an offset), in unpadded
+/// base64url. `bzo` is `o:` and the top bits of the first digit; each
+/// further 4 characters carry three digits, and the tail one or two. A
+/// digit is `0011dddd` with `dddd` 0–9, which fixes each character's
 /// choices (`tests/service/schemas.rs` checks offsets against it).
 pub const MATCH_CURSOR: &str = concat!(
     "^bzo[w-z0-5]",

@@ -13,7 +13,7 @@ pub enum Error {
     Validation(String),
     /// The input has the form the API document states but is refused for
     /// what it means (a look-alike name, an option of another game): 422,
-    /// where `Validation` is 400 (docs/api.md, "Errors"; issue #46).
+    /// where `Validation` is 400 (docs/api.md, "Errors").
     Unacceptable(String),
     /// No valid credentials.
     Unauthorized(String),
@@ -28,39 +28,46 @@ pub enum Error {
     /// An invitation used, expired, or for a match that is over.
     InviteExpired(String),
     RateLimited(String),
-    /// One of two people has blocked the other (issue #20).
+    /// One of two people has blocked the other
+    /// (docs/decisions/friends-and-blocks.md).
     Blocked(String),
     AlreadyFriends(String),
-    /// One's own seek cannot be accepted (issue #20).
+    /// One's own seek cannot be accepted
+    /// (docs/decisions/challenges-and-lobby.md, "Seeks: a random
+    /// opponent").
     OwnSeek(String),
     /// A match's opening a player may not choose: one fixing hidden
-    /// information, or a custom one asked to be rated (issue #30).
+    /// information, or a custom one asked to be rated (docs/abuse.md,
+    /// "Openings a player may not choose").
     UnfairStart(String),
-    /// A tournament has all the players it takes (issue #35).
+    /// A tournament has all the players it takes (docs/tournaments.md).
     TournamentFull(String),
     /// A tournament has started or finished: too late for that.
     TournamentStarted(String),
     /// Not invited to that tournament, and no valid invitation code.
     NotInvited(String),
     /// A password reset link used already, over its hour, or never sent
-    /// (issue #47): ask for a new one.
+    /// (docs/abuse.md, "Forgotten passwords"): ask for a new one.
     ResetLinkExpired(String),
-    /// A Google or Apple identity no account has (issue #47): the app
-    /// asks for a username and creates one.
+    /// A Google or Apple identity no account has
+    /// (docs/decisions/accounts-and-sessions.md, "Google and Apple"): the
+    /// app asks for a username and creates one.
     IdentityUnknown(String),
     /// A Google or Apple identity that signs in to another account
     /// already: it cannot be linked or registered with here.
     IdentityTaken(String),
-    /// The account is suspended by a moderator (issue #50 item 6): no
+    /// The account is suspended by a moderator
+    /// (docs/decisions/table-talk.md, "Reports and moderators"): no
     /// sign-in.
     Suspended(String),
     /// A native app's platform (APNs, FCM) this service is not set up to
-    /// push to (issue #51): its devices cannot be registered.
+    /// push to (docs/decisions/native-push.md): its devices cannot be
+    /// registered.
     PlatformUnavailable(String),
     /// An `Idempotency-Key` already used for a different request.
     IdempotencyKeyReused,
-    /// `cause`, for the request's `field` and by its `rule` (issue #49
-    /// item 9): the problem document names both, so that a client says
+    /// `cause`, for the request's `field` and by its `rule` (docs/api.md,
+    /// "Errors"): the problem document names both, so that a client says
     /// which box is wrong, and why, in its player's language.
     InField {
         field: &'static str,
@@ -87,7 +94,9 @@ impl Error {
     /// What the rules refuse in a value the document leaves free (an
     /// action of a game it does not name, a game's options in a field
     /// that lists every game's): the request has the documented form, so
-    /// it is refused for its meaning, 422 (issue #46, #65).
+    /// it is refused for its meaning, 422
+    /// (docs/decisions/api-and-schemas.md, "400 for form, 422 for
+    /// meaning").
     pub fn for_its_meaning(self) -> Self {
         match self {
             Error::Rule(rule) => Error::unacceptable(rule.to_string()),
@@ -237,10 +246,11 @@ impl From<diesel::r2d2::PoolError> for Error {
     }
 }
 
-/// A database error that passes by itself (issue #13): the connection was
-/// lost or the server is restarting or shutting down, or PostgreSQL gave
-/// up a transaction (serialization failure, deadlock). Answered 503 with
-/// `Retry-After`, never 500.
+/// A database error that passes by itself (docs/decisions/hardening.md,
+/// "The database going away"): the connection was lost or the server is
+/// restarting or shutting down, or PostgreSQL gave up a transaction
+/// (serialization failure, deadlock). Answered 503 with `Retry-After`,
+/// never 500.
 pub fn is_transient(e: &diesel::result::Error) -> bool {
     use diesel::result::{DatabaseErrorKind as Kind, Error as E};
     match e {
@@ -248,8 +258,8 @@ pub fn is_transient(e: &diesel::result::Error) -> bool {
         | E::DatabaseError(Kind::SerializationFailure, _)
         // A connection that landed on a standby (a failover under way, or
         // a URL without `target_session_attrs=read-write`): the failover
-        // drill saw 500s here (issue #36). Passing: a new connection finds
-        // the writable server.
+        // drill saw 500s here (docs/failover.md). Passing: a new connection
+        // finds the writable server.
         | E::DatabaseError(Kind::ReadOnlyTransaction, _)
         | E::BrokenTransactionManager => true,
         E::DatabaseError(_, info) => {

@@ -88,8 +88,8 @@ pub fn ensure_not_blocked(
 }
 
 /// Refuse to seat `user` beside any of `others` while a block stands
-/// between them, either way (issue #30). The answer names nobody: which
-/// player blocked whom is theirs to know.
+/// between them, either way (docs/abuse.md, "Blocks"). The answer names
+/// nobody: which player blocked whom is theirs to know.
 pub fn ensure_apart(conn: &mut PgConnection, user: Uuid, others: &[Uuid]) -> Result<(), Error> {
     let others: Vec<Uuid> = others.iter().copied().filter(|o| *o != user).collect();
     if others.is_empty() {
@@ -159,8 +159,9 @@ pub fn request(
     }
     ensure_not_blocked(conn, me, them.id, &them.username)?;
     // Sends are counted, not pending requests: withdrawing and sending
-    // again spends the allowance too (issue #30). A refused request below
-    // rolls its count back with the transaction.
+    // again spends the allowance too
+    // (docs/decisions/friends-and-blocks.md). A refused request below rolls
+    // its count back with the transaction.
     crate::limits::take(conn, Limit::FriendRequest, &me.to_string(), now)?;
     let pair = format!("{me}>{}", them.id);
     crate::limits::take(conn, Limit::FriendRequestPair, &pair, now)?;
@@ -378,7 +379,8 @@ pub fn blocked(conn: &mut PgConnection, me: Uuid) -> Result<Vec<Player>, Error> 
     Ok(players)
 }
 
-/// A player's challenge settings (issue #20).
+/// A player's challenge settings (docs/decisions/challenges-and-lobby.md,
+/// "Challenges").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChallengeSettings {

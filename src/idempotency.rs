@@ -9,8 +9,9 @@
 //!
 //! Honoured by `POST /v1/matches`, `POST /v1/matches/{id}/actions`,
 //! `POST /v1/invites/{code}/accept` — the POSTs that create or change a
-//! match — and `POST /v1/matches/{id}/messages` (issue #50). The answer is stored in the transaction that did the work, so a
-//! crash leaves either both or neither.
+//! match — and `POST /v1/matches/{id}/messages`
+//! (docs/decisions/table-talk.md). The answer is stored in the transaction
+//! that did the work, so a crash leaves either both or neither.
 
 use crate::error::Error;
 use crate::personal::{Exported, Leaving, Owner};

@@ -23,10 +23,10 @@ use serde_json::Value;
 /// Attempts before a job is recorded as failed.
 pub const MAX_ATTEMPTS: i32 = 5;
 
-/// Where a job waits (issue #46), each lane run by threads of its own, so
-/// that work of one cost never queues behind work of another: a lobby or
-/// tournament job never waits behind a search, an easy reply never behind
-/// a hard one. Stored as its number.
+/// Where a job waits (docs/abuse.md, "Engine time"), each lane run by
+/// threads of its own, so that work of one cost never queues behind work of
+/// another: a lobby or tournament job never waits behind a search, an easy
+/// reply never behind a hard one. Stored as its number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lane {
     /// Lobby and tournament work, and computers that only resign: no search.
@@ -71,10 +71,11 @@ pub struct Job {
 }
 
 /// The jobs this instance holds (claimed, not yet closed), so that a
-/// stopping instance hands them back at once (issue #53 item 3): another
-/// instance takes them within its next tick, not after the lease. Once
-/// stopping, the runner claims nothing more; a job claimed as the stop
-/// came is handed back by its claimer rather than run.
+/// stopping instance hands them back at once (docs/operations.md, "Stopping
+/// and rolling restarts"): another instance takes them within its next
+/// tick, not after the lease. Once stopping, the runner claims nothing
+/// more; a job claimed as the stop came is handed back by its claimer
+/// rather than run.
 #[derive(Default)]
 pub struct Held {
     /// Job id → its attempt; and whether the instance is stopping, set
@@ -241,13 +242,13 @@ pub fn fail_exhausted(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usi
 }
 
 /// Claim a due job of `lanes`, leasing it until `now + lease`: neither
-/// done nor failed, due, and not leased by a live worker. Fairly (issue
-/// #46): the job of the person whose engine, or whose address's, spent
-/// least in the last hour first (ten guests from one address are as heavy
-/// as their address), then the one due longest, so one player's backlog never delays
-/// another's reply; a person over their engine budget waits
-/// (`limits::engine`). Commit the claim before working, so other
-/// instances see the lease.
+/// done nor failed, due, and not leased by a live worker. Fairly
+/// (docs/abuse.md, "Engine time"): the job of the person whose engine, or
+/// whose address's, spent least in the last hour first (ten guests from one
+/// address are as heavy as their address), then the one due longest, so one
+/// player's backlog never delays another's reply; a person over their
+/// engine budget waits (`limits::engine`). Commit the claim before working,
+/// so other instances see the lease.
 pub fn claim(
     conn: &mut PgConnection,
     lanes: &[Lane],
@@ -286,9 +287,9 @@ pub fn claim(
 
 /// The claim's choice: `$1` lanes, `$2` now, `$3` attempts, `$4` the
 /// budget window's start, `$5`, `$6` and `$7` the budgets per player, per
-/// address and per IPv6 /48 (`engine_time.block`, issue #65) in
-/// milliseconds. A job for nobody (lobby, tournaments) spends
-/// nothing and waits for nobody's budget.
+/// address and per IPv6 /48 (`engine_time.block`; docs/abuse.md, "Limits
+/// that hold") in milliseconds. A job for nobody (lobby, tournaments)
+/// spends nothing and waits for nobody's budget.
 const CLAIM: &str = "\
     SELECT j.id FROM jobs j \
     LEFT JOIN LATERAL (SELECT coalesce(sum(t.millis), 0) AS spent FROM engine_time t \

@@ -1,7 +1,7 @@
-//! First steps (issue #52, docs/lessons.md): each game's lessons from the
-//! rules crate (`posthorn_rules::lessons`), tried one action at a time
-//! and judged by the rules, and the steps each account has completed —
-//! a guest's too, whose account lives on their device.
+//! First steps (docs/lessons.md): each game's lessons from the rules crate
+//! (`posthorn_rules::lessons`), tried one action at a time and judged by
+//! the rules, and the steps each account has completed — a guest's too,
+//! whose account lives on their device.
 //!
 //! Nothing of an attempt is stored: the client sends the actions it has
 //! played in the step so far, and the rules replay the step from its

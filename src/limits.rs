@@ -29,17 +29,18 @@
 //! - matches against the computer: at most 10 going per player (a count
 //!   under the lock, `lobby::computers::within_limit`).
 //! - verification mails: 5 per account per day, and 5 per recipient
-//!   address per day (lower-cased), however many accounts ask (issue #65).
+//!   address per day (lower-cased), however many accounts ask
+//!   (docs/abuse.md).
 //! - vacation starts: 1 per player per day (docs/abuse.md): each start and
 //!   end is an event in every match of theirs and a notice to every
 //!   opponent, and each vacation costs at least a day anyway.
 //! - sign-ups: 5 accounts per address per hour (docs/abuse.md).
 //! - password resets (docs/abuse.md): 5 asked per address per hour; 3 a
 //!   day for one email address *from one asking address*, under a ceiling
-//!   of 20 a day for the email address from anywhere (issue #65: three
+//!   of 20 a day for the email address from anywhere (three
 //!   strangers' requests no longer spend the owner's allowance), counted
 //!   whether or not the address is anyone's, so a refusal tells nothing.
-//! - IPv6 blocks (issue #65): an address is keyed by its /64; sign-ups,
+//! - IPv6 blocks (docs/abuse.md): an address is keyed by its /64; sign-ups,
 //!   guests and resets also count per /48 under a higher ceiling (4 times
 //!   the /64's), since a /48 holder has 65,536 /64s to hop between.
 //! - table talk: 10 messages a minute and 300 a day per player.
@@ -66,40 +67,45 @@ pub enum Limit {
     FriendRequestPair,
     VerificationMail,
     VacationStart,
-    /// Accounts made from one address (issue #46: 25 accounts in 3.6 s
-    /// multiplied every per-account limit). 5 an hour: a household or a
-    /// classroom behind one address signs up a few people at a time, and
+    /// Accounts made from one address (docs/abuse.md: 25 accounts in 3.6 s
+    /// once multiplied every per-account limit). 5 an hour: a household or
+    /// a classroom behind one address signs up a few people at a time, and
     /// a script gets 120 a day instead of thousands. Guests are limited
     /// apart (`GuestFromAddress`), so a guest is still there for anyone
     /// past it.
     SignUpFromAddress,
-    /// Password resets asked from one address (issue #47): 5 an hour. A
-    /// person who forgot a password asks once or twice; a script asking
-    /// for many addresses' links (to flood their mailboxes) is stopped.
+    /// Password resets asked from one address (docs/abuse.md, "Forgotten
+    /// passwords"): 5 an hour. A person who forgot a password asks once or
+    /// twice; a script asking for many addresses' links (to flood their
+    /// mailboxes) is stopped.
     PasswordResetFromAddress,
-    /// Password reset mails to one email address (issue #47): 3 a day.
-    /// Keyed by the address asked for, known or not, so its 429 says
-    /// nothing about whether an account has it; a known address is one
-    /// account's verified one, so this is the limit per account.
+    /// Password reset mails to one email address (docs/abuse.md, "Forgotten
+    /// passwords"): 3 a day. Keyed by the address asked for, known or not,
+    /// so its 429 says nothing about whether an account has it; a known
+    /// address is one account's verified one, so this is the limit per
+    /// account.
     PasswordResetForEmail,
-    /// Exports of one account's data (issue #47): 5 a day. Each reads
-    /// every match of the account; a person downloads theirs once.
+    /// Exports of one account's data
+    /// (docs/decisions/accounts-and-sessions.md, "Exporting my data"): 5 a
+    /// day. Each reads every match of the account; a person downloads
+    /// theirs once.
     Export,
-    /// Messages at match tables (issue #50): 10 a minute and 300 a day
-    /// per player. A conversation of short lines stays under both; a
-    /// flood of a table stops within a minute.
+    /// Messages at match tables (docs/decisions/table-talk.md): 10 a minute
+    /// and 300 a day per player. A conversation of short lines stays under
+    /// both; a flood of a table stops within a minute.
     MessagePerMinute,
     MessagePerDay,
-    /// Reports of messages a player makes in a day (issue #50 item 6).
+    /// Reports of messages a player makes in a day
+    /// (docs/decisions/table-talk.md, "Reports and moderators").
     ReportPerDay,
-    /// Verification mails to one recipient address, lower-cased (issue
-    /// #65): 5 a day, whichever accounts ask, so nobody can use the
-    /// service to mail a stranger over and over.
+    /// Verification mails to one recipient address, lower-cased
+    /// (docs/abuse.md): 5 a day, whichever accounts ask, so nobody can use
+    /// the service to mail a stranger over and over.
     VerificationMailTo,
-    /// Password reset mails to one email address from anywhere (issue
-    /// #65): the ceiling above the per-asking-address allowance.
+    /// Password reset mails to one email address from anywhere
+    /// (docs/abuse.md): the ceiling above the per-asking-address allowance.
     PasswordResetForEmailAll,
-    /// The /48 ceilings of the per-address limits (issue #65 item 9).
+    /// The /48 ceilings of the per-address limits (docs/abuse.md).
     SignUpFromBlock,
     GuestFromBlock,
     PasswordResetFromBlock,
@@ -299,8 +305,9 @@ pub fn take_from(
     Ok(hit)
 }
 
-/// Engine time (issue #46), spent by computers for a person: the budgets
-/// `job_queue::claim` holds and `computer::budget` charges.
+/// Engine time (docs/abuse.md, "Engine time"), spent by computers for a
+/// person: the budgets `job_queue::claim` holds and `computer::budget`
+/// charges.
 pub mod engine {
     use chrono::Duration;
 
@@ -311,8 +318,8 @@ pub mod engine {
     /// Engine time one address may spend per [`WINDOW`], over all its
     /// players (guests are 10 an hour from an address).
     pub const PER_ADDRESS: Duration = Duration::minutes(20);
-    /// Engine time one IPv6 /48 may spend per [`WINDOW`] (issue #65 item
-    /// 9): three addresses' worth, so hopping /64s gains little.
+    /// Engine time one IPv6 /48 may spend per [`WINDOW`] (docs/abuse.md):
+    /// three addresses' worth, so hopping /64s gains little.
     pub const PER_BLOCK: Duration = Duration::minutes(60);
 }
 

@@ -1,12 +1,12 @@
-//! Live match pages (issue #49 item 8; docs/architecture.md, "Live match
-//! pages").
+//! Live match pages (docs/architecture.md, "Live match pages").
 //!
 //! Each instance keeps the matches its open pages watch, and one thread
 //! with a connection of its own asks the database where they stand every
 //! [`POLL`]: one indexed read of their seqs, rematch offers and last
-//! messages (issue #50), however many pages watch. A change goes to the streams of the pages open here
-//! (`http::live`), each keeping those of its own match. Whichever instance
-//! made the change, every instance sees it, since each reads the database.
+//! messages (docs/decisions/table-talk.md), however many pages watch. A
+//! change goes to the streams of the pages open here (`http::live`), each
+//! keeping those of its own match. Whichever instance made the change,
+//! every instance sees it, since each reads the database.
 //!
 //! Why not `LISTEN`/`NOTIFY`: a transaction that notifies takes a lock
 //! held through its commit, so every action would commit one after
@@ -51,13 +51,15 @@ pub enum Change {
     Talked { match_id: Uuid, team: Option<i16> },
     /// Changes may have been missed: every page looks again.
     Resync,
-    /// The instance is stopping (issue #53): every stream ends, and its
-    /// page opens another through the proxy, on an instance that stays.
+    /// The instance is stopping (docs/operations.md, "Stopping and rolling
+    /// restarts"): every stream ends, and its page opens another through
+    /// the proxy, on an instance that stays.
     Closing,
 }
 
 /// Where a watched match stood when last read: its seq, its rematch
-/// offers and its last message (issue #50: a message is no event).
+/// offers and its last message (docs/decisions/table-talk.md: a message is
+/// no event).
 type Stand = (i32, i64, Option<i64>);
 
 /// The instance's watched matches and the streams they feed.
@@ -77,8 +79,9 @@ pub struct Live {
 }
 
 /// Streams one session holds: a third opened displaces the oldest, which
-/// hears `displaced` and polls instead (issue #65 item 2), so open tabs
-/// do not bounce each other and nobody holds streams by the hundred.
+/// hears `displaced` and polls instead (docs/operations.md, "Open files and
+/// live streams"), so open tabs do not bounce each other and nobody holds
+/// streams by the hundred.
 pub const PER_SESSION: usize = 2;
 /// Streams one account holds on an instance: a family's phones and a
 /// laptop, each on two boards.
@@ -89,11 +92,11 @@ pub const PER_ADDRESS: usize = 64;
 /// Streams one IPv6 /48 holds.
 pub const PER_BLOCK: usize = 256;
 
-/// What one instance holds below its open-file limit (issue #65 item 2,
-/// docs/operations.md "Open files and live streams"): every client
-/// connection and every live stream is a descriptor, so without caps a
-/// crowd of streams takes the last descriptor and the instance stops
-/// accepting anyone, health checks and sign-ins included.
+/// What one instance holds below its open-file limit (docs/operations.md
+/// "Open files and live streams"): every client connection and every live
+/// stream is a descriptor, so without caps a crowd of streams takes the
+/// last descriptor and the instance stops accepting anyone, health checks
+/// and sign-ins included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Capacity {
     /// The process's open-file limit (`ulimit -n`, soft).

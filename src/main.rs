@@ -1,9 +1,10 @@
 //! `posthorn`: with no arguments, serve (README lists the environment).
 //! `posthorn moderator grant|revoke <username>` makes a player a moderator
-//! of table talk, or no longer one (issue #50 item 6): the only way to,
-//! and kept in the audit log. `posthorn puzzles import <file>` keeps the
-//! puzzles of a file the miner wrote (`cargo run --release -p
-//! posthorn-rules --example mine`, one JSON line each; issue #52).
+//! of table talk, or no longer one (docs/decisions/table-talk.md, "Reports
+//! and moderators"): the only way to, and kept in the audit log.
+//! `posthorn puzzles import <file>` keeps the puzzles of a file the miner
+//! wrote (`cargo run --release -p posthorn-rules --example mine`, one JSON
+//! line each; docs/puzzles.md).
 
 use posthorn::{clock::SystemClock, config::Config, localdb::LocalPostgres};
 use std::process::ExitCode;
@@ -137,13 +138,14 @@ async fn run_server(config: Config, database_url: &str) -> Result<(), String> {
     server.await.map_err(|e| e.to_string())
 }
 
-/// Issue #53 item 3 (`posthorn::stopping`): on SIGTERM or SIGINT, say not
-/// ready, stop claiming jobs, end the live streams and hand back the jobs
-/// held, while serving on for the drain; then stop listening, let the
-/// requests in flight finish within the shutdown bound, and return
-/// (`run_server` then exits). Work still running past drain + shutdown +
-/// [`LAST_GRACE`] (a blocking task the runtime would wait for without
-/// end: a search, a batch on a hung connection) is cut by exiting.
+/// Stopping (`posthorn::stopping`; docs/operations.md, "Stopping and
+/// rolling restarts"): on SIGTERM or SIGINT, say not ready, stop claiming
+/// jobs, end the live streams and hand back the jobs held, while serving on
+/// for the drain; then stop listening, let the requests in flight finish
+/// within the shutdown bound, and return (`run_server` then exits). Work
+/// still running past drain + shutdown + [`LAST_GRACE`] (a blocking task
+/// the runtime would wait for without end: a search, a batch on a hung
+/// connection) is cut by exiting.
 async fn stop_on_signal(
     state: posthorn::state::AppState,
     server: actix_server::ServerHandle,

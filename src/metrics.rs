@@ -67,7 +67,9 @@ impl Metrics {
         let counters = [
             ("posthorn_actions_applied_total", &self.actions_applied),
             ("posthorn_events_appended_total", &EVENTS_APPENDED),
-            // The database's failovers and the pool's recovery (issue #36).
+            // The database's failovers and the pool's recovery
+            // (docs/operations.md, "The database: failover, replicas,
+            // backups").
             (
                 "posthorn_db_failovers_noticed_total",
                 &crate::db::replica::FAILOVERS_NOTICED,

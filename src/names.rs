@@ -67,11 +67,11 @@ pub fn skeleton(name: &str) -> String {
 }
 
 /// What a name looks like as written: its skeleton taken *before* case
-/// folding (issue #30: folding first turned `maIIory`'s capital I into an
-/// i, which no longer looks like the l of `mallory`). A name is a
-/// look-alike of another when either skeleton matches. The folded result
-/// is taken again, since lower-case letters have prototypes of their own
-/// (`m` looks like `rn`).
+/// folding (docs/abuse.md, "Names": folding first turned `maIIory`'s
+/// capital I into an i, which no longer looks like the l of `mallory`). A
+/// name is a look-alike of another when either skeleton matches. The folded
+/// result is taken again, since lower-case letters have prototypes of their
+/// own (`m` looks like `rn`).
 pub fn skeleton_cased(name: &str) -> String {
     let nfkc: String = name.nfkc().collect();
     let seen: String = unicode_security::skeleton(&nfkc).collect();
@@ -81,13 +81,16 @@ pub fn skeleton_cased(name: &str) -> String {
 }
 
 /// The registered player whose name looks like `name`, if any: their
-/// username, or the display name a guest kept on registering (issue #47;
-/// `민지` is as much a registered player's name as `minji`). Holds the
-/// locks on both looks until the transaction ends (always in the same
-/// order), so two look-alikes registering at once are judged in turn.
+/// username, or the display name a guest kept on registering
+/// (docs/abuse.md, "Names"; `민지` is as much a registered player's name as
+/// `minji`). Holds the locks on both looks until the transaction ends
+/// (always in the same order), so two look-alikes registering at once are
+/// judged in turn.
 ///
-/// A deleted account's username is held (issue #47): it answers as taken,
-/// by its own name, so that nobody can take it to pass for its player.
+/// A deleted account's username is held
+/// (docs/decisions/accounts-and-sessions.md, "Deleting an account"): it
+/// answers as taken, by its own name, so that nobody can take it to pass
+/// for its player.
 fn look_alike(
     conn: &mut PgConnection,
     name: &str,
@@ -112,9 +115,9 @@ fn look_alike(
         .map(|(held, deleted)| if deleted { name.to_owned() } else { held }))
 }
 
-/// Words a computer seat is shown with (issue #46): the web client writes
-/// "computer · hard" and "컴퓨터 · 어려움" (src/web/words.js), the service
-/// names its players "Computer (hard)" and `computer:hard`
+/// Words a computer seat is shown with (docs/abuse.md, "Names"): the web
+/// client writes "computer · hard" and "컴퓨터 · 어려움" (src/web/words.js), the
+/// service names its players "Computer (hard)" and `computer:hard`
 /// (src/computer/mod.rs).
 const COMPUTER: [&str; 2] = ["computer", "컴퓨터"];
 
@@ -259,8 +262,8 @@ pub(crate) mod tests {
         assert_eq!(skeleton("Аdmin"), skeleton("admin"), "Cyrillic А");
         assert_eq!(skeleton("Ａｄｍｉｎ"), skeleton("ADMIN"));
         assert_ne!(skeleton("alice"), skeleton("bob"));
-        // Issue #30: look-alikes of a registered name, by one skeleton or
-        // the other.
+        // Look-alikes of a registered name (docs/abuse.md, "Names"), by one
+        // skeleton or the other.
         let alike =
             |a: &str, b: &str| skeleton(a) == skeleton(b) || skeleton_cased(a) == skeleton_cased(b);
         for look_alike in ["rnallory", "ma11ory", "maIIory", "MaIlory", "MALLORY"] {

@@ -18,7 +18,8 @@ use serde_json::json;
 use uuid::Uuid;
 
 /// A vacation shorter than this ends without telling the opponents
-/// (issue #46): its start told them already, and it cost a whole day.
+/// (docs/decisions/matches-and-deadlines.md, "Vacation"): its start told
+/// them already, and it cost a whole day.
 const TOLD_BACK_AFTER: chrono::Duration =
     chrono::Duration::hours(crate::vacation::LEAST_CHARGE_HOURS as i64);
 
@@ -64,12 +65,13 @@ fn heard(to: Audience, kind: Kind, payload: serde_json::Value) -> Option<Heard> 
 }
 
 /// What each service event tells, and whom. Takebacks between people
-/// (issue #34): the opponent hears of the request, the asker of the
-/// answer. Vacation: the others hear once that a player went away (a
-/// duty paused later, by the sweep, tells nobody; a player starts one
-/// vacation a day) and that they are back, only after a vacation of a
-/// day or more (issue #46): a start and end toggled within it mails each
-/// opponent once.
+/// (docs/decisions/matches-and-deadlines.md, "Takebacks by consent"): the
+/// opponent hears of the request, the asker of the answer. Vacation: the
+/// others hear once that a player went away (a duty paused later, by the
+/// sweep, tells nobody; a player starts one vacation a day) and that they
+/// are back, only after a vacation of a day or more
+/// (docs/decisions/matches-and-deadlines.md, "Vacation"): a start and end
+/// toggled within it mails each opponent once.
 fn heard_of(event: &ServiceEvent, at: DateTime<Utc>) -> Option<Heard> {
     use Audience::*;
     match event {
@@ -127,7 +129,8 @@ fn duty_kind(duty: DutyKind) -> Option<Kind> {
     }
 }
 
-/// The people seated at `table`: a computer hears nothing (issue #32).
+/// The people seated at `table`: a computer hears nothing (docs/bots.md,
+/// "In the service").
 fn person_at(table: &Table, seat: Seat) -> Option<Uuid> {
     (table.seats.get(seat.index()).copied().flatten())
         .filter(|user| !crate::computer::is_computer(user))
@@ -150,9 +153,9 @@ fn audience(table: &Table, to: Audience, seat: Option<Seat>) -> Vec<Uuid> {
 }
 
 /// The duties newly owed, as heard by their seat's player. An untimed
-/// match (against the computer, issue #32) tells no duty: the computer
-/// answers within seconds, and the person has no deadline to be
-/// reminded of.
+/// match (against the computer; docs/bots.md, "In the service") tells no
+/// duty: the computer answers within seconds, and the person has no
+/// deadline to be reminded of.
 fn newly_owed(duties: &[TimedDuty], before: &[TimedDuty]) -> Vec<(Seat, Heard)> {
     (duties.iter())
         .filter(|duty| !(before.iter()).any(|d| d.seat == duty.seat && d.kind == duty.kind))
@@ -179,8 +182,9 @@ fn after_append(table: &Table, appended: &Appended) -> Result<Vec<Notice>, Error
         let owed = newly_owed(&duties, appended.duties_before).into_iter();
         heard_all.extend(owed.map(|(seat, h)| (Some(seat), h, row.seq)));
     }
-    // A stored conditional reply (issue #34), once its turn is played:
-    // its player hears that it was played for them.
+    // A stored conditional reply (docs/decisions/matches-and-deadlines.md,
+    // "Conditional moves"), once its turn is played: its player hears that
+    // it was played for them.
     if let Some(seat) = appended
         .on_behalf
         .filter(|s| !duties.iter().any(|d| d.seat == *s))
@@ -234,8 +238,8 @@ fn after_append(table: &Table, appended: &Appended) -> Result<Vec<Notice>, Error
 }
 
 /// The last move of another seat in this append, as a turn notice tells
-/// it (issue #66 item 7): who made it, the piece and its squares, only
-/// what every seat sees (`Game::told`).
+/// it (docs/decisions/notifications.md, "The lock screen"): who made it,
+/// the piece and its squares, only what every seat sees (`Game::told`).
 fn last_move(table: &Table, appended: &Appended, to: Seat) -> Option<serde_json::Value> {
     let (mover, told) = (appended.stored.iter().rev())
         .filter(|e| e.rules && e.seat.is_some_and(|s| s != i16::from(to.0)))
@@ -298,10 +302,10 @@ pub fn rematch_offered(users: &[Uuid], table: &Table) -> Vec<Notice> {
     to_each(users, table.row.seq, Kind::Invitation, payload)
 }
 
-/// A seek that found nobody is played against the computer (issue #32):
-/// its match is untimed, so no "your turn" tells the seeker, who may have
-/// walked away; this does, as an accepted invitation ("your opponent is
-/// here"), naming the computer's level.
+/// A seek that found nobody is played against the computer (docs/bots.md,
+/// "In the service"): its match is untimed, so no "your turn" tells the
+/// seeker, who may have walked away; this does, as an accepted invitation
+/// ("your opponent is here"), naming the computer's level.
 pub fn seek_met_computer(seeker: Uuid, seq: i32, game: &str, level: &str) -> Notice {
     Notice {
         user: seeker,

@@ -191,7 +191,8 @@ diesel::table! {
         address -> Nullable<Text>,
         at -> Timestamptz,
         millis -> Int4,
-        /// Generated from `address`: its IPv6 /48 (issue #65).
+        /// Generated from `address`: its IPv6 /48 (docs/abuse.md, "Limits
+        /// that hold").
         block -> Nullable<Text>,
     }
 }

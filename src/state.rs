@@ -10,7 +10,8 @@ use std::sync::Arc;
 #[derive(Clone)]
 pub struct AppState {
     pub pool: Pool,
-    /// The read-heavy paths' reads: a replica when configured (issue #36).
+    /// The read-heavy paths' reads: a replica when configured
+    /// (docs/operations.md, "The database: failover, replicas, backups").
     pub reads: crate::db::replica::Reads,
     pub config: Arc<Config>,
     pub clock: Arc<dyn Clock>,
@@ -21,13 +22,17 @@ pub struct AppState {
     pub native: Arc<crate::notify::native::Native>,
     /// Game chance: seat draws, deals, layouts.
     pub dice: Arc<dyn crate::dice::Dice>,
-    /// Sessions ended within an access token's lifetime (issue #30).
+    /// Sessions ended within an access token's lifetime (docs/abuse.md,
+    /// "Sessions that end").
     pub revoked: Arc<crate::revoked::Revoked>,
-    /// Google and Apple `id_token`s checked, their keys kept (issue #47).
+    /// Google and Apple `id_token`s checked, their keys kept
+    /// (docs/decisions/accounts-and-sessions.md, "Google and Apple").
     pub identities: Arc<crate::accounts::identities::verify::Verifier>,
-    /// What the open match pages hear of their matches (issue #49).
+    /// What the open match pages hear of their matches
+    /// (docs/architecture.md, "Live match pages").
     pub live: Arc<crate::live::Live>,
-    /// Set when the instance stops (issue #53 item 3).
+    /// Set when the instance stops (docs/operations.md, "Stopping and
+    /// rolling restarts").
     pub stopping: Arc<crate::stopping::Stopping>,
 }
 

@@ -1,6 +1,5 @@
-//! Stopping without a dropped request (issue #53 item 3;
-//! docs/operations.md, "Stopping and rolling restarts"). On SIGTERM or
-//! SIGINT the instance:
+//! Stopping without a dropped request (docs/operations.md, "Stopping and
+//! rolling restarts"). On SIGTERM or SIGINT the instance:
 //! 1. says it is not ready (`/readyz` 503 `draining`), so the proxy's
 //!    health check takes it out of rotation, and ends its live streams
 //!    (the pages open them again, through the proxy, on another instance);

@@ -45,7 +45,8 @@ use uuid::Uuid;
 pub const CAP_HOURS: i32 = 30 * 24;
 /// One hour of allowance accrues every this long (2 hours a day).
 pub const ACCRUES_EVERY: Duration = Duration::hours(12);
-/// The least a vacation that paused a duty costs (issue #46): a pause of
+/// The least a vacation that paused a duty costs
+/// (docs/decisions/matches-and-deadlines.md, "Vacation"): a pause of
 /// seconds before a deadline would otherwise cost nothing and still hand
 /// the duty its hour of grace.
 pub const LEAST_CHARGE_HOURS: i32 = 24;
@@ -343,7 +344,8 @@ pub fn away(
     table.append(conn, vec![event], now)?;
     // The allowance is spent from when the first paused duty stopped: a
     // duty newly owed while away pauses from its start, not from its
-    // notice, and that stretch is clock it gains (issue #46).
+    // notice, and that stretch is clock it gains
+    // (docs/decisions/matches-and-deadlines.md, "Vacation").
     let stopped = (table.duties()?.iter())
         .filter(|d| d.seat == seat)
         .filter_map(|d| d.paused_at)

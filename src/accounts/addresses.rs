@@ -12,10 +12,11 @@ use diesel::prelude::*;
 use diesel::PgConnection;
 use uuid::Uuid;
 
-/// Mail `address` the link that makes it `user`'s (issue #30). If it is
-/// another account's verified address already, its owner is told instead;
-/// either way the caller's answer is the same, so nobody learns through
-/// sign-up or settings whether an address is registered.
+/// Mail `address` the link that makes it `user`'s (docs/abuse.md, "Email
+/// addresses"). If it is another account's verified address already, its
+/// owner is told instead; either way the caller's answer is the same, so
+/// nobody learns through sign-up or settings whether an address is
+/// registered.
 pub(super) fn ask_to_verify(
     conn: &mut PgConnection,
     user: Uuid,
@@ -23,7 +24,8 @@ pub(super) fn ask_to_verify(
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
     let hit = limits::take(conn, Limit::VerificationMail, &user.to_string(), now)?;
-    // Per recipient too, whichever accounts ask (issue #65 item 4).
+    // Per recipient too, whichever accounts ask (docs/abuse.md, "Limits
+    // that hold").
     limits::take(
         conn,
         Limit::VerificationMailTo,
@@ -51,8 +53,9 @@ pub fn verified_owner(conn: &mut PgConnection, address: &str) -> Result<Option<U
 /// the account still waits for that address and nobody else verified it
 /// meanwhile.
 ///
-/// The address it replaces, if any, is told (issue #47): whoever changed
-/// it may not be the account's owner.
+/// The address it replaces, if any, is told
+/// (docs/decisions/accounts-and-sessions.md, "My sessions and a changed
+/// address"): whoever changed it may not be the account's owner.
 pub fn verify_email(
     conn: &mut PgConnection,
     user: Uuid,
@@ -90,7 +93,8 @@ pub fn verify_email(
 
 /// The verified address `old` left `user`'s account (replaced or
 /// removed): it is told by `mail`, with a link that puts it back for a
-/// week and ends every session (issue #65 item 1, `email_undos`).
+/// week and ends every session (`email_undos`; docs/abuse.md, "Email
+/// addresses").
 pub(super) fn left_address(
     conn: &mut PgConnection,
     user: Uuid,

@@ -13,7 +13,8 @@ use diesel::PgConnection;
 use uuid::Uuid;
 
 /// How long a deleted account's username stays held, so that nobody can
-/// take it to pass for the player its opponents knew (issue #47).
+/// take it to pass for the player its opponents knew
+/// (docs/decisions/accounts-and-sessions.md, "Deleting an account").
 pub const NAME_HELD_DAYS: i64 = 365;
 
 /// What a deleted player is shown as, in every language's absence (the

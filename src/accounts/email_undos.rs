@@ -1,12 +1,11 @@
-//! Putting an address back (issue #65 item 1;
-//! docs/decisions/accounts-and-sessions.md, "Changing the address"): when
-//! an account's verified address is replaced or removed, the old address
-//! is mailed a link that puts it back and ends every session, for
-//! [`VALID_DAYS`]. Whoever took a session and changed the address (after
-//! giving the password, or a fresh sign-in) is undone by the owner, who
-//! still reads the old mailbox. While such a link is open no password
-//! reset is mailed (`password_resets`), so the new address cannot be used
-//! to take the password in the meantime.
+//! Putting an address back (docs/decisions/accounts-and-sessions.md,
+//! "Changing the address"): when an account's verified address is replaced
+//! or removed, the old address is mailed a link that puts it back and ends
+//! every session, for [`VALID_DAYS`]. Whoever took a session and changed
+//! the address (after giving the password, or a fresh sign-in) is undone by
+//! the owner, who still reads the old mailbox. While such a link is open no
+//! password reset is mailed (`password_resets`), so the new address cannot
+//! be used to take the password in the meantime.
 //!
 //! The link's token is the record's id with its MAC (`Keys::undo_token`):
 //! nothing secret is stored.

@@ -23,18 +23,22 @@ pub struct GuestRequest {
     /// The guest's language. Left out, the request's `Accept-Language`
     /// decides (Korean preferred: `ko`; anything else: `en`), so a guest
     /// from a link reads the game, and its refusals, in the browser's
-    /// language (issue #47).
+    /// language (docs/decisions/accounts-and-sessions.md, "Guests are never
+    /// lost").
     #[schema(pattern = "^[A-Za-z0-9-]{1,16}$", example = "ko")]
     pub locale: Option<String>,
-    /// The guest's time zone, as the browser or phone says it (issue #66:
-    /// quiet hours, the digest, the morning puzzle and the puzzle day are
-    /// read in it). Left out: UTC, until a client sends one.
+    /// The guest's time zone, as the browser or phone says it
+    /// (docs/decisions/accounts-and-sessions.md, "Everyone's clock,
+    /// everyone's name": quiet hours, the digest, the morning puzzle and
+    /// the puzzle day are read in it). Left out: UTC, until a client sends
+    /// one.
     #[schema(value_type = Option<crate::enforced::TimeZone>)]
     pub time_zone: Option<String>,
 }
 
 /// `POST /v1/me/registration`: a guest becomes a registered player, the
-/// same account (issue #47).
+/// same account (docs/decisions/accounts-and-sessions.md, "Guests are never
+/// lost").
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Upgrade {
@@ -44,7 +48,8 @@ pub struct Upgrade {
     /// (exactly one of them).
     #[schema(min_length = 8, max_length = 256)]
     pub password: Option<String>,
-    /// Google or Apple, instead of a password (issue #47).
+    /// Google or Apple, instead of a password
+    /// (docs/decisions/accounts-and-sessions.md, "Google and Apple").
     pub identity: Option<IdentityProof>,
     /// Waits for its verification link, as at sign-up.
     #[schema(format = Email)]
@@ -94,11 +99,12 @@ pub fn create_guest(
     open_session(conn, &user, issuer)
 }
 
-/// A guest becomes a registered player (issue #47): the guest's own row
-/// takes the username, password and email, so every match, rating and
-/// friend stays where it is (the same id). Judged as a sign-up is: the
-/// username's form, look-alikes and computers' names, the email's form
-/// and its verification link, sign-ups per address. The nickname kept
+/// A guest becomes a registered player
+/// (docs/decisions/accounts-and-sessions.md, "Guests are never lost"): the
+/// guest's own row takes the username, password and email, so every match,
+/// rating and friend stays where it is (the same id). Judged as a sign-up
+/// is: the username's form, look-alikes and computers' names, the email's
+/// form and its verification link, sign-ups per address. The nickname kept
 /// (or the one given) is judged again, since a registered player may have
 /// taken a name like it meanwhile. Every guest session ends (a guest has
 /// no other way in than the one session it was given) and the answer is
@@ -106,8 +112,10 @@ pub fn create_guest(
 /// `guest: false`. A registered account is refused (409), and so is the
 /// second of two registrations of one guest (the row is locked).
 ///
-/// Signing in with Google or Apple (issue #47, item 5) plugs in here as
-/// another way to upgrade: the identity linked instead of a password.
+/// Signing in with Google or Apple
+/// (docs/decisions/accounts-and-sessions.md, "Google and Apple") plugs in
+/// here as another way to upgrade: the identity linked instead of a
+/// password.
 pub fn upgrade(
     conn: &mut PgConnection,
     user_id: Uuid,
@@ -180,8 +188,9 @@ pub fn upgrade(
     Ok((open_session(conn, &user, issuer)?, ended))
 }
 
-/// What a guest giving an address through settings is told (issue #65
-/// item 5: a guest's verified address would reset a password it never had).
+/// What a guest giving an address through settings is told (docs/abuse.md,
+/// "Email addresses": a guest's verified address would reset a password it
+/// never had).
 pub fn guest_address() -> Error {
     Error::forbidden("a guest gives an email address when registering (POST /v1/me/registration)")
         .in_field("email", Rule::Reserved)

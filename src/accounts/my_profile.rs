@@ -27,13 +27,14 @@ pub struct MeChanges {
     pub time_zone: Option<String>,
     /// A new address, or `null` to remove it: a registered account only
     /// (a guest gives one when registering), proven with `password` or
-    /// `identity` (issue #65).
+    /// `identity` (docs/abuse.md, "Email addresses").
     #[serde(default, deserialize_with = "present")]
     #[schema(format = Email, nullable)]
     pub email: Option<Option<String>>,
     pub takebacks: Option<Takebacks>,
     /// The name others see (닉네임), for a registered player; judged as at
-    /// sign-up (issue #66).
+    /// sign-up (docs/decisions/accounts-and-sessions.md, "Everyone's clock,
+    /// everyone's name").
     #[schema(schema_with = crate::enforced::nickname_optional)]
     pub display_name: Option<String>,
     /// With `email`: the account's password. An account with neither a
@@ -87,9 +88,9 @@ pub fn change_me(
         ))
         .execute(conn)?;
     match changes.email {
-        // A new address waits for its link (issue #30); the verified one
-        // keeps working until then. The answer is the same whether or not
-        // the address is someone else's.
+        // A new address waits for its link (docs/abuse.md, "Email
+        // addresses"); the verified one keeps working until then. The
+        // answer is the same whether or not the address is someone else's.
         Some(Some(address)) => {
             let address = names::email(&address)?;
             let already =

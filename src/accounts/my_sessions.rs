@@ -118,7 +118,7 @@ pub fn end(
     if ended == 0 {
         return Err(Error::not_found("session"));
     }
-    // Its app's push device goes with it (issue #51).
+    // Its app's push device goes with it (docs/decisions/native-push.md).
     crate::notify::native::devices::forget_sessions(conn, &[session])?;
     Ok(())
 }

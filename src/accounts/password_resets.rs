@@ -71,8 +71,8 @@ struct Asked {
 /// module's comment). Refused (429) past the limits, which count every
 /// address alike: per asking address (and its /48), per email address
 /// *from that asking address*, and per email address from anywhere under
-/// a higher ceiling (issue #65 item 3), so strangers asking for my
-/// address do not spend my own allowance.
+/// a higher ceiling (docs/abuse.md, "Limits that hold"), so strangers
+/// asking for my address do not spend my own allowance.
 pub fn ask(
     conn: &mut PgConnection,
     email: &str,
@@ -136,11 +136,11 @@ impl Work for Mailer {
 
 /// Store the link of `asked` (its token hashed) and queue its mail, if
 /// its address is a registered account's verified one (never a guest's:
-/// a guest has no password to reset, issue #65 item 5) and no link
-/// putting back an address changed lately is open (item 1: whoever
-/// changed it must not reset the password through the new one); then
-/// forget the address. A link still open is mailed again rather than a
-/// new one made: asking twice never makes two.
+/// a guest has no password to reset, docs/abuse.md, "Email addresses") and
+/// no link putting back an address changed lately is open (whoever changed
+/// it must not reset the password through the new one); then forget the
+/// address. A link still open is mailed again rather than a new one made:
+/// asking twice never makes two.
 fn mail_link(conn: &mut PgConnection, keys: &Keys, job: i64, asked: &Asked) -> Result<(), Error> {
     let owner = accounts::verified_owner(conn, &asked.address)?;
     let registered = match owner {

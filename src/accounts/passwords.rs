@@ -63,10 +63,10 @@ pub fn change_password(
     end_sessions(conn, user, Some(keep), now)
 }
 
-/// A forgotten password set from a reset link (issue #47): store it, end
-/// every session of the account (whoever knew the old password is out),
-/// and open one for the person who just proved they read its mail.
-/// Returns the new session and those ended.
+/// A forgotten password set from a reset link (docs/abuse.md, "Forgotten
+/// passwords"): store it, end every session of the account (whoever knew
+/// the old password is out), and open one for the person who just proved
+/// they read its mail. Returns the new session and those ended.
 pub fn reset_password(
     conn: &mut PgConnection,
     user: Uuid,

@@ -27,8 +27,9 @@ pub struct Registration {
     #[schema(value_type = Option<crate::enforced::TimeZone>)]
     pub time_zone: Option<String>,
     /// The name others see (닉네임), any script; left out, the username
-    /// (issue #66). Judged as a nickname is: its characters, look-alikes
-    /// of registered players, computers' names.
+    /// (docs/decisions/accounts-and-sessions.md, "Everyone's clock,
+    /// everyone's name"). Judged as a nickname is: its characters,
+    /// look-alikes of registered players, computers' names.
     #[schema(schema_with = crate::enforced::nickname_optional)]
     pub display_name: Option<String>,
 }
@@ -53,7 +54,8 @@ pub fn register(
 }
 
 /// A new registered account, however it proves who it is: a password, or
-/// an identity at Google or Apple (`identities`, issue #47).
+/// an identity at Google or Apple (`identities`;
+/// docs/decisions/accounts-and-sessions.md, "Google and Apple").
 pub struct NewAccount {
     pub username: String,
     pub password_hash: Option<String>,

@@ -57,9 +57,10 @@ impl From<&UserRow> for User {
     }
 }
 
-/// Whether a player's opponents may ask them to take a move back (issue
-/// #34): never, in unrated matches only (the default), or always. Against
-/// the computer the person always may, without asking.
+/// Whether a player's opponents may ask them to take a move back
+/// (docs/decisions/matches-and-deadlines.md, "Takebacks by consent"):
+/// never, in unrated matches only (the default), or always. Against the
+/// computer the person always may, without asking.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Takebacks {
@@ -79,7 +80,7 @@ impl Takebacks {
     }
 
     /// The setting stored as `name`; one that does not parse is an error,
-    /// never the default (issue #48).
+    /// never the default (docs/architecture.md).
     pub fn parse(name: &str) -> Result<Takebacks, Error> {
         serde_json::from_value(serde_json::Value::String(name.to_owned()))
             .map_err(|_| Error::internal(format!("takeback setting {name:?} is unreadable")))
@@ -117,8 +118,8 @@ pub struct Me {
     pub email_pending: Option<String>,
     /// Whether opponents may ask me to take a move back.
     pub takebacks: Takebacks,
-    /// A moderator of table talk (granted by the binary's command, issue
-    /// #50 item 6).
+    /// A moderator of table talk (granted by the binary's command,
+    /// docs/decisions/table-talk.md, "Reports and moderators").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub moderator: bool,
 }
@@ -133,7 +134,8 @@ pub struct Issuer {
     /// successor) instead of being taken for a stolen copy.
     pub reuse_seconds: i64,
     /// The device the request comes from (`devices::label`), shown in my
-    /// sessions (issue #47).
+    /// sessions (docs/decisions/accounts-and-sessions.md, "My sessions and
+    /// a changed address").
     pub device: String,
 }
 

@@ -36,9 +36,10 @@ pub struct Refresh {
     pub refresh_token: String,
 }
 
-/// A Google or Apple `id_token` (issue #47): from the provider's SDK in
-/// the apps, or its sign-in page in the web client, asked for with a
-/// nonce of `POST /v1/sessions/nonce`.
+/// A Google or Apple `id_token` (docs/decisions/accounts-and-sessions.md,
+/// "Google and Apple"): from the provider's SDK in the apps, or its sign-in
+/// page in the web client, asked for with a nonce of
+/// `POST /v1/sessions/nonce`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IdentityProof {
@@ -66,9 +67,10 @@ pub(super) fn open_session(
 }
 
 /// Every way in (a new session, a refresh) asks this first: a suspended
-/// account has none (issue #50 item 6). Read under a share lock, a
-/// suspension beside it either committed first (and is seen) or waits
-/// for this transaction (and then ends the session it opens or renews).
+/// account has none (docs/decisions/table-talk.md, "Reports and
+/// moderators"). Read under a share lock, a suspension beside it either
+/// committed first (and is seen) or waits for this transaction (and then
+/// ends the session it opens or renews).
 fn not_suspended(conn: &mut PgConnection, user: Uuid) -> Result<(), Error> {
     let suspended: Option<DateTime<Utc>> = users::table
         .find(user)
@@ -307,7 +309,8 @@ pub fn revoke_family(
         .filter(refresh_tokens::revoked_at.is_null())
         .set(refresh_tokens::revoked_at.eq(now))
         .execute(conn)?;
-    // The app signed out there hears nothing more (issue #51).
+    // The app signed out there hears nothing more
+    // (docs/decisions/native-push.md).
     crate::notify::native::devices::forget_sessions(conn, &[family])?;
     Ok(())
 }

@@ -134,10 +134,10 @@ pub fn people_in(table: &Table) -> Vec<Uuid> {
 /// The computer's turn: when an append leaves a duty with a computer
 /// seat, a job to play it is queued in the same transaction, keyed by the
 /// match and its seq, so it is queued once and a crash loses nothing. It
-/// waits in the lane of its cost (issue #46): a hard search in the heavy
-/// lane, easy and normal in the light one, and at a table no person is
-/// left in (a four-player match whose people are out) the computers only
-/// resign, which costs nothing ([`moves::Mover`]).
+/// waits in the lane of its cost (docs/abuse.md, "Engine time"): a hard
+/// search in the heavy lane, easy and normal in the light one, and at a
+/// table no person is left in (a four-player match whose people are out)
+/// the computers only resign, which costs nothing ([`moves::Mover`]).
 pub struct Reply;
 
 impl Reaction for Reply {
@@ -153,9 +153,9 @@ impl Reaction for Reply {
         let Some(&(_, level)) = owing(table).first() else {
             return Ok(Vec::new());
         };
-        // Charged to the first person still in (issue #46); a table with
-        // nobody left only resigns, which spends nothing and so waits for
-        // nobody's budget.
+        // Charged to the first person still in (docs/abuse.md, "Engine
+        // time"); a table with nobody left only resigns, which spends
+        // nothing and so waits for nobody's budget.
         let people = people_in(table);
         let lane = match level {
             _ if people.is_empty() => Lane::Quick,

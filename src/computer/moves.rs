@@ -98,12 +98,12 @@ impl Work for Mover {
             // Nobody is left to play for (a four-player table whose people
             // are out, §Q9): the computers resign in turn and the match
             // ends now, instead of searching up to §Q6's 1,000 plies for
-            // nobody (issue #46).
+            // nobody (docs/abuse.md, "Engine time").
             return settled(act(serde_json::json!({"type": "resign"}), &mut random));
         }
         // A panicking engine is a failed engine: the random legal move
         // below stands in for it, rather than a failed attempt that could
-        // leave the person waiting (issue #32).
+        // leave the person waiting (docs/bots.md, "In the service").
         let started = std::time::Instant::now();
         let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             (self.engine)(table.game, &view, seat, level, &mut random)

@@ -41,7 +41,7 @@ pub fn find_nul(value: &Value) -> bool {
 }
 
 /// The member of the request holding a NUL in its value, named in the
-/// refusal as `field` (issue #49 item 9), where it is one of the top
+/// refusal as `field` (docs/api.md, "Errors"), where it is one of the top
 /// object's.
 fn nul_member(value: &Value) -> Option<&str> {
     let fields = value.as_object()?;

@@ -64,7 +64,8 @@ pub fn client_address(req: &HttpRequest) -> String {
 /// Where a request comes from: the peer, or when the peer is a trusted
 /// proxy, the rightmost `X-Forwarded-For` entry that is not one (entries
 /// left of it could be written by anyone), keyed by [`address_key`], with
-/// the /48 of an IPv6 address beside it (issue #65 item 9).
+/// the /48 of an IPv6 address beside it (docs/abuse.md, "Limits that
+/// hold").
 pub fn origin(req: &HttpRequest) -> Origin {
     match client(req) {
         Some(Client::Ip(ip)) => {
@@ -79,13 +80,13 @@ pub fn origin(req: &HttpRequest) -> Origin {
     }
 }
 
-/// The key of an address for per-address limits (issue #46): an IPv4
-/// address is itself; an IPv6 address is its /64, the smallest block an
-/// ISP hands one subscriber, who can pick any of its 2^64 addresses
-/// (privacy extensions make new ones all day), so keying the full address
-/// would give one person endless fresh allowances. An IPv4 address mapped
-/// into IPv6 (`::ffff:a.b.c.d`, as a dual-stack socket reports it) is the
-/// IPv4 address.
+/// The key of an address for per-address limits (docs/abuse.md, "IPv6
+/// clients are keyed by their /64"): an IPv4 address is itself; an IPv6
+/// address is its /64, the smallest block an ISP hands one subscriber, who
+/// can pick any of its 2^64 addresses (privacy extensions make new ones all
+/// day), so keying the full address would give one person endless fresh
+/// allowances. An IPv4 address mapped into IPv6 (`::ffff:a.b.c.d`, as a
+/// dual-stack socket reports it) is the IPv4 address.
 pub fn address_key(ip: IpAddr) -> String {
     match ip.to_canonical() {
         IpAddr::V4(v4) => v4.to_string(),

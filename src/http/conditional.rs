@@ -95,7 +95,9 @@ pub async fn plan(
     let text = query.into_inner().line.unwrap_or_else(|| "[]".into());
     let line: Vec<serde_json::Value> = serde_json::from_str(&text)
         // JSON is no regular language: the document describes `line` and
-        // cannot state it, so a string that is not one is a 422 (issue #46).
+        // cannot state it, so a string that is not one is a 422
+        // (docs/decisions/api-and-schemas.md, "400 for form, 422 for
+        // meaning").
         .map_err(|_| crate::error::Error::unacceptable("line must be a JSON array of actions"))?;
     let mut random = state.roller();
     let options = db::read(&state.pool, move |c| {

@@ -39,7 +39,8 @@ pub fn serve(
 ) -> io::Result<Server> {
     let addr = listener.local_addr()?;
     // Connections past the open-file limit's share wait in the listen
-    // queue instead of failing `accept` (issue #65 item 2).
+    // queue instead of failing `accept` (docs/operations.md, "Open files
+    // and live streams").
     let capacity = crate::live::Capacity::here(state.config.pool_size);
     let mut builder = Server::build()
         .workers(workers)

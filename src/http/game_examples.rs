@@ -207,8 +207,10 @@ pub fn with_game_examples(mut doc: Value) -> Value {
 mod tests {
     use super::*;
 
-    /// Issue #22: every registered game has its four examples, played from
-    /// its start, and the answer's match moved on by the action's events.
+    /// Every registered game has its four examples
+    /// (docs/decisions/api-and-schemas.md, "Typed game payloads"), played
+    /// from its start, and the answer's match moved on by the action's
+    /// events.
     #[test]
     fn every_game_has_played_examples() {
         for game in GameId::ALL.iter().copied() {

@@ -311,7 +311,7 @@ pub fn with_game_schemas(mut doc: Value) -> Value {
         "/components/schemas/NewMatch/properties/options",
         optional.clone(),
     );
-    // A tournament's matches take the same options (issue #65: a free
+    // A tournament's matches take the same options (docs/fuzzing.md: a free
     // object let the fuzzer nest what no game reads).
     set(
         &mut doc,
@@ -323,8 +323,8 @@ pub fn with_game_schemas(mut doc: Value) -> Value {
         "/components/schemas/ActionRequest/properties/action",
         refer("Action"),
     );
-    // A puzzle's and a lesson's actions are a game's too (issue #65: the
-    // fuzzer sent free objects the document allowed).
+    // A puzzle's and a lesson's actions are a game's too (docs/fuzzing.md:
+    // the fuzzer sent free objects the document allowed).
     set(
         &mut doc,
         "/components/schemas/PuzzleMove/properties/action",

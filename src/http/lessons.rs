@@ -1,6 +1,6 @@
-//! First steps (issue #52, docs/lessons.md): thin wrappers over
-//! `crate::lessons`. Every caller has an account (a guest's lives on
-//! their device), so progress is kept for everyone.
+//! First steps (docs/lessons.md): thin wrappers over `crate::lessons`.
+//! Every caller has an account (a guest's lives on their device), so
+//! progress is kept for everyone.
 
 use crate::auth::Caller;
 use crate::db;
@@ -80,7 +80,7 @@ pub async fn attempt(
     .await
     // The document states every game's actions (the lesson's game is a
     // path parameter it cannot tie them to): what the game refuses in a
-    // well-formed list is refused for its meaning (issue #65's fuzzing).
+    // well-formed list is refused for its meaning (docs/fuzzing.md).
     .map_err(crate::error::Error::for_its_meaning)?;
     Ok(HttpResponse::Ok().json(view))
 }

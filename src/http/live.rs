@@ -1,5 +1,6 @@
-//! `GET /v1/matches/{id}/live` (issue #49 item 8): a match page's live
-//! channel, as server-sent events (`text/event-stream`).
+//! `GET /v1/matches/{id}/live` (docs/architecture.md, "Live match pages"):
+//! a match page's live channel, as server-sent events
+//! (`text/event-stream`).
 //!
 //! The stream says only that the match changed and its seq: `event: seq`
 //! with `{"seq": N}` at once and after every change (N only grows) (`{"seq": null}` for a
@@ -10,10 +11,11 @@
 //! another), and a comment every [`BEAT`] so that a dead connection is
 //! noticed. Accounts, addresses and /48s hold a few dozen streams on an
 //! instance (429 past them), and the instance no more than its open files
-//! allow (503: poll) (issue #65 item 2). The page re-reads the match through the API,
-//! which shows each viewer what they may see (§H1); no game content is in
-//! the stream. It ends after `POSTHORN_LIVE_STREAM_SECONDS` (5 minutes): the page opens another with a
-//! fresh access token, so a session ended elsewhere stops hearing within
+//! allow (503: poll) (docs/operations.md, "Open files and live streams").
+//! The page re-reads the match through the API, which shows each viewer
+//! what they may see (§H1); no game content is in the stream. It ends after
+//! `POSTHORN_LIVE_STREAM_SECONDS` (5 minutes): the page opens another with
+//! a fresh access token, so a session ended elsewhere stops hearing within
 //! that time. A client that cannot read streams polls
 //! (`GET /v1/matches/{id}` with its ETag) as before.
 
@@ -83,7 +85,7 @@ pub async fn live_match(
     // Watching before the seq is read: nothing falls between the two.
     let watching = state.live.watch(id);
     // Closed between the check above and the watch: no stream would hear
-    // of it (issue #53).
+    // of it (docs/operations.md, "Stopping and rolling restarts").
     if !state.live.reading() {
         return Err(crate::error::Error::Unavailable(
             "live match pages are not being read now; poll".into(),
@@ -98,8 +100,9 @@ pub async fn live_match(
         ))
     })
     .await?;
-    // At the table (issue #66 item 3): the player's notices about this
-    // match wait while the stream lasts, for every instance to see.
+    // At the table (docs/decisions/notifications.md): the player's notices
+    // about this match wait while the stream lasts, for every instance to
+    // see.
     let seated = Seated::sit(&state, caller.user_id, id).await?;
     let mut beat = tokio::time::interval_at(Instant::now() + BEAT, BEAT);
     beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -138,7 +141,8 @@ struct Watch {
     /// The last seq said: a notice of an older one (committed before the
     /// stream opened, heard after) is not said again.
     said: i32,
-    /// The team channel this page's player reads, if any (issue #50).
+    /// The team channel this page's player reads, if any
+    /// (docs/decisions/table-talk.md).
     team: Option<i16>,
     /// The player is at the table while the stream lasts.
     _seated: Seated,
@@ -206,7 +210,8 @@ async fn next(mut w: Watch) -> Option<(Said, Watch)> {
         let said = tokio::select! {
             _ = tokio::time::sleep_until(w.until) => return None,
             // A newer stream of this session took its place: the page
-            // polls from now on instead of opening another (issue #65).
+            // polls from now on instead of opening another
+            // (docs/operations.md, "Open files and live streams").
             _ = &mut w.pass.displaced => {
                 w.displaced = true;
                 Bytes::from_static(b"event: displaced\ndata: {}\n\n")

@@ -51,7 +51,8 @@ pub async fn create_match(
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
     let keyed = keyed(&request, &req)?;
-    // The computers' engine time counts against this address too (#46).
+    // The computers' engine time counts against this address too
+    // (docs/abuse.md, "Engine time").
     let address = (req.computers.as_ref())
         .filter(|c| !c.is_empty())
         .map(|_| crate::http::caller::client_address(&request));
@@ -138,9 +139,9 @@ pub async fn list_matches(
 /// A match view's version: its seq, and a hash of everything it shows, so
 /// that what changes without an event (a rematch asked for, a challenge
 /// answered, a vacation, a takeback asked) is seen by a client that
-/// revalidates (issue #33). The hash is the same on every instance running
-/// one build (SipHash with fixed keys over the same bytes); across builds
-/// a client may get one needless 200.
+/// revalidates (docs/decisions/web-client.md, "Never stale"). The hash is
+/// the same on every instance running one build (SipHash with fixed keys
+/// over the same bytes); across builds a client may get one needless 200.
 fn etag(view: &MatchView) -> String {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
@@ -249,8 +250,10 @@ pub async fn post_action(
     .await?;
     // Committed: the next action on this match can skip the fold.
     snapshot.remember();
-    // Acting in any match ends a vacation (issue #34), once the action
-    // stands; a failure here leaves it to the next action or the sweep.
+    // Acting in any match ends a vacation
+    // (docs/decisions/matches-and-deadlines.md, "Vacation"), once the
+    // action stands; a failure here leaves it to the next action or the
+    // sweep.
     if away {
         if let Err(e) = db::run(&state.pool, move |c| vacation::end(c, user, now)).await {
             log::warn!("ending {user}'s vacation after an action: {e}");
@@ -301,7 +304,8 @@ type ChallengeStep = fn(
     &mut dyn posthorn_rules::Random,
 ) -> Result<crate::matches::Table, Error>;
 
-/// Answer a challenge, or withdraw an unstarted match (issue #20).
+/// Answer a challenge, or withdraw an unstarted match
+/// (docs/decisions/challenges-and-lobby.md, "Challenges").
 async fn challenge_step(
     state: web::Data<AppState>,
     caller: Caller,
@@ -388,7 +392,8 @@ pub async fn preview_invite(
 ) -> Result<HttpResponse, ApiError> {
     let (code, now) = (code.into_inner(), state.clock.now());
     // Codes carry ~50 bits; counting lookups per address keeps guessing
-    // hopeless (issue #30), the unknown codes included.
+    // hopeless (docs/abuse.md, "Limits that hold"), the unknown codes
+    // included.
     let address = crate::http::caller::client_address(&request);
     db::run(&state.pool, move |c| {
         crate::limits::take(c, crate::limits::Limit::InvitePreview, &address, now)
@@ -415,7 +420,8 @@ pub async fn position_at(
     path: web::Path<(Uuid, i32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, seq) = path.into_inner();
-    // Replays read a replica when one is configured (issue #36).
+    // Replays read a replica when one is configured (docs/operations.md,
+    // "The database: failover, replicas, backups").
     let found = (state.reads)
         .read(move |c| crate::matches::replay::position_at(c, id, caller.user_id, seq))
         .await?;

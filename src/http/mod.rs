@@ -128,7 +128,7 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
 /// Give every request an id (`X-Request-Id`, kept when the client sends a
 /// sane one), log it in one structured line, and count it. A path or query
 /// with an encoded NUL (`%00`) is refused here, before any handler: no
-/// text in Posthorn may hold one (issue #13).
+/// text in Posthorn may hold one (docs/decisions/hardening.md, "Text").
 pub fn observe<S, B>(
     req: actix_web::dev::ServiceRequest,
     srv: &S,

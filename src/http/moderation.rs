@@ -1,6 +1,6 @@
-//! Reports and moderation (issue #50 item 6): thin wrappers over
-//! `moderation`. Reporting is every player's; the rest answers
-//! moderators only (403 for anyone else).
+//! Reports and moderation (docs/decisions/table-talk.md, "Reports and
+//! moderators"): thin wrappers over `moderation`. Reporting is every
+//! player's; the rest answers moderators only (403 for anyone else).
 
 use crate::auth::Caller;
 use crate::db;

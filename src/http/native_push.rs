@@ -1,5 +1,6 @@
-//! The native apps' devices (issue #51): `POST/GET /v1/devices`,
-//! `DELETE /v1/devices/{id}` and `GET /v1/push/platforms`.
+//! The native apps' devices (docs/decisions/native-push.md):
+//! `POST/GET /v1/devices`, `DELETE /v1/devices/{id}` and
+//! `GET /v1/push/platforms`.
 
 use super::body::Body;
 use super::error::ApiError;

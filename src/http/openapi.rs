@@ -22,9 +22,10 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{Content, RefOr, Response};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-/// The API's routes, each named once (issue #31): the OpenAPI document
-/// lists them and [`register`] mounts them, in this order. A new route is
-/// its handler (with its `#[utoipa::path]`) and one line here.
+/// The API's routes, each named once (docs/architecture.md, "Routes"): the
+/// OpenAPI document lists them and [`register`] mounts them, in this order.
+/// A new route is its handler (with its `#[utoipa::path]`) and one line
+/// here.
 macro_rules! api_routes {
     ($($module:ident::$handler:ident),* $(,)?) => {
         #[derive(OpenApi)]
@@ -187,8 +188,8 @@ pub struct Problem {
     /// Stable, for programs: `validation_failed`, `unauthorized`,
     /// `not_found`, `stale_seq`, `not_your_turn`, `rate_limited`, …
     pub code: String,
-    /// The request member refused, where one value of a form is (issue
-    /// #49 item 9): `username`, `password`, `email`, `text`, …
+    /// The request member refused, where one value of a form is
+    /// (docs/api.md, "Errors"): `username`, `password`, `email`, `text`, …
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     /// Why `field` is refused: `form`, `reserved`, `taken`, `look_alike`

@@ -18,8 +18,8 @@ pub async fn healthz() -> HttpResponse {
 #[utoipa::path(get, path = "/readyz", tag = "operations", responses((status = 200, description = "`{status, database: {role, lag_seconds}, replica?: {role, lag_seconds, reachable}}`: the role of the server answering (`primary` or `replica`) and the replication lag the service sees"), (status = 503)))]
 #[get("/readyz")]
 pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
-    // Stopping (issue #53): out of the proxy's rotation while the
-    // requests in flight finish.
+    // Stopping (docs/operations.md, "Stopping and rolling restarts"): out
+    // of the proxy's rotation while the requests in flight finish.
     if state.stopping.draining() {
         return Err(ApiError::new(
             Code::Unavailable,
@@ -37,7 +37,8 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError
     });
     if let Some(replica) = state.reads.replica() {
         // A replica that is down leaves the service ready: reads go to
-        // the primary (issue #36).
+        // the primary (docs/operations.md, "The database: failover,
+        // replicas, backups").
         let seen = crate::db::read(replica, standing).await.ok();
         ready["replica"] = match seen {
             Some(s) => {

@@ -1,5 +1,5 @@
-//! Puzzles (issue #52, docs/puzzles.md): thin wrappers over
-//! `crate::puzzles::solve`. Guests may solve; only accounts are rated.
+//! Puzzles (docs/puzzles.md): thin wrappers over `crate::puzzles::solve`.
+//! Guests may solve; only accounts are rated.
 
 use crate::auth::Caller;
 use crate::db;
@@ -19,8 +19,8 @@ pub struct GameQuery {
     game: String,
 }
 
-/// `?game=`, required (issue #65: the document let it out while the
-/// service refused a request without it). Written by hand: utoipa drops
+/// `?game=`, required (docs/fuzzing.md: the document once let it out while
+/// the service refused a request without it). Written by hand: utoipa drops
 /// `required` from a parameter whose schema is given by a function.
 impl IntoParams for GameQuery {
     fn into_params(

@@ -45,7 +45,8 @@ pub async fn leaderboard(
         return Err(Error::validation("around takes `me`, scope takes `friends`").into());
     }
     // Leaderboards, profiles and head-to-head read a replica when one is
-    // configured (issue #36).
+    // configured (docs/operations.md, "The database: failover, replicas,
+    // backups").
     let found = (state.reads)
         .read(move |c| match (&query.around, &query.scope) {
             (Some(_), _) => board::around(c, &perf, caller.user_id),

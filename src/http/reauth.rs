@@ -130,8 +130,9 @@ pub async fn proven(
     }
 }
 
-/// A new or removed email address (`PATCH /v1/me`, issue #65 item 1): the
-/// address controls the password, so whoever sets it proves who they are.
+/// A new or removed email address (`PATCH /v1/me`; docs/abuse.md, "Email
+/// addresses"): the address controls the password, so whoever sets it
+/// proves who they are.
 pub async fn may_change_address(
     state: &AppState,
     caller: &Caller,

@@ -28,7 +28,8 @@ pub async fn post_seek(
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
     // A seek nobody meets may be played by the computer (its fallback):
-    // its engine time counts against this address too (issue #46).
+    // its engine time counts against this address too (docs/abuse.md,
+    // "Engine time").
     let address = crate::http::caller::client_address(&request);
     let answer = as_asker(&state, caller.user_id, move |c, ask, random| {
         crate::computer::budget::seen_from(c, ask.creator, &address)?;

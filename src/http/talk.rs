@@ -1,5 +1,6 @@
-//! Table talk (issue #50): thin wrappers over `talk`. Messages and notes
-//! are not game events: nothing here touches a match's log or its seq.
+//! Table talk (docs/decisions/table-talk.md): thin wrappers over `talk`.
+//! Messages and notes are not game events: nothing here touches a match's
+//! log or its seq.
 
 use crate::auth::Caller;
 use crate::db;

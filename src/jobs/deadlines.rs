@@ -32,7 +32,8 @@ pub struct Swept {
     pub matches: usize,
     pub notices: usize,
     pub deadlines: usize,
-    /// Seats whose due duties paused: their player is away (issue #34).
+    /// Seats whose due duties paused: their player is away
+    /// (docs/decisions/matches-and-deadlines.md, "Vacation").
     pub paused: usize,
 }
 
@@ -58,7 +59,8 @@ pub fn settle(
     };
     resolve_expired(conn, table, now, random)?;
     // A player on vacation (or saved by auto-vacation at a deadline) has
-    // their due duties paused instead (issue #34).
+    // their due duties paused instead
+    // (docs/decisions/matches-and-deadlines.md, "Vacation").
     let due: Vec<(Seat, bool)> = (table.duties()?.iter())
         .filter(|d| d.running())
         .filter_map(|d| {
@@ -159,10 +161,11 @@ pub fn sweep_batch(
 /// pool's connections use generic plans (`db::GenericPlans`), which take
 /// `column <= $1` for a third of the table whatever the bound: under them
 /// the claim's former `OR` became a 400 ms sequential scan of 1,000,000
-/// matches (issue #21's benchmark). The claims are now ordered index reads,
-/// which a generic plan also picks; the sweep's other time-bounded reads
-/// (expired idempotency keys and challenges, inactive ratings) run every
-/// few seconds, so they are planned for the bound they have.
+/// matches (docs/benchmarks.md, "Deadline sweep at scale"). The claims are
+/// now ordered index reads, which a generic plan also picks; the sweep's
+/// other time-bounded reads (expired idempotency keys and challenges,
+/// inactive ratings) run every few seconds, so they are planned for the
+/// bound they have.
 fn planned<T>(
     pool: &Pool,
     work: impl FnOnce(&mut PgConnection) -> Result<T, Error>,
@@ -173,9 +176,9 @@ fn planned<T>(
     })
 }
 
-/// What the sweep needs of the service, and no more (issue #31): the
-/// database, the time, and chance for what a deadline decides (a
-/// FlipChess deal after a flip, §F7).
+/// What the sweep needs of the service, and no more (docs/architecture.md,
+/// "The service's floors"): the database, the time, and chance for what a
+/// deadline decides (a FlipChess deal after a flip, §F7).
 #[derive(Clone)]
 pub struct Sweeper {
     pub pool: Pool,
@@ -209,21 +212,23 @@ fn sweep(state: &Sweeper) -> Result<Swept, Error> {
     })?;
     planned(pool, |c| crate::accounts::email_undos::forget_old(c, now))?;
     planned(pool, |c| crate::accounts::identities::forget_spent(c, now))?;
-    planned(pool, |c| {
-        crate::accounts::closing::release_held_names(c, now)
-    })?;
-    // Challenges unanswered for 7 days cancel their matches (issue #20);
-    // each match is locked, so instances sweeping together cancel it once.
+    planned(pool, |c| crate::accounts::closing::release_held_names(c, now))?;
+    // Challenges unanswered for 7 days cancel their matches
+    // (docs/decisions/challenges-and-lobby.md, "Challenges"); each match is
+    // locked, so instances sweeping together cancel it once.
     planned(pool, |c| crate::lobby::challenge::expire(c, now))?;
     // Vacations whose end date came or whose allowance is spent end
-    // (issue #34): their players' duties resume.
+    // (docs/decisions/matches-and-deadlines.md, "Vacation"): their players'
+    // duties resume.
     crate::vacation::end_due(pool, now)?;
     // Tournaments whose last advance failed for good are tried again.
     planned(pool, |c| crate::tournaments::advance::requeue_idle(c, now))?;
-    // Players with no rated match in 180 days leave the boards (issue #19).
+    // Players with no rated match in 180 days leave the boards
+    // (docs/decisions/ratings.md).
     while planned(pool, |c| crate::ratings::board::retire_inactive(c, now))? > 0 {}
     // Sweepers side by side, as instances would: while PostgreSQL writes
-    // one's batch, the other folds its own (issue #21).
+    // one's batch, the other folds its own (docs/benchmarks.md, "Deadline
+    // sweep at scale").
     let outcomes = super::threads::side_by_side(SWEEPERS, "a sweeper", || sweep_due(state, now));
     let mut total = Swept::default();
     for done in outcomes {

@@ -1,9 +1,9 @@
 //! The daily digest: for users who chose it, one email at their local
 //! morning listing the matches awaiting them (and the tables with new
-//! messages, issue #50 item 4), nearest deadline first. It is
-//! queued in the outbox like any notification; the dedupe key (the nil
-//! match and the local date as seq) makes it once a day, whatever the
-//! instance count.
+//! messages: docs/decisions/table-talk.md, "Hearing of a message"), nearest
+//! deadline first. It is queued in the outbox like any notification; the
+//! dedupe key (the nil match and the local date as seq) makes it once a
+//! day, whatever the instance count.
 
 use crate::error::Error;
 use crate::notify::{Channel, Kind, MORNING};

@@ -33,7 +33,8 @@ pub async fn start(
 ) -> Result<tokio_cron_scheduler::JobScheduler, String> {
     use tokio_cron_scheduler::JobScheduler;
     let scheduler = JobScheduler::new().await.map_err(|e| e.to_string())?;
-    // Each job's narrow context, taken from the state once (issue #31).
+    // Each job's narrow context, taken from the state once
+    // (docs/architecture.md, "The service's floors").
     let sweeper = deadlines::Sweeper::of(&state);
     let courier = state.courier();
     let one_off = std::sync::Arc::new(one_off::Runner::of(&state));
@@ -63,9 +64,10 @@ pub async fn start(
             }
         })?,
         // One-off work (`job_queue`), every second: a computer opponent's
-        // reply should not wait for the sweep's interval (issue #32); each
-        // lane on a tick of its own, so a backlog of searches never holds
-        // up a lobby job or a quicker search (issue #46).
+        // reply should not wait for the sweep's interval (docs/bots.md, "In
+        // the service"); each lane on a tick of its own, so a backlog of
+        // searches never holds up a lobby job or a quicker search
+        // (docs/abuse.md, "Engine time").
         lane(&one_off, Lane::Quick, "one-off work (quick)")?,
         lane(&one_off, Lane::Light, "one-off work (light searches)")?,
         lane(&one_off, Lane::Heavy, "one-off work (hard searches)")?,
@@ -94,7 +96,8 @@ pub async fn start(
     Ok(scheduler)
 }
 
-/// What reading the sessions other instances ended needs (issue #30).
+/// What reading the sessions other instances ended needs (docs/abuse.md,
+/// "Sessions that end").
 struct EndedSessions {
     pool: crate::db::Pool,
     clock: std::sync::Arc<dyn crate::clock::Clock>,

@@ -14,8 +14,9 @@ pub use crate::job_queue::Job;
 /// (the default of `POSTHORN_JOB_LEASE_SECONDS`).
 pub const LEASE_SECONDS: i64 = 60;
 
-/// What the runner needs of the service (issue #31): the database, the
-/// time, the workers, its threads and its lease.
+/// What the runner needs of the service (docs/architecture.md, "The
+/// service's floors"): the database, the time, the workers, its threads and
+/// its lease.
 pub struct Runner {
     pub pool: Pool,
     pub clock: std::sync::Arc<dyn crate::clock::Clock>,
@@ -24,7 +25,8 @@ pub struct Runner {
     pub workers: Vec<Box<dyn Work>>,
     pub threads: usize,
     pub lease: Duration,
-    /// The jobs held, handed back when the instance stops (issue #53).
+    /// The jobs held, handed back when the instance stops
+    /// (docs/operations.md, "Stopping and rolling restarts").
     pub held: std::sync::Arc<job_queue::Held>,
 }
 
@@ -43,7 +45,8 @@ impl Runner {
             Box::new(crate::tournaments::advance::Starter {
                 dice: state.dice.clone(),
             }),
-            // Mails password reset links (issue #47).
+            // Mails password reset links (docs/abuse.md, "Forgotten
+            // passwords").
             Box::new(crate::accounts::password_resets::Mailer {
                 keys: state.keys.clone(),
             }),
@@ -63,8 +66,8 @@ impl Runner {
     /// Run every due job of `lane` on its threads (blocking): the heavy
     /// lane on the computer's thread pool (`POSTHORN_BOT_THREADS`), taking
     /// spare work when no search is due, the light and quick lanes on one
-    /// thread each (issue #46). The quick lane's run also settles the
-    /// failures and old records.
+    /// thread each (docs/abuse.md, "Engine time"). The quick lane's run
+    /// also settles the failures and old records.
     pub fn run(&self, lane: Lane) -> Result<Ran, Error> {
         let workers: Vec<&dyn Work> = self.workers.iter().map(|w| w.as_ref()).collect();
         let now = || self.clock.now();

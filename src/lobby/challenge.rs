@@ -60,11 +60,12 @@ fn invitations_waiting(conn: &mut PgConnection, from: Uuid, to: Uuid) -> Result<
 /// Unanswered challenges one player may have out to another at once.
 pub const PENDING_PER_PAIR: i64 = 5;
 
-/// Count a challenge `from` sends `to` against the limits (issue #30: 40
-/// challenges in a row once sent 40 emails): unaccepted ones per day, and
-/// unanswered ones per pair at once, counted under the pair's lock. A
-/// tournament invitation is counted here too (issue #46): it is one more
-/// mail asking `to` to play, and waits as a challenge does.
+/// Count a challenge `from` sends `to` against the limits (docs/abuse.md,
+/// "Limits that hold": 40 challenges in a row once sent 40 emails):
+/// unaccepted ones per day, and unanswered ones per pair at once, counted
+/// under the pair's lock. A tournament invitation is counted here too
+/// (docs/abuse.md, "Limits that hold"): it is one more mail asking `to` to
+/// play, and waits as a challenge does.
 pub fn count_sent(
     conn: &mut PgConnection,
     from: Uuid,
@@ -104,7 +105,7 @@ fn held_seat(conn: &mut PgConnection, match_id: Uuid, user: Uuid) -> Result<(Tab
     match seat {
         Some(seat) => Ok((table, seat)),
         // One's own match holds no challenge to answer: it exists, so 409
-        // rather than a 404 that would say it does not (issue #46).
+        // rather than a 404 that would say it does not (docs/fuzzing.md).
         None if !table.seats_of(user).is_empty() => Err(Error::conflict(
             "you sit in this match already: there is no challenge to you to answer",
         )),
@@ -164,8 +165,8 @@ pub fn withdraw(
 }
 
 /// A player seated in a match nobody has started leaves for good (an
-/// account deleted, issue #47): the match is cancelled, as if its
-/// creator had withdrawn it.
+/// account deleted: docs/decisions/accounts-and-sessions.md, "Deleting an
+/// account"): the match is cancelled, as if its creator had withdrawn it.
 pub fn abandon(
     conn: &mut PgConnection,
     match_id: Uuid,

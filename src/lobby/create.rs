@@ -43,11 +43,12 @@ pub struct NewMatch {
     /// service's shortest turn, 1 h unless configured, at most 336).
     pub turn_hours: Option<f64>,
     pub rated: Option<bool>,
-    /// Computer opponents who sit down at once (issue #32, `GET
-    /// /v1/bots`). A match with one is unrated (leave `rated` out). One
-    /// person alone with computers has no time limit (leave `turn_hours`
-    /// out); in four-player chess, beside named `opponents` or asked-for
-    /// `open_seats`, the table is timed for everyone as between people.
+    /// Computer opponents who sit down at once (`GET /v1/bots`;
+    /// docs/bots.md, "In the service"). A match with one is unrated (leave
+    /// `rated` out). One person alone with computers has no time limit
+    /// (leave `turn_hours` out); in four-player chess, beside named
+    /// `opponents` or asked-for `open_seats`, the table is timed for
+    /// everyone as between people.
     #[schema(max_items = 3)]
     pub computers: Option<Vec<super::computers::ComputerSeat>>,
     /// The creator's seat, only against the computer (seats are drawn
@@ -131,15 +132,16 @@ pub(crate) fn game_config(req: GameChoice) -> Result<(GameId, Value), Error> {
     let config = Value::Object(config);
     // The document lists every game's options in one object, so another
     // game's option, or a value this game refuses, has the documented
-    // form: 422 (found by the fuzzer, issue #65).
+    // form: 422 (found by the fuzzer, docs/fuzzing.md).
     MatchState::start(game, &config).map_err(|e| Error::from(e).for_its_meaning())?;
     Ok((game, config))
 }
 
 /// A `variant` or `mode` of another game has the form the document
 /// states, which lists every game's, and is refused for its meaning: 422
-/// (issue #46). A name no game offers breaks the document's pattern: 400.
-/// What is not a string is left to the rules crate (400).
+/// (docs/decisions/api-and-schemas.md, "400 for form, 422 for meaning"). A
+/// name no game offers breaks the document's pattern: 400. What is not a
+/// string is left to the rules crate (400).
 fn offered(game: GameId, config: &Map<String, Value>) -> Result<(), Error> {
     let about = game.about();
     for (field, offered) in [("variant", about.variants), ("mode", about.modes)] {
@@ -381,7 +383,8 @@ pub(crate) fn lay_table(
         planning: Vec::new(),
     };
     // The named who do not sit down now are challenged: their seats
-    // wait empty until they accept (issue #20, `challenge.rs`).
+    // wait empty until they accept (`challenge.rs`;
+    // docs/decisions/challenges-and-lobby.md, "Challenges").
     let challenged: Vec<(usize, Uuid)> = (people.iter_mut().enumerate())
         .filter_map(|(seat, person)| {
             let opponent = person.filter(|u| !seated_now(u))?;
@@ -391,9 +394,10 @@ pub(crate) fn lay_table(
         .collect();
     let mut table = Table::create(conn, row, people.to_vec())?;
     let (challenged, invites_made) = hold_seats(conn, ask, id, people, &challenged)?;
-    // Issue #30: nothing hidden is dealt, and no colour drawn, while a
-    // seat is open: a creator who could see their hand could cancel and
-    // create again until they liked it.
+    // Nothing hidden is dealt, and no colour drawn, while a seat is open
+    // (docs/abuse.md, "Openings a player may not choose"): a creator who
+    // could see their hand could cancel and create again until they liked
+    // it.
     if table.seats.iter().all(Option::is_some) {
         table.append(conn, NewEvent::from_rules(None, laid.opening), now)?;
     }
@@ -448,7 +452,7 @@ fn who_sits(
         people.push(Some(id));
     }
     // Everyone named or seated must be free of blocks among themselves
-    // too, not only with the creator (issue #30).
+    // too, not only with the creator (docs/abuse.md, "Blocks").
     let named_ids: Vec<Uuid> = people.iter().flatten().copied().collect();
     for (i, user) in named_ids.iter().enumerate() {
         crate::friends::ensure_apart(conn, *user, &named_ids[i + 1..])?;
@@ -553,8 +557,9 @@ fn hold_seats(
     Ok((challenged.iter().map(|c| c.1).collect(), invites_made))
 }
 
-/// Refuse what a player may not choose as an opening (issue #30): a
-/// position fixing hidden information ever, a custom position rated.
+/// Refuse what a player may not choose as an opening (docs/abuse.md,
+/// "Openings a player may not choose"): a position fixing hidden
+/// information ever, a custom position rated.
 pub(crate) fn fair_start(game: GameId, config: &Value, rated: bool) -> Result<(), Error> {
     match MatchState::start(game, config)? {
         Start::FixesHidden => Err(Error::UnfairStart(

@@ -91,7 +91,7 @@ pub fn ask_for(
         .filter(rematch_offers::match_id.eq(match_id))
         .select(rematch_offers::user_id)
         .load(conn)?;
-    // A computer opponent always agrees (issue #32).
+    // A computer opponent always agrees (docs/bots.md, "In the service").
     let is_computer =
         |u: &Uuid| (table.players.get(u)).is_some_and(|p| crate::computer::level_of(p).is_some());
     let waiting: Vec<Uuid> = everyone

@@ -23,7 +23,8 @@ pub fn take_seat(
     random: &mut dyn Random,
 ) -> Result<(), Error> {
     // A block keeps a pair apart however their seats were filled:
-    // challenged before the block, or one by invitation (issue #30).
+    // challenged before the block, or one by invitation (docs/abuse.md,
+    // "Blocks").
     let mut others: Vec<Uuid> = table.seats.iter().flatten().copied().collect();
     others.extend(crate::matches::challenged::challenged_users(
         conn,

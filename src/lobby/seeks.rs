@@ -36,9 +36,11 @@ use uuid::Uuid;
 
 /// How long a seek waits in the open list.
 pub const SEEK_DAYS: i64 = 7;
-/// How many of one player's seeks may wait at once (issue #30).
+/// How many of one player's seeks may wait at once (docs/abuse.md, "Limits
+/// that hold").
 pub const OPEN_SEEKS_PER_PLAYER: i64 = 5;
-/// A rating before any rated match (Glicko-2's start, issue #19).
+/// A rating before any rated match (Glicko-2's start,
+/// docs/decisions/ratings.md).
 pub const START_RATING: i32 = crate::ratings::START_RATING as i32;
 /// An unranged seek accepts opponents this close at first…
 pub const WINDOW_START: i64 = 150;
@@ -79,8 +81,9 @@ pub struct NewSeek {
     /// window widens with the time the seek has waited.
     pub rating_range: Option<RatingRange>,
     /// Play the computer if nobody is found within this many seconds
-    /// (issue #32; off unless given). The computer's level follows my
-    /// rating, and the match is unrated and untimed: an unrated seek only.
+    /// (docs/bots.md, "In the service"; off unless given). The computer's
+    /// level follows my rating, and the match is unrated and untimed: an
+    /// unrated seek only.
     #[schema(minimum = 10, maximum = 86400)]
     pub bot_after_seconds: Option<u32>,
 }
@@ -347,8 +350,9 @@ pub fn post(
     mine.rating = rating_of(conn, ask.creator, &perf)?;
     mine.created_at = ask.now;
     mine.expires_at = ask.now + Duration::days(SEEK_DAYS);
-    // Issue #30: one player cannot fill everyone's list. Counted under the
-    // player's own lock, so simultaneous posts are counted in turn.
+    // One player cannot fill everyone's list (docs/abuse.md, "Limits that
+    // hold"). Counted under the player's own lock, so simultaneous posts
+    // are counted in turn.
     crate::limits::serialize(conn, &format!("seeks:{}", ask.creator))?;
     let waiting: i64 = seeks::table
         .filter(seeks::user_id.eq(ask.creator))

@@ -248,7 +248,8 @@ fn stored(conn: &mut PgConnection, id: Uuid, user: Uuid, lock: bool) -> Result<L
     } else {
         query.first(conn).optional()?
     };
-    // Lines that do not parse are an error, never "no lines" (issue #48).
+    // Lines that do not parse are an error, never "no lines"
+    // (docs/architecture.md).
     match found {
         Some(v) => serde_json::from_value(v).map_err(|e| {
             Error::internal(format!(
@@ -275,7 +276,8 @@ fn store(
         return Ok(());
     }
     // Named on the match row, which every move reads anyway: a move whose
-    // opponent keeps no line reads none (issue #48).
+    // opponent keeps no line reads none (docs/benchmarks.md, "Winning back
+    // the action path").
     diesel::update(planning.filter(diesel::dsl::not(matches::planning.contains(vec![user]))))
         .set(matches::planning.eq(array_append(matches::planning, user)))
         .execute(conn)?;

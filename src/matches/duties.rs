@@ -28,7 +28,7 @@ pub struct TimedDuty {
     pub since: DateTime<Utc>,
     /// When the §T2 timeout notice comes, and when the duty is forfeit
     /// (§T3); both absent in an untimed match (one against the computer,
-    /// issue #32: no deadline for the person).
+    /// no deadline for the person; docs/bots.md, "In the service").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notice_at: Option<DateTime<Utc>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -40,8 +40,9 @@ pub struct TimedDuty {
     #[serde(default)]
     pub noticed: bool,
     /// Since when the duty is paused: its seat's player is on vacation
-    /// (issue #34). A paused duty's notice and deadline do not come; they
-    /// resume with the time that was left.
+    /// (docs/decisions/matches-and-deadlines.md, "Vacation"). A paused
+    /// duty's notice and deadline do not come; they resume with the time
+    /// that was left.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paused_at: Option<DateTime<Utc>>,
     /// The end date its player gave their vacation, if any: opponents see
@@ -59,7 +60,8 @@ impl TimedDuty {
 
 /// A paused duty resumes with at least this long before its deadline, so
 /// that a player back from vacation (or saved by it at the deadline) is
-/// not forfeited the moment they return (issue #34).
+/// not forfeited the moment they return
+/// (docs/decisions/matches-and-deadlines.md, "Vacation").
 pub const RESUME_AT_LEAST: Duration = Duration::hours(1);
 
 pub fn millis_to_time(ms: i64) -> DateTime<Utc> {
@@ -71,11 +73,13 @@ pub fn millis_to_time(ms: i64) -> DateTime<Utc> {
 pub enum ClockEvent {
     /// §T2: the timeout notice of `seat`'s duty of `kind` was recorded.
     Noticed { seat: Seat, kind: DutyKind },
-    /// Courtesy time (issue #5): `seat`'s turn gets `hours` more; its
-    /// notice moves too, and is due again if it now lies ahead.
+    /// Courtesy time (docs/decisions/matches-and-deadlines.md, "Courtesy
+    /// time"): `seat`'s turn gets `hours` more; its notice moves too, and
+    /// is due again if it now lies ahead.
     Granted { seat: Seat, hours: i64 },
-    /// `seat`'s player is on vacation since `since` (issue #34): its
-    /// duties stop, each from when it began if that is later.
+    /// `seat`'s player is on vacation since `since`
+    /// (docs/decisions/matches-and-deadlines.md, "Vacation"): its duties
+    /// stop, each from when it began if that is later.
     Paused {
         seat: Seat,
         since: DateTime<Utc>,

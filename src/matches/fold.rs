@@ -76,9 +76,10 @@ pub fn folded(
 
 /// The rules' events of match `id` that stand (what a takeback undid
 /// dropped), with their seats, in order; `unwritten` are this
-/// transaction's events not yet in the table (a held batch's, issue #19).
-/// The rating update's "never moved" reads these (issue #48): a move
-/// taken back was never made.
+/// transaction's events not yet in the table (a held batch's;
+/// docs/decisions/ratings.md). The rating update's "never moved" reads
+/// these (docs/decisions/matches-and-deadlines.md, "Takebacks by consent"):
+/// a move taken back was never made.
 pub fn standing_with_seats(
     conn: &mut PgConnection,
     id: Uuid,

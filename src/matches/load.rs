@@ -17,8 +17,9 @@ impl Table {
 
     /// Load a match to act in as `user` (one of its players), its row
     /// locked; and whether `user` is on vacation, read in the same
-    /// statement (issue #48: an action costs no round trip of its own
-    /// for it). Acting ends a vacation (`vacation::end`).
+    /// statement (docs/benchmarks.md, "Winning back the action path": an
+    /// action costs no round trip of its own for it). Acting ends a
+    /// vacation (`vacation::end`).
     pub fn load_to_act(
         conn: &mut PgConnection,
         id: Uuid,

@@ -60,13 +60,15 @@ pub struct MatchRow {
     pub deadline_at: Option<DateTime<Utc>>,
     pub result: Option<Value>,
     /// The finished match this one is the rematch of, and its own
-    /// rematch once started (issue #20).
+    /// rematch once started (docs/decisions/challenges-and-lobby.md,
+    /// "Rematches").
     pub rematch_of: Option<Uuid>,
     pub rematch_id: Option<Uuid>,
-    /// The tournament this match is a pairing of (issue #35).
+    /// The tournament this match is a pairing of (docs/tournaments.md).
     pub tournament_id: Option<Uuid>,
     /// Moves when a seated player's name changes ([`roster_changed`]): a
-    /// cached table's players hold while it stands still (issue #48).
+    /// cached table's players hold while it stands still
+    /// (docs/benchmarks.md, "Winning back the action path").
     pub roster: i32,
     /// The players who may keep conditional moves here (a superset, kept
     /// by `conditional`): nobody else's lines are read after a move.
@@ -112,7 +114,7 @@ pub struct MatchView {
     pub rated: bool,
     /// The match's configuration: variant or mode, setups, and a custom
     /// `position` if one was given, which every player sees before they
-    /// accept (issue #30).
+    /// accept (docs/abuse.md, "Openings a player may not choose").
     #[schema(value_type = Object)]
     pub options: Value,
     /// Time per turn; the notice comes at half of it (§T1).
@@ -147,17 +149,19 @@ pub struct MatchView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<Uuid>,
     /// The seat that asked its opponent to take back its last move, while
-    /// the request waits for an answer (issue #34; in the match's own
-    /// view, not in lists).
+    /// the request waits for an answer
+    /// (docs/decisions/matches-and-deadlines.md, "Takebacks by consent"; in
+    /// the match's own view, not in lists).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub takeback_asked_by: Option<u8>,
     /// The seats whose players asked for a rematch of this finished match,
-    /// while it waits for the others (issue #33: shown as an offer; in
-    /// the match's own view, not in lists).
+    /// while it waits for the others (docs/decisions/web-client.md, "Never
+    /// stale": shown as an offer; in the match's own view, not in lists).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rematch_asked_by: Vec<u8>,
-    /// Messages at the table I have not read (issue #50; `crate::talk`
-    /// sets it in lists and in the match's own view; absent when none).
+    /// Messages at the table I have not read (docs/decisions/table-talk.md;
+    /// `crate::talk` sets it in lists and in the match's own view; absent
+    /// when none).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub unread_messages: i32,
 }
@@ -187,7 +191,8 @@ pub struct Table {
     /// The takeback asked and not yet answered, `(seat that asked,
     /// to_seq)`, once known (`None`: not read yet). A function of the log
     /// up to `seq`, so a snapshot keeps it and every append brings it up
-    /// to date (issue #48: a view reads no log for it).
+    /// to date (docs/benchmarks.md, "Winning back the action path": a view
+    /// reads no log for it).
     pub takeback: Option<Option<(Seat, i32)>>,
 }
 
@@ -214,8 +219,9 @@ impl NewEvent {
 }
 
 /// A seated player's name changed without an event (a guest registered,
-/// an account was deleted, issue #47): every match they sit in moves its
-/// `roster`, so no cached table shows the old name.
+/// an account was deleted: docs/decisions/accounts-and-sessions.md,
+/// "Deleting an account"): every match they sit in moves its `roster`, so
+/// no cached table shows the old name.
 pub fn roster_changed(conn: &mut PgConnection, user: Uuid) -> Result<(), Error> {
     let seated = match_seats::table
         .filter(match_seats::user_id.eq(user))
@@ -274,11 +280,11 @@ impl Table {
         })
     }
 
-    /// The one writer of the match's clock columns (issue #31): `to_act`
-    /// and, derived from it, who is awaited and the sweep's next notice and
-    /// deadline. Only the append calls it, with what [`duties::derive`]
-    /// makes of the appended events: a new duty, a grant, a notice
-    /// recorded are all events.
+    /// The one writer of the match's clock columns (docs/architecture.md,
+    /// "The clock"): `to_act` and, derived from it, who is awaited and the
+    /// sweep's next notice and deadline. Only the append calls it, with
+    /// what [`duties::derive`] makes of the appended events: a new duty, a
+    /// grant, a notice recorded are all events.
     fn set_duties(&mut self, timed: &[TimedDuty]) -> Result<(), Error> {
         let row = &mut self.row;
         row.awaiting = timed

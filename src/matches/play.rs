@@ -190,7 +190,8 @@ pub fn act(
         let new_events = NewEvent::from_rules(Some(seat), events);
         appended.extend(table.append(conn, new_events, now)?);
         // The opponent's stored reply, if a line of theirs matches: in
-        // this transaction, in this answer (issue #34).
+        // this transaction, in this answer
+        // (docs/decisions/matches-and-deadlines.md, "Conditional moves").
         appended.extend(conditional::answer(conn, &mut table, seat, now, random)?);
     }
     let answer = ActionAnswer {

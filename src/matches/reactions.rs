@@ -34,9 +34,9 @@ pub struct Appended<'a> {
 
 impl Appended<'_> {
     /// The held events and then `stored`: what a reader of the log must
-    /// add to what it finds (issue #19: the rating update of a held batch
-    /// is shown the held events). Built only for the reaction that reads
-    /// the log.
+    /// add to what it finds (docs/decisions/ratings.md: the rating update
+    /// of a held batch is shown the held events). Built only for the
+    /// reaction that reads the log.
     pub fn unwritten(&self) -> Vec<EventRow> {
         self.held.iter().chain(self.stored).cloned().collect()
     }

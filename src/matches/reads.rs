@@ -90,8 +90,9 @@ pub fn awaiting_count(conn: &mut PgConnection, user: Uuid) -> Result<i64, Error>
 }
 
 /// How many active matches wait on `user` where someone else at the
-/// table is a person (issue #49 item 7): a person waits there, where a
-/// match against computers only waits on the player's own leisure.
+/// table is a person (docs/decisions/web-client.md, "The board on a
+/// phone"): a person waits there, where a match against computers only
+/// waits on the player's own leisure.
 pub fn awaiting_people_count(conn: &mut PgConnection, user: Uuid) -> Result<i64, Error> {
     use crate::schema::users;
     let people = match_seats::table
@@ -313,7 +314,8 @@ pub fn finished_between(
 /// deadlines first, earliest first, then due notices; locked. Each
 /// condition is read in the order of its own partial index; an `OR` of
 /// the two let PostgreSQL pick a sequential scan of every match, which
-/// with due matches clustered on disk took 20–400 ms per batch (issue #21).
+/// with due matches clustered on disk took 20–400 ms per batch
+/// (docs/benchmarks.md, "Deadline sweep at scale").
 pub fn claim_due(
     conn: &mut PgConnection,
     now: DateTime<Utc>,
@@ -441,10 +443,10 @@ pub fn people_at(conn: &mut PgConnection, id: Uuid) -> Result<Vec<Uuid>, Error> 
 }
 
 /// Of `asked` (user, match, seq), those whose user has played in that
-/// match after `seq`: a rules event of one of their seats (issue #66 item
-/// 3: a notice held while they were at the table is moot once they act).
-/// A service event of their seat (a timeout notice, a vacation) is not
-/// theirs to have made.
+/// match after `seq`: a rules event of one of their seats
+/// (docs/decisions/notifications.md, "At the table": a notice held while
+/// they were at the table is moot once they act). A service event of their
+/// seat (a timeout notice, a vacation) is not theirs to have made.
 pub fn acted_after(
     conn: &mut PgConnection,
     asked: &[(Uuid, Uuid, i32)],

@@ -31,7 +31,8 @@ pub fn position_at(
     let table = Table::load_mine(conn, match_id, user, false)?;
     // Below 0 breaks the document's `minimum`; 0 (a match's seq before
     // its first event, which its view links here) and past the last event
-    // are well-formed seqs this match has no position at: 422 (#46).
+    // are well-formed seqs this match has no position at: 422 (docs/api.md,
+    // "Errors").
     if seq < 0 {
         return Err(Error::validation("seq is at least 0"));
     }

@@ -55,7 +55,8 @@ impl Table {
     }
 
     /// Whether the match's opening is in its log (matches created before
-    /// issue #30 were dealt at creation).
+    /// the deal waited for the last seat were dealt at creation:
+    /// docs/abuse.md, "Openings a player may not choose").
     pub fn dealt(&self, conn: &mut PgConnection) -> Result<bool, Error> {
         Ok(diesel::select(diesel::dsl::exists(
             match_events::table

@@ -15,10 +15,11 @@ use serde_json::Value;
 const REBASED_WITHIN: i32 = 16;
 
 /// Whether a player who loaded the match at `seq` saw the position it
-/// stands in now (issue #46): every event since only moved the clock (a
-/// vacation started or ended, a timeout notice, courtesy time), so an
-/// action decided on it is judged on the position as it is, not refused
-/// as stale. An opponent toggling vacation cannot make a move late.
+/// stands in now (docs/api.md, "A seq is stale only when the position
+/// changed"): every event since only moved the clock (a vacation started or
+/// ended, a timeout notice, courtesy time), so an action decided on it is
+/// judged on the position as it is, not refused as stale. An opponent
+/// toggling vacation cannot make a move late.
 pub fn saw_the_position(conn: &mut PgConnection, table: &Table, seq: i32) -> Result<bool, Error> {
     if seq >= table.row.seq {
         return Ok(seq == table.row.seq);

@@ -68,8 +68,9 @@ fn checked(
     user: Uuid,
     seq: i32,
 ) -> Result<Vec<Seat>, Error> {
-    // Stale only when the position changed, as for a move (issue #46): an
-    // opponent's vacation does not void a takeback asked or answered.
+    // Stale only when the position changed, as for a move (docs/api.md, "A
+    // seq is stale only when the position changed"): an opponent's vacation
+    // does not void a takeback asked or answered.
     if !super::stale::saw_the_position(conn, table, seq)? {
         return Err(Error::stale_seq(table.row.seq));
     }

@@ -1,8 +1,8 @@
-//! What a moderator does (issue #50 item 6), each with a reason kept in
-//! the audit log: hide a message (its reports close), dismiss a report,
-//! mute a player's talk for a time, suspend an account (no sign-in, its
-//! sessions ended, its matches in play resigned as a deleted account's
-//! are) and reinstate it.
+//! What a moderator does (docs/decisions/table-talk.md, "Reports and
+//! moderators"), each with a reason kept in the audit log: hide a message
+//! (its reports close), dismiss a report, mute a player's talk for a time,
+//! suspend an account (no sign-in, its sessions ended, its matches in play
+//! resigned as a deleted account's are) and reinstate it.
 
 use super::{record, require, why, Action, Entry};
 use crate::error::Error;

@@ -1,6 +1,6 @@
-//! Reports and moderators (issue #50 item 6; docs/decisions/table-talk.md
-//! "Reports and moderators"). Any player reports a message they read
-//! ([`reports`]); a moderator — a role granted by the binary's command
+//! Reports and moderators (docs/decisions/table-talk.md "Reports and
+//! moderators"). Any player reports a message they read ([`reports`]); a
+//! moderator — a role granted by the binary's command
 //! (`posthorn moderator grant <username>`), never by the API — lists the
 //! open reports and acts ([`acts`]): hides a message, mutes a player's
 //! talk for a time, suspends an account. Every act, and every grant, is

@@ -1,6 +1,7 @@
-//! Reporting a message (issue #50 item 6): any player who reads a message
-//! may report it, once, up to 20 reports a day; moderators list the open
-//! reports. Nothing of a report reaches the reported player.
+//! Reporting a message (docs/decisions/table-talk.md, "Reports and
+//! moderators"): any player who reads a message may report it, once, up to
+//! 20 reports a day; moderators list the open reports. Nothing of a report
+//! reaches the reported player.
 
 use super::require;
 use crate::error::Error;

@@ -33,13 +33,16 @@ pub enum AccountMail {
     /// A link that sets a new password, valid an hour, used once.
     PasswordReset,
     /// To the address an account just left for a new one it verified
-    /// (issue #47): if that was not its owner, they hear of it there.
+    /// (docs/decisions/accounts-and-sessions.md, "My sessions and a changed
+    /// address"): if that was not its owner, they hear of it there.
     EmailChanged,
-    /// To the address an account just removed (issue #47): the same
-    /// warning, since mail stops going there.
+    /// To the address an account just removed
+    /// (docs/decisions/accounts-and-sessions.md, "My sessions and a changed
+    /// address"): the same warning, since mail stops going there.
     EmailRemoved,
     /// To the account's address when a Google or Apple identity is linked
-    /// or unlinked (issue #47): a new way in is told where the owner reads.
+    /// or unlinked (docs/decisions/accounts-and-sessions.md, "Google and
+    /// Apple"): a new way in is told where the owner reads.
     IdentityLinked,
     IdentityUnlinked,
 }
@@ -87,9 +90,10 @@ pub fn enqueue(
     enqueue_payload(conn, user, mail, payload, serial, now)
 }
 
-/// Queue the link of password reset `reset` to `address` (issue #47): the
-/// mail names the reset, and its token is derived from it when the mail
-/// is written (`Keys::reset_token`), so the outbox holds no working link.
+/// Queue the link of password reset `reset` to `address` (docs/abuse.md,
+/// "Forgotten passwords"): the mail names the reset, and its token is
+/// derived from it when the mail is written (`Keys::reset_token`), so the
+/// outbox holds no working link.
 pub fn enqueue_reset(
     conn: &mut PgConnection,
     user: Uuid,

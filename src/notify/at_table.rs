@@ -1,6 +1,6 @@
-//! Silence while at the table (issue #66 item 3): who is watching which
-//! match, so that a notice about a match its reader has open on a screen
-//! waits instead of ringing the phone beside it.
+//! Silence while at the table: who is watching which match, so that a
+//! notice about a match its reader has open on a screen waits instead of
+//! ringing the phone beside it.
 //!
 //! This module owns the `watchers` table: a row per open live stream of a
 //! match page (`GET /v1/matches/{id}/live`), written when the stream opens
@@ -53,7 +53,9 @@ pub(super) enum Verdict {
 /// What each of `rows` comes to at `now`, in their order: held while
 /// its reader watches its match, dropped once they play there or a newer
 /// notice replaced it, dropped too when a more urgent push about the
-/// same match goes to the same device in this batch (item 4).
+/// same match goes to the same device in this batch
+/// (docs/decisions/notifications.md, "Never replaced by something
+/// quieter").
 pub(super) fn judge(
     conn: &mut PgConnection,
     rows: &[&Row],
@@ -322,8 +324,10 @@ mod tests {
         verdicts
     }
 
-    /// Issue #66 item 4, and the review's case: a result is never lost to
-    /// a stale turn; "accepted" never rides beside the turn of its append.
+    /// Never replaced by something quieter
+    /// (docs/decisions/notifications.md), and the review's case: a result
+    /// is never lost to a stale turn; "accepted" never rides beside the
+    /// turn of its append.
     #[test]
     fn the_quieter_or_stale_push_of_a_batch_is_dropped_and_a_result_never() {
         let phone = format!("push:{}", Uuid::nil());

@@ -138,7 +138,8 @@ pub(super) fn words(kind: Kind, reading: &Reading, payload: &Value) -> Words {
     });
     let tournament = payload["tournament"].as_str().unwrap_or_default();
     let standings = payload["standings"].as_str().unwrap_or_default();
-    // A tournament invitation's terms (issue #46): seen before joining.
+    // A tournament invitation's terms (docs/abuse.md, "Tournament
+    // invitations"): seen before joining.
     let variant = payload["variant"]
         .as_str()
         .filter(|_| terms)
@@ -154,7 +155,7 @@ pub(super) fn words(kind: Kind, reading: &Reading, payload: &Value) -> Words {
         "tournament_invited.unrated"
     });
     // New messages: a message notice's count, or the one folded into a
-    // turn notice (issue #50 item 4).
+    // turn notice (docs/decisions/table-talk.md, "Hearing of a message").
     let n = payload["unread"]
         .as_i64()
         .or(payload["unread_messages"].as_i64())
@@ -197,7 +198,8 @@ pub(super) fn words(kind: Kind, reading: &Reading, payload: &Value) -> Words {
 }
 
 /// The digest lists each awaiting match, nearest deadline first, then
-/// the tables with new messages (issue #50 item 4).
+/// the tables with new messages (docs/decisions/table-talk.md, "Hearing of
+/// a message").
 fn digest_words(reading: &Reading, payload: &Value, link: String) -> Words {
     let locale = reading.locale;
     let items = payload["matches"].as_array().cloned().unwrap_or_default();

@@ -1,10 +1,10 @@
-//! The golden table of every notice (issue #66 item 2): every kind, in
-//! Korean for a reader in Seoul and in English for one in Vancouver (the
-//! deadlines cross the change to daylight saving time there), on every
-//! channel (mail, Web Push, APNs, FCM), rendered into one file per
-//! language and channel under `docs/notices/` (the mail files with the
-//! seven account mails too), checked in: a change of
-//! wording is a diff a reviewer reads. Every game and variant name and
+//! The golden table of every notice (docs/decisions/notifications.md, "The
+//! golden table"): every kind, in Korean for a reader in Seoul and in
+//! English for one in Vancouver (the deadlines cross the change to daylight
+//! saving time there), on every channel (mail, Web Push, APNs, FCM),
+//! rendered into one file per language and channel under `docs/notices/`
+//! (the mail files with the seven account mails too), checked in: a change
+//! of wording is a diff a reviewer reads. Every game and variant name and
 //! every result reason follows, in both languages.
 //!
 //! `cargo test -p posthorn --lib golden` compares; with

@@ -56,7 +56,8 @@ pub struct Courier {
     pub clock: std::sync::Arc<dyn crate::clock::Clock>,
     pub mailer: std::sync::Arc<deliver::Mailer>,
     pub vapid: std::sync::Arc<push::Vapid>,
-    /// APNs and FCM, for the native apps' devices (issue #51).
+    /// APNs and FCM, for the native apps' devices
+    /// (docs/decisions/native-push.md).
     pub native: std::sync::Arc<native::Native>,
     /// What waits for a player (the summary's badge): given from above,
     /// where matches are read.
@@ -96,19 +97,22 @@ pub enum Kind {
     /// docs/rules/four-player-chess.md §Q7/§Q9); the match goes on for the others.
     PlayerEliminated,
     /// A match that had not started was cancelled: declined, expired or
-    /// withdrawn (issue #20).
+    /// withdrawn (docs/decisions/challenges-and-lobby.md, "Challenges").
     MatchCancelled,
-    /// The opponent asks to take back their last move (issue #34).
+    /// The opponent asks to take back their last move
+    /// (docs/decisions/matches-and-deadlines.md, "Takebacks by consent").
     TakebackRequested,
     /// The opponent accepted or declined my takeback request.
     TakebackAnswered,
-    /// An opponent went on vacation: their duties pause (issue #34).
+    /// An opponent went on vacation: their duties pause
+    /// (docs/decisions/matches-and-deadlines.md, "Vacation").
     OpponentOnVacation,
     /// An opponent is back from vacation.
     OpponentBack,
-    /// A stored conditional reply of mine was played (issue #34).
+    /// A stored conditional reply of mine was played
+    /// (docs/decisions/matches-and-deadlines.md, "Conditional moves").
     ConditionalPlayed,
-    /// Invited to a tournament (issue #35).
+    /// Invited to a tournament (docs/tournaments.md).
     TournamentInvited,
     /// A tournament of mine started: my matches are on.
     TournamentStarted,
@@ -116,12 +120,14 @@ pub enum Kind {
     TournamentRound,
     /// A tournament of mine finished, with its final standings.
     TournamentFinished,
-    /// New messages at a table of mine (issue #50 item 4), gathered.
+    /// New messages at a table of mine (docs/decisions/table-talk.md,
+    /// "Hearing of a message"), gathered.
     Message,
     /// The daily email listing the matches awaiting the user.
     Digest,
-    /// Today's puzzles are out (issue #52): at the user's local morning,
-    /// for those who asked (`Settings::daily_puzzle`).
+    /// Today's puzzles are out (docs/puzzles.md, "The morning notice"): at
+    /// the user's local morning, for those who asked
+    /// (`Settings::daily_puzzle`).
     DailyPuzzle,
 }
 
@@ -203,8 +209,9 @@ impl Kind {
     }
 
     /// Whether it is about the play of one match: what waits while its
-    /// reader has that match open (issue #66 item 3). A tournament's
-    /// news, the digest and the day's puzzles are about no one table.
+    /// reader has that match open (docs/decisions/notifications.md, "At the
+    /// table"). A tournament's news, the digest and the day's puzzles are
+    /// about no one table.
     pub fn about_a_match(self) -> bool {
         !self.about_tournament() && !matches!(self, Kind::Digest | Kind::DailyPuzzle)
     }
@@ -225,8 +232,10 @@ impl Kind {
 /// `apns-collapse-id` and thread, FCM's `collapse_key` and `tag`, the Web
 /// Push notification's `tag`): one per match and urgency, so that a newer
 /// notice about a match replaces an older one, but a quieter notice never
-/// takes the place of one asking for a move (issue #66 item 4: the push
-/// services promise no order, and "accepted" once replaced "your turn").
+/// takes the place of one asking for a move
+/// (docs/decisions/notifications.md, "Never replaced by something quieter":
+/// the push services promise no order, and "accepted" once replaced "your
+/// turn").
 pub fn collapse_id(about: Uuid, kind: Kind) -> String {
     format!("{about}.{}", if kind.urgent() { "turn" } else { "news" })
 }
@@ -283,7 +292,8 @@ pub enum DeliveryStatus {
     Failed,
     /// Not sent, on purpose, with the reason in `last_error`: its reader
     /// played at the table meanwhile, a newer notice replaced it, or a
-    /// more urgent one went with it (issue #66 items 3 and 4).
+    /// more urgent one went with it (docs/decisions/notifications.md, "The
+    /// lock screen").
     Dropped,
 }
 
@@ -443,8 +453,8 @@ pub struct Settings {
     #[serde(default)]
     pub digest: bool,
     /// A notice at the user's local morning that today's puzzles are out
-    /// (issue #52), by whichever of the `daily_puzzle` switches are on.
-    /// Off unless asked for.
+    /// (docs/puzzles.md, "The morning notice"), by whichever of the
+    /// `daily_puzzle` switches are on. Off unless asked for.
     #[serde(default)]
     pub daily_puzzle: bool,
 }
@@ -503,8 +513,9 @@ pub fn save_settings(
 mod tests {
     use super::*;
 
-    /// Issue #12: one switch per kind that is sent on its own (the digest
-    /// has its own setting), no more and no fewer.
+    /// One switch per kind that is sent on its own (docs/api.md,
+    /// "Notifications"; the digest has its own setting), no more and no
+    /// fewer.
     #[test]
     fn the_settings_switches_are_exactly_the_notification_kinds() {
         let switches = serde_json::to_value(Switches::default()).unwrap();
@@ -527,8 +538,9 @@ mod tests {
         }
     }
 
-    /// Issue #66 item 4: notices of different urgency never share a
-    /// collapse id or topic; two of the same urgency about one match do.
+    /// Notices of different urgency never share a collapse id or topic
+    /// (docs/decisions/notifications.md, "Never replaced by something
+    /// quieter"); two of the same urgency about one match do.
     #[test]
     fn a_quieter_notice_never_shares_a_collapse_id_with_a_turn() {
         let about = Uuid::new_v4();

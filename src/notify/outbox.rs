@@ -61,9 +61,10 @@ impl NoticeColumns {
         columns
     }
 
-    /// `INSERT INTO notices …`: one plain row per notice, no joins (issue
-    /// #21: the channel fan-out cost the action a fifth of PostgreSQL's
-    /// time). [`fan_out`] turns them into deliveries.
+    /// `INSERT INTO notices …`: one plain row per notice, no joins
+    /// (docs/decisions/notifications.md: the channel fan-out once cost the
+    /// action a fifth of PostgreSQL's time). [`fan_out`] turns them into
+    /// deliveries.
     pub fn walk_insert<'b>(
         &'b self,
         match_id: &'b Uuid,
@@ -99,15 +100,17 @@ pub const FAN_OUT_BATCH: i64 = 1000;
 /// (when the user has an address, wants this kind by email and takes no
 /// digest, which does not stand in for the daily puzzle's morning
 /// notice) and one push row per browser and per native app's device
-/// (when they want it pushed: one switch for both, issue #51); a
-/// deleted account (issue #47) gets none, though an eliminated
-/// four-player seat of one still hears of its match's end. The
-/// notices are taken with `SKIP LOCKED` and deleted in the statement that
-/// writes their rows, so workers fanning out together take each once; a
-/// duplicate of a delivery's key is skipped. A turn notice carries the
-/// table's unread messages, which it tells instead of a message notice
-/// (`talk::told`, issue #50 item 4) — where it goes out at all: one the
-/// player gets on no channel folds nothing. Returns (notices, rows).
+/// (when they want it pushed: one switch for both,
+/// docs/decisions/native-push.md); a deleted account
+/// (docs/decisions/accounts-and-sessions.md, "Deleting an account") gets
+/// none, though an eliminated four-player seat of one still hears of its
+/// match's end. The notices are taken with `SKIP LOCKED` and deleted in the
+/// statement that writes their rows, so workers fanning out together take
+/// each once; a duplicate of a delivery's key is skipped. A turn notice
+/// carries the table's unread messages, which it tells instead of a message
+/// notice (`talk::told`; docs/decisions/table-talk.md, "Hearing of a
+/// message") — where it goes out at all: one the player gets on no channel
+/// folds nothing. Returns (notices, rows).
 pub fn fan_out(conn: &mut PgConnection) -> Result<(i64, i64), Error> {
     #[derive(QueryableByName)]
     struct Counts {

@@ -319,7 +319,7 @@ struct Pusher {
 
 /// Made under a lock: the worker's senders start together, and each
 /// building its own client (loading the TLS roots) took the first batch
-/// 3.5 s (issue #21).
+/// 3.5 s (docs/benchmarks.md, "Outbox delivery").
 fn pusher() -> Result<&'static Pusher, String> {
     static PUSHER: std::sync::OnceLock<Pusher> = std::sync::OnceLock::new();
     static MAKING: std::sync::Mutex<()> = std::sync::Mutex::new(());

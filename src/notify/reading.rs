@@ -1,7 +1,8 @@
-//! Who reads a notice, and when (issue #66 item 1): the reader's
-//! language, time zone and the names a notice speaks of, and the
-//! sentences built from them that more than one kind says: a game with
-//! its variant, a deadline, a result as the board says it, a last move.
+//! Who reads a notice, and when (docs/decisions/notifications.md, "The lock
+//! screen"): the reader's language, time zone and the names a notice speaks
+//! of, and the sentences built from them that more than one kind says: a
+//! game with its variant, a deadline, a result as the board says it, a last
+//! move.
 
 use super::when;
 use super::words::Locale;
@@ -11,7 +12,7 @@ use std::collections::HashMap;
 use uuid::Uuid;
 
 /// Who reads a notice, and when: what its words depend on besides its
-/// payload (issue #66 item 1).
+/// payload (docs/decisions/notifications.md, "The lock screen").
 pub(super) struct Reading<'a> {
     pub(super) locale: Locale,
     pub(super) zone: chrono_tz::Tz,
@@ -119,8 +120,9 @@ impl Reading<'_> {
         (line, rating)
     }
 
-    /// The opponent's last move of a turn notice (item 7): "지우: 차
-    /// e2→e7", in the game's own notation with the piece.
+    /// The opponent's last move of a turn notice
+    /// (docs/decisions/notifications.md, "The last move"): "지우: 차 e2→e7",
+    /// in the game's own notation with the piece.
     pub(super) fn last_move(&self, last: &Value) -> Option<String> {
         let name = self.name(&last["by"]);
         let piece = last["piece"].as_str().map(|p| self.word_or(p, p));

@@ -47,7 +47,7 @@ pub(super) struct Device {
     pub(super) auth: String,
 }
 
-/// A native app's device (issue #51).
+/// A native app's device (docs/decisions/native-push.md).
 pub(super) struct AppDevice {
     pub(super) user_id: Uuid,
     pub(super) platform: super::native::Platform,

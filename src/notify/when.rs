@@ -1,8 +1,8 @@
-//! Times as their reader writes them (issue #66 item 1): in the reader's
-//! own time zone and language, to the minute, with the weekday, because a
-//! deadline is read on a lock screen and acted on: "12월 9일 (수) 오전
-//! 1:00", "Wed 9 Dec, 1:00 AM", and how long is left ("23시간", "23
-//! hours"). The one place a notice's time is written.
+//! Times as their reader writes them (docs/decisions/notifications.md, "The
+//! lock screen"): in the reader's own time zone and language, to the
+//! minute, with the weekday, because a deadline is read on a lock screen
+//! and acted on: "12월 9일 (수) 오전 1:00", "Wed 9 Dec, 1:00 AM", and how long
+//! is left ("23시간", "23 hours"). The one place a notice's time is written.
 
 use super::words::Locale;
 use chrono::{DateTime, Datelike, Timelike, Utc};

@@ -141,9 +141,10 @@ mod tests {
         }
     }
 
-    /// Issue #46: a tournament invitation reaches people who did not ask
-    /// for it; its subject, what an inbox shows, carries none of the
-    /// creator's words (the name is in the body, checked, in quotes).
+    /// A tournament invitation reaches people who did not ask for it
+    /// (docs/abuse.md, "Tournament invitations"); its subject, what an
+    /// inbox shows, carries none of the creator's words (the name is in the
+    /// body, checked, in quotes).
     #[test]
     fn a_tournament_invitations_subject_carries_no_creators_text() {
         for locale in BOTH {
@@ -196,9 +197,10 @@ mod tests {
         words
     }
 
-    /// Issue #66 item 1: a game, a variant, a piece, a side or a result
-    /// reason is said the same in a notice as on the board: a key both
-    /// the service's words and the web client's hold says the same thing.
+    /// A game, a variant, a piece, a side or a result reason is said the
+    /// same in a notice as on the board (docs/decisions/notifications.md,
+    /// "The lock screen"): a key both the service's words and the web
+    /// client's hold says the same thing.
     #[test]
     fn the_words_shared_with_the_web_client_say_the_same() {
         let web = include_str!("../web/words.js");

@@ -46,7 +46,7 @@ pub struct Delivered {
     pub retried: usize,
     pub failed: usize,
     /// Held back by the user's quiet hours, or while they are at the
-    /// table (issue #66 item 3).
+    /// table (docs/decisions/notifications.md, "At the table").
     pub waiting: usize,
     /// Dropped unsent: its reader played at the table, a newer notice
     /// replaced it, or a more urgent one went with it.
@@ -58,7 +58,8 @@ pub struct Delivered {
 enum Outgoing {
     Mail(Box<Message>),
     Push(Push),
-    /// To a native app's device through APNs or FCM (issue #51).
+    /// To a native app's device through APNs or FCM
+    /// (docs/decisions/native-push.md).
     App(Uuid, Box<native::Push>),
     /// Nothing to send (the user has no address any more).
     Nothing,
@@ -88,8 +89,9 @@ enum Sent {
     /// Retried, not before this many seconds when the service said so
     /// (`Retry-After`).
     Later(String, Option<u64>),
-    /// The push credential is refused (issue #66): held without spending
-    /// an attempt, so fixing the key delivers it, until its time to live.
+    /// The push credential is refused (docs/decisions/native-push.md,
+    /// "Sending"): held without spending an attempt, so fixing the key
+    /// delivers it, until its time to live.
     Held(String),
 }
 
@@ -495,7 +497,8 @@ fn at_the_table<'r>(
 pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
     let now = courier.clock.now();
     let mut done = Delivered::default();
-    // The actions' notices become deliveries first (issue #21).
+    // The actions' notices become deliveries first
+    // (docs/decisions/notifications.md).
     while crate::db::transaction(&courier.pool, super::outbox::fan_out)?.0
         == super::outbox::FAN_OUT_BATCH
     {}

@@ -1,6 +1,6 @@
-//! Puzzles (issue #52, docs/puzzles.md): positions mined from play by
-//! the rules crate's forced-line rule ([`posthorn_rules::puzzles`]),
-//! stored here, served one move at a time, rated like players.
+//! Puzzles (docs/puzzles.md): positions mined from play by the rules
+//! crate's forced-line rule ([`posthorn_rules::puzzles`]), stored here,
+//! served one move at a time, rated like players.
 //!
 //! * [`store`] keeps a mined puzzle with its first rating ([`first_rating`]).
 //! * [`solve`] — the daily puzzle, the next one near my rating, a move,

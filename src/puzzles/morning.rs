@@ -1,9 +1,10 @@
-//! The daily puzzle's morning notice (issue #52): for players who asked
-//! for it (`notify::Settings::daily_puzzle`), one notice at their local
-//! morning that today's puzzles are out, in their language, by the
-//! channels their `daily_puzzle` switches allow. `puzzle_mornings` is the
-//! one record of who was told which day, so an instance joining late or a
-//! second instance tells nobody twice.
+//! The daily puzzle's morning notice (docs/puzzles.md, "The morning
+//! notice"): for players who asked for it
+//! (`notify::Settings::daily_puzzle`), one notice at their local morning
+//! that today's puzzles are out, in their language, by the channels their
+//! `daily_puzzle` switches allow. `puzzle_mornings` is the one record of
+//! who was told which day, so an instance joining late or a second instance
+//! tells nobody twice.
 
 use crate::error::Error;
 use crate::notify::outbox::{Enqueue, Notice};

@@ -1,8 +1,7 @@
-//! Puzzle ratings (issue #52): each attempt that counts is one Glicko-2
-//! game between the solver and the puzzle, as match ratings are
-//! (docs/puzzles.md). A clean solve is the solver's win; a first wrong
-//! move or a give-up is the puzzle's. Guests' attempts count for nothing,
-//! on either side.
+//! Puzzle ratings: each attempt that counts is one Glicko-2 game between
+//! the solver and the puzzle, as match ratings are (docs/puzzles.md). A
+//! clean solve is the solver's win; a first wrong move or a give-up is the
+//! puzzle's. Guests' attempts count for nothing, on either side.
 
 use super::PuzzleRow;
 use crate::error::Error;
@@ -202,8 +201,9 @@ mod tests {
         (SCALE * mu_new + 1500.0, SCALE * phi_new)
     }
 
-    /// Issue #52: a new solver (1500, RD 350) solves a new puzzle rated
-    /// 1600 (RD 300): both move as Glicko-2 says, worked out by hand.
+    /// A new solver (1500, RD 350) solves a new puzzle rated 1600 (RD 300):
+    /// both move as Glicko-2 says (docs/puzzles.md, "Ratings"), worked out
+    /// by hand.
     #[test]
     fn puzzle_ratings_move_as_glicko2_says() {
         let puzzle = Glicko2Rating {

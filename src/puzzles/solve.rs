@@ -1,8 +1,8 @@
-//! Solving (issue #52, docs/puzzles.md): the daily puzzle, the next one
-//! near my rating, one move at a time, giving up. An attempt remembers
-//! how far along the line it is; the board is the puzzle's opening with
-//! that much of the line played, folded by the rules. Nothing of the line
-//! beyond what is on the board is sent while the attempt is being played.
+//! Solving (docs/puzzles.md): the daily puzzle, the next one near my
+//! rating, one move at a time, giving up. An attempt remembers how far
+//! along the line it is; the board is the puzzle's opening with that much
+//! of the line played, folded by the rules. Nothing of the line beyond what
+//! is on the board is sent while the attempt is being played.
 
 use super::rating::{self, PuzzleRating};
 use super::PuzzleRow;
@@ -527,8 +527,9 @@ pub fn mine(
 /// local day began) ending `today`, or yesterday while today's is still to
 /// do.
 ///
-/// A real day counts once, whatever the time zone changes between (issue
-/// #65 item 11): a day counts only when it began at least 23 hours (a
+/// A real day counts once, whatever the time zone changes between
+/// (docs/decisions/accounts-and-sessions.md, "The security review's
+/// findings"): a day counts only when it began at least 23 hours (a
 /// daylight-saving day's length) before the last day counted after it.
 /// Switching zones can put two dates in one real day (Honolulu's 5th and
 /// Kiritimati's 6th begin at the same instant): the streak goes on across
@@ -571,7 +572,7 @@ mod tests {
         NaiveDate::from_ymd_opt(2026, 12, day).unwrap()
     }
 
-    /// Days with no recorded start, as before issue #65.
+    /// Days with no recorded start, as older attempts have.
     fn plain(days: &[NaiveDate]) -> Vec<(NaiveDate, Option<DateTime<Utc>>)> {
         days.iter().map(|d| (*d, None)).collect()
     }

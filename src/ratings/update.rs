@@ -40,7 +40,7 @@ pub fn provisional(deviation: f64) -> bool {
 }
 
 /// The rating reaction: a rated match that ends has its ratings updated
-/// in the transaction of its end (issue #19).
+/// in the transaction of its end (docs/decisions/ratings.md).
 pub struct Rate;
 
 impl Reaction for Rate {
@@ -113,7 +113,7 @@ pub fn record(
 /// private hand (FlipChess): there leaving before a move, by resigning
 /// or by letting the clock run out, counts as a loss, or a player could
 /// look at their hand and walk away from it unrated until they liked one
-/// (issue #46, docs/decisions/ratings.md).
+/// (docs/decisions/ratings.md).
 fn unrated(
     conn: &mut PgConnection,
     table: &Table,
@@ -131,7 +131,8 @@ fn unrated(
     if table.state.deals_in_private() {
         return Ok(None);
     }
-    // The moves that stand: one taken back was never made (issue #48).
+    // The moves that stand: one taken back was never made
+    // (docs/decisions/matches-and-deadlines.md, "Takebacks by consent").
     let events = crate::matches::fold::standing_with_seats(conn, table.row.id, appended)?;
     let game = table.game;
     let moved = |seat: usize| {
@@ -146,7 +147,8 @@ fn unrated(
 
 /// Every seated player's rating in `perf`, created at the start value if
 /// new and locked in user order (a fixed lock order), in seat order; and
-/// the seated players whose account was deleted (issue #47): an
+/// the seated players whose account was deleted
+/// (docs/decisions/accounts-and-sessions.md, "Deleting an account"): an
 /// eliminated four-player seat stays seated after its player leaves. Such
 /// a seat counts at the start values for the others' results, and nothing
 /// is written for it.

@@ -1,8 +1,8 @@
-//! Messages at a match's table (issue #50 item 1): written by its seated
-//! people, read as [`super::hears`] allows, counted unread for those who
-//! hear them until they read. A tournament's room (item 2) follows the
-//! same rules with no unread counts: its caller (`tournaments::room`)
-//! finds the room, this writes and reads it.
+//! Messages at a match's table (docs/decisions/table-talk.md, "What is
+//! built"): written by its seated people, read as [`super::hears`] allows,
+//! counted unread for those who hear them until they read. A tournament's
+//! room follows the same rules with no unread counts: its caller
+//! (`tournaments::room`) finds the room, this writes and reads it.
 
 use super::{hears, settings, Who};
 use crate::error::Error;
@@ -46,7 +46,8 @@ pub struct Message {
     /// The text; absent once its author deleted their account, or a
     /// moderator hid it.
     pub text: Option<String>,
-    /// Hidden by a moderator (issue #50 item 6).
+    /// Hidden by a moderator (docs/decisions/table-talk.md, "Reports and
+    /// moderators").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
     /// The match's seq when it was written: after which event (none in a

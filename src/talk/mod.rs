@@ -1,5 +1,5 @@
-//! Table talk (issue #50; docs/decisions/table-talk.md): messages between
-//! the players of a match, and each player's private note on it.
+//! Table talk (docs/decisions/table-talk.md): messages between the players
+//! of a match, and each player's private note on it.
 //!
 //! A message is not a game event: it is written beside the match's log,
 //! never in it, so it changes no `seq` and makes no move stale. It carries
@@ -96,8 +96,8 @@ pub fn hears(conn: &mut PgConnection, reader: Uuid, who: Who, author: Uuid) -> R
     })
 }
 
-/// My words at a match, for my data export (issue #50 item 7): the
-/// messages I wrote there and my note.
+/// My words at a match, for my data export (docs/decisions/table-talk.md,
+/// "What is built"): the messages I wrote there and my note.
 pub fn mine_at(
     conn: &mut PgConnection,
     id: Uuid,
@@ -236,7 +236,9 @@ pub fn text(raw: &str, most: usize, lines: bool, field: &'static str) -> Result<
         return Err(Error::validation(said).in_field(field, crate::error::Rule::Form));
     }
     // Something must show (`ink`): fillers, blanks and format characters
-    // alone are no message, however many (issue #65 item 7).
+    // alone are no message, however many
+    // (docs/decisions/accounts-and-sessions.md, "The security review's
+    // findings").
     let blank = !crate::ink::shows_something(text);
     if blank || text.chars().any(bad) {
         return Err(Error::unacceptable(said).in_field(field, crate::error::Rule::Form));

@@ -1,6 +1,6 @@
-//! Private notes (issue #50 item 5): one per player and match, read by
-//! its author only, kept after the match ends (as lichess keeps them for
-//! correspondence games).
+//! Private notes (docs/decisions/table-talk.md, "What is built"): one per
+//! player and match, read by its author only, kept after the match ends (as
+//! lichess keeps them for correspondence games).
 
 use crate::error::Error;
 use crate::matches::Table;

@@ -1,14 +1,13 @@
-//! Hearing of a message (issue #50 item 4; docs/decisions/table-talk.md):
-//! a player who hears a message at a table is told of it by push and
-//! email, as their notification settings and quiet hours say, gathered:
-//! the first unread message is told after [`GATHER`] (what follows in the
-//! meantime is in the same notice), and a table tells a player at most
-//! once per [`WINDOW`]. A turn notice due for that table carries the
-//! unread count instead (folded in the outbox's fan-out,
-//! `notify::outbox::fan_out`), and so does the daily digest; a muted
-//! table tells nothing. A notice says the game and how many, never the
-//! text: a moderator's hiding cannot recall a sent mail, and a lock
-//! screen is seen by others.
+//! Hearing of a message (docs/decisions/table-talk.md): a player who hears
+//! a message at a table is told of it by push and email, as their
+//! notification settings and quiet hours say, gathered: the first unread
+//! message is told after [`GATHER`] (what follows in the meantime is in the
+//! same notice), and a table tells a player at most once per [`WINDOW`]. A
+//! turn notice due for that table carries the unread count instead (folded
+//! in the outbox's fan-out, `notify::outbox::fan_out`), and so does the
+//! daily digest; a muted table tells nothing. A notice says the game and
+//! how many, never the text: a moderator's hiding cannot recall a sent
+//! mail, and a lock screen is seen by others.
 
 use crate::error::Error;
 use crate::notify::outbox::{Enqueue, Notice};

@@ -46,7 +46,8 @@ pub const NAME_MOST: usize = 80;
 
 /// A tournament's `options` is a free object in its document (each
 /// game's options are listed by `GET /v1/games`), so what the game
-/// refuses in it is refused for its meaning: 422 (issue #46).
+/// refuses in it is refused for its meaning: 422
+/// (docs/decisions/api-and-schemas.md, "400 for form, 422 for meaning").
 fn for_its_meaning(refused: impl Into<Error>) -> Error {
     refused.into().for_its_meaning()
 }
@@ -76,7 +77,8 @@ pub fn create(
     let (game, config) = game_config(terms.choice)?;
     let seats = MatchState::seat_range(game, &config).map_err(for_its_meaning)?;
     // Four-player chess (even its two-person teams) is left out: its
-    // groups-of-four round robin is optional in issue #35 and not built.
+    // groups-of-four round robin is optional and not built
+    // (docs/tournaments.md, "Formats").
     if seats != (2..=2) {
         return Err(Error::unacceptable(format!(
             "tournaments are for two-player games; {} takes {} to {} players",
@@ -295,9 +297,10 @@ pub fn withdraw(
 }
 
 /// Take `user` out of tournament `id` for good (a withdrawal, or an
-/// account deleted, issue #47): an invitation is declined; a player
-/// withdraws (even its creator, before the start: the others play on) and
-/// every unfinished match of theirs in it is resigned.
+/// account deleted: docs/decisions/accounts-and-sessions.md, "Deleting an
+/// account"): an invitation is declined; a player withdraws (even its
+/// creator, before the start: the others play on) and every unfinished
+/// match of theirs in it is resigned.
 pub fn leave(
     conn: &mut PgConnection,
     id: Uuid,

@@ -60,7 +60,8 @@ impl Format {
         Self::ALL.into_iter().find(|f| f.id() == text)
     }
 
-    /// How many players it takes (issue #35: 3–16, or 4–32 in a knockout).
+    /// How many players it takes (docs/tournaments.md, "Formats": 3–16, or
+    /// 4–32 in a knockout).
     pub fn players(self) -> std::ops::RangeInclusive<usize> {
         match self {
             Format::RoundRobin | Format::DoubleRoundRobin => 3..=16,
@@ -104,7 +105,7 @@ pub struct TournamentRow {
 
 impl TournamentRow {
     /// The format; one that does not parse is an error, never a round
-    /// robin (issue #48).
+    /// robin (docs/architecture.md).
     pub fn format(&self) -> Result<Format, Error> {
         Format::parse(&self.format).ok_or_else(|| {
             Error::internal(format!(

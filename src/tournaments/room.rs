@@ -1,4 +1,4 @@
-//! A tournament's room (issue #50 item 2; docs/decisions/table-talk.md):
+//! A tournament's room (docs/decisions/table-talk.md):
 //! its players talk there by the rules of a match's table (the text,
 //! `Idempotency-Key`, the limits, who may write to me, blocks), with no
 //! seq to mark, no team channel and no unread count or notice: a group

@@ -27,7 +27,8 @@ pub struct Proven {
     pub subject: String,
     pub email: Option<String>,
     /// The sign-in's nonce (SHA-256, hex) and when it stops working: an
-    /// `id_token` proves something once (issue #65 item 10, [`spend`]).
+    /// `id_token` proves something once ([`spend`]; docs/abuse.md, "Limits
+    /// that hold").
     pub nonce: String,
     pub nonce_expires: DateTime<Utc>,
 }

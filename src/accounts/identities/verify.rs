@@ -8,10 +8,11 @@
 //!
 //! The key sets are fetched and kept for an hour; a `kid` not among them
 //! (the provider rotated its keys) fetches them again at once, at most
-//! every ten seconds and one fetch at a time per provider (issue #65), so
-//! a stream of forged `kid`s cannot make the service hammer the provider,
-//! even while it is slow to answer. A nonce proves one sign-in: its
-//! token is refused when it comes again (`identities::spend`).
+//! every ten seconds and one fetch at a time per provider (docs/abuse.md,
+//! "Limits that hold"), so a stream of forged `kid`s cannot make the
+//! service hammer the provider, even while it is slow to answer. A nonce
+//! proves one sign-in: its token is refused when it comes again
+//! (`identities::spend`).
 
 use super::Proven;
 use crate::accounts::IdentityProof;
@@ -173,11 +174,12 @@ impl Verifier {
 
     /// The provider's key `kid`, from the kept set, or a fresh one.
     ///
-    /// One fetch per provider at a time (issue #65 item 10): while one is
-    /// in flight, a token whose key is not kept is refused at once (503,
-    /// try again) instead of starting another, so forged `kid`s sent
-    /// while the provider is slow cost one fetch, not one each; and an
-    /// attempt, answered or not, counts for [`REFETCH_AFTER`].
+    /// One fetch per provider at a time (docs/abuse.md, "Limits that
+    /// hold"): while one is in flight, a token whose key is not kept is
+    /// refused at once (503, try again) instead of starting another, so
+    /// forged `kid`s sent while the provider is slow cost one fetch, not
+    /// one each; and an attempt, answered or not, counts for
+    /// [`REFETCH_AFTER`].
     async fn key(&self, config: &SignInProvider, kid: &str) -> Result<DecodingKey, Error> {
         let unknown = || refused("its key is not one the provider publishes");
         let kept = |fresh_within: Duration| -> Option<Result<DecodingKey, ()>> {

@@ -145,7 +145,8 @@ pub fn read(answer: &Answer) -> Outcome {
         (200, _) => Outcome::Delivered,
         (410, _) | (400, "BadDeviceToken" | "DeviceTokenNotForTopic") => Outcome::Gone(said),
         (403, "ExpiredProviderToken") => Outcome::Renew(said),
-        // The key itself is wrong: held until it is fixed (issue #66).
+        // The key itself is wrong: held until it is fixed
+        // (docs/decisions/native-push.md, "Sending").
         (403, "InvalidProviderToken") => Outcome::Held(said),
         (429, _) | (500..=599, _) => Outcome::Retry {
             why: said,

@@ -113,8 +113,8 @@ fn retry_after(value: &str) -> Option<u64> {
 }
 
 /// [`retry_after`] read at `now`. A date is waited for to the second,
-/// rounded up (issue #66): 1.1 s to go is 2 s, never 1 s (which would
-/// come 0.1 s early).
+/// rounded up (docs/decisions/native-push.md, "Sending"): 1.1 s to go
+/// is 2 s, never 1 s (which would come 0.1 s early).
 fn retry_after_at(value: &str, now: std::time::SystemTime) -> Option<u64> {
     let value = value.trim();
     value.parse().ok().or_else(|| {

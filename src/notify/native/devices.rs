@@ -1,8 +1,8 @@
-//! The native apps' devices (issue #51 item 1): a push token registered by
-//! the signed-in app, listed and removed by its owner. A token belongs to
-//! the account that registered it last (one phone, a second account
-//! signed in on it); a device goes with the session that registered it,
-//! and with its account.
+//! The native apps' devices (docs/decisions/native-push.md, "A device is a
+//! channel of the outbox"): a push token registered by the signed-in app,
+//! listed and removed by its owner. A token belongs to the account that
+//! registered it last (one phone, a second account signed in on it); a
+//! device goes with the session that registered it, and with its account.
 
 use super::{Native, Platform};
 use crate::error::Error;

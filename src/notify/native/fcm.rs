@@ -189,7 +189,8 @@ pub fn message(push: &Push) -> serde_json::Value {
             "priority": if push.urgent() { "HIGH" } else { "NORMAL" },
             "ttl": format!("{}s", super::TTL_SECONDS),
             // A newer notice about the match of the same urgency
-            // replaces an older one (issue #66 item 4).
+            // replaces an older one (docs/decisions/notifications.md,
+            // "Never replaced by something quieter").
             "collapse_key": push.collapse(),
             "notification": {
                 "channel_id": push.channel(),

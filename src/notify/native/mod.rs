@@ -1,8 +1,8 @@
-//! Push to the native apps (issue #51): Apple's APNs for the iOS app,
-//! Firebase Cloud Messaging for the Android app, beside Web Push. A
-//! registered device is one more channel of the outbox (`app:<id>`), so
-//! every kind, switch, quiet hour, the digest and the message batching
-//! apply to it as to a browser (docs/decisions/native-push.md).
+//! Push to the native apps: Apple's APNs for the iOS app, Firebase Cloud
+//! Messaging for the Android app, beside Web Push. A registered device is
+//! one more channel of the outbox (`app:<id>`), so every kind, switch,
+//! quiet hour, the digest and the message batching apply to it as to a
+//! browser (docs/decisions/native-push.md).
 
 pub mod apns;
 mod client;
@@ -85,7 +85,9 @@ impl Push {
         self.kind.urgent()
     }
 
-    /// What it replaces: one per match and urgency (issue #66 item 4).
+    /// What it replaces: one per match and urgency
+    /// (docs/decisions/notifications.md, "Never replaced by something
+    /// quieter").
     pub fn collapse(&self) -> String {
         crate::notify::collapse_id(self.about, self.kind)
     }
@@ -111,7 +113,8 @@ pub enum Outcome {
     Renew(String),
     /// The credential was refused even after it was renewed (APNs 403
     /// InvalidProviderToken, FCM 401): the key is wrong, so the notice is
-    /// held, not dropped, until someone fixes it (issue #66).
+    /// held, not dropped, until someone fixes it
+    /// (docs/decisions/native-push.md, "Sending").
     Held(String),
     /// Try again later, not before `after` seconds when the service says.
     Retry {

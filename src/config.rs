@@ -212,9 +212,8 @@ fn https(name: &str, url: &str) -> Result<(), String> {
     }
 }
 
-/// The providers a player may sign in with (OpenID Connect;
-/// docs/decisions/accounts-and-sessions.md, "Google and Apple"): the one
-/// list of them; requests name them in lowercase.
+/// The providers a player may sign in with (OpenID Connect, issue #47):
+/// the one list of them; requests name them in lowercase.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
 )]

@@ -35,8 +35,7 @@ pub struct Export {
     /// Google and Apple identities linked.
     pub identities: Vec<Identity>,
     pub push_subscriptions: Vec<crate::notify::push::ExportedSubscription>,
-    /// The native apps' devices registered for push
-    /// (docs/decisions/native-push.md).
+    /// The native apps' devices registered for push (issue #51).
     pub app_devices: Vec<crate::notify::native::devices::Device>,
     /// Every match I sit in or was challenged to, as I see it, with its
     /// whole event log as I may read it.
@@ -49,12 +48,10 @@ pub struct Export {
     /// The tournaments I am or was in (`GET /v1/tournaments`: the newest
     /// 100).
     pub tournaments: Vec<TournamentSummary>,
-    /// The messages I wrote in tournaments' rooms
-    /// (docs/decisions/table-talk.md, "A tournament's room").
+    /// The messages I wrote in tournaments' rooms (issue #50).
     pub tournament_messages: Vec<crate::talk::MyRoomMessage>,
     /// Addresses that left my account and may still be put back
-    /// (docs/abuse.md, "Email addresses"): each with when it left and until
-    /// when.
+    /// (issue #65): each with when it left and until when.
     pub addresses_left: Vec<crate::accounts::email_undos::AddressLeft>,
     /// My puzzles: attempts, ratings, and the mornings I was told of the
     /// daily one.
@@ -77,7 +74,7 @@ pub struct ExportedMatch {
     pub events: Vec<EventView>,
     /// The conditional moves I keep in it.
     pub conditional_moves: Lines,
-    /// The messages I wrote at its table (docs/decisions/table-talk.md).
+    /// The messages I wrote at its table (issue #50).
     pub my_messages: Vec<crate::talk::MyMessage>,
     /// My private note on it.
     pub note: Option<String>,

@@ -379,8 +379,7 @@ pub fn blocked(conn: &mut PgConnection, me: Uuid) -> Result<Vec<Player>, Error> 
     Ok(players)
 }
 
-/// A player's challenge settings (docs/decisions/challenges-and-lobby.md,
-/// "Challenges").
+/// A player's challenge settings (issue #20).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChallengeSettings {

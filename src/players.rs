@@ -24,9 +24,8 @@ pub struct Player {
     /// computer opponent (`GET /v1/bots`); absent for people.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<String>,
-    /// A deleted account (docs/decisions/accounts-and-sessions.md,
-    /// "Deleting an account"): shown as "deleted player", never linked; its
-    /// name and every personal field are gone.
+    /// A deleted account (issue #47): shown as "deleted player", never
+    /// linked; its name and every personal field are gone.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[diesel(select_expression = users::deleted_at.is_not_null())]
     #[diesel(select_expression_type = diesel::dsl::IsNotNull<users::deleted_at>)]

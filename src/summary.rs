@@ -19,16 +19,16 @@ pub struct Summary {
     pub friend_requests: i64,
     /// Of `awaiting_me`, those where another player at the table is a
     /// person: a match against computers only waits on nobody but me
-    /// (docs/decisions/web-client.md, "The board on a phone").
+    /// (issue #49 item 7).
     pub awaiting_me_people: i64,
     /// Invitations to tournaments still open, not answered yet.
     pub tournament_invitations: i64,
     /// What an app's badge shows: moves owed to people, challenges,
     /// friend requests and tournament invitations.
     pub badge: i64,
-    /// Messages at my tables not read yet, muted tables left out
-    /// (docs/decisions/table-talk.md): shown on the talk, not in `badge`,
-    /// which counts what waits for an answer.
+    /// Messages at my tables not read yet, muted tables left out (issue
+    /// #50): shown on the talk, not in `badge`, which counts what waits
+    /// for an answer.
     pub unread_messages: i64,
 }
 

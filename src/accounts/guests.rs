@@ -23,22 +23,18 @@ pub struct GuestRequest {
     /// The guest's language. Left out, the request's `Accept-Language`
     /// decides (Korean preferred: `ko`; anything else: `en`), so a guest
     /// from a link reads the game, and its refusals, in the browser's
-    /// language (docs/decisions/accounts-and-sessions.md, "Guests are never
-    /// lost").
+    /// language (issue #47).
     #[schema(pattern = "^[A-Za-z0-9-]{1,16}$", example = "ko")]
     pub locale: Option<String>,
-    /// The guest's time zone, as the browser or phone says it
-    /// (docs/decisions/accounts-and-sessions.md, "Everyone's clock,
-    /// everyone's name": quiet hours, the digest, the morning puzzle and
-    /// the puzzle day are read in it). Left out: UTC, until a client sends
-    /// one.
+    /// The guest's time zone, as the browser or phone says it (issue #66:
+    /// quiet hours, the digest, the morning puzzle and the puzzle day are
+    /// read in it). Left out: UTC, until a client sends one.
     #[schema(value_type = Option<crate::enforced::TimeZone>)]
     pub time_zone: Option<String>,
 }
 
 /// `POST /v1/me/registration`: a guest becomes a registered player, the
-/// same account (docs/decisions/accounts-and-sessions.md, "Guests are never
-/// lost").
+/// same account (issue #47).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Upgrade {
@@ -48,8 +44,7 @@ pub struct Upgrade {
     /// (exactly one of them).
     #[schema(min_length = 8, max_length = 256)]
     pub password: Option<String>,
-    /// Google or Apple, instead of a password
-    /// (docs/decisions/accounts-and-sessions.md, "Google and Apple").
+    /// Google or Apple, instead of a password (issue #47).
     pub identity: Option<IdentityProof>,
     /// Waits for its verification link, as at sign-up.
     #[schema(format = Email)]

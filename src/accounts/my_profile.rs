@@ -27,7 +27,7 @@ pub struct MeChanges {
     pub time_zone: Option<String>,
     /// A new address, or `null` to remove it: a registered account only
     /// (a guest gives one when registering), proven with `password` or
-    /// `identity` (docs/abuse.md, "Email addresses").
+    /// `identity` (issue #65).
     #[serde(default, deserialize_with = "present")]
     #[schema(format = Email, nullable)]
     pub email: Option<Option<String>>,

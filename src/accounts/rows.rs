@@ -57,10 +57,9 @@ impl From<&UserRow> for User {
     }
 }
 
-/// Whether a player's opponents may ask them to take a move back
-/// (docs/decisions/matches-and-deadlines.md, "Takebacks by consent"):
-/// never, in unrated matches only (the default), or always. Against the
-/// computer the person always may, without asking.
+/// Whether a player's opponents may ask them to take a move back (issue
+/// #34): never, in unrated matches only (the default), or always. Against
+/// the computer the person always may, without asking.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Takebacks {
@@ -118,8 +117,8 @@ pub struct Me {
     pub email_pending: Option<String>,
     /// Whether opponents may ask me to take a move back.
     pub takebacks: Takebacks,
-    /// A moderator of table talk (granted by the binary's command,
-    /// docs/decisions/table-talk.md, "Reports and moderators").
+    /// A moderator of table talk (granted by the binary's command, issue
+    /// #50 item 6).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub moderator: bool,
 }

@@ -36,10 +36,9 @@ pub struct Refresh {
     pub refresh_token: String,
 }
 
-/// A Google or Apple `id_token` (docs/decisions/accounts-and-sessions.md,
-/// "Google and Apple"): from the provider's SDK in the apps, or its sign-in
-/// page in the web client, asked for with a nonce of
-/// `POST /v1/sessions/nonce`.
+/// A Google or Apple `id_token` (issue #47): from the provider's SDK in
+/// the apps, or its sign-in page in the web client, asked for with a
+/// nonce of `POST /v1/sessions/nonce`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IdentityProof {

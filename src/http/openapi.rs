@@ -188,8 +188,8 @@ pub struct Problem {
     /// Stable, for programs: `validation_failed`, `unauthorized`,
     /// `not_found`, `stale_seq`, `not_your_turn`, `rate_limited`, …
     pub code: String,
-    /// The request member refused, where one value of a form is
-    /// (docs/api.md, "Errors"): `username`, `password`, `email`, `text`, …
+    /// The request member refused, where one value of a form is (issue
+    /// #49 item 9): `username`, `password`, `email`, `text`, …
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     /// Why `field` is refused: `form`, `reserved`, `taken`, `look_alike`

@@ -212,7 +212,9 @@ fn sweep(state: &Sweeper) -> Result<Swept, Error> {
     })?;
     planned(pool, |c| crate::accounts::email_undos::forget_old(c, now))?;
     planned(pool, |c| crate::accounts::identities::forget_spent(c, now))?;
-    planned(pool, |c| crate::accounts::closing::release_held_names(c, now))?;
+    planned(pool, |c| {
+        crate::accounts::closing::release_held_names(c, now)
+    })?;
     // Challenges unanswered for 7 days cancel their matches
     // (docs/decisions/challenges-and-lobby.md, "Challenges"); each match is
     // locked, so instances sweeping together cancel it once.

@@ -43,12 +43,11 @@ pub struct NewMatch {
     /// service's shortest turn, 1 h unless configured, at most 336).
     pub turn_hours: Option<f64>,
     pub rated: Option<bool>,
-    /// Computer opponents who sit down at once (`GET /v1/bots`;
-    /// docs/bots.md, "In the service"). A match with one is unrated (leave
-    /// `rated` out). One person alone with computers has no time limit
-    /// (leave `turn_hours` out); in four-player chess, beside named
-    /// `opponents` or asked-for `open_seats`, the table is timed for
-    /// everyone as between people.
+    /// Computer opponents who sit down at once (issue #32, `GET
+    /// /v1/bots`). A match with one is unrated (leave `rated` out). One
+    /// person alone with computers has no time limit (leave `turn_hours`
+    /// out); in four-player chess, beside named `opponents` or asked-for
+    /// `open_seats`, the table is timed for everyone as between people.
     #[schema(max_items = 3)]
     pub computers: Option<Vec<super::computers::ComputerSeat>>,
     /// The creator's seat, only against the computer (seats are drawn

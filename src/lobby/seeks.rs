@@ -81,9 +81,8 @@ pub struct NewSeek {
     /// window widens with the time the seek has waited.
     pub rating_range: Option<RatingRange>,
     /// Play the computer if nobody is found within this many seconds
-    /// (docs/bots.md, "In the service"; off unless given). The computer's
-    /// level follows my rating, and the match is unrated and untimed: an
-    /// unrated seek only.
+    /// (issue #32; off unless given). The computer's level follows my
+    /// rating, and the match is unrated and untimed: an unrated seek only.
     #[schema(minimum = 10, maximum = 86400)]
     pub bot_after_seconds: Option<u32>,
 }

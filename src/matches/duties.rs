@@ -28,7 +28,7 @@ pub struct TimedDuty {
     pub since: DateTime<Utc>,
     /// When the §T2 timeout notice comes, and when the duty is forfeit
     /// (§T3); both absent in an untimed match (one against the computer,
-    /// no deadline for the person; docs/bots.md, "In the service").
+    /// issue #32: no deadline for the person).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notice_at: Option<DateTime<Utc>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -40,9 +40,8 @@ pub struct TimedDuty {
     #[serde(default)]
     pub noticed: bool,
     /// Since when the duty is paused: its seat's player is on vacation
-    /// (docs/decisions/matches-and-deadlines.md, "Vacation"). A paused
-    /// duty's notice and deadline do not come; they resume with the time
-    /// that was left.
+    /// (issue #34). A paused duty's notice and deadline do not come; they
+    /// resume with the time that was left.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paused_at: Option<DateTime<Utc>>,
     /// The end date its player gave their vacation, if any: opponents see

@@ -114,7 +114,7 @@ pub struct MatchView {
     pub rated: bool,
     /// The match's configuration: variant or mode, setups, and a custom
     /// `position` if one was given, which every player sees before they
-    /// accept (docs/abuse.md, "Openings a player may not choose").
+    /// accept (issue #30).
     #[schema(value_type = Object)]
     pub options: Value,
     /// Time per turn; the notice comes at half of it (§T1).
@@ -149,19 +149,17 @@ pub struct MatchView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<Uuid>,
     /// The seat that asked its opponent to take back its last move, while
-    /// the request waits for an answer
-    /// (docs/decisions/matches-and-deadlines.md, "Takebacks by consent"; in
-    /// the match's own view, not in lists).
+    /// the request waits for an answer (issue #34; in the match's own
+    /// view, not in lists).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub takeback_asked_by: Option<u8>,
     /// The seats whose players asked for a rematch of this finished match,
-    /// while it waits for the others (docs/decisions/web-client.md, "Never
-    /// stale": shown as an offer; in the match's own view, not in lists).
+    /// while it waits for the others (issue #33: shown as an offer; in
+    /// the match's own view, not in lists).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rematch_asked_by: Vec<u8>,
-    /// Messages at the table I have not read (docs/decisions/table-talk.md;
-    /// `crate::talk` sets it in lists and in the match's own view; absent
-    /// when none).
+    /// Messages at the table I have not read (issue #50; `crate::talk`
+    /// sets it in lists and in the match's own view; absent when none).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub unread_messages: i32,
 }

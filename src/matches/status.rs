@@ -70,10 +70,8 @@ pub enum ServiceEvent {
     /// An invitation or a challenge was accepted; the event's seat is the
     /// new player's.
     PlayerJoined,
-    /// The match will not be played
-    /// (docs/decisions/challenges-and-lobby.md, "Challenges"): `declined`,
-    /// `expired` (a challenge unanswered for 7 days) or `withdrawn` (by its
-    /// creator).
+    /// The match will not be played (issue #20): `declined`, `expired` (a
+    /// challenge unanswered for 7 days) or `withdrawn` (by its creator).
     Cancelled { reason: String },
     /// §T2: half the time is gone; the seat is reminded, not yet lost.
     TimeoutNotice {
@@ -81,35 +79,31 @@ pub enum ServiceEvent {
         #[schemars(with = "String")]
         deadline_at: DateTime<Utc>,
     },
-    /// Courtesy time (docs/decisions/matches-and-deadlines.md, "Courtesy
-    /// time"): the event's seat granted `to_seat` more.
+    /// Courtesy time (issue #5): the event's seat granted `to_seat` more.
     TimeGranted {
         to_seat: u8,
         hours: i64,
         #[schemars(with = "Option<String>")]
         deadline_at: Option<DateTime<Utc>>,
     },
-    /// A takeback in a match against the computer (docs/bots.md, "In the
-    /// service"): from here on the game stands as it did after event
-    /// `to_seq`; the events between stay in the log, so the history stays
-    /// true (`matches::takeback`).
+    /// A takeback in a match against the computer (issue #32): from here
+    /// on the game stands as it did after event `to_seq`; the events
+    /// between stay in the log, so the history stays true
+    /// (`matches::takeback`).
     /// With `accepted_by`, the seat that agreed to a takeback between
-    /// people (docs/decisions/matches-and-deadlines.md, "Takebacks by
-    /// consent"); the event's seat is the one whose move it was.
+    /// people (issue #34); the event's seat is the one whose move it was.
     TakenBack {
         to_seq: i32,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         accepted_by: Option<u8>,
     },
     /// The event's seat asks its opponent to take back its last move,
-    /// returning the game to `to_seq`
-    /// (docs/decisions/matches-and-deadlines.md, "Takebacks by consent").
+    /// returning the game to `to_seq` (issue #34).
     TakebackRequested { to_seq: i32 },
     /// The event's seat declined the takeback its opponent asked for.
     TakebackDeclined,
-    /// The event's seat's player is on vacation since `since`
-    /// (docs/decisions/matches-and-deadlines.md, "Vacation"), until `until`
-    /// if they said: the seat's duties pause.
+    /// The event's seat's player is on vacation since `since` (issue #34),
+    /// until `until` if they said: the seat's duties pause.
     OnVacation {
         #[schemars(with = "String")]
         since: DateTime<Utc>,
@@ -118,9 +112,8 @@ pub enum ServiceEvent {
         until: Option<DateTime<Utc>>,
     },
     /// The event's seat's player is back: its duties go on. `since`: when
-    /// the vacation began (absent in older events;
-    /// docs/decisions/matches-and-deadlines.md, "Vacation"); a short one
-    /// tells nobody (`notices`).
+    /// the vacation began (absent in events before issue #46); a short
+    /// one tells nobody (`notices`).
     BackFromVacation {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schemars(with = "Option<String>")]

@@ -453,8 +453,8 @@ pub struct Settings {
     #[serde(default)]
     pub digest: bool,
     /// A notice at the user's local morning that today's puzzles are out
-    /// (docs/puzzles.md, "The morning notice"), by whichever of the
-    /// `daily_puzzle` switches are on. Off unless asked for.
+    /// (issue #52), by whichever of the `daily_puzzle` switches are on.
+    /// Off unless asked for.
     #[serde(default)]
     pub daily_puzzle: bool,
 }

@@ -46,8 +46,7 @@ pub struct Message {
     /// The text; absent once its author deleted their account, or a
     /// moderator hid it.
     pub text: Option<String>,
-    /// Hidden by a moderator (docs/decisions/table-talk.md, "Reports and
-    /// moderators").
+    /// Hidden by a moderator (issue #50 item 6).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
     /// The match's seq when it was written: after which event (none in a

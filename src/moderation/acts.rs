@@ -6,7 +6,7 @@
 
 use super::{record, require, why, Action, Entry};
 use crate::error::Error;
-use crate::schema::{messages, reports, users};
+use crate::schema::{reports, users};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -59,12 +59,7 @@ pub fn hide(
 ) -> Result<(), Error> {
     require(conn, moderator)?;
     let why = why(&said.why)?;
-    let author: Uuid = diesel::update(messages::table.find(message))
-        .set(messages::hidden_at.eq(now))
-        .returning(messages::author_id)
-        .get_result(conn)
-        .optional()?
-        .ok_or(Error::not_found("message"))?;
+    let author = crate::talk::reported::hide(conn, message, now)?;
     diesel::update(reports::table.filter(reports::message_id.eq(message)))
         .filter(reports::closed_at.is_null())
         .set(reports::closed_at.eq(now))

@@ -7,8 +7,9 @@ use super::require;
 use crate::error::Error;
 use crate::limits::{self, Limit};
 use crate::players::Player;
-use crate::schema::{messages, reports};
+use crate::schema::reports;
 use crate::talk::messages::Room;
+use crate::talk::reported;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -65,28 +66,8 @@ pub struct Reported {
 /// text (neither hidden nor its author's account deleted). A message
 /// `user` cannot read is, to them, no message at all (404).
 fn readable(conn: &mut PgConnection, message: Uuid, user: Uuid) -> Result<(Uuid, bool), Error> {
-    type Found = (
-        Option<Uuid>,
-        Option<Uuid>,
-        Uuid,
-        Option<i16>,
-        Option<String>,
-        Option<DateTime<Utc>>,
-    );
-    let (at_match, at_tournament, author, team, body, hidden): Found = messages::table
-        .find(message)
-        .select((
-            messages::match_id,
-            messages::tournament_id,
-            messages::author_id,
-            messages::team,
-            messages::body,
-            messages::hidden_at,
-        ))
-        .first(conn)
-        .optional()?
-        .ok_or(Error::not_found("message"))?;
-    let room = match (at_match, at_tournament) {
+    let said = crate::talk::reported::said(conn, message)?.ok_or(Error::not_found("message"))?;
+    let room = match (said.at_match, said.at_tournament) {
         (Some(id), _) => Room::at_table(conn, id, user),
         (None, Some(id)) => crate::tournaments::room::room(conn, id, user),
         (None, None) => Err(Error::not_found("message")),
@@ -96,11 +77,11 @@ fn readable(conn: &mut PgConnection, message: Uuid, user: Uuid) -> Result<(Uuid,
         other => other,
     })?;
     let who = crate::talk::settings(conn, user)?.who;
-    let of_my_team = team.is_none() || team == room.team;
-    if !of_my_team || !crate::talk::hears(conn, user, who, author)? {
+    let of_my_team = said.team.is_none() || said.team == room.team;
+    if !of_my_team || !crate::talk::hears(conn, user, who, said.author)? {
         return Err(Error::not_found("message"));
     }
-    Ok((author, body.is_some() && hidden.is_none()))
+    Ok((said.author, said.shown))
 }
 
 /// `reporter` reports `message`: once (a second report of theirs answers
@@ -189,25 +170,19 @@ pub struct Said {
     pub at: DateTime<Utc>,
 }
 
-/// The [`CONTEXT`] messages before `message`, in its room and channel.
-fn context(conn: &mut PgConnection, m: &MessageRow) -> Result<Vec<Said>, Error> {
-    let query = messages::table
-        .filter(messages::serial.lt(m.serial))
-        .filter(messages::team.is_not_distinct_from(m.team))
-        .order(messages::serial.desc())
-        .limit(CONTEXT)
-        .select((messages::author_id, messages::body, messages::created_at))
-        .into_boxed();
-    let query = match (m.match_id, m.tournament_id) {
-        (Some(id), _) => query.filter(messages::match_id.eq(id)),
-        (None, id) => query.filter(messages::tournament_id.is_not_distinct_from(id)),
-    };
-    let rows = query.load::<(Uuid, Option<String>, DateTime<Utc>)>(conn)?;
-    let players = crate::players::load(conn, rows.iter().map(|r| r.0).collect())?;
-    Ok((rows.into_iter().rev())
-        .filter_map(|(author, text, at)| {
-            let author = players.get(&author)?.clone();
-            Some(Said { author, text, at })
+/// The [`CONTEXT`] messages before `m`, in its room and channel, oldest
+/// first, with their authors.
+fn context(conn: &mut PgConnection, m: &reported::Whole) -> Result<Vec<Said>, Error> {
+    let rows = reported::before(conn, m, CONTEXT)?;
+    let players = crate::players::load(conn, rows.iter().map(|r| r.author).collect())?;
+    Ok((rows.into_iter())
+        .filter_map(|r| {
+            let author = players.get(&r.author)?.clone();
+            Some(Said {
+                author,
+                text: r.text,
+                at: r.at,
+            })
         })
         .collect())
 }
@@ -224,36 +199,11 @@ pub struct ReportedMessage {
     pub tournament_id: Option<Uuid>,
 }
 
-/// A reported message as read for the moderators: what they see of it,
-/// and where it stands in its room (for its context).
-#[derive(Queryable, Selectable)]
-#[diesel(table_name = messages)]
-struct MessageRow {
-    id: Uuid,
-    author_id: Uuid,
-    body: Option<String>,
-    hidden_at: Option<DateTime<Utc>>,
-    created_at: DateTime<Utc>,
-    match_id: Option<Uuid>,
-    tournament_id: Option<Uuid>,
-    team: Option<i16>,
-    serial: i64,
-}
-
-type OpenRow = (
-    Uuid,
-    String,
-    Option<String>,
-    DateTime<Utc>,
-    Uuid,
-    MessageRow,
-);
-
 /// The open reports, oldest first (100 at a time).
 pub fn open(conn: &mut PgConnection, moderator: Uuid) -> Result<Vec<OpenReport>, Error> {
     require(conn, moderator)?;
-    let rows: Vec<OpenRow> = reports::table
-        .inner_join(messages::table)
+    type Open = (Uuid, String, Option<String>, DateTime<Utc>, Uuid, Uuid);
+    let rows: Vec<Open> = reports::table
         .filter(reports::closed_at.is_null())
         .order(reports::created_at)
         .limit(100)
@@ -263,18 +213,24 @@ pub fn open(conn: &mut PgConnection, moderator: Uuid) -> Result<Vec<OpenReport>,
             reports::detail,
             reports::created_at,
             reports::reporter_id,
-            MessageRow::as_select(),
+            reports::message_id,
         ))
         .load(conn)?;
-    let ids = rows.iter().flat_map(|r| [r.4, r.5.author_id]).collect();
+    let messages = reported::whole(conn, rows.iter().map(|r| r.5).collect())?;
+    let authors = messages.values().map(|m| m.author);
+    let ids = rows.iter().map(|r| r.4).chain(authors).collect();
     let players = crate::players::load(conn, ids)?;
     let player = |id: &Uuid| {
         (players.get(id).cloned()).ok_or_else(|| Error::internal(format!("no player {id}")))
     };
-    rows.into_iter()
-        .map(|(id, reason, detail, at, reporter, m)| {
+    // A report whose message is gone (none is: a deleted author's keep
+    // their place) is left out, as the join it replaces left it.
+    (rows.into_iter())
+        .filter_map(|r| Some((messages.get(&r.5)?, r)))
+        .map(|(m, (id, reason, detail, at, reporter, _))| {
+            let before = context(conn, m)?;
             Ok(OpenReport {
-                before: context(conn, &m)?,
+                before,
                 id,
                 reason: Reason::parse(&reason),
                 detail,
@@ -282,10 +238,10 @@ pub fn open(conn: &mut PgConnection, moderator: Uuid) -> Result<Vec<OpenReport>,
                 reporter: player(&reporter)?,
                 message: ReportedMessage {
                     id: m.id,
-                    author: player(&m.author_id)?,
-                    text: m.body,
-                    hidden: m.hidden_at.is_some(),
-                    at: m.created_at,
+                    author: player(&m.author)?,
+                    text: m.text.clone(),
+                    hidden: m.hidden,
+                    at: m.at,
                     match_id: m.match_id,
                     tournament_id: m.tournament_id,
                 },

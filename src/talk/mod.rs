@@ -12,6 +12,7 @@
 
 pub mod messages;
 pub mod notes;
+pub mod reported;
 pub mod told;
 
 use crate::error::Error;

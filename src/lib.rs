@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod auth;
 pub mod cause;
 pub mod clock;
+pub mod closed;
 pub mod computer;
 pub mod config;
 pub mod db;

@@ -51,8 +51,8 @@ pub fn summary(conn: &mut PgConnection, me: Uuid) -> Result<Summary, Error> {
     let tournament_invitations = tournament_players::table
         .inner_join(tournaments::table)
         .filter(tournament_players::user_id.eq(me))
-        .filter(tournament_players::state.eq("invited"))
-        .filter(tournaments::status.eq("open"))
+        .filter(tournament_players::state.eq(crate::closed::EntrantState::Invited))
+        .filter(tournaments::status.eq(crate::closed::TournamentStatus::Open))
         .count()
         .get_result(conn)?;
     Ok(Summary {

@@ -50,9 +50,9 @@ fn invitations_waiting(conn: &mut PgConnection, from: Uuid, to: Uuid) -> Result<
     Ok(tournament_players::table
         .inner_join(tournaments::table)
         .filter(tournaments::created_by.eq(from))
-        .filter(tournaments::status.eq("open"))
+        .filter(tournaments::status.eq(crate::closed::TournamentStatus::Open))
         .filter(tournament_players::user_id.eq(to))
-        .filter(tournament_players::state.eq("invited"))
+        .filter(tournament_players::state.eq(crate::closed::EntrantState::Invited))
         .count()
         .get_result(conn)?)
 }

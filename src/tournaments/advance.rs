@@ -13,7 +13,7 @@
 //! * [`Starter`]: a tournament with a start time starts then, if enough
 //!   players have joined (otherwise as soon as enough have).
 
-use super::{Format, TournamentRow, ACTIVE, FINISHED, OPEN};
+use super::{Format, Status, TournamentRow};
 use crate::db::Pool;
 use crate::dice::{Dice, Roller};
 use crate::error::Error;
@@ -82,7 +82,7 @@ pub fn advance(
     random: &mut dyn posthorn_rules::Random,
 ) -> Result<(), Error> {
     let row = super::load(conn, id, true)?;
-    if row.status != ACTIVE {
+    if row.status != Status::Active {
         return Ok(());
     }
     let progress = super::read::progress(conn, &row)?;
@@ -122,7 +122,7 @@ fn finish(
 ) -> Result<(), Error> {
     diesel::update(tournaments::table.find(row.id))
         .set((
-            tournaments::status.eq(FINISHED),
+            tournaments::status.eq(Status::Finished),
             tournaments::finished_at.eq(now),
         ))
         .execute(conn)?;
@@ -144,7 +144,7 @@ fn finish(
 /// advance with nothing to do changes nothing. Run by the deadline sweep.
 pub fn requeue_idle(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
     let idle: Vec<Uuid> = tournaments::table
-        .filter(tournaments::status.eq(ACTIVE))
+        .filter(tournaments::status.eq(Status::Active))
         .filter(diesel::dsl::not(
             tournaments::id.eq_any(crate::matches::reads::tournaments_in_play()),
         ))
@@ -172,7 +172,7 @@ impl Work for Starter {
         let mut random = Roller(self.dice.clone());
         crate::db::transaction(pool, |c| {
             let row = super::load(c, id, true)?;
-            if row.status == OPEN && super::start::ready(c, &row)? {
+            if row.status == Status::Open && super::start::ready(c, &row)? {
                 super::start::start_if_apart(c, &row, now, &mut random)?;
             }
             Ok(())

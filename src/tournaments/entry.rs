@@ -9,7 +9,7 @@
 //! [`OPEN_PER_CREATOR`] tournaments open, guests name nobody, and a player
 //! who said no is never asked again.
 
-use super::{Format, TournamentRow, DECLINED, INVITED, JOINED, OPEN, WITHDRAWN};
+use super::{EntrantState, Format, Status, TournamentRow};
 use crate::error::Error;
 use crate::limits::Limit;
 use crate::lobby::create::{game_config, invite_code, turn_seconds, GameChoice};
@@ -109,7 +109,7 @@ pub fn create(
             "random"
         }
         .to_owned(),
-        status: OPEN.to_owned(),
+        status: Status::Open.to_owned(),
         invite_code: invite_code(),
         created_by: creator,
         created_at: now,
@@ -120,7 +120,7 @@ pub fn create(
     diesel::insert_into(crate::schema::tournaments::table)
         .values(&row)
         .execute(conn)?;
-    set_state(conn, row.id, creator, JOINED, now)?;
+    set_state(conn, row.id, creator, EntrantState::Joined, now)?;
     invite(conn, &row, creator, invited, now)?;
     if let Some(at) = row.starts_at {
         super::queue_start(conn, row.id, at, now)?;
@@ -134,7 +134,7 @@ fn ensure_few_open(conn: &mut PgConnection, creator: Uuid) -> Result<(), Error> 
     crate::limits::serialize(conn, &format!("tournaments-open:{creator}"))?;
     let open: i64 = tournaments::table
         .filter(tournaments::created_by.eq(creator))
-        .filter(tournaments::status.eq(OPEN))
+        .filter(tournaments::status.eq(Status::Open))
         .count()
         .get_result(conn)?;
     if open >= OPEN_PER_CREATOR {
@@ -182,8 +182,8 @@ pub fn invite(
         // and the player is never mailed about it twice. They may still
         // come back by themselves (`join`).
         if matches!(
-            state_of(conn, row.id, player.id)?.as_deref(),
-            Some(DECLINED | WITHDRAWN)
+            state_of(conn, row.id, player.id)?,
+            Some(EntrantState::Declined | EntrantState::Withdrawn)
         ) {
             return Err(Error::conflict(format!(
                 "{name:?} said no to this tournament and is not asked again; \
@@ -193,7 +193,7 @@ pub fn invite(
         ensure_room(row, present.len() + 1)?;
         crate::friends::ensure_apart(conn, player.id, &present)?;
         crate::lobby::challenge::count_sent(conn, by, player.id, now)?;
-        set_state(conn, row.id, player.id, INVITED, now)?;
+        set_state(conn, row.id, player.id, EntrantState::Invited, now)?;
         present.push(player.id);
         told.push(player.id);
     }
@@ -219,10 +219,10 @@ pub fn join(
     let row = super::load(conn, id, true)?;
     ensure_open(&row)?;
     let state = state_of(conn, id, user)?;
-    match state.as_deref() {
-        Some(JOINED) => return Ok(()),
-        Some(INVITED) => {}
-        Some(DECLINED | WITHDRAWN) => {}
+    match state {
+        Some(EntrantState::Joined) => return Ok(()),
+        Some(EntrantState::Invited) => {}
+        Some(EntrantState::Declined | EntrantState::Withdrawn) => {}
         _ if code == Some(row.invite_code.as_str()) => {}
         _ => {
             return Err(Error::NotInvited(
@@ -231,14 +231,14 @@ pub fn join(
         }
     }
     let present = in_it(conn, id)?;
-    if state.as_deref() != Some(INVITED) {
+    if state != Some(EntrantState::Invited) {
         ensure_room(&row, present.len() + 1)?;
     }
     crate::friends::ensure_apart(conn, user, &present)?;
-    set_state(conn, id, user, JOINED, now)?;
+    set_state(conn, id, user, EntrantState::Joined, now)?;
     // A welcome invitation is not spam: its sender gets the count back,
     // as for an accepted challenge.
-    if state.as_deref() == Some(INVITED) {
+    if state == Some(EntrantState::Invited) {
         let creator = row.created_by.to_string();
         crate::limits::refund(conn, Limit::Challenge, &creator, now)?;
     }
@@ -258,11 +258,11 @@ pub fn decline(
 ) -> Result<(), Error> {
     let row = super::load(conn, id, true)?;
     ensure_open(&row)?;
-    match state_of(conn, id, user)?.as_deref() {
-        Some(INVITED) | Some(JOINED) if user != row.created_by => {
-            set_state(conn, id, user, DECLINED, now)
+    match state_of(conn, id, user)? {
+        Some(EntrantState::Invited) | Some(EntrantState::Joined) if user != row.created_by => {
+            set_state(conn, id, user, EntrantState::Declined, now)
         }
-        Some(INVITED) | Some(JOINED) => Err(Error::conflict(
+        Some(EntrantState::Invited) | Some(EntrantState::Joined) => Err(Error::conflict(
             "the creator plays in their own tournament and cannot decline it",
         )),
         _ => Err(Error::NotInvited(
@@ -282,13 +282,13 @@ pub fn withdraw(
     random: &mut dyn posthorn_rules::Random,
 ) -> Result<(), Error> {
     let row = super::load(conn, id, true)?;
-    if row.status == super::FINISHED {
+    if row.status == super::Status::Finished {
         return Err(Error::TournamentStarted("the tournament is over".into()));
     }
-    if state_of(conn, id, user)?.as_deref() != Some(JOINED) {
+    if state_of(conn, id, user)? != Some(EntrantState::Joined) {
         return Err(Error::conflict("you are not playing in this tournament"));
     }
-    if row.status == OPEN && user == row.created_by {
+    if row.status == Status::Open && user == row.created_by {
         return Err(Error::conflict(
             "the creator plays in their own tournament: start it, or leave it unstarted",
         ));
@@ -309,14 +309,16 @@ pub fn leave(
     random: &mut dyn posthorn_rules::Random,
 ) -> Result<(), Error> {
     let row = super::load(conn, id, true)?;
-    match state_of(conn, id, user)?.as_deref() {
-        _ if row.status == super::FINISHED => return Ok(()),
-        Some(INVITED) => return set_state(conn, id, user, DECLINED, now),
-        Some(JOINED) => {}
+    match state_of(conn, id, user)? {
+        _ if row.status == super::Status::Finished => return Ok(()),
+        Some(EntrantState::Invited) => {
+            return set_state(conn, id, user, EntrantState::Declined, now)
+        }
+        Some(EntrantState::Joined) => {}
         _ => return Ok(()),
     }
-    set_state(conn, id, user, WITHDRAWN, now)?;
-    if row.status == OPEN && user == row.created_by {
+    set_state(conn, id, user, EntrantState::Withdrawn, now)?;
+    if row.status == Status::Open && user == row.created_by {
         // Nobody is left to start it: it starts as soon as enough have
         // joined (at its start time if it has one; the starter waits
         // for enough players). Without a start time it gets one now, so
@@ -364,7 +366,7 @@ pub fn leave(
 }
 
 fn ensure_open(row: &TournamentRow) -> Result<(), Error> {
-    if row.status != OPEN {
+    if row.status != Status::Open {
         return Err(Error::TournamentStarted(
             "the tournament has started; entries are closed".into(),
         ));
@@ -387,12 +389,12 @@ fn ensure_room(row: &TournamentRow, wanted: usize) -> Result<(), Error> {
 pub fn in_it(conn: &mut PgConnection, id: Uuid) -> Result<Vec<Uuid>, Error> {
     Ok(tournament_players::table
         .filter(tournament_players::tournament_id.eq(id))
-        .filter(tournament_players::state.eq_any([INVITED, JOINED]))
+        .filter(tournament_players::state.eq_any([EntrantState::Invited, EntrantState::Joined]))
         .select(tournament_players::user_id)
         .load(conn)?)
 }
 
-fn state_of(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<Option<String>, Error> {
+fn state_of(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<Option<EntrantState>, Error> {
     Ok(tournament_players::table
         .find((id, user))
         .select(tournament_players::state)
@@ -404,7 +406,7 @@ fn set_state(
     conn: &mut PgConnection,
     id: Uuid,
     user: Uuid,
-    state: &str,
+    state: EntrantState,
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
     diesel::insert_into(tournament_players::table)

@@ -70,16 +70,7 @@ impl Format {
     }
 }
 
-/// `open` (taking players), `active`, `finished`.
-pub const OPEN: &str = "open";
-pub const ACTIVE: &str = "active";
-pub const FINISHED: &str = "finished";
-
-/// A player's part: `invited`, `joined`, `declined`, `withdrawn`.
-pub const INVITED: &str = "invited";
-pub const JOINED: &str = "joined";
-pub const DECLINED: &str = "declined";
-pub const WITHDRAWN: &str = "withdrawn";
+pub use crate::closed::{EntrantState, TournamentStatus as Status};
 
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
 #[diesel(table_name = tournaments)]
@@ -94,7 +85,7 @@ pub struct TournamentRow {
     pub turn_seconds: i32,
     pub rated: bool,
     pub seeding: String,
-    pub status: String,
+    pub status: Status,
     pub invite_code: String,
     pub created_by: Uuid,
     pub created_at: DateTime<Utc>,
@@ -125,7 +116,7 @@ impl TournamentRow {
 #[diesel(table_name = tournament_players)]
 pub struct Entrant {
     pub user_id: Uuid,
-    pub state: String,
+    pub state: EntrantState,
     pub seed: Option<i32>,
     pub rating: Option<i32>,
 }
@@ -273,7 +264,7 @@ fn leave_all(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), E
     let entered: Vec<Uuid> = tournament_players::table
         .inner_join(tournaments::table)
         .filter(tournament_players::user_id.eq(leaving.user))
-        .filter(tournaments::status.ne(FINISHED))
+        .filter(tournaments::status.ne(Status::Finished))
         .order(tournaments::id)
         .select(tournaments::id)
         .load(conn)?;

@@ -3,7 +3,7 @@
 
 use super::bracket::{self, Bracket, Pairing, Played};
 use super::standings::{self, Line, Verdict};
-use super::{Entrant, Format, PairingRow, TournamentRow, INVITED, JOINED, OPEN, WITHDRAWN};
+use super::{Entrant, EntrantState, Format, PairingRow, Status, TournamentRow};
 use crate::error::Error;
 use crate::matches::MatchStatus;
 use crate::players::Player;
@@ -75,7 +75,7 @@ pub fn progress(conn: &mut PgConnection, row: &TournamentRow) -> Result<Progress
     let players = crate::players::load(conn, entrants.iter().map(|e| e.user_id).collect())?;
     let games = games(conn, row.id)?;
     let withdrawn: HashSet<Uuid> = (entrants.iter())
-        .filter(|e| e.state == WITHDRAWN)
+        .filter(|e| e.state == EntrantState::Withdrawn)
         .map(|e| e.user_id)
         .collect();
     let (standings, bracket) = if row.format()? == Format::Knockout {
@@ -224,16 +224,19 @@ pub fn view(
     let mine = progress.entrants.iter().find(|e| e.user_id == user);
     // The invitation code shows it to someone not in it while it takes
     // players; after that it is its players' only.
-    let by_code = row.status == OPEN && code == Some(row.invite_code.as_str());
+    let by_code = row.status == Status::Open && code == Some(row.invite_code.as_str());
     if mine.is_none() && !by_code {
         return Err(Error::not_found("tournament"));
     }
-    let my_state = mine.map(|e| e.state.clone());
-    let in_it = matches!(my_state.as_deref(), Some(INVITED) | Some(JOINED));
+    let my_state = mine.map(|e| e.state);
+    let in_it = matches!(
+        my_state,
+        Some(EntrantState::Invited) | Some(EntrantState::Joined)
+    );
     let players =
         crate::players::load(conn, progress.entrants.iter().map(|e| e.user_id).collect())?;
-    let crosstable =
-        (row.format()? != Format::Knockout && row.status != OPEN).then(|| crosstable(&progress));
+    let crosstable = (row.format()? != Format::Knockout && row.status != Status::Open)
+        .then(|| crosstable(&progress));
     Ok(TournamentView {
         id: row.id,
         name: row.name.clone(),
@@ -245,21 +248,21 @@ pub fn view(
         turn_hours: row.turn_seconds as f64 / 3600.0,
         rated: row.rated,
         seeding: row.seeding.clone(),
-        status: row.status.clone(),
+        status: row.status.as_str().to_owned(),
         created_by: row.created_by,
         created_at: row.created_at,
         starts_at: row.starts_at,
         started_at: row.started_at,
         finished_at: row.finished_at,
-        my_state,
-        invite_url: (in_it && row.status == OPEN).then(|| invite_url(public_url, &row)),
+        my_state: my_state.map(|s| s.as_str().to_owned()),
+        invite_url: (in_it && row.status == Status::Open).then(|| invite_url(public_url, &row)),
         // Who declined is the creator's to know.
         players: (progress.entrants.iter())
-            .filter(|e| e.state != super::DECLINED || user == row.created_by)
+            .filter(|e| e.state != EntrantState::Declined || user == row.created_by)
             .filter_map(|e| {
                 Some(EntrantView {
                     player: players.get(&e.user_id)?.clone(),
-                    state: e.state.clone(),
+                    state: e.state.as_str().to_owned(),
                     seed: e.seed,
                     rating: e.rating,
                 })
@@ -267,7 +270,7 @@ pub fn view(
             .collect(),
         standings: progress.standings.clone(),
         crosstable,
-        bracket: (row.format()? == Format::Knockout && row.status != OPEN)
+        bracket: (row.format()? == Format::Knockout && row.status != Status::Open)
             .then(|| progress.bracket.rounds.clone()),
         champion: progress.bracket.champion,
         matches: (progress.games.iter())

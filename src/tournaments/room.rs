@@ -4,7 +4,7 @@
 //! seq to mark, no team channel and no unread count or notice: a group
 //! room read on the tournament's page.
 
-use super::{entrants, JOINED};
+use super::{entrants, EntrantState};
 use crate::error::Error;
 use crate::idempotency::Keyed;
 use crate::talk::messages::{self, Message, Messages, Place, Room, Said};
@@ -20,7 +20,7 @@ pub fn room(conn: &mut PgConnection, id: Uuid, user: Uuid) -> Result<Room, Error
     let entrants = entrants(conn, id)?;
     match entrants.iter().find(|e| e.user_id == user) {
         None => return Err(Error::not_found("tournament")),
-        Some(e) if e.state != JOINED => {
+        Some(e) if e.state != EntrantState::Joined => {
             return Err(Error::forbidden(
                 "only the tournament's players talk in its room",
             ))

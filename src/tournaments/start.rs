@@ -3,7 +3,7 @@
 //! tournament's lock; and laying out one pairing's match.
 
 use super::bracket::Due;
-use super::{Format, TournamentRow, ACTIVE, JOINED, OPEN};
+use super::{EntrantState, Format, Status, TournamentRow};
 use crate::error::Error;
 use crate::lobby::create::{draw_seats, lay_table, Ask, Laid};
 use crate::notices::TournamentNews;
@@ -32,7 +32,7 @@ pub fn start_by(
     if row.created_by != user {
         return Err(Error::forbidden("only the tournament's creator starts it"));
     }
-    if row.status != OPEN {
+    if row.status != Status::Open {
         return Err(Error::TournamentStarted(
             "the tournament has started already".into(),
         ));
@@ -64,7 +64,7 @@ pub fn start(
     let seeds = seed(conn, row, players, random)?;
     diesel::update(tournaments::table.find(row.id))
         .set((
-            tournaments::status.eq(ACTIVE),
+            tournaments::status.eq(Status::Active),
             tournaments::started_at.eq(now),
         ))
         .execute(conn)?;
@@ -113,7 +113,7 @@ pub fn start_if_apart(
 fn joined(conn: &mut PgConnection, id: Uuid) -> Result<Vec<Uuid>, Error> {
     Ok(tournament_players::table
         .filter(tournament_players::tournament_id.eq(id))
-        .filter(tournament_players::state.eq(JOINED))
+        .filter(tournament_players::state.eq(EntrantState::Joined))
         .order((
             tournament_players::updated_at.asc(),
             tournament_players::user_id.asc(),

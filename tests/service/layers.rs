@@ -31,6 +31,7 @@ const FLOORS: [&[&str]; 8] = [
         "personal",
         "cause",
         "secrets",
+        "closed",
     ],
     &["players", "notify"],
     &["friends", "accounts"],

@@ -373,3 +373,53 @@ fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Erro
         .execute(conn)?;
     Ok(())
 }
+
+/// A job's payload erased once its work is done (a reset mail's address).
+pub fn forget_payload(conn: &mut PgConnection, id: i64) -> Result<(), Error> {
+    diesel::update(jobs::table.find(id))
+        .set(jobs::payload.eq(serde_json::json!({})))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The jobs of `kind` recorded as failed between `within` and `after`.
+pub struct Failed<'a> {
+    pub kind: &'a str,
+    pub after: DateTime<Utc>,
+    pub within: DateTime<Utc>,
+}
+
+impl Failed<'_> {
+    /// Their ids and payloads.
+    pub fn list(&self, conn: &mut PgConnection) -> Result<Vec<(i64, Value)>, Error> {
+        Ok(jobs::table
+            .filter(jobs::kind.eq(self.kind))
+            .filter(jobs::failed_at.le(self.after))
+            .filter(jobs::failed_at.gt(self.within))
+            .select((jobs::id, jobs::payload))
+            .load(conn)?)
+    }
+
+    /// Make `ids` due again at `now`, their attempts afresh; the same
+    /// conditions again on the update: a job another instance revived
+    /// meanwhile (and a worker may hold) is no longer failed. How many.
+    pub fn revive(
+        &self,
+        conn: &mut PgConnection,
+        ids: &[i64],
+        now: DateTime<Utc>,
+    ) -> Result<usize, Error> {
+        let still_failed = jobs::table
+            .filter(jobs::id.eq_any(ids))
+            .filter(jobs::failed_at.le(self.after))
+            .filter(jobs::failed_at.gt(self.within));
+        Ok(diesel::update(still_failed)
+            .set((
+                jobs::failed_at.eq(None::<DateTime<Utc>>),
+                jobs::attempts.eq(0),
+                jobs::leased_until.eq(None::<DateTime<Utc>>),
+                jobs::run_at.eq(now),
+            ))
+            .execute(conn)?)
+    }
+}

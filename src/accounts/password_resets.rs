@@ -19,7 +19,7 @@ use crate::limits::{self, Limit, Origin};
 use crate::names;
 use crate::notify::account_mail;
 use crate::personal::{Exported, Leaving, Owner};
-use crate::schema::{jobs, password_resets, users};
+use crate::schema::{password_resets, users};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -152,10 +152,7 @@ fn mail_link(conn: &mut PgConnection, keys: &Keys, job: i64, asked: &Asked) -> R
             link_for(conn, keys, user, asked)?;
         }
     }
-    diesel::update(jobs::table.find(job))
-        .set(jobs::payload.eq(serde_json::json!({})))
-        .execute(conn)?;
-    Ok(())
+    crate::job_queue::forget_payload(conn, job)
 }
 
 /// Mail `user` the link `asked` makes, or the one still open.

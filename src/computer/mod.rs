@@ -189,40 +189,21 @@ const REVIVE_WITHIN_DAYS: i64 = 7;
 /// waiting on a computer for good; a move whose match went on is left
 /// failed. The jobs revived.
 pub fn revive(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
-    use crate::schema::jobs;
-    use diesel::prelude::*;
-    let (after, within) = (
-        now - Duration::minutes(REVIVE_AFTER_MINUTES),
-        now - Duration::days(REVIVE_WITHIN_DAYS),
-    );
-    let failed: Vec<(i64, serde_json::Value)> = jobs::table
-        .filter(jobs::kind.eq(MOVE_JOB))
-        .filter(jobs::failed_at.le(after))
-        .filter(jobs::failed_at.gt(within))
-        .select((jobs::id, jobs::payload))
-        .load(conn)?;
+    let failed = crate::job_queue::Failed {
+        kind: MOVE_JOB,
+        after: now - Duration::minutes(REVIVE_AFTER_MINUTES),
+        within: now - Duration::days(REVIVE_WITHIN_DAYS),
+    };
+    let jobs = failed.list(conn)?;
     let waiting = |payload: &serde_json::Value| -> Option<(Uuid, i32)> {
         let id = payload["match_id"].as_str()?.parse().ok()?;
         Some((id, i32::try_from(payload["seq"].as_i64()?).ok()?))
     };
-    let asked: Vec<(Uuid, i32)> = failed.iter().filter_map(|(_, p)| waiting(p)).collect();
+    let asked: Vec<(Uuid, i32)> = jobs.iter().filter_map(|(_, p)| waiting(p)).collect();
     let still = crate::matches::reads::still_at(conn, &asked)?;
-    let revived: Vec<i64> = (failed.iter())
+    let revived: Vec<i64> = (jobs.iter())
         .filter(|(_, p)| waiting(p).is_some_and(|w| still.contains(&w)))
         .map(|(id, _)| *id)
         .collect();
-    // The same conditions again on the update: a job another instance
-    // revived meanwhile (and a worker may hold) is no longer failed.
-    let still_failed = jobs::table
-        .filter(jobs::id.eq_any(revived))
-        .filter(jobs::failed_at.le(after))
-        .filter(jobs::failed_at.gt(within));
-    Ok(diesel::update(still_failed)
-        .set((
-            jobs::failed_at.eq(None::<DateTime<Utc>>),
-            jobs::attempts.eq(0),
-            jobs::leased_until.eq(None::<DateTime<Utc>>),
-            jobs::run_at.eq(now),
-        ))
-        .execute(conn)?)
+    failed.revive(conn, &revived, now)
 }

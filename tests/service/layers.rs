@@ -565,16 +565,12 @@ const TABLE_OWNERS: [(&str, &str); 45] = [
 /// table one owner"); until then this list may only shrink: a table
 /// newly named outside its owner fails, and so does one that no longer
 /// is until it leaves the list.
-const STILL_SHARED: [(&str, &str); 14] = [
+const STILL_SHARED: [(&str, &str); 13] = [
     ("challenges", "matches summary"),
     ("engine_time", "job_queue: the claim's budget join"),
     (
         "friendships",
         "ratings summary: a friends' leaderboard, the home counts",
-    ),
-    (
-        "jobs",
-        "accounts computer: a reset mail's and a computer's job read",
     ),
     (
         "notices",

@@ -6,23 +6,16 @@
 //! day, whatever the instance count.
 
 use crate::error::Error;
-use crate::notify::{Channel, Kind, MORNING};
-use crate::schema::notifications;
+use crate::notify::{timed, MORNING};
 use chrono::{DateTime, NaiveTime, Utc};
-use diesel::prelude::*;
 use diesel::PgConnection;
 use uuid::Uuid;
 
 /// Queue today's digest for every digest reader whose morning has come.
 pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
-    let readers: Vec<(Uuid, String)> = diesel::sql_query(
-        "SELECT u.id, u.time_zone FROM users u JOIN notification_settings s ON s.user_id = u.id \
-         WHERE u.email IS NOT NULL AND COALESCE((s.settings ->> 'digest')::boolean, false)",
-    )
-    .load::<Reader>(conn)?
-    .into_iter()
-    .map(|r| (r.id, r.time_zone))
-    .collect();
+    let readers: Vec<(Uuid, String)> = (timed::digest_readers(conn)?.into_iter())
+        .map(|r| (r.id, r.time_zone))
+        .collect();
     let mut queued = 0;
     for (user, zone) in readers {
         let zone = zone.parse::<chrono_tz::Tz>().unwrap_or(chrono_tz::UTC);
@@ -58,27 +51,7 @@ pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize,
             .map(|(id, unread)| serde_json::json!({"match_id": id, "game": games.get(id), "unread": unread}))
             .collect();
         let payload = serde_json::json!({"matches": list, "messages": messages});
-        queued += diesel::insert_into(notifications::table)
-            .values((
-                notifications::user_id.eq(user),
-                notifications::match_id.eq(Uuid::nil()),
-                notifications::seq.eq(day),
-                notifications::kind.eq(Kind::Digest.name()),
-                notifications::channel.eq(Channel::Email.to_string()),
-                notifications::payload.eq(&payload),
-                notifications::next_attempt_at.eq(now),
-                notifications::created_at.eq(now),
-            ))
-            .on_conflict_do_nothing()
-            .execute(conn)?;
+        queued += timed::queue_digest(conn, user, day, &payload, now)?;
     }
     Ok(queued)
-}
-
-#[derive(QueryableByName)]
-struct Reader {
-    #[diesel(sql_type = diesel::sql_types::Uuid)]
-    id: Uuid,
-    #[diesel(sql_type = diesel::sql_types::Text)]
-    time_zone: String,
 }

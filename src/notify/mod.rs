@@ -33,6 +33,7 @@ pub mod outbox;
 pub mod push;
 mod reading;
 mod recipients;
+pub mod timed;
 pub mod when;
 pub mod words;
 pub mod worker;

@@ -12,17 +12,8 @@ use crate::notify::{Kind, MORNING};
 use crate::schema::puzzle_mornings;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{Text, Uuid as SqlUuid};
 use diesel::PgConnection;
 use uuid::Uuid;
-
-#[derive(QueryableByName)]
-struct Reader {
-    #[diesel(sql_type = SqlUuid)]
-    id: Uuid,
-    #[diesel(sql_type = Text)]
-    time_zone: String,
-}
 
 /// Queue the morning notice of everyone who asked for it, whose morning
 /// has come and who was not told today: one insert of the day's marks
@@ -30,12 +21,7 @@ struct Reader {
 /// and a notice for each mark that is new. Marks older than two days
 /// are dropped: no local day is that far behind. How many were queued.
 pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
-    let mut readers: Vec<Reader> = diesel::sql_query(
-        "SELECT u.id, u.time_zone FROM users u JOIN notification_settings s ON s.user_id = u.id \
-         WHERE u.deleted_at IS NULL AND COALESCE((s.settings ->> 'daily_puzzle')::boolean, false)",
-    )
-    .load(conn)?;
-    readers.sort_by_key(|r| r.id);
+    let readers = crate::notify::timed::morning_readers(conn)?;
     let morning = NaiveTime::from_hms_opt(MORNING, 0, 0).expect("a valid hour");
     let due: Vec<(Uuid, NaiveDate)> = readers
         .iter()

@@ -565,7 +565,7 @@ const TABLE_OWNERS: [(&str, &str); 45] = [
 /// table one owner"); until then this list may only shrink: a table
 /// newly named outside its owner fails, and so does one that no longer
 /// is until it leaves the list.
-const STILL_SHARED: [(&str, &str); 13] = [
+const STILL_SHARED: [(&str, &str); 11] = [
     ("challenges", "matches summary"),
     ("engine_time", "job_queue: the claim's budget join"),
     (
@@ -576,11 +576,6 @@ const STILL_SHARED: [(&str, &str); 13] = [
         "notices",
         "matches talk: the action's one statement, talk's notice",
     ),
-    (
-        "notification_settings",
-        "jobs puzzles: the digest and the morning",
-    ),
-    ("notifications", "jobs: the digest"),
     (
         "ratings",
         "export lobby tournaments: seeks' ranges, seeding",

@@ -438,3 +438,29 @@ fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Erro
         .execute(conn)?;
     Ok(())
 }
+
+/// The ids of `me`'s friends (accepted, either way).
+pub fn friends_of(conn: &mut PgConnection, me: Uuid) -> Result<Vec<Uuid>, Error> {
+    let mut ids: Vec<Uuid> = friendships::table
+        .filter(friendships::accepted.eq(true))
+        .filter(friendships::requester.eq(me))
+        .select(friendships::addressee)
+        .load(conn)?;
+    ids.extend(
+        friendships::table
+            .filter(friendships::accepted.eq(true))
+            .filter(friendships::addressee.eq(me))
+            .select(friendships::requester)
+            .load::<Uuid>(conn)?,
+    );
+    Ok(ids)
+}
+
+/// How many friend requests wait for `me`'s answer.
+pub fn requests_to(conn: &mut PgConnection, me: Uuid) -> Result<i64, Error> {
+    Ok(friendships::table
+        .filter(friendships::addressee.eq(me))
+        .filter(friendships::accepted.eq(false))
+        .count()
+        .get_result(conn)?)
+}

@@ -2,7 +2,7 @@
 //! app shows on its badge.
 
 use crate::error::Error;
-use crate::schema::{challenges, friendships, tournament_players, tournaments};
+use crate::schema::{challenges, tournament_players, tournaments};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use serde::{Deserialize, Serialize};
@@ -38,14 +38,7 @@ pub fn summary(conn: &mut PgConnection, me: Uuid) -> Result<Summary, Error> {
         .filter(challenges::user_id.eq(me))
         .count()
         .get_result(conn)?;
-    let friend_requests = friendships::table
-        .filter(
-            friendships::addressee
-                .eq(me)
-                .and(friendships::accepted.eq(false)),
-        )
-        .count()
-        .get_result(conn)?;
+    let friend_requests = crate::friends::requests_to(conn, me)?;
     let awaiting_me_people = crate::matches::reads::awaiting_people_count(conn, me)?;
     // The states are `tournaments::entry`'s (a floor above this one).
     let tournament_invitations = tournament_players::table

@@ -10,7 +10,7 @@
 use super::{title, update::provisional, ACTIVE_DAYS};
 use crate::error::Error;
 use crate::personal::{Exported, Leaving, Owner, Phase};
-use crate::schema::{friendships, rating_changes, rating_counts, ratings, users};
+use crate::schema::{rating_changes, rating_counts, ratings, users};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -275,19 +275,8 @@ pub fn around(conn: &mut PgConnection, perf: &str, me: Uuid) -> Result<Board, Er
 
 /// Me and my friends with a rating in the perf, ranked among us.
 pub fn friends(conn: &mut PgConnection, perf: &str, me: Uuid) -> Result<Board, Error> {
-    let asked: Vec<Uuid> = friendships::table
-        .filter(friendships::accepted.eq(true))
-        .filter(friendships::requester.eq(me))
-        .select(friendships::addressee)
-        .load(conn)?;
-    let answered: Vec<Uuid> = friendships::table
-        .filter(friendships::accepted.eq(true))
-        .filter(friendships::addressee.eq(me))
-        .select(friendships::requester)
-        .load(conn)?;
     let mut circle = vec![me];
-    circle.extend(asked);
-    circle.extend(answered);
+    circle.extend(crate::friends::friends_of(conn, me)?);
     let mut found: Vec<Found> = ratings::table
         .inner_join(users::table)
         .filter(ratings::perf.eq(perf))

@@ -565,13 +565,9 @@ const TABLE_OWNERS: [(&str, &str); 45] = [
 /// table one owner"); until then this list may only shrink: a table
 /// newly named outside its owner fails, and so does one that no longer
 /// is until it leaves the list.
-const STILL_SHARED: [(&str, &str); 11] = [
+const STILL_SHARED: [(&str, &str); 10] = [
     ("challenges", "matches summary"),
     ("engine_time", "job_queue: the claim's budget join"),
-    (
-        "friendships",
-        "ratings summary: a friends' leaderboard, the home counts",
-    ),
     (
         "notices",
         "matches talk: the action's one statement, talk's notice",

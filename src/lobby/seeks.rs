@@ -188,13 +188,8 @@ fn perf_of(seek: &SeekRow) -> String {
 
 /// The seeker's whole rating in the perf.
 fn rating_of(conn: &mut PgConnection, user: Uuid, perf: &str) -> Result<i32, Error> {
-    use crate::schema::ratings;
-    let rating: Option<f64> = ratings::table
-        .find((user, perf))
-        .select(ratings::rating)
-        .first(conn)
-        .optional()?;
-    Ok(rating.map_or(START_RATING, |r| r.round() as i32))
+    let rated = crate::ratings::profile::ratings_in(conn, perf, &[user])?;
+    Ok(rated.get(&user).map_or(START_RATING, |r| r.round() as i32))
 }
 
 fn me(conn: &mut PgConnection, user: Uuid) -> Result<Player, Error> {

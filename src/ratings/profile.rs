@@ -220,3 +220,19 @@ pub fn history(conn: &mut PgConnection, user: Uuid) -> Result<Vec<RatingChange>,
         ))
         .load(conn)?)
 }
+
+/// The ratings of those of `players` rated in `perf` (others have none
+/// yet: the caller says what they start at).
+pub fn ratings_in(
+    conn: &mut PgConnection,
+    perf: &str,
+    players: &[Uuid],
+) -> Result<std::collections::HashMap<Uuid, f64>, Error> {
+    Ok(ratings::table
+        .filter(ratings::perf.eq(perf))
+        .filter(ratings::user_id.eq_any(players))
+        .select((ratings::user_id, ratings::rating))
+        .load::<(Uuid, f64)>(conn)?
+        .into_iter()
+        .collect())
+}

@@ -7,12 +7,11 @@ use super::{EntrantState, Format, Status, TournamentRow};
 use crate::error::Error;
 use crate::lobby::create::{draw_seats, lay_table, Ask, Laid};
 use crate::notices::TournamentNews;
-use crate::schema::{ratings, tournament_matches, tournament_players, tournaments};
+use crate::schema::{tournament_matches, tournament_players, tournaments};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use posthorn_rules::{GameId, Random};
-use std::collections::HashMap;
 use uuid::Uuid;
 
 /// Whether enough players have joined for the format.
@@ -132,13 +131,7 @@ fn seed(
     random: &mut dyn Random,
 ) -> Result<Vec<Uuid>, Error> {
     let perf = perf_of(row);
-    let rated: HashMap<Uuid, f64> = ratings::table
-        .filter(ratings::perf.eq(&perf))
-        .filter(ratings::user_id.eq_any(&players))
-        .select((ratings::user_id, ratings::rating))
-        .load::<(Uuid, f64)>(conn)?
-        .into_iter()
-        .collect();
+    let rated = crate::ratings::profile::ratings_in(conn, &perf, &players)?;
     let rating = |u: &Uuid| rated.get(u).copied().unwrap_or(1500.0);
     if row.seeding == "random" {
         for i in (1..players.len()).rev() {

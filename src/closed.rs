@@ -78,3 +78,12 @@ text_enum! {
         Withdrawn => "withdrawn",
     }
 }
+
+text_enum! {
+    /// How a tournament's players are seeded when it starts.
+    pub enum Seeding {
+        /// By their rating in its game, strongest first.
+        Rating => "rating",
+        Random => "random",
+    }
+}

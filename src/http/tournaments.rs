@@ -1,6 +1,7 @@
 //! Tournaments (docs/tournaments.md): thin wrappers over `crate::tournaments`.
 
 use crate::auth::Caller;
+use crate::closed::Seeding;
 use crate::db;
 use crate::error::Error;
 use crate::http::body::Body;
@@ -105,15 +106,17 @@ pub async fn create_tournament(
     let req = body.into_inner();
     let (now, min_turn) = (state.clock.now(), state.config.min_turn_seconds);
     let mut random = state.roller();
-    let seed_by_rating = match req.seeding.as_deref() {
-        None | Some("rating") => true,
-        Some("random") => false,
-        Some(other) => {
-            return Err(ApiError::validation(format!(
-                "seeding is rating or random, not {other:?}"
-            )))
-        }
+    let seeding = match req.seeding.as_deref() {
+        None => Some(Seeding::Rating),
+        Some(text) => Seeding::parse(text),
     };
+    let Some(seeding) = seeding else {
+        let other = req.seeding.unwrap_or_default();
+        return Err(ApiError::validation(format!(
+            "seeding is rating or random, not {other:?}"
+        )));
+    };
+    let seed_by_rating = seeding == Seeding::Rating;
     let user = caller.user_id;
     let view = viewer(&state, user);
     let view = db::run(&state.pool, move |c| {

@@ -9,7 +9,7 @@
 //! [`OPEN_PER_CREATOR`] tournaments open, guests name nobody, and a player
 //! who said no is never asked again.
 
-use super::{EntrantState, Format, Status, TournamentRow};
+use super::{EntrantState, Format, Seeding, Status, TournamentRow};
 use crate::error::Error;
 use crate::limits::Limit;
 use crate::lobby::create::{game_config, invite_code, turn_seconds, GameChoice};
@@ -104,12 +104,11 @@ pub fn create(
         turn_seconds: turn_seconds(terms.turn_hours, min_turn_seconds)?,
         rated: terms.rated,
         seeding: if terms.seed_by_rating {
-            "rating"
+            Seeding::Rating
         } else {
-            "random"
-        }
-        .to_owned(),
-        status: Status::Open.to_owned(),
+            Seeding::Random
+        },
+        status: Status::Open,
         invite_code: invite_code(),
         created_by: creator,
         created_at: now,

@@ -70,7 +70,7 @@ impl Format {
     }
 }
 
-pub use crate::closed::{EntrantState, TournamentStatus as Status};
+pub use crate::closed::{EntrantState, Seeding, TournamentStatus as Status};
 
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
 #[diesel(table_name = tournaments)]
@@ -84,7 +84,7 @@ pub struct TournamentRow {
     pub options: Value,
     pub turn_seconds: i32,
     pub rated: bool,
-    pub seeding: String,
+    pub seeding: Seeding,
     pub status: Status,
     pub invite_code: String,
     pub created_by: Uuid,

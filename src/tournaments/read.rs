@@ -247,7 +247,7 @@ pub fn view(
         options: other_options(&row.options),
         turn_hours: row.turn_seconds as f64 / 3600.0,
         rated: row.rated,
-        seeding: row.seeding.clone(),
+        seeding: row.seeding.as_str().to_owned(),
         status: row.status.as_str().to_owned(),
         created_by: row.created_by,
         created_at: row.created_at,

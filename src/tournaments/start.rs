@@ -3,7 +3,7 @@
 //! tournament's lock; and laying out one pairing's match.
 
 use super::bracket::Due;
-use super::{EntrantState, Format, Status, TournamentRow};
+use super::{EntrantState, Format, Seeding, Status, TournamentRow};
 use crate::error::Error;
 use crate::lobby::create::{draw_seats, lay_table, Ask, Laid};
 use crate::notices::TournamentNews;
@@ -133,7 +133,7 @@ fn seed(
     let perf = perf_of(row);
     let rated = crate::ratings::profile::ratings_in(conn, &perf, &players)?;
     let rating = |u: &Uuid| rated.get(u).copied().unwrap_or(1500.0);
-    if row.seeding == "random" {
+    if row.seeding == Seeding::Random {
         for i in (1..players.len()).rev() {
             players.swap(i, random.below(i as u64 + 1) as usize);
         }

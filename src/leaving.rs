@@ -6,7 +6,7 @@
 //! ratings, notices and tournament advances follow as for anyone's.
 
 use crate::error::Error;
-use crate::personal::{Leaving, Owner, Phase};
+use crate::personal::{Leaving, Owner};
 use chrono::{DateTime, Utc};
 use diesel::PgConnection;
 use posthorn_rules::Random;
@@ -21,9 +21,9 @@ pub const PLAY: [Owner; 3] = [
     crate::matches::resignations::PERSONAL,
 ];
 
-/// Leave play as the [`Phase::LeavePlay`] owners say.
+/// Leave play as its owners say, in [`PLAY`]'s order.
 pub fn leave_play(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
-    for owner in PLAY.iter().filter(|o| o.phase == Phase::LeavePlay) {
+    for owner in &PLAY {
         (owner.forget)(conn, leaving)?;
     }
     Ok(())

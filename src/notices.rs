@@ -192,7 +192,7 @@ fn after_append(table: &Table, appended: &Appended) -> Result<Vec<Notice>, Error
         let played = heard(Audience::Own, Kind::ConditionalPlayed, json!({}));
         heard_all.extend(played.map(|h| (Some(seat), h, row.seq)));
     }
-    if row.status == MatchStatus::Finished && !appended.was_finished {
+    if appended.ended(row) {
         let over = heard(
             Audience::Everyone,
             Kind::MatchFinished,

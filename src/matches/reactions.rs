@@ -40,6 +40,12 @@ impl Appended<'_> {
     pub fn unwritten(&self) -> Vec<EventRow> {
         self.held.iter().chain(self.stored).cloned().collect()
     }
+
+    /// Whether this append ended `row`'s match: the rating update, the
+    /// result's notices, a tournament's advance and mining follow it once.
+    pub fn ended(&self, row: &super::MatchRow) -> bool {
+        !self.was_finished && row.status == super::MatchStatus::Finished
+    }
 }
 
 /// Something that follows every append, in its transaction. It may write

@@ -16,7 +16,7 @@ use crate::db::Pool;
 use crate::error::Error;
 use crate::job_queue::{self, Job, Lane, Queued, Work};
 use crate::matches::reactions::{Appended, Reaction};
-use crate::matches::{MatchStatus, Table};
+use crate::matches::Table;
 use crate::notify::outbox::Notice;
 use crate::schema::{mined_matches, puzzles};
 use chrono::{DateTime, Utc};
@@ -48,7 +48,7 @@ impl Reaction for Queue {
         table: &mut Table,
         appended: &Appended,
     ) -> Result<Vec<Notice>, Error> {
-        let ended = !appended.was_finished && table.row.status == MatchStatus::Finished;
+        let ended = appended.ended(&table.row);
         if ended && worth_mining(table) {
             let id = table.row.id;
             let work = Queued {

@@ -4,7 +4,7 @@
 use super::{is_weng_lin, perf_of, PROVISIONAL_ABOVE, START_RATING, WENG_LIN_SCALE};
 use crate::error::Error;
 use crate::matches::reactions::{Appended, Reaction};
-use crate::matches::{EventRow, MatchStatus, Table};
+use crate::matches::{EventRow, Table};
 use crate::notify::outbox::Notice;
 use crate::schema::{rating_changes, rating_counts, ratings, users};
 use chrono::{DateTime, Utc};
@@ -50,7 +50,7 @@ impl Reaction for Rate {
         table: &mut Table,
         appended: &Appended,
     ) -> Result<Vec<Notice>, Error> {
-        let ended = !appended.was_finished && table.row.status == MatchStatus::Finished;
+        let ended = appended.ended(&table.row);
         if ended && table.row.rated {
             record(conn, table, &appended.unwritten(), appended.now)?;
         }

@@ -19,7 +19,7 @@ use crate::dice::{Dice, Roller};
 use crate::error::Error;
 use crate::job_queue::{Job, Work};
 use crate::matches::reactions::{Appended, Reaction};
-use crate::matches::{MatchStatus, Table};
+use crate::matches::Table;
 use crate::notices::TournamentNews;
 use crate::notify::outbox::Notice;
 use crate::schema::tournaments;
@@ -42,7 +42,7 @@ impl Reaction for Ended {
         table: &mut Table,
         appended: &Appended,
     ) -> Result<Vec<Notice>, Error> {
-        let ended = !appended.was_finished && table.row.status == MatchStatus::Finished;
+        let ended = appended.ended(&table.row);
         if let (true, Some(id)) = (ended, table.row.tournament_id) {
             super::queue_advance(conn, id, &table.row.id.to_string(), appended.now)?;
         }

@@ -249,43 +249,50 @@ fn ident(text: &str) -> &str {
     &text[..end]
 }
 
-/// The modules outside `matches` that name a match table: in the schema's
-/// paths (`schema::matches`, `schema::{match_seats, …}`), as a table's
-/// path (`matches::table`, or a column of `columns`: `matches::status`
-/// after a glob import, though never `matches::status::…`, a module) or in
-/// SQL (`FROM matches`, `JOIN match_seats m`, …).
+/// Whether `code` (comments and tests left out) names `table`: in the
+/// schema's paths (`schema::matches`, `schema::{match_seats, …}`), as a
+/// table's path (`match_seats::table`, or a column of `columns`:
+/// `matches::status` after a glob import, though never
+/// `matches::status::…` nor `crate::ratings::perf`, modules; a table not
+/// named like a module by any path at all) or in SQL (`FROM matches`,
+/// `JOIN match_seats m`, …). `modules` are the names of the source's
+/// modules, which a table may share.
+fn names_table(code: &str, table: &str, columns: &[String], modules: &BTreeSet<&str>) -> bool {
+    let lower = code.to_ascii_lowercase();
+    lower
+        .match_indices(table)
+        .filter(|(at, _)| whole(&lower, *at, table))
+        .any(|(at, _)| {
+            let before = lower[..at].trim_end();
+            let after = &code[at + table.len()..];
+            let in_schema = before.ends_with("schema::")
+                || (before.rfind("schema::{")).is_some_and(|open| !lower[open..at].contains('}'));
+            let in_sql = ["from", "join", "update", "into", "table"]
+                .iter()
+                .any(|k| before.ends_with(k) && whole(before, before.len() - k.len(), k));
+            let segment = after.strip_prefix("::").map(ident).unwrap_or("");
+            let a_column = (segment == "table" || columns.iter().any(|c| c == segment))
+                && !after[2 + segment.len()..].starts_with("::");
+            let a_module = before.ends_with("crate::") || before.ends_with("super::");
+            let a_path =
+                !a_module && (!modules.contains(table) && after.starts_with("::") || a_column);
+            in_schema || in_sql || a_path
+        })
+}
+
+/// The modules outside `matches` that name a match table ([`names_table`]).
 fn match_tables_named(sources: &BTreeMap<String, String>, columns: &[String]) -> Vec<String> {
+    let modules: BTreeSet<&str> = sources.keys().flat_map(|m| m.split("::")).collect();
+    let tables: BTreeSet<&str> = MATCH_TABLES.into_iter().collect();
     let mut found = Vec::new();
     for (module, source) in sources {
         if module == "schema" || module == "matches" || module.starts_with("matches::") {
             continue;
         }
         let code = code(source);
-        let lower = code.to_ascii_lowercase();
-        let mut named = BTreeSet::new();
-        for table in MATCH_TABLES {
-            for (at, _) in lower
-                .match_indices(table)
-                .filter(|(at, _)| whole(&lower, *at, table))
-            {
-                let before = lower[..at].trim_end();
-                let after = &code[at + table.len()..];
-                let in_schema = before.ends_with("schema::")
-                    || (before.rfind("schema::{"))
-                        .is_some_and(|open| !lower[open..at].contains('}'));
-                let in_sql = ["from", "join", "update", "into"]
-                    .iter()
-                    .any(|k| before.ends_with(k) && whole(before, before.len() - k.len(), k));
-                let segment = after.strip_prefix("::").map(ident).unwrap_or("");
-                let a_column = (segment == "table" || columns.iter().any(|c| c == segment))
-                    && !after[2 + segment.len()..].starts_with("::");
-                let a_path = table != "matches" || a_column;
-                if in_schema || in_sql || a_path {
-                    named.insert(table);
-                }
-            }
-        }
-        found.extend(named.into_iter().map(|t| format!("{module} names {t}")));
+        (tables.iter())
+            .filter(|t| names_table(&code, t, columns, &modules))
+            .for_each(|t| found.push(format!("{module} names {t}")));
     }
     found
 }
@@ -464,47 +471,20 @@ fn shared_names<'a>(modules: impl Iterator<Item = &'a (impl AsRef<str> + 'a)>) -
         .collect()
 }
 
-/// Every table, and the top-level modules whose code names it (schema
-/// paths, a column path, raw SQL), the schema's own module aside.
+/// Every table, and the top-level modules whose code names it
+/// ([`names_table`]), the schema's own module aside.
 fn table_namers(
     sources: &BTreeMap<String, String>,
     tables: &[String],
 ) -> BTreeMap<String, BTreeSet<String>> {
     let schema = &sources["schema"];
-    let module_names: BTreeSet<&str> = sources.keys().flat_map(|m| m.split("::")).collect();
+    let modules: BTreeSet<&str> = sources.keys().flat_map(|m| m.split("::")).collect();
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (module, source) in sources {
-        if module == "schema" {
-            continue;
-        }
+    for (module, source) in sources.iter().filter(|(m, _)| *m != "schema") {
         let top = module.split("::").next().unwrap().to_owned();
         let code = code(source);
-        let lower = code.to_ascii_lowercase();
         for table in tables {
-            let columns = columns_of(schema, table);
-            let found = lower
-                .match_indices(table.as_str())
-                .filter(|(at, _)| whole(&lower, *at, table))
-                .any(|(at, _)| {
-                    let before = lower[..at].trim_end();
-                    let after = &code[at + table.len()..];
-                    let in_schema = before.ends_with("schema::")
-                        || (before.rfind("schema::{"))
-                            .is_some_and(|open| !lower[open..at].contains('}'));
-                    let in_sql = ["from", "join", "update", "into", "table"]
-                        .iter()
-                        .any(|k| before.ends_with(k) && whole(before, before.len() - k.len(), k));
-                    let segment = after.strip_prefix("::").map(ident).unwrap_or("");
-                    let a_column = (segment == "table" || columns.iter().any(|c| c == segment))
-                        && !after[2 + segment.len()..].starts_with("::");
-                    // `crate::ratings::perf(…)` is the module, not the table.
-                    let a_module = before.ends_with("crate::") || before.ends_with("super::");
-                    let a_path = !a_module
-                        && (!module_names.contains(table.as_str()) && after.starts_with("::")
-                            || a_column);
-                    in_schema || in_sql || a_path
-                });
-            if found {
+            if names_table(&code, table, &columns_of(schema, table), &modules) {
                 out.entry(table.clone()).or_default().insert(top.clone());
             }
         }

@@ -247,13 +247,15 @@ pub fn fail_exhausted(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usi
 /// whose address's, spent least in the last hour first (ten guests from one
 /// address are as heavy as their address), then the one due longest, so one
 /// player's backlog never delays another's reply; a person over their
-/// engine budget waits (`limits::engine`). Commit the claim before working,
-/// so other instances see the lease.
+/// engine budget waits (`limits::engine`). What each owner spent is read
+/// by `spent`, handed down by the owner of engine time. Commit the claim
+/// before working, so other instances see the lease.
 pub fn claim(
     conn: &mut PgConnection,
     lanes: &[Lane],
     now: DateTime<Utc>,
     lease: Duration,
+    spent: &Spent,
 ) -> Result<Option<Job>, Error> {
     #[derive(QueryableByName)]
     struct Due {
@@ -261,7 +263,7 @@ pub fn claim(
         id: i64,
     }
     let lanes: Vec<i16> = lanes.iter().map(|l| *l as i16).collect();
-    let due = diesel::sql_query(CLAIM)
+    let due = diesel::sql_query(format!("{CLAIM_FROM} {} {CLAIM_WHERE}", spent.0))
         .bind::<Array<SmallInt>, _>(lanes)
         .bind::<Timestamptz, _>(now)
         .bind::<Integer, _>(MAX_ATTEMPTS)
@@ -285,20 +287,20 @@ pub fn claim(
     ))
 }
 
+/// What each job's owner spent of their engine budget, in the claim's
+/// statement: `LEFT JOIN LATERAL`s giving `mine.spent` (the owner's),
+/// `here.spent` (their address's) and `wide.spent` (its IPv6 /48's) since
+/// `$4`, for the job `j`. Worded by the owner of engine time
+/// (`computer::budget::SPENT`), so the claim stays one statement.
+pub struct Spent(pub &'static str);
+
 /// The claim's choice: `$1` lanes, `$2` now, `$3` attempts, `$4` the
 /// budget window's start, `$5`, `$6` and `$7` the budgets per player, per
-/// address and per IPv6 /48 (`engine_time.block`; docs/abuse.md, "Limits
-/// that hold") in milliseconds. A job for nobody (lobby, tournaments)
-/// spends nothing and waits for nobody's budget.
-const CLAIM: &str = "\
-    SELECT j.id FROM jobs j \
-    LEFT JOIN LATERAL (SELECT coalesce(sum(t.millis), 0) AS spent FROM engine_time t \
-        WHERE t.owner = j.owner AND t.at > $4) mine ON true \
-    LEFT JOIN LATERAL (SELECT coalesce(sum(t.millis), 0) AS spent FROM engine_time t \
-        WHERE t.address = (SELECT u.address FROM users u WHERE u.id = j.owner) AND t.at > $4) here ON true \
-    LEFT JOIN LATERAL (SELECT coalesce(sum(t.millis), 0) AS spent FROM engine_time t \
-        WHERE t.block = (SELECT address_block(u.address) FROM users u WHERE u.id = j.owner) \
-        AND t.at > $4) wide ON true \
+/// address and per IPv6 /48 (docs/abuse.md, "Limits that hold") in
+/// milliseconds, with [`Spent`] between the two halves. A job for nobody
+/// (lobby, tournaments) spends nothing and waits for nobody's budget.
+const CLAIM_FROM: &str = "SELECT j.id FROM jobs j";
+const CLAIM_WHERE: &str = "\
     WHERE j.lane = ANY($1) AND j.done_at IS NULL AND j.failed_at IS NULL \
       AND j.run_at <= $2 AND j.attempts < $3 \
       AND (j.leased_until IS NULL OR j.leased_until <= $2) \

@@ -10,7 +10,6 @@
 
 use crate::error::Error;
 use chrono::{DateTime, Duration, Utc};
-use diesel::prelude::*;
 use diesel::PgConnection;
 use std::collections::HashMap;
 use std::sync::RwLock;
@@ -24,6 +23,13 @@ pub struct Revoked {
     /// Each ended session, with when it ended.
     ended: RwLock<HashMap<Uuid, DateTime<Utc>>>,
 }
+
+/// Sessions (refresh families) that ended, each with when (`None`: just
+/// now).
+pub type EndedSessions = Vec<(Uuid, Option<DateTime<Utc>>)>;
+
+/// The sessions ended since a time.
+pub type Ended = fn(&mut PgConnection, DateTime<Utc>) -> Result<EndedSessions, Error>;
 
 impl Revoked {
     pub fn contains(&self, session: Uuid) -> bool {
@@ -41,21 +47,19 @@ impl Revoked {
     }
 
     /// Read the sessions ended within an access token's lifetime (by any
-    /// instance), and forget those whose tokens have all expired.
+    /// instance), and forget those whose tokens have all expired. Which
+    /// ended since when is asked of `ended`, the sessions' owner's read
+    /// (`accounts::sessions::ended_since`).
     pub fn refresh(
         &self,
         conn: &mut PgConnection,
         now: DateTime<Utc>,
         access_seconds: i64,
+        ended: Ended,
     ) -> Result<usize, Error> {
-        use crate::schema::refresh_tokens as rt;
         // A minute's margin for clocks that differ between instances.
         let since = now - Duration::seconds(access_seconds) - Duration::minutes(1);
-        let found: Vec<(Uuid, Option<DateTime<Utc>>)> = rt::table
-            .filter(rt::revoked_at.gt(since))
-            .select((rt::family, rt::revoked_at))
-            .distinct()
-            .load(conn)?;
+        let found = ended(conn, since)?;
         let mut set = self
             .ended
             .write()

@@ -47,6 +47,7 @@ impl AppState {
             native: self.native.clone(),
             badge: |conn, user| crate::summary::summary(conn, user).map(|s| s.badge),
             acted: crate::matches::reads::acted_after,
+            turn_talk: &crate::talk::told::TURN_TALK,
             keys: self.keys.clone(),
             public_url: self.config.public_url.clone(),
             max_attempts: self.config.notify_max_attempts,

@@ -1,9 +1,8 @@
 //! `GET /v1/me/summary` (docs/decisions/notifications.md): the counts an
-//! app shows on its badge.
+//! app shows on its badge, each asked of the owner of what it counts. It
+//! sits above the lobby and the tournaments, whose invitations it counts.
 
 use crate::error::Error;
-use crate::schema::{challenges, tournament_players, tournaments};
-use diesel::prelude::*;
 use diesel::PgConnection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -34,20 +33,10 @@ pub struct Summary {
 
 pub fn summary(conn: &mut PgConnection, me: Uuid) -> Result<Summary, Error> {
     let awaiting_me = crate::matches::reads::awaiting_count(conn, me)?;
-    let challenges = challenges::table
-        .filter(challenges::user_id.eq(me))
-        .count()
-        .get_result(conn)?;
+    let challenges = crate::matches::challenged::waiting_for(conn, me)?;
     let friend_requests = crate::friends::requests_to(conn, me)?;
     let awaiting_me_people = crate::matches::reads::awaiting_people_count(conn, me)?;
-    // The states are `tournaments::entry`'s (a floor above this one).
-    let tournament_invitations = tournament_players::table
-        .inner_join(tournaments::table)
-        .filter(tournament_players::user_id.eq(me))
-        .filter(tournament_players::state.eq(crate::closed::EntrantState::Invited))
-        .filter(tournaments::status.eq(crate::closed::TournamentStatus::Open))
-        .count()
-        .get_result(conn)?;
+    let tournament_invitations = crate::tournaments::entry::invitations_waiting_for(conn, me)?;
     Ok(Summary {
         awaiting_me,
         challenges,

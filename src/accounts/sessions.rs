@@ -299,6 +299,20 @@ pub fn refresh(conn: &mut PgConnection, token: &str, issuer: &Issuer) -> Result<
     Ok(Refreshed::Refused { ended: None })
 }
 
+/// The sessions (refresh families) ended since `since`, each with when:
+/// what an instance's `revoked::Revoked` learns of other instances.
+pub fn ended_since(
+    conn: &mut PgConnection,
+    since: DateTime<Utc>,
+) -> Result<crate::revoked::EndedSessions, Error> {
+    use crate::schema::refresh_tokens as rt;
+    Ok(rt::table
+        .filter(rt::revoked_at.gt(since))
+        .select((rt::family, rt::revoked_at))
+        .distinct()
+        .load(conn)?)
+}
+
 pub fn revoke_family(
     conn: &mut PgConnection,
     family: Uuid,

@@ -23,6 +23,19 @@ use uuid::Uuid;
 
 pub use crate::limits::engine::{PER_ADDRESS, PER_PLAYER, WINDOW};
 
+/// What each job's owner spent in the window, for the job runner's claim
+/// (`job_queue::claim`): by the owner, by the address they last made a
+/// computer match from, and by that address's IPv6 /48 (`engine_time.block`).
+pub const SPENT: crate::job_queue::Spent = crate::job_queue::Spent(
+    "LEFT JOIN LATERAL (SELECT coalesce(sum(t.millis), 0) AS spent FROM engine_time t \
+        WHERE t.owner = j.owner AND t.at > $4) mine ON true \
+    LEFT JOIN LATERAL (SELECT coalesce(sum(t.millis), 0) AS spent FROM engine_time t \
+        WHERE t.address = (SELECT u.address FROM users u WHERE u.id = j.owner) AND t.at > $4) here ON true \
+    LEFT JOIN LATERAL (SELECT coalesce(sum(t.millis), 0) AS spent FROM engine_time t \
+        WHERE t.block = (SELECT address_block(u.address) FROM users u WHERE u.id = j.owner) \
+        AND t.at > $4) wide ON true",
+);
+
 /// `player` makes a computer match from `address`: their engine time
 /// counts against it from now on.
 pub fn seen_from(conn: &mut PgConnection, player: Uuid, address: &str) -> Result<(), Error> {

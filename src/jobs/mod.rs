@@ -105,11 +105,13 @@ struct EndedSessions {
     lifetime: i64,
 }
 
+use crate::accounts::ended_since;
+
 impl EndedSessions {
     fn read(&self) -> Result<usize, Error> {
         let mut conn = self.pool.get()?;
         self.revoked
-            .refresh(&mut conn, self.clock.now(), self.lifetime)
+            .refresh(&mut conn, self.clock.now(), self.lifetime, ended_since)
     }
 }
 

@@ -180,7 +180,7 @@ pub fn run_leased(
         if held.stopping() {
             return Ok(None);
         }
-        job_queue::claim(c, lanes, now(), lease)
+        job_queue::claim(c, lanes, now(), lease, &crate::computer::budget::SPENT)
     };
     while let Some(job) = crate::db::transaction(pool, claim)? {
         // Noted once its claim is committed; claimed as the stop came, it

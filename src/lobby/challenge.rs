@@ -8,10 +8,10 @@
 //! that they did not accept — rated or not.
 
 use crate::error::Error;
-use crate::matches::{reads, MatchStatus, NewEvent, ServiceEvent, Table};
+use crate::matches::{challenged, reads, MatchStatus, NewEvent, ServiceEvent, Table};
 use crate::notify::outbox::Enqueue;
-use crate::schema::{challenges, invites};
-use chrono::{DateTime, Duration, Utc};
+use crate::schema::invites;
+use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use posthorn_rules::Random;
@@ -28,16 +28,7 @@ pub fn create(
     user: Uuid,
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
-    diesel::insert_into(challenges::table)
-        .values((
-            challenges::match_id.eq(match_id),
-            challenges::seat.eq(seat as i16),
-            challenges::user_id.eq(user),
-            challenges::created_at.eq(now),
-            challenges::expires_at.eq(now + Duration::days(CHALLENGE_DAYS)),
-        ))
-        .execute(conn)?;
-    Ok(())
+    challenged::hold(conn, (match_id, seat), user, now, CHALLENGE_DAYS)
 }
 
 /// Tournament invitations `from` has waiting for `to`: in their open
@@ -75,11 +66,7 @@ pub fn count_sent(
     use crate::limits::{take, Limit};
     take(conn, Limit::Challenge, &from.to_string(), now)?;
     crate::limits::serialize(conn, &format!("challenge-pair:{from}>{to}"))?;
-    let pending: i64 = challenges::table
-        .filter(challenges::match_id.eq_any(reads::waiting_made_by(from)))
-        .filter(challenges::user_id.eq(to))
-        .count()
-        .get_result(conn)?;
+    let pending = challenged::waiting_in(conn, reads::waiting_made_by(from), to)?;
     let pending = pending + invitations_waiting(conn, from, to)?;
     if pending >= PENDING_PER_PAIR {
         return Err(Error::rate_limited(format!(
@@ -93,16 +80,7 @@ pub fn count_sent(
 /// The seat held for `user`, with the match locked.
 fn held_seat(conn: &mut PgConnection, match_id: Uuid, user: Uuid) -> Result<(Table, i16), Error> {
     let table = Table::load(conn, match_id, true)?.ok_or(Error::not_found("challenge"))?;
-    let seat: Option<i16> = challenges::table
-        .filter(
-            challenges::match_id
-                .eq(match_id)
-                .and(challenges::user_id.eq(user)),
-        )
-        .select(challenges::seat)
-        .first(conn)
-        .optional()?;
-    match seat {
+    match challenged::seat_held_for(conn, match_id, user)? {
         Some(seat) => Ok((table, seat)),
         // One's own match holds no challenge to answer: it exists, so 409
         // rather than a 404 that would say it does not (docs/fuzzing.md).
@@ -122,7 +100,7 @@ pub fn accept(
     random: &mut dyn Random,
 ) -> Result<Table, Error> {
     let (mut table, seat) = held_seat(conn, match_id, user)?;
-    diesel::delete(challenges::table.find((match_id, seat))).execute(conn)?;
+    challenged::release(conn, match_id, seat)?;
     super::seat::take_seat(conn, &mut table, seat, user, now, random)?;
     // A welcome challenge is not spam: its sender gets the count back.
     let sender = table.row.created_by.to_string();
@@ -190,11 +168,7 @@ fn cancel(
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
     let id = table.row.id;
-    let challenged: Vec<Uuid> = challenges::table
-        .filter(challenges::match_id.eq(id))
-        .select(challenges::user_id)
-        .load(conn)?;
-    diesel::delete(challenges::table.filter(challenges::match_id.eq(id))).execute(conn)?;
+    let challenged = challenged::release_all(conn, id)?;
     diesel::update(invites::table.filter(invites::match_id.eq(id).and(invites::used_by.is_null())))
         .set(invites::expires_at.eq(now))
         .execute(conn)?;
@@ -221,14 +195,8 @@ fn cancel(
 /// Cancel the matches whose challenges went unanswered (the sweep); how
 /// many.
 pub fn expire(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
-    let due: Vec<Uuid> = challenges::table
-        .filter(challenges::expires_at.le(now))
-        .filter(challenges::match_id.eq_any(reads::waiting()))
-        .select(challenges::match_id)
-        .distinct()
-        .load(conn)?;
     let mut done = 0;
-    for id in due {
+    for id in challenged::expired(conn, reads::waiting(), now)? {
         if let Some(mut table) = Table::load(conn, id, true)? {
             if table.row.status == MatchStatus::Waiting {
                 cancel(conn, &mut table, "expired", None, now)?;

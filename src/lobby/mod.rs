@@ -14,7 +14,7 @@ pub mod seeks;
 use crate::error::Error;
 use crate::matches::MatchStatus;
 use crate::personal::{Exported, Leaving, Owner, Phase};
-use crate::schema::{challenges, rematch_offers, seeks as seek_rows};
+use crate::schema::seeks as seek_rows;
 use diesel::prelude::*;
 use diesel::PgConnection;
 use uuid::Uuid;
@@ -35,11 +35,8 @@ pub const PERSONAL: Owner = Owner {
 fn leave(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
     let (user, now) = (leaving.user, leaving.now);
     diesel::delete(seek_rows::table.filter(seek_rows::user_id.eq(user))).execute(conn)?;
-    diesel::delete(rematch_offers::table.filter(rematch_offers::user_id.eq(user))).execute(conn)?;
-    let challenged: Vec<Uuid> = challenges::table
-        .filter(challenges::user_id.eq(user))
-        .select(challenges::match_id)
-        .load(conn)?;
+    crate::matches::rematch_offers::withdraw_all(conn, user)?;
+    let challenged: Vec<Uuid> = crate::matches::challenged::matches_of(user).load(conn)?;
     for id in challenged {
         challenge::decline(conn, id, user, now, leaving.random)?;
     }

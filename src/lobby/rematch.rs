@@ -13,7 +13,6 @@ use crate::error::Error;
 use crate::matches::{MatchStatus, MatchView, Table};
 use crate::notify::outbox::Enqueue;
 use crate::players::{self, Player};
-use crate::schema::rematch_offers;
 use diesel::prelude::*;
 use diesel::PgConnection;
 use posthorn_rules::{MatchState, Random};
@@ -79,18 +78,7 @@ pub fn ask_for(
     for other in everyone.iter().filter(|u| **u != user) {
         crate::friends::ensure_not_blocked(conn, user, *other, "a player of this match")?;
     }
-    let new = diesel::insert_into(rematch_offers::table)
-        .values((
-            rematch_offers::match_id.eq(match_id),
-            rematch_offers::user_id.eq(user),
-            rematch_offers::created_at.eq(ask.now),
-        ))
-        .on_conflict_do_nothing()
-        .execute(conn)?;
-    let asked: Vec<Uuid> = rematch_offers::table
-        .filter(rematch_offers::match_id.eq(match_id))
-        .select(rematch_offers::user_id)
-        .load(conn)?;
+    let (new, asked) = crate::matches::rematch_offers::ask(conn, match_id, user, ask.now)?;
     // A computer opponent always agrees (docs/bots.md, "In the service").
     let is_computer =
         |u: &Uuid| (table.players.get(u)).is_some_and(|p| crate::computer::level_of(p).is_some());
@@ -102,7 +90,7 @@ pub fn ask_for(
     let names = players::load(conn, everyone.clone())?;
     let named = |ids: &[Uuid]| ids.iter().filter_map(|u| names.get(u).cloned()).collect();
     if !waiting.is_empty() {
-        if new > 0 {
+        if new {
             let told = crate::notices::rematch_offered(&waiting, &table);
             Enqueue::new(match_id, told, ask.now).execute(conn)?;
         }

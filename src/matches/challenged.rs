@@ -1,12 +1,14 @@
-//! Who is challenged to a match: the reads the match aggregate needs of
-//! the lobby's challenges (a held seat shows in the view and lets the
-//! challenged player see the match). Challenges are written by
-//! `lobby::challenge`.
+//! Seats held for the challenged (docs/decisions/challenges-and-lobby.md):
+//! a challenge holds a seat of a waiting match, so it is the match's, and
+//! this file is the one place that names the `challenges` table. A held
+//! seat shows in the view and lets the challenged player see the match;
+//! when a challenge is made, answered or expires is `lobby::challenge`'s
+//! decision, written through the use cases here.
 
 use crate::error::Error;
 use crate::players::Player;
 use crate::schema::{challenges, users};
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use serde::{Deserialize, Serialize};
@@ -72,4 +74,92 @@ pub fn matches_of(
         .filter(challenges::user_id.eq(user))
         .select(challenges::match_id)
         .into_boxed()
+}
+
+/// Ids of matches, as a subquery (the type of `reads::Ids`).
+type Ids = crate::schema::matches::BoxedQuery<'static, diesel::pg::Pg, diesel::sql_types::Uuid>;
+
+/// Hold `seat` of a new match for `user` until `days` have passed.
+pub fn hold(
+    conn: &mut PgConnection,
+    (match_id, seat): (Uuid, usize),
+    user: Uuid,
+    now: DateTime<Utc>,
+    days: i64,
+) -> Result<(), Error> {
+    diesel::insert_into(challenges::table)
+        .values((
+            challenges::match_id.eq(match_id),
+            challenges::seat.eq(seat as i16),
+            challenges::user_id.eq(user),
+            challenges::created_at.eq(now),
+            challenges::expires_at.eq(now + Duration::days(days)),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The seat of the match held for `user`, if any.
+pub fn seat_held_for(
+    conn: &mut PgConnection,
+    match_id: Uuid,
+    user: Uuid,
+) -> Result<Option<i16>, Error> {
+    Ok(challenges::table
+        .filter(
+            challenges::match_id
+                .eq(match_id)
+                .and(challenges::user_id.eq(user)),
+        )
+        .select(challenges::seat)
+        .first(conn)
+        .optional()?)
+}
+
+/// The held seat is taken or given up.
+pub fn release(conn: &mut PgConnection, match_id: Uuid, seat: i16) -> Result<(), Error> {
+    diesel::delete(challenges::table.find((match_id, seat))).execute(conn)?;
+    Ok(())
+}
+
+/// Every held seat of the match goes (it is cancelled); who held them.
+pub fn release_all(conn: &mut PgConnection, match_id: Uuid) -> Result<Vec<Uuid>, Error> {
+    Ok(
+        diesel::delete(challenges::table.filter(challenges::match_id.eq(match_id)))
+            .returning(challenges::user_id)
+            .get_results(conn)?,
+    )
+}
+
+/// Unanswered challenges to `to` in the matches `made` (the waiting
+/// matches their sender made: `reads::waiting_made_by`).
+pub fn waiting_in(conn: &mut PgConnection, made: Ids, to: Uuid) -> Result<i64, Error> {
+    Ok(challenges::table
+        .filter(challenges::match_id.eq_any(made))
+        .filter(challenges::user_id.eq(to))
+        .count()
+        .get_result(conn)?)
+}
+
+/// How many challenges wait for `user`'s answer (the summary's count).
+pub fn waiting_for(conn: &mut PgConnection, user: Uuid) -> Result<i64, Error> {
+    Ok(challenges::table
+        .filter(challenges::user_id.eq(user))
+        .count()
+        .get_result(conn)?)
+}
+
+/// The matches of `waiting` (`reads::waiting`) whose challenges went
+/// unanswered until `now`.
+pub fn expired(
+    conn: &mut PgConnection,
+    waiting: Ids,
+    now: DateTime<Utc>,
+) -> Result<Vec<Uuid>, Error> {
+    Ok(challenges::table
+        .filter(challenges::expires_at.le(now))
+        .filter(challenges::match_id.eq_any(waiting))
+        .select(challenges::match_id)
+        .distinct()
+        .load(conn)?)
 }

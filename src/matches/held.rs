@@ -7,7 +7,7 @@
 //! round trips.
 
 use super::{EventRow, MatchRow, MatchStatus};
-use crate::notify::outbox::Notice;
+use crate::notify::outbox::{ManyNotices, Notice};
 use chrono::{DateTime, Utc};
 use diesel::pg::Pg;
 use diesel::query_builder::{AstPass, QueryFragment, QueryId};
@@ -48,12 +48,7 @@ pub struct HeldWrites {
     notice_at: Vec<Option<DateTime<Utc>>>,
     deadline_at: Vec<Option<DateTime<Utc>>>,
     result: Vec<Option<Value>>,
-    // notices
-    notice_match: Vec<Uuid>,
-    notice_user: Vec<Uuid>,
-    notice_seq: Vec<i32>,
-    notice_kind: Vec<String>,
-    notice_payload: Vec<Value>,
+    notices: ManyNotices,
 }
 
 impl HeldWrites {
@@ -86,13 +81,7 @@ impl HeldWrites {
         self.notice_at.push(row.notice_at);
         self.deadline_at.push(row.deadline_at);
         self.result.push(row.result.clone());
-        for n in held.notices {
-            self.notice_match.push(row.id);
-            self.notice_user.push(n.user);
-            self.notice_seq.push(n.seq);
-            self.notice_kind.push(n.kind.name().to_owned());
-            self.notice_payload.push(n.payload);
-        }
+        self.notices.add(row.id, held.notices);
     }
 
     pub fn is_empty(&self) -> bool {
@@ -143,23 +132,9 @@ impl QueryFragment<Pg> for HeldWrites {
         out.push_bind_param::<Array<Nullable<Jsonb>>, _>(&self.result)?;
         out.push_sql(
             ") AS u (id, status, seq, updated_at, to_act, awaiting, notice_at, deadline_at, result) \
-             WHERE m.id = u.id) \
-             INSERT INTO notices (user_id, match_id, seq, kind, payload, created_at) \
-             SELECT n.user_id, n.match_id, n.seq, n.kind, n.payload, ",
+             WHERE m.id = u.id) ",
         );
-        out.push_bind_param::<Timestamptz, _>(&self.at)?;
-        out.push_sql(" FROM unnest(");
-        out.push_bind_param::<Array<SqlUuid>, _>(&self.notice_match)?;
-        out.push_sql(", ");
-        out.push_bind_param::<Array<SqlUuid>, _>(&self.notice_user)?;
-        out.push_sql(", ");
-        out.push_bind_param::<Array<Integer>, _>(&self.notice_seq)?;
-        out.push_sql(", ");
-        out.push_bind_param::<Array<Text>, _>(&self.notice_kind)?;
-        out.push_sql(", ");
-        out.push_bind_param::<Array<Jsonb>, _>(&self.notice_payload)?;
-        out.push_sql(") AS n (match_id, user_id, seq, kind, payload)");
-        Ok(())
+        self.notices.walk_insert(&self.at, out)
     }
 }
 

@@ -359,18 +359,11 @@ pub fn friends(conn: &mut PgConnection, me: Uuid) -> Result<crate::friends::Frie
 /// Where each of the matches `ids` stands for its open pages
 /// (`crate::live`): its seq and how many rematch offers it has.
 pub fn stands(conn: &mut PgConnection, ids: &[Uuid]) -> Result<Vec<(Uuid, i32, i64)>, Error> {
-    use crate::schema::rematch_offers;
     let seqs: Vec<(Uuid, i32)> = matches::table
         .filter(matches::id.eq_any(ids))
         .select((matches::id, matches::seq))
         .load(conn)?;
-    let offers: HashMap<Uuid, i64> = rematch_offers::table
-        .filter(rematch_offers::match_id.eq_any(ids))
-        .group_by(rematch_offers::match_id)
-        .select((rematch_offers::match_id, diesel::dsl::count_star()))
-        .load::<(Uuid, i64)>(conn)?
-        .into_iter()
-        .collect();
+    let offers = super::rematch_offers::counts(conn, ids)?;
     Ok(seqs
         .into_iter()
         .map(|(id, seq)| (id, seq, offers.get(&id).copied().unwrap_or(0)))

@@ -52,11 +52,7 @@ impl Table {
 
     /// The seats of the players who asked for a rematch (`lobby::rematch`).
     fn rematch_asked_by(&self, conn: &mut PgConnection) -> Result<Vec<u8>, Error> {
-        use crate::schema::rematch_offers;
-        let asked: Vec<Uuid> = rematch_offers::table
-            .filter(rematch_offers::match_id.eq(self.row.id))
-            .select(rematch_offers::user_id)
-            .load(conn)?;
+        let asked = super::rematch_offers::asked(conn, self.row.id)?;
         let seats = self.seats.iter().enumerate();
         Ok(seats
             .filter(|(_, user)| user.is_some_and(|u| asked.contains(&u)))

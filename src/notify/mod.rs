@@ -67,6 +67,9 @@ pub struct Courier {
     /// match since `seq` (a notice held at the table is then dropped):
     /// given from above, where matches are read.
     pub acted: Acted,
+    /// A turn notice's table talk, in the fan-out's statement: given from
+    /// above, by talk, which owns it.
+    pub turn_talk: &'static outbox::TurnTalk,
     /// Signs one-click unsubscribe links.
     pub keys: std::sync::Arc<crate::auth::Keys>,
     /// Where links in messages point.

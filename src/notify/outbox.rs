@@ -93,8 +93,64 @@ impl NoticeColumns {
     }
 }
 
+/// Notices about many matches at once, as the columns a statement's tail
+/// unnests: the deadline sweep's held appends (`matches::held`) write them
+/// in the statement that writes their events and match rows.
+#[derive(Default)]
+pub struct ManyNotices {
+    matches: Vec<Uuid>,
+    users: Vec<Uuid>,
+    seqs: Vec<i32>,
+    kinds: Vec<String>,
+    payloads: Vec<Value>,
+}
+
+impl ManyNotices {
+    /// Add the `notices` about one match.
+    pub fn add(&mut self, match_id: Uuid, notices: Vec<Notice>) {
+        for n in notices {
+            self.matches.push(match_id);
+            self.users.push(n.user);
+            self.seqs.push(n.seq);
+            self.kinds.push(n.kind.name().to_owned());
+            self.payloads.push(n.payload);
+        }
+    }
+
+    /// `INSERT INTO notices …`, every row stamped `at`.
+    pub fn walk_insert<'b>(
+        &'b self,
+        at: &'b DateTime<Utc>,
+        mut out: AstPass<'_, 'b, Pg>,
+    ) -> QueryResult<()> {
+        out.push_sql(
+            "INSERT INTO notices (user_id, match_id, seq, kind, payload, created_at) \
+             SELECT n.user_id, n.match_id, n.seq, n.kind, n.payload, ",
+        );
+        out.push_bind_param::<Timestamptz, _>(at)?;
+        out.push_sql(" FROM unnest(");
+        out.push_bind_param::<Array<SqlUuid>, _>(&self.matches)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Array<SqlUuid>, _>(&self.users)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Array<Integer>, _>(&self.seqs)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Array<Text>, _>(&self.kinds)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Array<Jsonb>, _>(&self.payloads)?;
+        out.push_sql(") AS n (match_id, user_id, seq, kind, payload)");
+        Ok(())
+    }
+}
+
 /// Notices fanned out per statement.
 pub const FAN_OUT_BATCH: i64 = 1000;
+
+/// Whether a turn notice for the seat `s` (`s.user_id`, `s.match_id`) is
+/// queued and not yet fanned out: talk leaves such a table's unread count
+/// for the turn notice to carry (`talk::told`).
+pub const TURN_QUEUED: &str = "EXISTS (SELECT 1 FROM notices n WHERE n.user_id = s.user_id \
+    AND n.match_id = s.match_id AND n.kind = 'your_turn')";
 
 /// Move up to [`FAN_OUT_BATCH`] notices into the outbox, as one email row
 /// (when the user has an address, wants this kind by email and takes no
@@ -108,10 +164,11 @@ pub const FAN_OUT_BATCH: i64 = 1000;
 /// statement that writes their rows, so workers fanning out together take
 /// each once; a duplicate of a delivery's key is skipped. A turn notice
 /// carries the table's unread messages, which it tells instead of a message
-/// notice (`talk::told`; docs/decisions/table-talk.md, "Hearing of a
-/// message") — where it goes out at all: one the player gets on no channel
-/// folds nothing. Returns (notices, rows).
-pub fn fan_out(conn: &mut PgConnection) -> Result<(i64, i64), Error> {
+/// notice (docs/decisions/table-talk.md, "Hearing of a message") — where it
+/// goes out at all: one the player gets on no channel folds nothing. The
+/// talk's part of the statement is handed down by talk, which owns it
+/// ([`TurnTalk`]). Returns (notices, rows).
+pub fn fan_out(conn: &mut PgConnection, talk: &TurnTalk) -> Result<(i64, i64), Error> {
     #[derive(QueryableByName)]
     struct Counts {
         #[diesel(sql_type = BigInt)]
@@ -119,7 +176,7 @@ pub fn fan_out(conn: &mut PgConnection) -> Result<(i64, i64), Error> {
         #[diesel(sql_type = BigInt)]
         fanned: i64,
     }
-    let counts: Counts = diesel::sql_query(
+    let counts: Counts = diesel::sql_query(format!(
         "WITH taken AS ( \
            DELETE FROM notices WHERE id IN ( \
              SELECT id FROM notices ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED) \
@@ -133,8 +190,7 @@ pub fn fan_out(conn: &mut PgConnection) -> Result<(i64, i64), Error> {
              n.created_at, n.created_at, n.request_id \
              FROM taken n \
              JOIN users u ON u.id = n.user_id AND u.deleted_at IS NULL \
-             LEFT JOIN talk_seats ts ON n.kind = 'your_turn' AND ts.user_id = n.user_id \
-               AND ts.match_id = n.match_id AND ts.unread > 0 AND NOT ts.muted \
+             {unread} \
              LEFT JOIN notification_settings s ON s.user_id = u.id \
              CROSS JOIN LATERAL ( \
                SELECT 'email' AS channel \
@@ -152,17 +208,25 @@ pub fn fan_out(conn: &mut PgConnection) -> Result<(i64, i64), Error> {
                   AND COALESCE((s.settings -> 'push' ->> n.kind)::boolean, true) \
              ) c \
            ON CONFLICT DO NOTHING RETURNING user_id, match_id, kind, created_at), \
-         folded AS ( \
-           UPDATE talk_seats ts SET tell_at = NULL, told_at = f.created_at \
-             FROM (SELECT DISTINCT user_id, match_id, created_at FROM fanned \
-                    WHERE kind = 'your_turn') f \
-            WHERE ts.user_id = f.user_id AND ts.match_id = f.match_id \
-              AND ts.unread > 0 AND NOT ts.muted) \
+         folded AS ({told}) \
          SELECT (SELECT count(*) FROM taken) AS taken, (SELECT count(*) FROM fanned) AS fanned",
-    )
+        unread = talk.unread,
+        told = talk.told,
+    ))
     .bind::<BigInt, _>(FAN_OUT_BATCH)
     .get_result(conn)?;
     Ok((counts.taken, counts.fanned))
+}
+
+/// A table's talk in a turn notice, as its owner (`talk::told::TURN_TALK`)
+/// words it for the fan-out's one statement.
+pub struct TurnTalk {
+    /// A `LEFT JOIN` giving `ts.unread` for the notice `n` being fanned
+    /// out: the table's unread messages a turn notice carries, or NULL.
+    pub unread: &'static str,
+    /// A statement marking those unread messages told, for the deliveries
+    /// written (`fanned`: user_id, match_id, kind, created_at).
+    pub told: &'static str,
 }
 
 /// The outbox insert alone, for notices that come with no append (a new

@@ -499,9 +499,8 @@ pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
     let mut done = Delivered::default();
     // The actions' notices become deliveries first
     // (docs/decisions/notifications.md).
-    while crate::db::transaction(&courier.pool, super::outbox::fan_out)?.0
-        == super::outbox::FAN_OUT_BATCH
-    {}
+    let fan_out = |c: &mut PgConnection| super::outbox::fan_out(c, courier.turn_talk);
+    while crate::db::transaction(&courier.pool, fan_out)?.0 == super::outbox::FAN_OUT_BATCH {}
     loop {
         let claimed = crate::db::transaction(&courier.pool, |c| {
             let rows = claim(c, now)?;

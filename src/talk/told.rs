@@ -19,6 +19,19 @@ use diesel::PgConnection;
 use serde_json::json;
 use uuid::Uuid;
 
+/// A turn notice carries its table's unread messages and marks them told:
+/// talk's part of the outbox's fan-out (`notify::outbox::fan_out`), one
+/// statement for speed, worded here where the seats' counts are kept.
+pub const TURN_TALK: crate::notify::outbox::TurnTalk = crate::notify::outbox::TurnTalk {
+    unread: "LEFT JOIN talk_seats ts ON n.kind = 'your_turn' AND ts.user_id = n.user_id \
+               AND ts.match_id = n.match_id AND ts.unread > 0 AND NOT ts.muted",
+    told: "UPDATE talk_seats ts SET tell_at = NULL, told_at = f.created_at \
+             FROM (SELECT DISTINCT user_id, match_id, created_at FROM fanned \
+                    WHERE kind = 'your_turn') f \
+            WHERE ts.user_id = f.user_id AND ts.match_id = f.match_id \
+              AND ts.unread > 0 AND NOT ts.muted",
+};
+
 /// How long the first unread message waits to be told: a burst of
 /// messages, or the move that follows them, makes one notice.
 pub const GATHER: Duration = Duration::seconds(60);
@@ -65,13 +78,12 @@ struct Due {
 /// its fan-out). A table whose turn notice is queued, not yet fanned
 /// out, is left for that notice to carry the count. Returns how many.
 pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
-    let due: Vec<Due> = diesel::sql_query(
+    let due: Vec<Due> = diesel::sql_query(format!(
         "UPDATE talk_seats s SET tell_at = NULL, told_at = $1, told = s.told + 1 \
-         WHERE s.tell_at <= $1 AND NOT s.muted AND s.unread > 0 \
-           AND NOT EXISTS (SELECT 1 FROM notices n WHERE n.user_id = s.user_id \
-             AND n.match_id = s.match_id AND n.kind = 'your_turn') \
+         WHERE s.tell_at <= $1 AND NOT s.muted AND s.unread > 0 AND NOT {} \
          RETURNING s.user_id, s.match_id, s.unread, s.told",
-    )
+        crate::notify::outbox::TURN_QUEUED
+    ))
     .bind::<Timestamptz, _>(now)
     .load(conn)?;
     let ids: Vec<Uuid> = due.iter().map(|d| d.match_id).collect();

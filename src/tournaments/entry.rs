@@ -384,6 +384,18 @@ fn ensure_room(row: &TournamentRow, wanted: usize) -> Result<(), Error> {
     Ok(())
 }
 
+/// The invitations waiting for `user`'s answer, in open tournaments (the
+/// home summary's count).
+pub fn invitations_waiting_for(conn: &mut PgConnection, user: Uuid) -> Result<i64, Error> {
+    Ok(tournament_players::table
+        .inner_join(tournaments::table)
+        .filter(tournament_players::user_id.eq(user))
+        .filter(tournament_players::state.eq(EntrantState::Invited))
+        .filter(tournaments::status.eq(Status::Open))
+        .count()
+        .get_result(conn)?)
+}
+
 /// The players invited or joined.
 pub fn in_it(conn: &mut PgConnection, id: Uuid) -> Result<Vec<Uuid>, Error> {
     Ok(tournament_players::table

@@ -61,7 +61,7 @@ fn main() {
         let fanned = app
             .blocking(|s| {
                 let conn = &mut s.pool.get().unwrap();
-                std::iter::from_fn(|| Some(posthorn::notify::outbox::fan_out(conn).unwrap()))
+                std::iter::from_fn(|| Some(posthorn::notify::outbox::fan_out(conn, &posthorn::talk::told::TURN_TALK).unwrap()))
                     .take_while(|(taken, _)| *taken > 0)
                     .map(|(_, fanned)| fanned)
                     .sum::<i64>()

@@ -541,7 +541,13 @@ async fn a_computer_moves_exactly_once_when_an_instance_dies_mid_search() {
     let claimed = app
         .blocking(move |s| {
             posthorn::db::transaction(&s.pool, |c| {
-                job_queue::claim(c, &job_queue::Lane::ALL, now, lease)
+                job_queue::claim(
+                    c,
+                    &job_queue::Lane::ALL,
+                    now,
+                    lease,
+                    &posthorn::computer::budget::SPENT,
+                )
             })
             .unwrap()
         })

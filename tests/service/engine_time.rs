@@ -65,7 +65,10 @@ async fn next_claim(app: &TestApp, lanes: &'static [Lane]) -> Option<Job> {
     app.blocking(move |s| {
         let lease = chrono::Duration::seconds(60);
         let now = s.clock.now();
-        posthorn::db::transaction(&s.pool, |c| job_queue::claim(c, lanes, now, lease)).unwrap()
+        posthorn::db::transaction(&s.pool, |c| {
+            job_queue::claim(c, lanes, now, lease, &posthorn::computer::budget::SPENT)
+        })
+        .unwrap()
     })
     .await
 }

@@ -205,7 +205,7 @@ async fn q9_a_deadline_passed_in_ffa_eliminates_that_player_and_three_play_on() 
     let told = app
         .blocking(|s| {
             let conn = &mut s.pool.get().unwrap();
-            posthorn::notify::outbox::fan_out(conn).unwrap();
+            posthorn::notify::outbox::fan_out(conn, &posthorn::talk::told::TURN_TALK).unwrap();
             diesel::sql_query(
                 "SELECT count(DISTINCT user_id) AS n FROM notifications WHERE kind = 'player_eliminated'",
             )

@@ -94,7 +94,13 @@ async fn claim_all(app: &TestApp, now: chrono::DateTime<chrono::Utc>) -> Vec<Job
     app.blocking(move |s| {
         let mut claimed = Vec::new();
         while let Some(job) = posthorn::db::transaction(&s.pool, |c| {
-            job_queue::claim(c, &job_queue::Lane::ALL, now, lease)
+            job_queue::claim(
+                c,
+                &job_queue::Lane::ALL,
+                now,
+                lease,
+                &posthorn::computer::budget::SPENT,
+            )
         })
         .unwrap()
         {
@@ -133,7 +139,13 @@ async fn two_instances_claim_each_job_once_and_a_crashed_claim_is_taken_over() {
     let retaken = app
         .blocking(move |s| {
             posthorn::db::transaction(&s.pool, |c| {
-                job_queue::claim(c, &job_queue::Lane::ALL, after, lease)
+                job_queue::claim(
+                    c,
+                    &job_queue::Lane::ALL,
+                    after,
+                    lease,
+                    &posthorn::computer::budget::SPENT,
+                )
             })
             .unwrap()
         })
@@ -259,7 +271,13 @@ async fn a_panicking_worker_fails_its_attempts_and_a_dead_last_attempt_fails_the
             .blocking(move |s| {
                 posthorn::db::transaction(&s.pool, |c| {
                     let mut all = Vec::new();
-                    while let Some(job) = job_queue::claim(c, &job_queue::Lane::ALL, at, lease)? {
+                    while let Some(job) = job_queue::claim(
+                        c,
+                        &job_queue::Lane::ALL,
+                        at,
+                        lease,
+                        &posthorn::computer::budget::SPENT,
+                    )? {
                         all.push(job.id);
                     }
                     Ok(all)

@@ -268,7 +268,12 @@ async fn another_instance_refuses_an_ended_session_after_its_next_reading() {
         .blocking(|s| {
             let mut conn = s.pool.get().unwrap();
             s.revoked
-                .refresh(&mut conn, s.clock.now(), s.config.access_token_seconds)
+                .refresh(
+                    &mut conn,
+                    s.clock.now(),
+                    s.config.access_token_seconds,
+                    posthorn::accounts::ended_since,
+                )
                 .unwrap()
         })
         .await;

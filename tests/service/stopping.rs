@@ -114,8 +114,14 @@ async fn a_stopped_instance_drains_finishes_its_requests_and_hands_back_its_job_
             let mut conn = s.pool.get().unwrap();
             let now = chrono::Utc::now();
             let lanes = posthorn::job_queue::Lane::ALL;
-            posthorn::job_queue::claim(&mut conn, &lanes, now, chrono::Duration::seconds(60))
-                .unwrap()
+            posthorn::job_queue::claim(
+                &mut conn,
+                &lanes,
+                now,
+                chrono::Duration::seconds(60),
+                &posthorn::computer::budget::SPENT,
+            )
+            .unwrap()
         })
         .await
         .expect("the job is due again at once");

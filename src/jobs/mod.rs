@@ -7,7 +7,6 @@
 
 pub mod deadlines;
 pub mod delivery;
-pub mod digest;
 pub mod one_off;
 pub mod threads;
 

@@ -1,7 +1,9 @@
-//! What the timed notices (the daily digest, the morning puzzle) ask of
-//! the notices' tables: who asked for them, in which time zone, and the
-//! digest's one delivery a day. The digest's contents are composed above
-//! (`jobs::digest`); notify owns its settings and its outbox.
+//! Notices that come by the clock rather than by an action: the seam
+//! ([`Timed`]) whose sources the notices policy lists
+//! (`notices::TIMED`), and what they ask of the notices' tables: who asked
+//! for them, in which time zone, and the digest's one delivery a day. What
+//! a digest or a morning says is composed above (`notices::digest`,
+//! `puzzles::morning`); notify owns its settings and its outbox.
 
 use super::{Channel, Kind};
 use crate::error::Error;
@@ -11,6 +13,16 @@ use diesel::prelude::*;
 use diesel::PgConnection;
 use serde_json::Value;
 use uuid::Uuid;
+
+/// A notice that comes by the clock: the daily digest, a table's message
+/// notices, the morning puzzle. The outbox job asks each source to queue
+/// what is due, each in its own transaction, before it delivers.
+pub trait Timed: Sync {
+    /// Its name, for the logs.
+    fn name(&self) -> &'static str;
+    /// Queue what is due at `now`; how many notices.
+    fn queue_due(&self, conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error>;
+}
 
 /// A reader of a timed notice, and their time zone.
 #[derive(QueryableByName)]

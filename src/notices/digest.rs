@@ -3,7 +3,8 @@
 //! messages: docs/decisions/table-talk.md, "Hearing of a message"), nearest
 //! deadline first. It is queued in the outbox like any notification; the
 //! dedupe key (the nil match and the local date as seq) makes it once a
-//! day, whatever the instance count.
+//! day, whatever the instance count. A source of the timed notices
+//! ([`Digest`], listed in `notices::TIMED`).
 
 use crate::error::Error;
 use crate::notify::{timed, MORNING};
@@ -11,8 +12,21 @@ use chrono::{DateTime, NaiveTime, Utc};
 use diesel::PgConnection;
 use uuid::Uuid;
 
+/// The daily digest, as a source of the timed notices.
+pub struct Digest;
+
+impl timed::Timed for Digest {
+    fn name(&self) -> &'static str {
+        "digest"
+    }
+
+    fn queue_due(&self, conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
+        enqueue_due(conn, now)
+    }
+}
+
 /// Queue today's digest for every digest reader whose morning has come.
-pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
+fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
     let readers: Vec<(Uuid, String)> = (timed::digest_readers(conn)?.into_iter())
         .map(|r| (r.id, r.time_zone))
         .collect();

@@ -3,7 +3,9 @@
 //! [`Tell`] reaction), and what the lobby tells them — invited, a rematch
 //! offered, a match cancelled. The notices go to the outbox in the same
 //! statement as the events (`notify::outbox`), which knows nothing of
-//! matches.
+//! matches. And which notices come by the clock ([`TIMED`]).
+
+pub mod digest;
 
 use crate::error::Error;
 use crate::matches::duties::TimedDuty;
@@ -16,6 +18,15 @@ use diesel::PgConnection;
 use posthorn_rules::{DutyKind, MatchState, Seat, Told};
 use serde_json::json;
 use uuid::Uuid;
+
+/// The notices that come by the clock, each queued in its own transaction
+/// by the outbox job before it delivers: the daily digest, a table's
+/// message notices, the morning puzzle.
+pub static TIMED: &[&dyn crate::notify::timed::Timed] = &[
+    &digest::Digest,
+    &crate::talk::told::MessageNotices,
+    &crate::puzzles::morning::Morning,
+];
 
 /// A vacation shorter than this ends without telling the opponents
 /// (docs/decisions/matches-and-deadlines.md, "Vacation"): its start told

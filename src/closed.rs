@@ -1,5 +1,5 @@
 //! Closed sets stored as text (a tournament's status, an entrant's
-//! state): one list per set, written once through `text_enum!`, from which
+//! state, a puzzle's goal, an attempt's state): one list per set, written once through `text_enum!`, from which
 //! its text, its parse and its diesel `ToSql`/`FromSql` are derived, so a
 //! query names a variant, never a string. They sit on the lowest floor
 //! because the lobby and the home summary filter by them too.
@@ -85,5 +85,34 @@ text_enum! {
         /// By their rating in its game, strongest first.
         Rating => "rating",
         Random => "random",
+    }
+}
+
+text_enum! {
+    /// What a puzzle asks of its solver (docs/puzzles.md).
+    pub enum PuzzleGoal {
+        /// The line wins the match.
+        Win => "win",
+        /// The line wins decisive material.
+        Gain => "gain",
+    }
+}
+
+impl From<posthorn_rules::puzzles::Goal> for PuzzleGoal {
+    fn from(goal: posthorn_rules::puzzles::Goal) -> PuzzleGoal {
+        match goal {
+            posthorn_rules::puzzles::Goal::Win => PuzzleGoal::Win,
+            posthorn_rules::puzzles::Goal::Gain => PuzzleGoal::Gain,
+        }
+    }
+}
+
+text_enum! {
+    /// Where a player's attempt at a puzzle stands.
+    pub enum AttemptState {
+        Playing => "playing",
+        Solved => "solved",
+        /// The solution was asked for.
+        GivenUp => "given_up",
     }
 }

@@ -432,7 +432,12 @@ impl Live {
         let talked = crate::talk::messages::latest(conn, &ids)?;
         let mut watched = self.watched.lock().unwrap_or_else(|e| e.into_inner());
         let mut talked_since = Vec::new();
-        for (id, seq, offers) in stands {
+        for reads::Stand {
+            id,
+            seq,
+            rematch_offers: offers,
+        } in stands
+        {
             let Some((_, known)) = watched.get_mut(&id) else {
                 continue;
             };

@@ -41,9 +41,9 @@ fn leave(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error
         challenge::decline(conn, id, user, now, leaving.random)?;
     }
     // Locked in id order, as a tournament withdrawal locks them.
-    for (id, status, _) in crate::matches::reads::lock_open_of(conn, user)? {
-        if status == MatchStatus::Waiting {
-            challenge::abandon(conn, id, user, now)?;
+    for open in crate::matches::reads::lock_open_of(conn, user)? {
+        if open.status == MatchStatus::Waiting {
+            challenge::abandon(conn, open.id, user, now)?;
         }
     }
     Ok(())

@@ -53,11 +53,15 @@ pub fn row(conn: &mut PgConnection, id: Uuid) -> Result<Option<MatchRow>, Error>
         .optional()?)
 }
 
-/// A match waiting on `user`, as a reminder lists it.
-pub type Awaiting = (Uuid, String, Option<DateTime<Utc>>);
+/// A match waiting on a player, as a reminder lists it.
+#[derive(Queryable)]
+pub struct Awaiting {
+    pub id: Uuid,
+    pub game: String,
+    pub deadline_at: Option<DateTime<Utc>>,
+}
 
-/// The active matches waiting on `user`: id, game and deadline, the
-/// nearest deadline first.
+/// The active matches waiting on `user`, the nearest deadline first.
 pub fn awaiting(conn: &mut PgConnection, user: Uuid) -> Result<Vec<Awaiting>, Error> {
     Ok(matches::table
         .filter(matches::status.eq(MatchStatus::Active))
@@ -170,12 +174,16 @@ pub fn active_of(conn: &mut PgConnection, user: Uuid) -> Result<Vec<Uuid>, Error
         .load(conn)?)
 }
 
-/// The active or waiting matches `user` sits in, locked in id order:
-/// id, status and seq.
-pub fn lock_open_of(
-    conn: &mut PgConnection,
-    user: Uuid,
-) -> Result<Vec<(Uuid, MatchStatus, i32)>, Error> {
+/// A match not yet over, as it stands.
+#[derive(Queryable)]
+pub struct Open {
+    pub id: Uuid,
+    pub status: MatchStatus,
+    pub seq: i32,
+}
+
+/// The active or waiting matches `user` sits in, locked in id order.
+pub fn lock_open_of(conn: &mut PgConnection, user: Uuid) -> Result<Vec<Open>, Error> {
     Ok(matches::table
         .filter(matches::id.eq_any(seated(user)))
         .filter(matches::status.eq_any([MatchStatus::Active, MatchStatus::Waiting]))
@@ -356,9 +364,15 @@ pub fn friends(conn: &mut PgConnection, me: Uuid) -> Result<crate::friends::Frie
     crate::friends::list(conn, me, &shared)
 }
 
-/// Where each of the matches `ids` stands for its open pages
-/// (`crate::live`): its seq and how many rematch offers it has.
-pub fn stands(conn: &mut PgConnection, ids: &[Uuid]) -> Result<Vec<(Uuid, i32, i64)>, Error> {
+/// Where a match stands for its open pages (`crate::live`).
+pub struct Stand {
+    pub id: Uuid,
+    pub seq: i32,
+    pub rematch_offers: i64,
+}
+
+/// Where each of the matches `ids` stands.
+pub fn stands(conn: &mut PgConnection, ids: &[Uuid]) -> Result<Vec<Stand>, Error> {
     let seqs: Vec<(Uuid, i32)> = matches::table
         .filter(matches::id.eq_any(ids))
         .select((matches::id, matches::seq))
@@ -366,7 +380,11 @@ pub fn stands(conn: &mut PgConnection, ids: &[Uuid]) -> Result<Vec<(Uuid, i32, i
     let offers = super::rematch_offers::counts(conn, ids)?;
     Ok(seqs
         .into_iter()
-        .map(|(id, seq)| (id, seq, offers.get(&id).copied().unwrap_or(0)))
+        .map(|(id, seq)| Stand {
+            id,
+            seq,
+            rematch_offers: offers.get(&id).copied().unwrap_or(0),
+        })
         .collect())
 }
 

@@ -56,13 +56,13 @@ fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Err
         }
         let list: Vec<serde_json::Value> = awaiting
             .iter()
-            .map(|(id, game, deadline)| serde_json::json!({"match_id": id, "game": game, "deadline_at": deadline}))
+            .map(|a| serde_json::json!({"match_id": a.id, "game": a.game, "deadline_at": a.deadline_at}))
             .collect();
-        let ids: Vec<Uuid> = talk.iter().map(|(id, _)| *id).collect();
+        let ids: Vec<Uuid> = talk.iter().map(|t| t.match_id).collect();
         let games = crate::matches::reads::games_of(conn, &ids)?;
         let messages: Vec<serde_json::Value> = talk
             .iter()
-            .map(|(id, unread)| serde_json::json!({"match_id": id, "game": games.get(id), "unread": unread}))
+            .map(|t| serde_json::json!({"match_id": t.match_id, "game": games.get(&t.match_id), "unread": t.unread}))
             .collect();
         let payload = serde_json::json!({"matches": list, "messages": messages});
         queued += timed::queue_digest(conn, user, day, &payload, now)?;

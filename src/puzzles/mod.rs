@@ -20,7 +20,7 @@ use crate::schema::puzzles;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
-use posthorn_rules::puzzles::{Found, Goal};
+use posthorn_rules::puzzles::Found;
 use posthorn_rules::GameId;
 use serde_json::Value;
 use uuid::Uuid;
@@ -36,7 +36,7 @@ pub struct PuzzleRow {
     pub seats: i16,
     pub solver: i16,
     pub line: Value,
-    pub goal: String,
+    pub goal: crate::closed::PuzzleGoal,
     pub depth: i32,
     pub margin: i32,
     pub source: String,
@@ -71,10 +71,6 @@ pub fn store(
     source: &str,
     now: DateTime<Utc>,
 ) -> Result<bool, Error> {
-    let goal = match found.goal {
-        Goal::Win => "win",
-        Goal::Gain => "gain",
-    };
     let row = PuzzleRow {
         id: Uuid::new_v4(),
         game: game.id().to_owned(),
@@ -83,7 +79,7 @@ pub fn store(
         seats: found.seats as i16,
         solver: i16::from(found.solver.0),
         line: serde_json::to_value(&found.line).map_err(|e| Error::Internal(e.to_string()))?,
-        goal: goal.to_owned(),
+        goal: found.goal.into(),
         depth: found.depth as i32,
         margin: found.margin,
         source: source.to_owned(),

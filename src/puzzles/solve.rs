@@ -6,6 +6,7 @@
 
 use super::rating::{self, PuzzleRating};
 use super::PuzzleRow;
+use crate::closed::AttemptState;
 use crate::error::Error;
 use crate::schema::{puzzle_attempts, puzzle_days, puzzles, users};
 use chrono::{DateTime, NaiveDate, Utc};
@@ -76,7 +77,7 @@ struct Attempt {
     user_id: Uuid,
     puzzle_id: Uuid,
     step: i32,
-    state: String,
+    state: AttemptState,
     missed: bool,
     rated: bool,
     daily: Option<NaiveDate>,
@@ -128,18 +129,18 @@ fn view_of(row: &PuzzleRow, attempt: &Attempt) -> Result<PuzzleView, Error> {
     let step = attempt.step as usize;
     let state = board(row, &line, step)?;
     let solver = Seat(row.solver as u8);
-    let over = attempt.state != "playing";
+    let over = attempt.state != AttemptState::Playing;
     Ok(PuzzleView {
         id: row.id,
         game: row.game.clone(),
         options: row.config.clone(),
         seat: solver.0,
-        goal: row.goal.clone(),
+        goal: row.goal.as_str().to_owned(),
         moves: line.iter().filter(|s| s.seat == solver).count(),
         rating: row.rating.round() as i32,
         view: state.view(Viewer::Seat(solver)),
         played: line[..step.min(line.len())].to_vec(),
-        state: attempt.state.clone(),
+        state: attempt.state.as_str().to_owned(),
         missed: attempt.missed,
         daily: attempt.daily,
         legal: if over {
@@ -179,7 +180,7 @@ fn attempt(
             user_id: user,
             puzzle_id: id,
             step: 0,
-            state: "playing".into(),
+            state: AttemptState::Playing,
             missed: false,
             rated: false,
             daily,
@@ -339,7 +340,7 @@ pub fn next(
         let open: Option<Uuid> = puzzle_attempts::table
             .inner_join(puzzles::table)
             .filter(puzzle_attempts::user_id.eq(me.user))
-            .filter(puzzle_attempts::state.eq("playing"))
+            .filter(puzzle_attempts::state.eq(AttemptState::Playing))
             .filter(puzzle_attempts::daily.is_null())
             .filter(puzzles::game.eq(game.id()))
             .select(puzzles::id)
@@ -376,7 +377,7 @@ fn save(conn: &mut PgConnection, a: &Attempt) -> Result<(), Error> {
     diesel::update(puzzle_attempts::table.find((a.user_id, a.puzzle_id)))
         .set((
             puzzle_attempts::step.eq(a.step),
-            puzzle_attempts::state.eq(&a.state),
+            puzzle_attempts::state.eq(a.state),
             puzzle_attempts::missed.eq(a.missed),
             puzzle_attempts::rated.eq(a.rated),
             puzzle_attempts::finished_at.eq(a.finished_at),
@@ -414,7 +415,7 @@ pub fn play(
     conn.transaction(|conn| {
         let row = puzzle(conn, id)?;
         let mut a = attempt(conn, me.user, id, None, now)?;
-        if a.state != "playing" {
+        if a.state != AttemptState::Playing {
             return Err(Error::conflict("this puzzle is over for you: open another"));
         }
         let line = line_of(&row)?;
@@ -444,7 +445,7 @@ pub fn play(
             if next < line.len() {
                 ("right", None)
             } else {
-                a.state = "solved".into();
+                a.state = AttemptState::Solved;
                 a.finished_at = Some(now);
                 let clean = !a.missed;
                 ("solved", count(conn, me, &row, &mut a, clean)?)
@@ -471,9 +472,9 @@ pub fn give_up(
     conn.transaction(|conn| {
         let row = puzzle(conn, id)?;
         let mut a = attempt(conn, me.user, id, None, now)?;
-        if a.state == "playing" {
+        if a.state == AttemptState::Playing {
             count(conn, me, &row, &mut a, false)?;
-            a.state = "given_up".into();
+            a.state = AttemptState::GivenUp;
             a.finished_at = Some(now);
             save(conn, &a)?;
         }
@@ -506,7 +507,7 @@ pub fn mine(
         .inner_join(puzzles::table)
         .filter(puzzle_attempts::user_id.eq(me.user))
         .filter(puzzles::game.eq(game.id()))
-        .filter(puzzle_attempts::state.eq("solved"))
+        .filter(puzzle_attempts::state.eq(AttemptState::Solved))
         .filter(puzzle_attempts::daily.is_not_null())
         .order(puzzle_attempts::daily.desc())
         .select((puzzle_attempts::daily, puzzle_attempts::day_began))

@@ -115,6 +115,15 @@ fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Err
     Ok(due.len())
 }
 
+/// A table with messages unread, and how many.
+#[derive(QueryableByName)]
+pub struct Unread {
+    #[diesel(sql_type = SqlUuid)]
+    pub match_id: Uuid,
+    #[diesel(sql_type = Integer)]
+    pub unread: i32,
+}
+
 /// The tables where `user` has messages unread (and not muted) and the
 /// newest came after `since`, most first: the daily digest lists them,
 /// each once (a table left unread is not mailed about every morning).
@@ -122,15 +131,8 @@ pub fn unread_tables(
     conn: &mut PgConnection,
     user: Uuid,
     since: DateTime<Utc>,
-) -> Result<Vec<(Uuid, i32)>, Error> {
-    #[derive(QueryableByName)]
-    struct Unread {
-        #[diesel(sql_type = SqlUuid)]
-        match_id: Uuid,
-        #[diesel(sql_type = Integer)]
-        unread: i32,
-    }
-    let rows: Vec<Unread> = diesel::sql_query(
+) -> Result<Vec<Unread>, Error> {
+    Ok(diesel::sql_query(
         "SELECT s.match_id, s.unread FROM talk_seats s \
          WHERE s.user_id = $1 AND s.unread > 0 AND NOT s.muted \
            AND (SELECT m.created_at FROM messages m WHERE m.match_id = s.match_id \
@@ -139,6 +141,5 @@ pub fn unread_tables(
     )
     .bind::<SqlUuid, _>(user)
     .bind::<Timestamptz, _>(since)
-    .load(conn)?;
-    Ok(rows.into_iter().map(|r| (r.match_id, r.unread)).collect())
+    .load(conn)?)
 }

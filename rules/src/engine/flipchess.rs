@@ -41,7 +41,7 @@ use super::{choose_scored, root_scores, Budget, Engine, Level, Sample, Search, W
 use crate::flipchess::board::{Board, Kind, Side};
 use crate::flipchess::cards::{Card, DECK_SIZE};
 use crate::flipchess::puzzle::{dealt, win_this_turn};
-use crate::flipchess::{Action, Config, Event, FlipChess, Phase, State, View};
+use crate::flipchess::{Action, Config, Event, FlipChess, Phase, PhaseKind, State, View};
 use crate::{Env, Game, Random, RuleError, Seat, SplitMix64};
 
 /// One sampled world: a whole match state.
@@ -214,9 +214,9 @@ impl Seen {
         let top = view.discard_top.as_deref().map(take).transpose()?;
         let board = Board::from_fen(&view.position)?;
         let shown = &view.phase;
-        let phase = match shown.kind.as_str() {
-            "play" => Phase::Play,
-            "drawn" => {
+        let phase = match shown.kind {
+            PhaseKind::Play => Phase::Play,
+            PhaseKind::Drawn => {
                 let name = shown
                     .drawn_card
                     .as_deref()
@@ -228,15 +228,14 @@ impl Seen {
                     .ok_or_else(|| bad("the drawn card is not in the hand"))?;
                 Phase::Drawn { card }
             }
-            "moving" => Phase::Moving {
+            PhaseKind::Moving => Phase::Moving {
                 colour: shown.colour.ok_or_else(|| bad("phase colour"))?,
                 left: shown.moves_left.ok_or_else(|| bad("moves_left"))?,
             },
-            "basic_move" => Phase::BasicMove,
-            "flip_decision" => Phase::FlipDecision {
+            PhaseKind::BasicMove => Phase::BasicMove,
+            PhaseKind::FlipDecision => Phase::FlipDecision {
                 victim: shown.flip_victim.ok_or_else(|| bad("flip_victim"))?,
             },
-            _ => return Err(bad("phase")),
         };
         let other = crate::flipchess::state::other(seat);
         let other_hand = view.hand_sizes[other.index()];

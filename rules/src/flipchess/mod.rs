@@ -51,10 +51,23 @@ pub struct Deal {
     pub turns: u32,
 }
 
+/// Which phase of a turn the view shows (§F3–§F7), by its name in the
+/// view's JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseKind {
+    Play,
+    Drawn,
+    Moving,
+    BasicMove,
+    FlipDecision,
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PhaseView {
     /// `play`, `drawn`, `moving`, `basic_move` or `flip_decision`.
-    pub kind: String,
+    #[schemars(with = "String")]
+    pub kind: PhaseKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub colour: Option<Colour>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -335,20 +348,20 @@ impl Game for FlipChess {
             _ => None,
         };
         let phase = match state.phase {
-            Phase::Play => PhaseView::named("play"),
+            Phase::Play => PhaseView::named(PhaseKind::Play),
             Phase::Drawn { card } => PhaseView {
                 drawn_card: (me == Some(state.on_move())).then(|| Card::of(card).name()),
-                ..PhaseView::named("drawn")
+                ..PhaseView::named(PhaseKind::Drawn)
             },
             Phase::Moving { colour, left } => PhaseView {
                 colour: Some(colour),
                 moves_left: Some(left),
-                ..PhaseView::named("moving")
+                ..PhaseView::named(PhaseKind::Moving)
             },
-            Phase::BasicMove => PhaseView::named("basic_move"),
+            Phase::BasicMove => PhaseView::named(PhaseKind::BasicMove),
             Phase::FlipDecision { victim } => PhaseView {
                 flip_victim: Some(victim),
-                ..PhaseView::named("flip_decision")
+                ..PhaseView::named(PhaseKind::FlipDecision)
             },
         };
         View {
@@ -457,9 +470,9 @@ fn moves_and_end(board: &Board, group: Group, out: &mut Vec<Action>) {
 }
 
 impl PhaseView {
-    fn named(kind: &'static str) -> PhaseView {
+    fn named(kind: PhaseKind) -> PhaseView {
         PhaseView {
-            kind: kind.to_owned(),
+            kind,
             colour: None,
             moves_left: None,
             drawn_card: None,

@@ -3,7 +3,7 @@
 //! of table talk, or no longer one (docs/decisions/table-talk.md, "Reports
 //! and moderators"): the only way to, and kept in the audit log.
 //! `posthorn puzzles import <file>` keeps the puzzles of a file the miner
-//! wrote (`cargo run --release -p posthorn-rules --example mine`, one JSON
+//! wrote, as the sets shipped with the rules are kept at start-up (`cargo run --release -p posthorn-rules --example mine`, one JSON
 //! line each; docs/puzzles.md).
 
 use posthorn::{clock::SystemClock, config::Config, localdb::LocalPostgres};
@@ -71,17 +71,8 @@ fn import_puzzles(file: &str) -> Result<(), String> {
             .get()
             .map_err(|e| format!("cannot connect to the database: {e}"))?;
         let now = chrono::Utc::now();
-        let mut added = 0;
-        for (n, line) in text.lines().enumerate() {
-            let (game, options, found) = posthorn::puzzles::read_mined(line)
-                .map_err(|e| format!("{file}:{}: {e}", n + 1))?;
-            let opening = (found.events.first()).ok_or(format!("{file}:{}: no opening", n + 1))?;
-            let source = format!("import:{}:{opening}", game.id());
-            added += usize::from(
-                posthorn::puzzles::store(&mut conn, game, &options, &found, &source, now)
-                    .map_err(|e| e.to_string())?,
-            );
-        }
+        let added = posthorn::puzzles::shipped::keep_lines(&mut conn, &text, now)
+            .map_err(|e| format!("{file}: {e}"))?;
         println!("{added} new puzzles of {}", text.lines().count());
         Ok(())
     })
@@ -122,6 +113,7 @@ async fn run_server(config: Config, database_url: &str) -> Result<(), String> {
     let bind = config.bind.clone();
     let interval = std::time::Duration::from_secs(config.sweep_interval_seconds);
     let state = posthorn::app_state(config, database_url, Arc::new(SystemClock))?;
+    keep_shipped_puzzles(&state)?;
     let _sweeper = posthorn::jobs::start(state.clone(), interval).await?;
     log::info!("serving on http://{bind}; deadlines swept every {interval:?}");
     let listener =
@@ -136,6 +128,23 @@ async fn run_server(config: Config, database_url: &str) -> Result<(), String> {
         .map_err(|e| format!("cannot serve on {bind}: {e}"))?;
     actix_rt::spawn(stop_on_signal(state, server.handle(), [term, interrupt]));
     server.await.map_err(|e| e.to_string())
+}
+
+/// The puzzle sets shipped with the rules, kept before the first request
+/// (docs/puzzles.md, "Shipped sets"): a fresh install has its daily
+/// puzzles at once. Run by the server, not by `app_state`, so the tests'
+/// databases start with no puzzles but their own.
+fn keep_shipped_puzzles(state: &posthorn::state::AppState) -> Result<(), String> {
+    let started = std::time::Instant::now();
+    let mut conn =
+        (state.pool.get()).map_err(|e| format!("cannot connect to the database: {e}"))?;
+    let added = posthorn::puzzles::shipped::keep(&mut conn, state.clock.now())
+        .map_err(|e| format!("start-up: {e}"))?;
+    log::info!(
+        "shipped puzzles: {added} new, in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 /// Stopping (`posthorn::stopping`; docs/operations.md, "Stopping and

@@ -187,6 +187,14 @@ macro_rules! games {
                 }
             }
 
+            /// The game's checked puzzles shipped with the rules, one JSON
+            /// line each.
+            pub fn shipped_puzzles(self) -> &'static str {
+                match self {
+                    $(GameId::$Id => <$G as $crate::engine::puzzles::Puzzles>::SHIPPED),+
+                }
+            }
+
             /// The game's first steps, in order ([`crate::lessons::lessons`]).
             pub fn lessons(self) -> Vec<$crate::lessons::Lesson> {
                 match self {

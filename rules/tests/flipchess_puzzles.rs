@@ -3,7 +3,7 @@
 //! (`rules/src/flipchess/puzzle.rs`, `rules/src/engine/flipchess.rs`): it
 //! uses only the rules' own `legal_actions`, `act` and `outcome`.
 //!
-//! For each puzzle of `tests/data/puzzles/flipchess.jsonl`:
+//! For each puzzle of `puzzles/flipchess.jsonl`:
 //! * the opening replays; the solver is on move at the start of a turn in
 //!   round 4 or later (§F9), holding at least two cards;
 //! * the line is the solver's alone, each action legal, and ends with the

@@ -3,7 +3,7 @@
 //! only the definition of a position's value (the engine's evaluation,
 //! through `Puzzles::whole`) and the figures of `Puzzles::RULE`.
 //!
-//! For each puzzle of `tests/data/puzzles/<game>.jsonl` (mined by
+//! For each puzzle of `puzzles/<game>.jsonl` (mined by
 //! `cargo run --release -p posthorn-rules --example mine`):
 //! * the opening replays through the rules and the line is played through
 //!   the rules' own `act`, each action by the seat that owes a turn;

@@ -8,11 +8,14 @@
 //! * [`rating`] — Glicko-2 between the solver and the puzzle.
 //! * [`mining`] — the job that mines finished matches and the engines'
 //!   own matches.
+//! * [`shipped`] — the checked sets shipped with the rules, kept from the
+//!   first start.
 
 pub mod history;
 pub mod mining;
 pub mod morning;
 pub mod rating;
+pub mod shipped;
 pub mod solve;
 
 use crate::error::Error;

@@ -48,7 +48,8 @@ pub struct PuzzleView {
     /// The day this is the daily puzzle of, for this attempt.
     pub daily: Option<NaiveDate>,
     /// My moves now, while playing (the rules' list, without resigning
-    /// or offers): what the board lets me tap.
+    /// or offers, nor passing where the line never passes): what the
+    /// board lets me tap.
     #[schema(value_type = Vec<Object>)]
     pub legal: Vec<Value>,
     /// The whole line, once solved or given up.
@@ -146,10 +147,13 @@ fn view_of(row: &PuzzleRow, attempt: &Attempt) -> Result<PuzzleView, Error> {
         legal: if over {
             Vec::new()
         } else {
+            // A pass tapped by mistake is a miss: it is offered only in a
+            // puzzle whose line passes (docs/puzzles.md, "Serving").
+            let passes = (line.iter()).any(|s| s.seat == solver && s.action["type"] == "pass");
             state
                 .legal_actions(solver)
                 .into_iter()
-                .filter(|a| !is_talk(a))
+                .filter(|a| !is_talk(a) && (passes || a["type"] != "pass"))
                 .collect()
         },
         solution: over.then_some(line),
@@ -264,7 +268,9 @@ fn day_of(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<Day
 const DAILY_BAND: (f64, f64) = (1150.0, 1700.0);
 
 /// `game`'s puzzle of `day`, chosen the first time anyone asks: one not
-/// daily before, in the middling band where there is one, picked by a
+/// daily before, in the middling band where there is one, else the one
+/// not daily before nearest the band (a game's dailies repeat only once
+/// every puzzle has been one: docs/puzzles.md, "Serving"), picked by a
 /// hash of the day so that two servers asking at once agree (and the
 /// table's key settles any race).
 fn of_the_day(conn: &mut PgConnection, game: GameId, day: NaiveDate) -> Result<Uuid, Error> {
@@ -294,9 +300,24 @@ fn of_the_day(conn: &mut PgConnection, game: GameId, day: NaiveDate) -> Result<U
         .order(by_day.clone())
         .first(conn)
         .optional()?;
+    let off_band = || {
+        diesel::dsl::sql::<diesel::sql_types::Double>("greatest(")
+            .bind::<diesel::sql_types::Double, _>(DAILY_BAND.0)
+            .sql(" - puzzles.rating, puzzles.rating - ")
+            .bind::<diesel::sql_types::Double, _>(DAILY_BAND.1)
+            .sql(")")
+    };
     let pick: Option<Uuid> = match fresh {
         Some(id) => Some(id),
-        None => base().order(by_day).first(conn).optional()?,
+        None => match base()
+            .filter(never_daily)
+            .order((off_band(), by_day.clone()))
+            .first(conn)
+            .optional()?
+        {
+            Some(id) => Some(id),
+            None => base().order(by_day).first(conn).optional()?,
+        },
     };
     let pick = pick.ok_or(Error::NotFound("puzzle of that game"))?;
     diesel::insert_into(puzzle_days::table)

@@ -2,7 +2,7 @@
 //!
 //! `cargo bench --bench puzzles` (env `PUZZLE_SOLVERS`, default 100). The
 //! service runs in this process (two workers), over HTTP, with every
-//! puzzle of `rules/tests/data/puzzles/` stored as the mining job stores
+//! puzzle of `rules/puzzles/` stored as the mining job stores
 //! them. Timed from send to answer:
 //! 1. one at a time: each solver opens the next checkers puzzle, then
 //!    plays its line, one move after another, alone on the service;
@@ -49,7 +49,7 @@ async fn seed(app: &TestApp) -> usize {
         let mut stored = 0;
         for game in GameId::ALL {
             let path = format!(
-                "{}/rules/tests/data/puzzles/{}.jsonl",
+                "{}/rules/puzzles/{}.jsonl",
                 env!("CARGO_MANIFEST_DIR"),
                 game.id()
             );

@@ -55,6 +55,7 @@ mod schemas;
 mod security;
 mod seeks;
 mod sessions;
+mod shipped_puzzles;
 mod smtp;
 mod stopping;
 mod support;

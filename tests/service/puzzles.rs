@@ -2,7 +2,7 @@
 //! a time with nothing of the line sent early, the daily puzzle the same
 //! for everyone whose day it is, streaks across days, Glicko-2 for
 //! accounts and nothing for guests. The puzzles are the rules crate's
-//! mined ones (`rules/tests/data/puzzles/`), stored as the mining job
+//! mined ones (`rules/puzzles/`), stored as the mining job
 //! stores them.
 
 use crate::support::TestApp;
@@ -21,10 +21,7 @@ const MINED: [(&str, &str); 5] = [
 ];
 
 pub(crate) fn mined(file: &str, take: usize) -> Vec<(Value, Found)> {
-    let path = format!(
-        "{}/rules/tests/data/puzzles/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/rules/puzzles/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     text.lines()
         .take(take)
@@ -545,6 +542,79 @@ async fn attempts_counted_at_once_all_count() {
         (d - it.deviation).abs() < 1e-6,
         "deviation {d}, not {}",
         it.deviation
+    );
+    app.stop().await;
+}
+
+/// A game's dailies repeat only once every puzzle has been one: with one
+/// puzzle in the middling band, the next days take the never-daily ones
+/// outside it, nearest the band first, and only then repeat.
+#[actix_web::test]
+async fn the_daily_takes_every_puzzle_outside_the_band_before_it_repeats_one() {
+    let app = days_long().await;
+    seed(&app, 3).await;
+    let rated = |sql: &str| {
+        app.count(format!(
+            "WITH u AS ({sql} RETURNING 1) SELECT count(*) AS n FROM u"
+        ))
+    };
+    let ids: Vec<String> = app
+        .blocking(|s| {
+            use diesel::prelude::*;
+            use posthorn::schema::puzzles;
+            (puzzles::table.filter(puzzles::game.eq("checkers")))
+                .order(puzzles::source)
+                .select(puzzles::id)
+                .load::<uuid::Uuid>(&mut s.pool.get().unwrap())
+                .unwrap()
+        })
+        .await
+        .iter()
+        .map(|id| id.to_string())
+        .collect();
+    assert_eq!(ids.len(), 3);
+    for (id, rating) in ids.iter().zip([1400, 2600, 1900]) {
+        let set = format!("UPDATE puzzles SET rating = {rating} WHERE id = '{id}'");
+        assert_eq!(rated(&set).await, 1);
+    }
+    let ann = app.register("ann").await;
+    let mut dailies = Vec::new();
+    for _ in 0..4 {
+        let daily = app.get("/v1/puzzles/daily?game=checkers", &ann).await;
+        assert_eq!(daily.status, 200, "{}", daily.body);
+        dailies.push(daily.body["id"].as_str().unwrap().to_owned());
+        app.clock.advance(Duration::days(1));
+    }
+    assert_eq!(
+        dailies[..3],
+        [ids[0].clone(), ids[2].clone(), ids[1].clone()],
+        "in the band, then nearest it, then the farthest"
+    );
+    assert!(ids.contains(&dailies[3]), "then a repeat");
+    app.stop().await;
+}
+
+/// A Janggi puzzle offers no pass (docs/puzzles.md, "Serving"): the rules
+/// let the solver pass there, but no line passes, and a pass tapped by
+/// mistake would be a miss.
+#[actix_web::test]
+async fn a_puzzle_whose_line_never_passes_offers_no_pass() {
+    let app = TestApp::start().await;
+    seed(&app, 1).await;
+    let ann = app.register("ann").await;
+    let puzzle = app.get("/v1/puzzles/next?game=janggi", &ann).await;
+    assert_eq!(puzzle.status, 200, "{}", puzzle.body);
+    let offered = puzzle.body["legal"].as_array().unwrap();
+    assert!(!offered.is_empty());
+    assert!(offered.iter().all(|a| a["type"] != "pass"), "{offered:?}");
+    let id = puzzle.body["id"].as_str().unwrap();
+    let mut body = puzzle.body.clone();
+    body["_events"] = Value::from(events_of(&app, id).await);
+    let seat = Seat(body["seat"].as_u64().unwrap() as u8);
+    let rules = board_now(&body).legal_actions(seat);
+    assert!(
+        rules.iter().any(|a| a["type"] == "pass"),
+        "the rules would let them pass"
     );
     app.stop().await;
 }

@@ -459,6 +459,7 @@ pub fn choose_step(seen: &Seen, level: Level, random: &mut dyn Random) -> Option
 /// line.
 impl super::puzzles::Puzzles for Banqi {
     type Whole = World;
+    const SHIPPED: &'static str = include_str!("../../puzzles/banqi.jsonl");
     const RULE: super::puzzles::Rule = super::puzzles::Rule {
         mined: true,
         from_people: true,

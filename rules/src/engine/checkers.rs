@@ -264,6 +264,7 @@ pub fn from_view(view: &View) -> Result<Position, RuleError> {
 /// step, and a man and a half over the start ends a line.
 impl super::puzzles::Puzzles for Checkers {
     type Whole = Position;
+    const SHIPPED: &'static str = include_str!("../../puzzles/checkers.jsonl");
     const RULE: super::puzzles::Rule = super::puzzles::Rule {
         mined: true,
         from_people: true,

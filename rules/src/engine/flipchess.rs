@@ -362,6 +362,7 @@ impl Puzzles for FlipChess {
     type Whole = World;
     /// `depth` and `margin` are nominal: a line is the actions of one
     /// turn, and every other choice at a step takes no king this turn.
+    const SHIPPED: &'static str = include_str!("../../puzzles/flipchess.jsonl");
     const RULE: Rule = Rule {
         mined: true,
         from_people: false,

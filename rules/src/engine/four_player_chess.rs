@@ -431,6 +431,7 @@ pub fn world_from_view(view: &View) -> Result<World, RuleError> {
 /// from about 77 an hour of one core to 178, docs/puzzles.md).
 impl super::puzzles::Puzzles for FourPlayerChess {
     type Whole = World;
+    const SHIPPED: &'static str = include_str!("../../puzzles/four_player_chess.jsonl");
     const RULE: super::puzzles::Rule = super::puzzles::Rule {
         mined: true,
         from_people: true,

@@ -246,6 +246,7 @@ pub fn from_view(view: &View) -> Result<Position, RuleError> {
 /// lead at every step, a horse over the start ends a line.
 impl super::puzzles::Puzzles for Janggi {
     type Whole = Position;
+    const SHIPPED: &'static str = include_str!("../../puzzles/janggi.jsonl");
     const RULE: super::puzzles::Rule = super::puzzles::Rule {
         mined: true,
         from_people: true,

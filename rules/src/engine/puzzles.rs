@@ -65,6 +65,11 @@ pub const NORMAL_AGAINST_EASY: &[Level] = &[Level::Normal, Level::Easy];
 pub trait Puzzles: Engine {
     type Whole: Search;
     const RULE: Rule;
+    /// The checked puzzles shipped with the rules, one JSON line each as
+    /// the miner writes them (`rules/puzzles/<game>.jsonl`, each proved by
+    /// the independent check of `rules/tests/puzzles.rs`): the service
+    /// keeps them from its first start (docs/puzzles.md, "Shipped sets").
+    const SHIPPED: &'static str;
 
     /// The position `view` shows, searched whole, when nothing its viewer
     /// cannot see bears on it; `None` otherwise.

@@ -168,6 +168,8 @@ impl Search for Heap {
 
 impl Puzzles for Pebbles {
     type Whole = Heap;
+    /// The toy ships no puzzles.
+    const SHIPPED: &'static str = "";
     const RULE: Rule = Rule {
         mined: true,
         from_people: true,

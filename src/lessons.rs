@@ -86,10 +86,14 @@ fn done_steps(
     Ok(done.into_iter().collect())
 }
 
-/// `game`'s steps, in order, each marked done where I completed it.
-pub fn list(conn: &mut PgConnection, user: Uuid, game: &str) -> Result<LessonsView, Error> {
+/// `game`'s steps, in order, each marked done where I completed it (a
+/// visitor, `None`, has completed none here: their page keeps them).
+pub fn list(conn: &mut PgConnection, user: Option<Uuid>, game: &str) -> Result<LessonsView, Error> {
     let game = game_of(game)?;
-    let done = done_steps(conn, user, game)?;
+    let done = match user {
+        Some(user) => done_steps(conn, user, game)?,
+        None => BTreeSet::new(),
+    };
     let steps = lessons::lessons(game)
         .into_iter()
         .map(|l| StepView {
@@ -105,11 +109,11 @@ pub fn list(conn: &mut PgConnection, user: Uuid, game: &str) -> Result<LessonsVi
 }
 
 /// Judge `actions`, my attempt at `step` so far; a completed step is
-/// recorded as mine. An illegal action is the rules' error (422) and
-/// records nothing.
+/// recorded as mine (a visitor's, `None`, is not: nothing is written for
+/// them). An illegal action is the rules' error (422) and records nothing.
 pub fn try_step(
     conn: &mut PgConnection,
-    user: Uuid,
+    user: Option<Uuid>,
     game: &str,
     step: &str,
     actions: &[Value],
@@ -118,7 +122,7 @@ pub fn try_step(
     let game = game_of(game)?;
     let lesson = lesson_of(game, step)?;
     let tried = lessons::attempt(game, &lesson, actions)?;
-    if tried.verdict == Verdict::Done {
+    if let (Verdict::Done, Some(user)) = (tried.verdict, user) {
         diesel::insert_into(lessons_done::table)
             .values((
                 lessons_done::user_id.eq(user),

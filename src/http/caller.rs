@@ -21,6 +21,23 @@ impl FromRequest for Caller {
     }
 }
 
+/// A request that may come from a visitor with no account: no
+/// `Authorization` header is a visitor; a header that is there must hold a
+/// good token, as for [`Caller`] (a stale one is a 401, not a visitor).
+pub struct Visitor(pub Option<Caller>);
+
+impl FromRequest for Visitor {
+    type Error = ApiError;
+    type Future = Ready<Result<Visitor, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(match req.headers().contains_key(header::AUTHORIZATION) {
+            false => Ok(Visitor(None)),
+            true => caller(req).map(|c| Visitor(Some(c))),
+        })
+    }
+}
+
 fn caller(req: &HttpRequest) -> Result<Caller, ApiError> {
     let state = req
         .app_data::<web::Data<AppState>>()

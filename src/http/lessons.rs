@@ -1,10 +1,11 @@
 //! First steps (docs/lessons.md): thin wrappers over `crate::lessons`.
-//! Every caller has an account (a guest's lives on their device), so
-//! progress is kept for everyone.
+//! A visitor with no account plays them too (the page keeps their
+//! progress and replays it into the account made later); a signed-in
+//! player's completed steps are kept.
 
-use crate::auth::Caller;
 use crate::db;
 use crate::http::body::Body;
+use crate::http::caller::Visitor;
 use crate::http::error::ApiError;
 use crate::lessons::{self, LessonsView, TryView};
 use crate::state::AppState;
@@ -15,16 +16,16 @@ use utoipa::ToSchema;
 
 #[utoipa::path(get, path = "/v1/lessons/{game}", tag = "lessons",
     params(("game" = String, Path, description = "the game (`flipchess`, `janggi`, …)")),
-    responses((status = 200, body = LessonsView, description = "the game's steps in order, each marked done where I completed it"),
+    responses((status = 200, body = LessonsView, description = "the game's steps in order, each marked done where I completed it (a visitor with no token: none)"),
         (status = 404, description = "no such game")),
-    security(("bearer" = [])))]
+    security((), ("bearer" = [])))]
 #[get("/v1/lessons/{game}")]
 pub async fn list(
     state: web::Data<AppState>,
-    caller: Caller,
+    visitor: Visitor,
     game: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let (me, game) = (caller.user_id, game.into_inner());
+    let (me, game) = (visitor.0.map(|c| c.user_id), game.into_inner());
     let view = db::run(&state.pool, move |c| lessons::list(c, me, &game)).await?;
     Ok(HttpResponse::Ok().json(view))
 }
@@ -33,14 +34,15 @@ pub async fn list(
     params(("game" = String, Path), ("step" = String, Path, description = "the step's key")),
     responses((status = 200, body = TryView, description = "the step's board before I act, and my legal actions"),
         (status = 404, description = "no such game or step")),
-    security(("bearer" = [])))]
+    security((), ("bearer" = [])))]
 #[get("/v1/lessons/{game}/{step}")]
 pub async fn open(
     state: web::Data<AppState>,
-    caller: Caller,
+    visitor: Visitor,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    let (me, now, (game, step)) = (caller.user_id, state.clock.now(), path.into_inner());
+    let me = visitor.0.map(|c| c.user_id);
+    let (now, (game, step)) = (state.clock.now(), path.into_inner());
     let view = db::run(&state.pool, move |c| {
         lessons::try_step(c, me, &game, &step, &[], now)
     })
@@ -61,18 +63,19 @@ pub struct StepActions {
 #[utoipa::path(post, path = "/v1/lessons/{game}/{step}/moves", tag = "lessons",
     params(("game" = String, Path), ("step" = String, Path, description = "the step's key")),
     request_body = StepActions,
-    responses((status = 200, body = TryView, description = "`playing` (right so far), `done` (recorded as mine), or `not_this_way` (legal, but not what the step teaches: not played)"),
+    responses((status = 200, body = TryView, description = "`playing` (right so far), `done` (recorded as mine when signed in; a visitor's is not kept), or `not_this_way` (legal, but not what the step teaches: not played)"),
         (status = 422, description = "an action the rules refuse: nothing changes"),
         (status = 404, description = "no such game or step")),
-    security(("bearer" = [])))]
+    security((), ("bearer" = [])))]
 #[post("/v1/lessons/{game}/{step}/moves")]
 pub async fn attempt(
     state: web::Data<AppState>,
-    caller: Caller,
+    visitor: Visitor,
     path: web::Path<(String, String)>,
     body: Body<StepActions>,
 ) -> Result<HttpResponse, ApiError> {
-    let (me, now, (game, step)) = (caller.user_id, state.clock.now(), path.into_inner());
+    let me = visitor.0.map(|c| c.user_id);
+    let (now, (game, step)) = (state.clock.now(), path.into_inner());
     let actions = body.into_inner().actions;
     let view = db::run(&state.pool, move |c| {
         lessons::try_step(c, me, &game, &step, &actions, now)

@@ -14,7 +14,7 @@ import { moderationPage } from "./moderation.js";
 import { howToPage, welcomePage } from "./welcome.js";
 import { offlineBanner, watchConnection } from "./offline.js";
 import { puzzlePage, puzzlesIndex } from "./puzzles.js";
-import { lessonsPage } from "./lessons.js";
+import { carryVisitorSteps, lessonsPage } from "./lessons.js";
 
 const nav = document.getElementById("nav");
 
@@ -115,6 +115,11 @@ async function route() {
     const howTo = part(/^\/how-to\/([a-z_]+)$/);
     if (howTo) return howToPage(howTo);
     if (path === "/how-to") return welcomePage();
+    // First steps need no account (docs/lessons.md, "A visitor"); once
+    // signed in, what a visitor finished here becomes the account's.
+    await carryVisitorSteps();
+    const learn = path.match(/^\/learn\/([a-z_]+)(?:\/([a-z_]+))?$/);
+    if (learn) return await lessonsPage(learn[1], learn[2]);
     // A first visit: what Posthorn is, before any form (issue #33).
     if (!session.access) return path === "/" ? welcomePage() : await signInPage(route, drawNav);
     const match = part(/^\/matches\/([0-9a-f-]{36})$/);
@@ -128,8 +133,6 @@ async function route() {
     if (path === "/puzzles") return await puzzlesIndex();
     const puzzle = path.match(/^\/puzzles\/([a-z_]+)(\/daily)?$/);
     if (puzzle) return await puzzlePage(puzzle[1], Boolean(puzzle[2]));
-    const learn = path.match(/^\/learn\/([a-z_]+)(?:\/([a-z_]+))?$/);
-    if (learn) return await lessonsPage(learn[1], learn[2]);
     if (path === "/seek") return await seekPage();
     if (path === "/settings") return await settingsPage(drawNav);
     if (path === "/friends") return await friendsPage();

@@ -3,13 +3,47 @@
 // and judges every action by the rules: a move the step does not teach
 // is explained and not played; a finished step is kept as mine (a
 // guest's on this device's guest account). The how-to page replays them.
-import { api, el, fail, link, named, show, t } from "./core.js";
+// A visitor with no account plays them too: their finished steps stay on
+// this device until they sign in or up, then are played into the account
+// (docs/lessons.md, "A visitor"); no guest is made for a visitor.
+import { api, el, fail, link, named, session, show, t } from "./core.js";
 import { actionButtons, choicesBar, tapBoard } from "./tapping.js";
 import * as Games from "./games.js";
+
+/// A visitor's finished steps on this device: `{game: {step: actions}}`,
+/// each with the actions that finished it.
+const KEPT = "posthorn.lessons";
+
+function keptSteps() {
+  try { return JSON.parse(localStorage.getItem(KEPT)) || {}; } catch (_) { return {}; }
+}
+
+function keepStep(game, key, actions) {
+  const all = keptSteps();
+  (all[game] = all[game] || {})[key] = actions;
+  localStorage.setItem(KEPT, JSON.stringify(all));
+}
+
+/// Once signed in, the steps finished as a visitor become the account's:
+/// each is played again through the service, which judges it as any
+/// attempt (nothing is taken on trust), then forgotten here.
+export async function carryVisitorSteps() {
+  const all = keptSteps();
+  if (!session.access || !Object.keys(all).length) return;
+  for (const [game, steps] of Object.entries(all)) {
+    for (const [key, actions] of Object.entries(steps)) {
+      // A step the rules no longer finish this way simply stays undone.
+      await api("POST", "/v1/lessons/" + game + "/" + key + "/moves", { actions }).catch(() => null);
+    }
+  }
+  localStorage.removeItem(KEPT);
+}
 
 /// `/learn/{game}`: the first step I have not done yet (or the first).
 export async function lessonsPage(game, wanted) {
   const list = (await api("GET", "/v1/lessons/" + encodeURIComponent(game))).data;
+  const here = session.access ? {} : keptSteps()[game] || {};
+  for (const step of list.steps) step.done = step.done || Boolean(here[step.key]);
   const first = list.steps.find((s) => !s.done) || list.steps[0];
   const at = Math.max(0, list.steps.findIndex((s) => s.key === (wanted || first.key)));
   await open({ game, list, at, played: [], view: null, said: null, selected: null, choices: null });
@@ -40,6 +74,7 @@ function draw(s) {
   const next = s.at + 1 < s.list.steps.length;
   show(el("article", { class: "lesson", "data-game": s.game, "data-step": v.step },
     el("h1", {}, t("first_steps") + " · " + named("game_", s.game)),
+    session.access ? null : el("p", { class: "muted", "data-visitor": true }, t("learn_visitor"), " ", link("/signin#up", t("sign_up"))),
     // The steps as a row of numbers (a phone keeps the board in sight);
     // each says its title to a screen reader and on a long press.
     el("ol", { class: "lesson-steps", "aria-label": t("first_steps") }, s.list.steps.map((step, i) => el("li", {
@@ -77,7 +112,10 @@ async function act(s, action) {
     s.said = answer.verdict === "not_this_way" ? "not_this_way" : null;
     // What the rules accepted, not what was sent.
     s.played = sent.slice(0, answer.accepted);
-    if (answer.verdict === "done") s.list.steps[s.at].done = true;
+    if (answer.verdict === "done") {
+      s.list.steps[s.at].done = true;
+      if (!session.access) keepStep(s.game, s.view.step, s.played);
+    }
     s.view = answer;
   } catch (error) {
     // The rules refused it (422; 400 unread): explained, nothing played.

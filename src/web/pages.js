@@ -26,7 +26,7 @@ export async function signInPage(then, redraw) {
     if (invite) return joinInvitation(invite);
     then ? then() : go("/");
   };
-  const account = (mode) => form({}, async (data) => {
+  const account = (mode) => form({ id: mode }, async (data) => {
     const body = Object.fromEntries(data);
     // Each refusal names its field and rule, in the page's language
     // (issue #49 item 9), before anything is sent.
@@ -60,7 +60,7 @@ export async function signInPage(then, redraw) {
   mode === "in" ? el("p", {}, link("/forgot-password", t("forgot_password"))) : null);
   // A guest reads deadlines and quiet hours in this device's zone too
   // (issue #66).
-  const guest = form({}, async (data) => done(await api("POST", "/v1/guests", { nickname: data.get("nickname"), time_zone: browserZone() })),
+  const guest = form({ id: "guest" }, async (data) => done(await api("POST", "/v1/guests", { nickname: data.get("nickname"), time_zone: browserZone() })),
     el("h2", {}, t("guest")),
     el("label", {}, t("nickname"), el("input", { name: "nickname", required: true })),
     el("button", { type: "submit" }, t("guest")));
@@ -72,6 +72,13 @@ export async function signInPage(then, redraw) {
     el("p", { class: "muted" }, t("identity_new_hint"))) : null;
   show(invite ? el("p", { class: "card", "data-invite-waiting": invite }, t("invite_after_sign_in")) : null,
     withProvider, account("in"), account("up"), guest);
+  // A link to one of the forms (the welcome page's "sign up", "guest")
+  // lands on it, not on the top of the page.
+  const named = location.hash && document.getElementById(location.hash.slice(1));
+  if (named && named.tagName === "FORM") {
+    named.scrollIntoView({ block: "start" });
+    named.querySelector("input").focus({ preventScroll: true });
+  }
 }
 
 /// Why a new account's username or password would be refused, or null:
@@ -186,7 +193,13 @@ export async function matchesPage(redraw = () => {}) {
       if (JSON.stringify(now) !== seen && location.pathname === "/") await matchesPage(redraw);
     } catch (_) { /* offline or slow: the next tick tries again */ }
   }, 10000);
-  if (!items.length) return show(el("p", { class: "muted" }, t("none")), link("/new", t("new_match")), link("/computer", t("play_computer")), dailyCard());
+  // An empty home points at where a newcomer starts: first steps and
+  // today's puzzles, as buttons a thumb can hit.
+  if (!items.length) {
+    return show(el("p", { class: "muted" }, t("none")),
+      el("p", { class: "actions" }, el("a", { href: "/how-to", "data-link": true, class: "button", "data-start-here": true }, t("start_here"))),
+      link("/new", t("new_match")), link("/computer", t("play_computer")), dailyCard());
+  }
   const mine = items.filter((m) => !(m.status === "waiting" && !m.my_seats.length));
   // A guest whose match has ended is offered to keep the account (issue
   // #47): the moment they know they want to come back.

@@ -12,7 +12,7 @@ export const PUZZLE_GAMES = ["checkers", "janggi", "banqi", "four_player_chess",
 /// The home page's card: today's puzzle of each game.
 export function dailyCard() {
   return el("section", { class: "card daily-puzzles" }, el("h2", {}, t("daily_puzzle")),
-    el("p", { class: "actions" }, PUZZLE_GAMES.map((g) => link("/puzzles/" + g + "/daily", named("game_", g)))));
+    el("p", { class: "actions" }, PUZZLE_GAMES.map((g) => el("a", { href: "/puzzles/" + g + "/daily", "data-link": true, class: "button secondary" }, named("game_", g)))));
 }
 
 /// `/puzzles`: each game's daily puzzle and the next one, with my puzzle
@@ -55,6 +55,10 @@ function draw(state) {
     el("h1", {}, (state.daily ? t("daily_puzzle") : t("puzzles")) + " · " + named("game_", p.game)),
     el("p", { class: "muted" }, say("puzzle_rating_line", { rating: p.rating, mine: mine.rating.rating, streak: mine.streak })),
     el("p", { class: "puzzle-status", role: "status", "aria-live": "polite", "data-state": p.state }, status),
+    // What the attempt did to my rating, once it counted.
+    state.change ? el("p", { class: "puzzle-change", "data-change": state.change.to - state.change.from }, say("puzzle_change", {
+      from: state.change.from, to: state.change.to, delta: (state.change.to >= state.change.from ? "+" : "−") + Math.abs(state.change.to - state.change.from),
+    })) : null,
     grid,
     Games.game(p.game).panel(p.view, p.seat, legal, choose, playing),
     choicesBar(state, p.game, (a) => send(state, a)),
@@ -79,7 +83,10 @@ async function send(state, action) {
     const answer = (await api("POST", "/v1/puzzles/" + state.puzzle.id + "/moves", { action })).data;
     state.puzzle = answer.puzzle;
     state.said = answer.verdict;
-    if (answer.my_rating) state.mine.rating = answer.my_rating;
+    if (answer.my_rating) {
+      state.change = { from: state.mine.rating.rating, to: answer.my_rating.rating };
+      state.mine.rating = answer.my_rating;
+    }
     if (answer.verdict === "solved") state.mine = (await api("GET", "/v1/me/puzzles?game=" + encodeURIComponent(state.game))).data;
     state.sending = false;
     draw(state);
@@ -91,8 +98,10 @@ async function send(state, action) {
 
 async function giveUp(state) {
   try {
+    const before = state.mine.rating.rating;
     state.puzzle = (await api("POST", "/v1/puzzles/" + state.puzzle.id + "/give-up", {})).data;
     state.mine = (await api("GET", "/v1/me/puzzles?game=" + encodeURIComponent(state.game))).data;
+    if (state.mine.rating.rating !== before && !state.change) state.change = { from: before, to: state.mine.rating.rating };
     draw(state);
   } catch (error) {
     fail(error);

@@ -164,3 +164,50 @@ async fn progress_is_kept_per_account_and_only_when_done() {
     assert_eq!(malformed.status, 400, "{}", malformed.body);
     app.stop().await;
 }
+
+/// A visitor with no account plays first steps (docs/lessons.md, "A
+/// visitor"): the list, a step and its moves answer without a token, a
+/// finished step says `done` and nothing is written: no account, no
+/// guest, no completed step. A token that is there must be good.
+#[actix_web::test]
+async fn a_visitor_plays_a_first_step_without_an_account_and_nothing_is_kept() {
+    let app = TestApp::start().await;
+    let game = GameId::Janggi;
+    let lesson = lessons(game).remove(0);
+    let (id, key) = (game.id(), lesson.key);
+    let visit = |method: &'static str, path: String, body: Option<Value>| {
+        let app = &app;
+        async move { app.request(method, &path, None, body, &[]).await }
+    };
+    let count = |table: &str| app.count(format!("SELECT count(*) AS n FROM {table}"));
+    // The computers' accounts are there from the start.
+    let (users, done) = (count("users").await, count("lessons_done").await);
+    let list = visit("GET", format!("/v1/lessons/{id}"), None).await;
+    assert_eq!(list.status, 200, "{}", list.body);
+    let step = visit("GET", format!("/v1/lessons/{id}/{key}"), None).await;
+    assert_eq!(step.status, 200, "{}", step.body);
+    let played = visit(
+        "POST",
+        format!("/v1/lessons/{id}/{key}/moves"),
+        Some(json!({ "actions": lesson.line })),
+    )
+    .await;
+    assert_eq!(played.status, 200, "{}", played.body);
+    assert_eq!(played.body["verdict"], "done");
+    assert_eq!(
+        (count("users").await, count("lessons_done").await),
+        (users, done),
+        "no account, guest or step kept for a visitor"
+    );
+    let stale = app
+        .request(
+            "GET",
+            &format!("/v1/lessons/{id}"),
+            Some("not-a-token"),
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(stale.status, 401, "{}", stale.body);
+    app.stop().await;
+}

@@ -523,13 +523,15 @@ async function appsInSettings(browser, errors) {
 
 /// Puzzles (issue #52) on a 360×740 phone in Korean: the daily puzzle
 /// from the home page, a wrong move explained and not played, then the
-/// line solved by taps, the solution shown. The puzzles are the rules
-/// crate's mined ones, kept by the binary's own import command.
+/// line solved by taps, the solution shown. The puzzles are the sets
+/// shipped with the rules, kept by the binary as it starts: its import
+/// command then finds nothing new.
 async function puzzlesByTaps(browser, errors) {
   const bin = process.env.POSTHORN_BIN || "target/debug/posthorn";
   const env = Object.assign({}, process.env, { DATABASE_URL: process.env.DATABASE_URL, POSTHORN_DATA_DIR: process.env.DATA_DIR });
-  const imported = require("child_process").spawnSync(bin, ["puzzles", "import", "rules/tests/data/puzzles/checkers.jsonl"], { env, encoding: "utf8" });
+  const imported = require("child_process").spawnSync(bin, ["puzzles", "import", "rules/puzzles/checkers.jsonl"], { env, encoding: "utf8" });
   assert.equal(imported.status, 0, imported.stderr);
+  assert.match(imported.stdout, /^0 new puzzles/, imported.stdout);
   const pia = await account("puzzler", "ko");
   const page = await phone(browser, errors, pia, "ko", SIZES[0]);
   // By its address, as a shared link opens it, then from the home page.
@@ -553,6 +555,9 @@ async function puzzlesByTaps(browser, errors) {
   await tapMove(wrong);
   await page.waitForFunction(() => /그 수가 아니에요/.test(document.querySelector(".puzzle-status").textContent));
   assert.equal(await page.$(".solution"), null, "no solution shown after a wrong move");
+  // The miss counted: the rating change is said at once.
+  await page.waitForSelector(".puzzle-change");
+  assert.match(await page.textContent(".puzzle-change"), /^내 퍼즐 등급: \d+ → \d+ \(−\d+\)$/);
   await L.shots(page, "puzzle-wrong-ko");
   for (const step of line.filter((s) => s.seat === puzzle.seat)) {
     const before = await page.$$eval(".board .last", (n) => n.map((x) => x.dataset.square).join());
@@ -565,7 +570,7 @@ async function puzzlesByTaps(browser, errors) {
   await L.shots(page, "puzzle-solved-ko");
   // FlipChess's "win this turn": the hand under the board, the card and
   // the moves by taps, the opponent's cards never on the page.
-  const fc = require("child_process").spawnSync(bin, ["puzzles", "import", "rules/tests/data/puzzles/flipchess.jsonl"], { env, encoding: "utf8" });
+  const fc = require("child_process").spawnSync(bin, ["puzzles", "import", "rules/puzzles/flipchess.jsonl"], { env, encoding: "utf8" });
   assert.equal(fc.status, 0, fc.stderr);
   await page.goto(BASE + "/puzzles/flipchess");
   await page.waitForSelector(".puzzle-status[data-state=playing] ~ .flip .card-button");
@@ -617,10 +622,10 @@ const LESSON_TAPS = {
   four_player_chess: [["d1", "d10"], ["e7", "e8"]],
 };
 
-async function lessonsByTaps(browser, errors) {
-  const pupil = await account("pupil", "ko");
-  const page = await phone(browser, errors, pupil, "ko", SIZES[0]);
-  const tap = async (what) => {
+/// Tap `what` on a lesson's board: a square, or `kind:name` (a card, a
+/// colour, an action's button, a promotion choice).
+function tapper(page) {
+  return async (what) => {
     const [kind, name] = what.includes(":") ? what.split(/:(.*)/) : ["square", what];
     const selector = {
       square: `.board [data-square="${name}"]:not([disabled])`,
@@ -631,6 +636,12 @@ async function lessonsByTaps(browser, errors) {
     }[kind];
     await page.click(selector);
   };
+}
+
+async function lessonsByTaps(browser, errors) {
+  const pupil = await account("pupil", "ko");
+  const page = await phone(browser, errors, pupil, "ko", SIZES[0]);
+  const tap = tapper(page);
   for (const [game, steps] of Object.entries(LESSON_TAPS)) {
     await page.goto(BASE + "/how-to/" + game);
     await page.click(`a[href="/learn/${game}"]`);
@@ -657,6 +668,56 @@ async function lessonsByTaps(browser, errors) {
     assert.equal(await page.$$eval(".lesson-steps li.done", (n) => n.length), steps.length, game + ": every step kept as done");
   }
   await page.context().close();
+}
+
+/// A visitor on a Korean phone (docs/lessons.md, "A visitor"): the first
+/// Janggi step played from its how-to page with no account, and no
+/// account or guest made for it; the welcome page's sign-up link lands on
+/// the sign-up form; signed up, the step is the new account's.
+async function visitorFirstStep(browser, errors) {
+  const context = await browser.newContext({ viewport: SIZES[0], locale: "ko-KR" });
+  const page = await context.newPage();
+  page.on("pageerror", (e) => errors.push(String(e)));
+  const users = () => Number(require("child_process").execFileSync("psql", [process.env.DATABASE_URL, "-tAc", "SELECT count(*) FROM users"], { encoding: "utf8" }).trim());
+  const before = users();
+  await page.goto(BASE + "/how-to/janggi");
+  await page.click(`a[href="/learn/janggi"]`);
+  await page.waitForSelector(".lesson .lesson-status[data-verdict=playing]");
+  assert.match(await page.textContent("[data-visitor]"), /방문자로 배우는 중/);
+  const tap = tapper(page);
+  for (const what of LESSON_TAPS.janggi[0].filter((x) => !x.startsWith("wrong:"))) await tap(what);
+  await page.waitForSelector(".lesson-status[data-verdict=done]");
+  await page.goto(BASE + "/learn/janggi");
+  await page.waitForSelector(".lesson-steps li");
+  assert.equal(await page.$$eval(".lesson-steps li.done", (n) => n.length), 1, "kept on the device");
+  assert.equal(users(), before, "no account or guest made for a visitor");
+  await L.shots(page, "lesson-visitor-ko");
+  // The welcome page's "sign up and play a friend" lands on the form.
+  await page.goto(BASE + "/");
+  await page.click(`a[href="/signin#up"]`);
+  await page.waitForSelector("form#up input[name=username]");
+  const top = await page.$eval("form#up", (f) => f.getBoundingClientRect().top);
+  assert.ok(top >= 0 && top < 370, "the sign-up form in the upper half of the screen, not below the sign-in form: " + top);
+  assert.ok(await page.$eval("form#up input[name=username]", (i) => document.activeElement === i));
+  await page.fill("form#up input[name=username]", "visitor1");
+  await page.fill("form#up input[name=password]", "a long password");
+  await page.click("form#up button[type=submit]");
+  await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
+  await page.waitForSelector("[data-start-here]");
+  const token = await L.tokenOf(page);
+  let steps = [];
+  for (let i = 0; i < 50 && !(steps[0] && steps[0].done); i++) {
+    steps = (await api("GET", "/v1/lessons/janggi", token)).steps;
+    if (!steps[0].done) await page.waitForTimeout(100);
+  }
+  assert.equal(steps[0].done, true, "the visitor's step is the new account's");
+  assert.equal(await page.evaluate(() => localStorage.getItem("posthorn.lessons")), null, "and no longer kept on the device");
+  // The empty home offers first steps and today's puzzles as buttons.
+  for (const box of await page.$$eval("[data-start-here], .daily-puzzles a", (n) => n.map((a) => a.getBoundingClientRect().height))) {
+    assert.ok(box >= 44, "a 44-px target: " + box);
+  }
+  await L.shots(page, "home-empty-ko");
+  await context.close();
 }
 
 /// Every check of this file, each said as it passes.
@@ -695,6 +756,8 @@ async function all(browser, errors) {
   console.log("phone: the daily checkers puzzle from the home page in Korean: a wrong move explained, the line solved by taps, the solution shown");
   await lessonsByTaps(browser, errors);
   console.log("phone: every first step of every game completed by taps in Korean from the how-to pages; wrong moves explained, not played; progress kept");
+  await visitorFirstStep(browser, errors);
+  console.log("phone: a visitor played a first step with no account made, the sign-up link landed on its form, and the step became the new account's; the empty home offers first steps and puzzles as 44-px buttons");
 }
 
 module.exports = { all };

@@ -514,14 +514,16 @@ diesel::table! {
         volatility -> Float8,
         plays -> Int4,
         created_at -> Timestamptz,
+        variant -> Text,
     }
 }
 
 diesel::table! {
-    puzzle_days (game, day) {
+    puzzle_days (game, variant, day) {
         game -> Text,
         day -> Date,
         puzzle_id -> Uuid,
+        variant -> Text,
     }
 }
 

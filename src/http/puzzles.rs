@@ -5,7 +5,8 @@ use crate::auth::Caller;
 use crate::db;
 use crate::http::body::Body;
 use crate::http::error::ApiError;
-use crate::puzzles::solve::{self, MoveAnswer, MyPuzzles, PuzzleView, Solver};
+use crate::puzzles::solve::{self, MoveAnswer, PuzzleView, Solver};
+use crate::puzzles::streak::{self, MyPuzzles};
 use crate::state::AppState;
 use actix_web::{get, post, web, HttpResponse};
 use serde::Deserialize;
@@ -17,6 +18,14 @@ use uuid::Uuid;
 #[serde(deny_unknown_fields)]
 pub struct GameQuery {
     game: String,
+}
+
+/// `?game=&variant=`: a game and, optionally, one of its variants.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleQuery {
+    game: String,
+    variant: Option<String>,
 }
 
 /// `?game=`, required (docs/fuzzing.md: the document once let it out while
@@ -37,6 +46,28 @@ impl IntoParams for GameQuery {
     }
 }
 
+impl IntoParams for PuzzleQuery {
+    fn into_params(
+        parameter_in: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        use utoipa::openapi::path::ParameterBuilder;
+        use utoipa::openapi::{schema::Type, ObjectBuilder, Required};
+        let mut params = GameQuery::into_params(&parameter_in);
+        params.push(
+            ParameterBuilder::new()
+                .name("variant")
+                .parameter_in(parameter_in().unwrap_or_default())
+                .required(Required::False)
+                .description(Some(
+                    "A variant of the game (`international`, …). For the daily puzzle, when left out: the variant I play most, else the game's first (American checkers); for the next, any.",
+                ))
+                .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                .build(),
+        );
+        params
+    }
+}
+
 fn solver(caller: &Caller) -> Solver {
     Solver {
         user: caller.user_id,
@@ -44,7 +75,7 @@ fn solver(caller: &Caller) -> Solver {
     }
 }
 
-#[utoipa::path(get, path = "/v1/puzzles/daily", tag = "puzzles", params(GameQuery),
+#[utoipa::path(get, path = "/v1/puzzles/daily", tag = "puzzles", params(PuzzleQuery),
     responses((status = 200, body = PuzzleView, description = "today's puzzle of that game (my day, in my time zone), the same for everyone whose day it is"),
         (status = 404, description = "that game has no puzzles yet")),
     security(("bearer" = [])))]
@@ -52,14 +83,18 @@ fn solver(caller: &Caller) -> Solver {
 pub async fn daily(
     state: web::Data<AppState>,
     caller: Caller,
-    query: web::Query<GameQuery>,
+    query: web::Query<PuzzleQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let (me, now, game) = (solver(&caller), state.clock.now(), query.into_inner().game);
-    let view = db::run(&state.pool, move |c| solve::daily(c, me, &game, now)).await?;
+    let (me, now, PuzzleQuery { game, variant }) =
+        (solver(&caller), state.clock.now(), query.into_inner());
+    let view = db::run(&state.pool, move |c| {
+        solve::daily(c, me, (&game, variant.as_deref()), now)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(view))
 }
 
-#[utoipa::path(get, path = "/v1/puzzles/next", tag = "puzzles", params(GameQuery),
+#[utoipa::path(get, path = "/v1/puzzles/next", tag = "puzzles", params(PuzzleQuery),
     responses((status = 200, body = PuzzleView, description = "the one I left unfinished, else a new one nearest my puzzle rating"),
         (status = 404, description = "no puzzle left in that game")),
     security(("bearer" = [])))]
@@ -67,10 +102,14 @@ pub async fn daily(
 pub async fn next(
     state: web::Data<AppState>,
     caller: Caller,
-    query: web::Query<GameQuery>,
+    query: web::Query<PuzzleQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let (me, now, game) = (solver(&caller), state.clock.now(), query.into_inner().game);
-    let view = db::run(&state.pool, move |c| solve::next(c, me, &game, now)).await?;
+    let (me, now, PuzzleQuery { game, variant }) =
+        (solver(&caller), state.clock.now(), query.into_inner());
+    let view = db::run(&state.pool, move |c| {
+        solve::next(c, me, (&game, variant.as_deref()), now)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(view))
 }
 
@@ -148,6 +187,6 @@ pub async fn mine(
     query: web::Query<GameQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (me, now, game) = (solver(&caller), state.clock.now(), query.into_inner().game);
-    let found = db::run(&state.pool, move |c| solve::mine(c, me, &game, now)).await?;
+    let found = db::run(&state.pool, move |c| streak::mine(c, me, &game, now)).await?;
     Ok(HttpResponse::Ok().json(found))
 }

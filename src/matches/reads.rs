@@ -85,6 +85,25 @@ pub fn games_of(
 }
 
 /// How many active matches wait on `user`.
+/// The variant of `game` that `user` has sat in most matches of (not
+/// counting cancelled ones), if any: the daily puzzle's default.
+pub fn most_played_variant(
+    conn: &mut PgConnection,
+    user: Uuid,
+    game: &str,
+) -> Result<Option<String>, Error> {
+    let most: Option<(Option<String>, i64)> = matches::table
+        .filter(matches::id.eq_any(seated(user)))
+        .filter(matches::game.eq(game))
+        .filter(matches::status.ne(MatchStatus::Cancelled))
+        .group_by(matches::variant)
+        .select((matches::variant, diesel::dsl::count_star()))
+        .order((diesel::dsl::count_star().desc(), matches::variant))
+        .first(conn)
+        .optional()?;
+    Ok(most.and_then(|(variant, _)| variant))
+}
+
 pub fn awaiting_count(conn: &mut PgConnection, user: Uuid) -> Result<i64, Error> {
     Ok(matches::table
         .filter(matches::status.eq(MatchStatus::Active))

@@ -5,6 +5,7 @@
 //! * [`store`] keeps a mined puzzle with its first rating ([`first_rating`]).
 //! * [`solve`] — the daily puzzle, the next one near my rating, a move,
 //!   giving up; the line is never sent before the attempt is over.
+//! * [`streak`] — my puzzle rating and daily streak in a game.
 //! * [`rating`] — Glicko-2 between the solver and the puzzle.
 //! * [`mining`] — the job that mines finished matches and the engines'
 //!   own matches.
@@ -17,6 +18,7 @@ pub mod morning;
 pub mod rating;
 pub mod shipped;
 pub mod solve;
+pub mod streak;
 
 use crate::error::Error;
 use crate::schema::puzzles;
@@ -48,6 +50,9 @@ pub struct PuzzleRow {
     pub volatility: f64,
     pub plays: i32,
     pub created_at: DateTime<Utc>,
+    /// The variant it is played in (its configuration's), '' for a game
+    /// without variants.
+    pub variant: String,
 }
 
 /// A new puzzle's rating: 1,100 for one move, 200 more for each further
@@ -91,6 +96,7 @@ pub fn store(
         volatility: 0.06,
         plays: 0,
         created_at: now,
+        variant: variant_of(config).to_owned(),
     };
     let added = diesel::insert_into(puzzles::table)
         .values(&row)
@@ -98,6 +104,11 @@ pub fn store(
         .do_nothing()
         .execute(conn)?;
     Ok(added == 1)
+}
+
+/// The variant a configuration names, '' where it names none.
+pub fn variant_of(config: &Value) -> &str {
+    config.get("variant").and_then(Value::as_str).unwrap_or("")
 }
 
 /// A line the miner wrote (`{"game", "config", …Found}`): its game, the

@@ -228,7 +228,7 @@ pub fn show(
     })
 }
 
-fn game(id: &str) -> Result<GameId, Error> {
+pub(super) fn game(id: &str) -> Result<GameId, Error> {
     GameId::parse(id).ok_or_else(|| {
         let ids: Vec<&str> = GameId::ALL.iter().map(|g| g.id()).collect();
         Error::validation(format!("unknown game {id:?}; games: {}", ids.join(", ")))
@@ -273,10 +273,14 @@ const DAILY_BAND: (f64, f64) = (1150.0, 1700.0);
 /// every puzzle has been one: docs/puzzles.md, "Serving"), picked by a
 /// hash of the day so that two servers asking at once agree (and the
 /// table's key settles any race).
-fn of_the_day(conn: &mut PgConnection, game: GameId, day: NaiveDate) -> Result<Uuid, Error> {
+fn of_the_day(
+    conn: &mut PgConnection,
+    (game, variant): (GameId, &str),
+    day: NaiveDate,
+) -> Result<Uuid, Error> {
     let find = |conn: &mut PgConnection| -> Result<Option<Uuid>, Error> {
         Ok(puzzle_days::table
-            .find((game.id(), day))
+            .find((game.id(), variant, day))
             .select(puzzle_days::puzzle_id)
             .first(conn)
             .optional()?)
@@ -292,6 +296,7 @@ fn of_the_day(conn: &mut PgConnection, game: GameId, day: NaiveDate) -> Result<U
     let base = || {
         puzzles::table
             .filter(puzzles::game.eq(game.id()))
+            .filter(puzzles::variant.eq(variant))
             .select(puzzles::id)
     };
     let fresh: Option<Uuid> = base()
@@ -323,6 +328,7 @@ fn of_the_day(conn: &mut PgConnection, game: GameId, day: NaiveDate) -> Result<U
     diesel::insert_into(puzzle_days::table)
         .values((
             puzzle_days::game.eq(game.id()),
+            puzzle_days::variant.eq(variant),
             puzzle_days::day.eq(day),
             puzzle_days::puzzle_id.eq(pick),
         ))
@@ -331,42 +337,83 @@ fn of_the_day(conn: &mut PgConnection, game: GameId, day: NaiveDate) -> Result<U
     find(conn)?.ok_or(Error::NotFound("puzzle of that game"))
 }
 
-/// `GET /v1/puzzles/daily?game=`: today's puzzle, the day being mine.
+/// A game and, for a game with variants, one of them: the one asked for,
+/// else (`None`) the one `me` plays most, else the game's first (American
+/// checkers for a new player). '' for a game without variants.
+fn variant_for(
+    conn: &mut PgConnection,
+    me: Uuid,
+    game: GameId,
+    asked: Option<&str>,
+) -> Result<String, Error> {
+    let variants = game.about().variants;
+    match asked {
+        Some(v) if variants.contains(&v) => Ok(v.to_owned()),
+        Some(v) if variants.is_empty() => Err(Error::validation(format!(
+            "{} has no variants, so no {v:?}",
+            game.id()
+        ))),
+        Some(v) => Err(Error::validation(format!(
+            "unknown variant {v:?} of {}; variants: {}",
+            game.id(),
+            variants.join(", ")
+        ))),
+        None if variants.is_empty() => Ok(String::new()),
+        None => {
+            let most = crate::matches::reads::most_played_variant(conn, me, game.id())?;
+            Ok(most
+                .filter(|v| variants.contains(&v.as_str()))
+                .unwrap_or_else(|| variants[0].to_owned()))
+        }
+    }
+}
+
+/// `GET /v1/puzzles/daily?game=&variant=`: today's puzzle of the game (and
+/// variant: by default the one I play most), the day being mine.
 pub fn daily(
     conn: &mut PgConnection,
     me: Solver,
-    game_id: &str,
+    (game_id, variant): (&str, Option<&str>),
     now: DateTime<Utc>,
 ) -> Result<PuzzleView, Error> {
     let game = game(game_id)?;
     conn.transaction(|conn| {
+        let variant = variant_for(conn, me.user, game, variant)?;
         let day = day_of(conn, me.user, now)?;
-        let id = of_the_day(conn, game, day.date)?;
+        let id = of_the_day(conn, (game, &variant), day.date)?;
         let row = puzzle(conn, id)?;
         let attempt = attempt(conn, me.user, id, Some(day), now)?;
         view_of(&row, &attempt)
     })
 }
 
-/// `GET /v1/puzzles/next?game=`: the one I left unfinished, else a new
-/// one nearest my puzzle rating.
+/// `GET /v1/puzzles/next?game=&variant=`: the one I left unfinished, else
+/// a new one nearest my puzzle rating (of that variant, when one is
+/// named).
 pub fn next(
     conn: &mut PgConnection,
     me: Solver,
-    game_id: &str,
+    (game_id, variant): (&str, Option<&str>),
     now: DateTime<Utc>,
 ) -> Result<PuzzleView, Error> {
     let game = game(game_id)?;
     conn.transaction(|conn| {
-        let open: Option<Uuid> = puzzle_attempts::table
+        let variant = match variant {
+            Some(_) => Some(variant_for(conn, me.user, game, variant)?),
+            None => None,
+        };
+        let mut open = puzzle_attempts::table
             .inner_join(puzzles::table)
             .filter(puzzle_attempts::user_id.eq(me.user))
             .filter(puzzle_attempts::state.eq(AttemptState::Playing))
             .filter(puzzle_attempts::daily.is_null())
             .filter(puzzles::game.eq(game.id()))
             .select(puzzles::id)
-            .first(conn)
-            .optional()?;
+            .into_boxed();
+        if let Some(v) = &variant {
+            open = open.filter(puzzles::variant.eq(v.clone()));
+        }
+        let open: Option<Uuid> = open.first(conn).optional()?;
         let id = match open {
             Some(id) => id,
             None => {
@@ -378,13 +425,16 @@ pub fn next(
                 let tried = puzzle_attempts::table
                     .filter(puzzle_attempts::user_id.eq(me.user))
                     .select(puzzle_attempts::puzzle_id);
-                puzzles::table
+                let mut untried = puzzles::table
                     .filter(puzzles::game.eq(game.id()))
                     .filter(puzzles::id.ne_all(tried))
                     .order(nearness)
                     .select(puzzles::id)
-                    .first(conn)
-                    .optional()?
+                    .into_boxed();
+                if let Some(v) = &variant {
+                    untried = untried.filter(puzzles::variant.eq(v.clone()));
+                }
+                (untried.first(conn).optional()?)
                     .ok_or(Error::NotFound("puzzle left in that game"))?
             }
         };
@@ -501,153 +551,4 @@ pub fn give_up(
         }
         view_of(&row, &a)
     })
-}
-
-/// My puzzles in one game: my rating and my daily streak.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-pub struct MyPuzzles {
-    pub game: String,
-    pub rating: PuzzleRating,
-    /// Days in a row, ending today or yesterday (my day), on which I
-    /// solved that day's daily puzzle of this game.
-    pub streak: u32,
-    /// Whether today's daily puzzle is solved.
-    pub solved_today: bool,
-}
-
-/// `GET /v1/me/puzzles?game=`.
-pub fn mine(
-    conn: &mut PgConnection,
-    me: Solver,
-    game_id: &str,
-    now: DateTime<Utc>,
-) -> Result<MyPuzzles, Error> {
-    let game = game(game_id)?;
-    let today = today(conn, me.user, now)?;
-    let days: Vec<(Option<NaiveDate>, Option<DateTime<Utc>>)> = puzzle_attempts::table
-        .inner_join(puzzles::table)
-        .filter(puzzle_attempts::user_id.eq(me.user))
-        .filter(puzzles::game.eq(game.id()))
-        .filter(puzzle_attempts::state.eq(AttemptState::Solved))
-        .filter(puzzle_attempts::daily.is_not_null())
-        .order(puzzle_attempts::daily.desc())
-        .select((puzzle_attempts::daily, puzzle_attempts::day_began))
-        .load(conn)?;
-    let days: Vec<(NaiveDate, Option<DateTime<Utc>>)> = days
-        .into_iter()
-        .filter_map(|(day, began)| Some((day?, began)))
-        .collect();
-    Ok(MyPuzzles {
-        game: game.id().to_owned(),
-        rating: rating::of(conn, me.user, game.id())?,
-        streak: streak(&days, today),
-        solved_today: days.first().map(|(d, _)| d) == Some(&today),
-    })
-}
-
-/// Consecutive days in `solved` (newest first, each with the instant its
-/// local day began) ending `today`, or yesterday while today's is still to
-/// do.
-///
-/// A real day counts once, whatever the time zone changes between
-/// (docs/decisions/accounts-and-sessions.md, "The security review's
-/// findings"): a day counts only when it began at least 23 hours (a
-/// daylight-saving day's length) before the last day counted after it.
-/// Switching zones can put two dates in one real day (Honolulu's 5th and
-/// Kiritimati's 6th begin at the same instant): the streak goes on across
-/// them but grows by one. A day recorded before this rule (no instant)
-/// counts.
-pub fn streak(solved: &[(NaiveDate, Option<DateTime<Utc>>)], today: NaiveDate) -> u32 {
-    let mut expect = match solved.first() {
-        Some((d, _)) if *d == today => today,
-        Some((d, _)) if Some(*d) == today.pred_opt() => *d,
-        _ => return 0,
-    };
-    let mut n = 0;
-    let mut counted: Option<DateTime<Utc>> = None;
-    for (day, began) in solved {
-        if *day == expect {
-            let apart = match (counted, began) {
-                (Some(later), Some(began)) => later - *began >= chrono::Duration::hours(23),
-                _ => true,
-            };
-            if apart {
-                n += 1;
-                counted = *began;
-            }
-            expect = match expect.pred_opt() {
-                Some(d) => d,
-                None => break,
-            };
-        } else if *day < expect {
-            break;
-        }
-    }
-    n
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn d(day: u32) -> NaiveDate {
-        NaiveDate::from_ymd_opt(2026, 12, day).unwrap()
-    }
-
-    /// Days with no recorded start, as older attempts have.
-    fn plain(days: &[NaiveDate]) -> Vec<(NaiveDate, Option<DateTime<Utc>>)> {
-        days.iter().map(|d| (*d, None)).collect()
-    }
-
-    #[test]
-    fn a_streak_counts_days_in_a_row_to_today_or_yesterday() {
-        assert_eq!(streak(&plain(&[d(5), d(4), d(3), d(1)]), d(5)), 3);
-        assert_eq!(
-            streak(&plain(&[d(4), d(3)]), d(5)),
-            2,
-            "today's still to do"
-        );
-        assert_eq!(streak(&plain(&[d(3), d(2)]), d(5)), 0, "a day missed");
-        assert_eq!(streak(&[], d(5)), 0);
-        assert_eq!(
-            streak(
-                &plain(&[d(31)]),
-                NaiveDate::from_ymd_opt(2027, 1, 1).unwrap()
-            ),
-            1,
-            "across a month and year"
-        );
-    }
-
-    #[test]
-    fn a_real_day_counts_once_whatever_the_zone_changes_issue_65_item_11() {
-        let at = |day: u32, hour: u32| {
-            chrono::NaiveDate::from_ymd_opt(2026, 12, day)
-                .unwrap()
-                .and_hms_opt(hour, 0, 0)
-                .unwrap()
-                .and_utc()
-        };
-        // Honolulu's 5th and Kiritimati's 6th both begin at 10:00 UTC on
-        // the 5th; the -12 zone's 4th began 22 hours before.
-        let hopped = [
-            (d(6), Some(at(5, 10))),
-            (d(5), Some(at(5, 10))),
-            (d(4), Some(at(4, 12))),
-        ];
-        assert_eq!(streak(&hopped, d(6)), 1);
-        // A day later, from Kiritimati: two real days, two.
-        let next = [(d(7), Some(at(6, 10)))];
-        assert_eq!(streak(&[&next[..], &hopped[..]].concat(), d(7)), 2);
-        // One zone through a daylight-saving day (23 hours): every day.
-        let shifting = [
-            (d(4), Some(at(3, 15))),
-            (d(3), Some(at(2, 16))),
-            (d(2), Some(at(1, 16))),
-        ];
-        assert_eq!(streak(&shifting, d(4)), 3);
-        // Seoul to Vancouver: a day of 41 hours counts, as it should.
-        let flown = [(d(3), Some(at(3, 8))), (d(2), Some(at(1, 15)))];
-        assert_eq!(streak(&flown, d(3)), 2);
-    }
 }

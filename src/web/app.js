@@ -79,7 +79,7 @@ document.addEventListener("click", (event) => {
   const anchor = event.target.closest("a[data-link]");
   if (anchor && anchor.origin === location.origin && !event.ctrlKey && !event.metaKey) {
     event.preventDefault();
-    go(anchor.pathname + anchor.search);
+    go(anchor.pathname + anchor.search + anchor.hash);
   }
 });
 window.addEventListener("popstate", route);

@@ -52,7 +52,9 @@ function draw(state) {
   }[p.state];
   const mine = state.mine;
   show(
-    el("h1", {}, (state.daily ? t("daily_puzzle") : t("puzzles")) + " · " + named("game_", p.game)),
+    // The variant named (checkers has seven: docs/puzzles.md, "Serving").
+    el("h1", {}, (state.daily ? t("daily_puzzle") : t("puzzles")) + " · " + named("game_", p.game)
+      + (p.options && p.options.variant ? " · " + named("variant_", p.options.variant) : "")),
     el("p", { class: "muted" }, say("puzzle_rating_line", { rating: p.rating, mine: mine.rating.rating, streak: mine.streak })),
     el("p", { class: "puzzle-status", role: "status", "aria-live": "polite", "data-state": p.state }, status),
     // What the attempt did to my rating, once it counted.

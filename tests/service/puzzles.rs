@@ -618,3 +618,57 @@ async fn a_puzzle_whose_line_never_passes_offers_no_pass() {
     );
     app.stop().await;
 }
+
+/// The daily checkers puzzle is the player's own variant (docs/puzzles.md,
+/// "Serving"): American for a new player, else the variant they play
+/// most; any variant when asked for, the same for everyone that day; a
+/// variant the game does not have is refused.
+#[actix_web::test]
+async fn the_daily_checkers_puzzle_is_in_the_players_own_variant() {
+    let app = TestApp::start().await;
+    let now = posthorn::clock::Clock::now(&app.clock);
+    app.blocking(move |s| {
+        let conn = &mut s.pool.get().unwrap();
+        let text = GameId::Checkers.shipped_puzzles();
+        posthorn::puzzles::shipped::keep_lines(conn, text, now).unwrap()
+    })
+    .await;
+    let daily = |token: String, query: &'static str| {
+        let app = &app;
+        async move {
+            let reply = app.get(&format!("/v1/puzzles/daily?{query}"), &token).await;
+            assert_eq!(reply.status, 200, "{query}: {}", reply.body);
+            reply.body
+        }
+    };
+    let ann = app.register("ann").await;
+    let bob = app.register("bob").await;
+    let first = daily(ann.clone(), "game=checkers").await;
+    assert_eq!(first["options"]["variant"], "american", "a new player's");
+    let asked = daily(ann.clone(), "game=checkers&variant=international").await;
+    assert_eq!(asked["options"]["variant"], "international");
+    let same = daily(bob.clone(), "game=checkers&variant=international").await;
+    assert_eq!(
+        asked["id"], same["id"],
+        "one international daily for everyone"
+    );
+    assert_ne!(asked["id"], first["id"]);
+    for _ in 0..2 {
+        let m = json!({"game": "checkers", "variant": "russian", "computers": [{"level": "easy"}]});
+        let made = app.post("/v1/matches", &bob, m).await;
+        assert_eq!(made.status, 201, "{}", made.body);
+    }
+    let russian = daily(bob.clone(), "game=checkers").await;
+    assert_eq!(
+        russian["options"]["variant"], "russian",
+        "the variant bob plays most"
+    );
+    for query in [
+        "game=checkers&variant=klingon",
+        "game=janggi&variant=american",
+    ] {
+        let refused = app.get(&format!("/v1/puzzles/daily?{query}"), &ann).await;
+        assert_eq!(refused.status, 400, "{query}: {}", refused.body);
+    }
+    app.stop().await;
+}

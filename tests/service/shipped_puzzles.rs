@@ -1,7 +1,8 @@
 //! Puzzles from the first start (docs/puzzles.md, "Shipped sets"): two
 //! service binaries started together on an empty database keep the
 //! checked sets shipped with the rules before they say they are ready, so
-//! every game has its daily puzzle at once, and each puzzle is kept once.
+//! every game and every checkers variant has its daily puzzle at once,
+//! and each puzzle is kept once.
 
 use crate::native_push_crash::until;
 use crate::support::{spawn_binary, TestApp};
@@ -47,8 +48,16 @@ async fn two_instances_started_together_have_every_daily_puzzle_once_they_are_re
     .await;
     let reader = app.register("reader").await;
     for game in GameId::ALL {
-        let daily = (app.get(&format!("/v1/puzzles/daily?game={}", game.id()), &reader)).await;
-        assert_eq!(daily.status, 200, "{}: {}", game.id(), daily.body);
+        let variants = game
+            .about()
+            .variants
+            .iter()
+            .map(|v| format!("&variant={v}"));
+        for query in std::iter::once(String::new()).chain(variants) {
+            let path = format!("/v1/puzzles/daily?game={}{query}", game.id());
+            let daily = app.get(&path, &reader).await;
+            assert_eq!(daily.status, 200, "{path}: {}", daily.body);
+        }
     }
     let shipped = shipped();
     let kept = app.count("SELECT count(*) AS n FROM puzzles".into()).await;

@@ -540,7 +540,7 @@ async function puzzlesByTaps(browser, errors) {
   await page.goto(BASE + "/");
   await page.click(".daily-puzzles a[href='/puzzles/checkers/daily']");
   await page.waitForSelector(".puzzle-status[data-state=playing]");
-  assert.match(await page.textContent("h1"), /오늘의 퍼즐/);
+  assert.match(await page.textContent("h1"), /^오늘의 퍼즐 · 체커 · 미국식$/, "a new player's daily is American checkers, named");
   const puzzle = await api("GET", "/v1/puzzles/daily?game=checkers", pia.access_token);
   const line = JSON.parse(require("child_process").execFileSync("psql", [process.env.DATABASE_URL, "-tAc", `SELECT line FROM puzzles WHERE id = '${puzzle.id}'`], { encoding: "utf8" }));
   const squares = (a) => a.move.match(/\d+/g);

@@ -268,6 +268,27 @@ fn mined_checkers_puzzles_hold_in_a_deeper_search() {
     check_all::<checkers::Checkers>("checkers.jsonl", 200, whole_games);
 }
 
+/// A year of American dailies and two months of every other variant's
+/// (docs/puzzles.md, "Shipped sets"; the daily is per variant): distinct
+/// puzzles, by opening, in the shipped file.
+#[test]
+fn checkers_ships_a_year_of_american_and_two_months_of_each_variant() {
+    let path = format!("{}/puzzles/checkers.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut per: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let variant = v["config"]["variant"].as_str().unwrap_or_default().to_owned();
+        per.entry(variant).or_default().insert(v["events"][0].to_string());
+    }
+    for &variant in checkers::Variant::NAMES {
+        let held = per.get(variant).map_or(0, |p| p.len());
+        let least = if variant == "american" { 365 } else { 60 };
+        assert!(held >= least, "{variant}: {held} distinct, fewer than {least}");
+    }
+}
+
 #[test]
 fn mined_janggi_puzzles_hold_in_a_deeper_search() {
     check_all::<janggi::Janggi>("janggi.jsonl", 200, whole_games);

@@ -85,6 +85,8 @@ function appsCard(apps, platforms) {
       } } }, t("app_device_remove")));
     return item;
   };
+  // Only where a phone app signed in: a web player has no app to open.
+  if (!apps.length) return null;
   return el("section", { class: "card", "data-app-devices": true }, el("h2", {}, t("app_devices")),
     el("p", { class: "muted" }, t(apps.length ? "app_devices_why" : "app_devices_none")),
     apps.length ? el("ul", { class: "devices" }, apps.map(row)) : null, said);

@@ -141,7 +141,9 @@ async function route() {
     if (path.startsWith("/leaderboards")) return await leaderboardPage(path.replace(/^\/leaderboards\/?/, ""), location.search);
     return await matchesPage(drawNav);
   } catch (error) {
-    if (error.status === 401) { session.clear(); drawNav(); return signInPage(route, drawNav); }
+    // A session ended elsewhere (a password reset, signed out from another
+    // device) says why before the form (issue #68).
+    if (error.status === 401) { session.clear(); drawNav(); return signInPage(route, drawNav, t("session_ended")); }
     fail(error);
   }
 }

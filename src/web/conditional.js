@@ -5,7 +5,7 @@
 // Planning asks the service where a line leads (`…/options`), so the
 // client knows no game's rules; where something is hidden from me (Banqi,
 // FlipChess) the service does not plan, and the panel says nothing.
-import { api, el, fail, t } from "./core.js";
+import { api, askedFirst, el, fail, t } from "./core.js";
 import * as Games from "./games.js";
 import { squareGrid } from "./boards.js";
 
@@ -60,11 +60,12 @@ export async function conditionalPanel(m) {
     stored.length ? list() : el("p", { class: "muted" }, t("no_lines")),
     el("div", { class: "actions" },
       el("button", { type: "button", class: "secondary", "data-action": "plan_line", on: { click: plan } }, t("plan_line")),
-      stored.length ? el("button", { type: "button", class: "secondary", "data-action": "forget_lines", on: { click: async () => {
+      // Every line goes: asked first.
+      stored.length ? askedFirst(t("forget_lines"), t("forget_lines_cost"), t("forget_lines_yes"), async () => {
         await api("DELETE", base);
         stored = [];
         draw();
-      } } }, t("forget_lines")) : null));
+      }, { "data-action": "forget_lines" }) : null));
   draw();
   return box;
 }

@@ -561,7 +561,7 @@ function describe(action, gameId) {
   const card = (name) => Games.game(gameId).cardName(name);
   if (action.type === "move") return action.move;
   if (action.type === "turn_up") return t("a_turn_up") + " " + action.square;
-  if (action.type === "play") return t("a_play") + " " + card(action.card) + (action.colour ? " (" + t("card_" + action.colour) + ")" : "");
+  if (action.type === "play") return say("a_play_card", { card: card(action.card) + (action.colour ? " (" + t("card_" + action.colour) + ")" : "") });
   return t("a_" + action.type) + (action.card ? " " + card(action.card) : "");
 }
 

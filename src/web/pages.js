@@ -17,7 +17,7 @@ function invitationWaiting() {
   return code && /^[A-Za-z0-9]+$/.test(code) ? code : null;
 }
 
-export async function signInPage(then, redraw) {
+export async function signInPage(then, redraw, why) {
   const invite = invitationWaiting();
   const providers = await signInProviders();
   const done = async (reply) => {
@@ -70,7 +70,8 @@ export async function signInPage(then, redraw) {
   const withProvider = providers.length ? el("div", { class: "card providers", "data-providers": true },
     providerButtons(providers, "sign_in_with", "signin", { extra: () => (invite ? { invite } : {}) }),
     el("p", { class: "muted" }, t("identity_new_hint"))) : null;
-  show(invite ? el("p", { class: "card", "data-invite-waiting": invite }, t("invite_after_sign_in")) : null,
+  show(why ? el("p", { class: "card", role: "status", "data-signed-out": true }, why) : null,
+    invite ? el("p", { class: "card", "data-invite-waiting": invite }, t("invite_after_sign_in")) : null,
     withProvider, account("in"), account("up"), guest);
   // A link to one of the forms (the welcome page's "sign up", "guest")
   // lands on it, not on the top of the page.
@@ -148,8 +149,10 @@ function doing(m, mine, duty) {
   const owed = (kind) => m.to_act.some((d) => d.kind === kind && m.my_seats.includes(d.seat));
   if (owed("draw_reply")) return "answer_draw";
   if (owed("flip_decision")) return "answer_flip";
-  if (mine) return "your_turn";
-  if (m.my_seats.length && m.to_act.some((d) => d.kind === "draw_reply")) return "draw_offer_waits";
+  const offerWaits = m.my_seats.length && m.to_act.some((d) => d.kind === "draw_reply");
+  // My move, and my draw offer still unanswered: both said (issue #68).
+  if (mine) return offerWaits ? "your_turn_offer_waits" : "your_turn";
+  if (offerWaits) return "draw_offer_waits";
   if (asked && m.my_seats.includes(asker)) return "takeback_waits";
   const holder = duty && m.seats[duty.seat];
   return holder && holder.user && holder.user.computer ? "computer_thinking"
@@ -198,7 +201,7 @@ export async function matchesPage(redraw = () => {}) {
   if (!items.length) {
     return show(el("p", { class: "muted" }, t("none")),
       el("p", { class: "actions" }, el("a", { href: "/how-to", "data-link": true, class: "button", "data-start-here": true }, t("start_here"))),
-      link("/new", t("new_match")), link("/computer", t("play_computer")), dailyCard());
+      el("p", { class: "actions" }, link("/new", t("new_match")), " · ", link("/computer", t("play_computer"))), dailyCard());
   }
   const mine = items.filter((m) => !(m.status === "waiting" && !m.my_seats.length));
   // A guest whose match has ended is offered to keep the account (issue
@@ -364,6 +367,13 @@ function urlBase64ToBytes(text) {
   return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
 }
 
+/// Why push could not be switched on, in the page's language: the
+/// browser's own message is English whatever the page's (a refusal of
+/// the permission says where to allow it).
+function pushRefused(error) {
+  return error && error.name === "NotAllowedError" ? t("push_not_allowed") : t("push_failed");
+}
+
 async function subscribePush() {
   const registration = await navigator.serviceWorker.ready;
   const key = (await api("GET", "/v1/push/vapid-public-key")).data.key;
@@ -374,7 +384,9 @@ async function subscribePush() {
 
 export async function settingsPage(redraw) {
   const [me, settings, talk] = await Promise.all([api("GET", "/v1/me"), api("GET", "/v1/me/notification-settings"), api("GET", "/v1/me/talk-settings")]).then((r) => r.map((x) => x.data));
-  const kinds = Object.keys(settings.email || {});
+  // The morning puzzle's one switch is its opt-in below the table, not a
+  // row of it too.
+  const kinds = Object.keys(settings.email || {}).filter((k) => k !== "daily_puzzle");
   // One row per kind, with a switch for mail and one for push, each a
   // 44-px target (issue #49 item 10).
   const kindName = (k) => (t("kind_" + k) === "kind_" + k ? k.replace(/_/g, " ") : t("kind_" + k));
@@ -464,7 +476,7 @@ export async function settingsPage(redraw) {
     el("label", {}, t("to"), el("input", { type: "time", name: "quiet_end", value: quiet.end || "" }))),
   el("button", { type: "submit" }, t("save")), noticesSaved);
   const push = "PushManager" in window
-    ? el("button", { type: "button", class: "secondary", on: { click: () => subscribePush().then(() => { saved.textContent = t("saved"); }, (e) => { saved.textContent = t("error") + ": " + e.message; }) } }, t("push_on"))
+    ? el("button", { type: "button", class: "secondary", on: { click: () => subscribePush().then(() => { saved.textContent = t("saved"); }, (e) => { saved.textContent = pushRefused(e); }) } }, t("push_on"))
     : null;
   const [away, more, providers] = await Promise.all([me.guest ? null : vacationCard(saved), accountCards(me, redraw), signInProviders()]);
   // A guest saves the account here too (issue #47); then the password

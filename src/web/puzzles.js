@@ -112,6 +112,6 @@ async function giveUp(state) {
 
 /// An action of a line in words: a move, a square turned up, a card.
 function said(game, action) {
-  if (action.card) return t("a_play") + " " + Games.game(game).cardName(action.card) + (action.colour ? " (" + t("card_" + action.colour) + ")" : "");
+  if (action.card) return say("a_play_card", { card: Games.game(game).cardName(action.card) + (action.colour ? " (" + t("card_" + action.colour) + ")" : "") });
   return action.move || action.square || action.type;
 }

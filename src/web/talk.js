@@ -37,6 +37,10 @@ function drawer(path, table) {
   } } });
   const box = el("input", { name: "text", maxlength: "500", autocomplete: "off", "aria-label": t("message"), placeholder: t("message") });
   const send = el("button", { type: "submit" }, t("send"));
+  // The send button names where the message goes.
+  const toTeam = team.querySelector("input");
+  const named = () => { send.textContent = t(toTeam.checked ? "send_team" : "send"); };
+  toTeam.addEventListener("change", named);
   // One key per message typed: a retry of the same (a lost answer, a
   // second tap) is the same message, never two.
   let key = null;
@@ -48,6 +52,10 @@ function drawer(path, table) {
       const said = (await api("POST", path + "/messages", { text: data.get("text"), team: data.get("team") === "on" }, { "idempotency-key": key })).data;
       key = null;
       box.value = "";
+      // A word to the partner is one message: the next goes to the table
+      // again, as its button says (issue #68).
+      toTeam.checked = false;
+      named();
       show([said], false);
     } finally {
       send.disabled = false;
@@ -117,7 +125,9 @@ function line(message) {
 /// never told who reported.
 function reportButton(message) {
   const slot = el("span", { class: "report" });
-  const open = el("button", { type: "button", class: "link", "data-report": message.id, "aria-label": t("report") + ": " + playerName(message.author) }, t("report"));
+  // A quiet "⋯" beside each message, not a button as strong as sending
+  // (issue #68): it opens the report, whole on screen.
+  const open = el("button", { type: "button", class: "more", "data-report": message.id, title: t("report"), "aria-label": t("report") + ": " + playerName(message.author) }, "⋯");
   open.addEventListener("click", () => {
     const reason = el("select", { name: "reason", "aria-label": t("report_reason") },
       ["abuse", "spam", "other"].map((r) => el("option", { value: r }, t("reason_" + r))));
@@ -125,7 +135,8 @@ function reportButton(message) {
       await api("POST", "/v1/messages/" + message.id + "/report", { reason: data.get("reason") });
       slot.replaceChildren(el("span", { class: "muted", role: "status" }, t("reported")));
     }, el("label", {}, t("report_reason"), reason), el("button", { type: "submit", class: "secondary" }, t("report_send"))));
-    reason.focus();
+    reason.focus({ preventScroll: true });
+    slot.scrollIntoView({ block: "nearest" });
   });
   slot.append(" ", open);
   return slot;

@@ -36,6 +36,10 @@ async function passwordReset(browser, errors) {
   const sora = await api("POST", "/v1/accounts", null, { username: "sora", password: "a long password", email: address });
   await api("POST", "/v1/email-verifications", null, { token: await mailedToken(address, "/verify-email") });
   const phone = await api("POST", "/v1/sessions", null, { login: "sora", password: "a long password" });
+  // The phone's browser, signed in before the reset (issue #68: told why
+  // it is signed out afterwards).
+  const old = await L.person(browser, errors, { expected: /status of 401/ });
+  await L.signIn(old, phone);
 
   // Forgot it: from the sign-in page to the page that asks for a link.
   const page = await L.player(browser, errors);
@@ -59,6 +63,10 @@ async function passwordReset(browser, errors) {
   await assert.rejects(api("GET", "/v1/me", phone.access_token), /401/);
   await assert.rejects(api("GET", "/v1/me", sora.access_token), /401/);
   await assert.rejects(api("POST", "/v1/sessions", null, { login: "sora", password: "a long password" }), /401/);
+  // The old device's next page says why it shows the sign-in form.
+  await old.goto(BASE + "/friends");
+  assert.match(await (await old.waitForSelector("[data-signed-out]")).textContent(), /signed out on this device: the password was changed/);
+  await old.context().close();
 
   // The new password signs in from the sign-in page.
   const other = await L.player(browser, errors);

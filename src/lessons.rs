@@ -86,14 +86,20 @@ fn done_steps(
     Ok(done.into_iter().collect())
 }
 
-/// `game`'s steps, in order, each marked done where I completed it (a
-/// visitor, `None`, has completed none here: their page keeps them).
-pub fn list(conn: &mut PgConnection, user: Option<Uuid>, game: &str) -> Result<LessonsView, Error> {
+/// `game`'s steps, in order, each marked done where I completed it.
+pub fn list(conn: &mut PgConnection, user: Uuid, game: &str) -> Result<LessonsView, Error> {
     let game = game_of(game)?;
-    let done = match user {
-        Some(user) => done_steps(conn, user, game)?,
-        None => BTreeSet::new(),
-    };
+    let done = done_steps(conn, user, game)?;
+    Ok(listed(game, &done))
+}
+
+/// `game`'s steps for a visitor with no account: none done here (their
+/// page keeps what they finished). No database is asked.
+pub fn list_for_visitor(game: &str) -> Result<LessonsView, Error> {
+    Ok(listed(game_of(game)?, &BTreeSet::new()))
+}
+
+fn listed(game: GameId, done: &BTreeSet<String>) -> LessonsView {
     let steps = lessons::lessons(game)
         .into_iter()
         .map(|l| StepView {
@@ -102,18 +108,27 @@ pub fn list(conn: &mut PgConnection, user: Option<Uuid>, game: &str) -> Result<L
             done: done.contains(l.key),
         })
         .collect();
-    Ok(LessonsView {
+    LessonsView {
         game: game.id().to_owned(),
         steps,
-    })
+    }
+}
+
+/// Judge a visitor's `actions` at `step`: as [`try_step`], and nothing is
+/// written (no database is asked).
+pub fn judge(game: &str, step: &str, actions: &[Value]) -> Result<TryView, Error> {
+    let game = game_of(game)?;
+    let lesson = lesson_of(game, step)?;
+    let tried = lessons::attempt(game, &lesson, actions)?;
+    Ok(shown(game, &lesson, tried))
 }
 
 /// Judge `actions`, my attempt at `step` so far; a completed step is
-/// recorded as mine (a visitor's, `None`, is not: nothing is written for
-/// them). An illegal action is the rules' error (422) and records nothing.
+/// recorded as mine. An illegal action is the rules' error (422) and
+/// records nothing.
 pub fn try_step(
     conn: &mut PgConnection,
-    user: Option<Uuid>,
+    user: Uuid,
     game: &str,
     step: &str,
     actions: &[Value],
@@ -122,7 +137,7 @@ pub fn try_step(
     let game = game_of(game)?;
     let lesson = lesson_of(game, step)?;
     let tried = lessons::attempt(game, &lesson, actions)?;
-    if let (Verdict::Done, Some(user)) = (tried.verdict, user) {
+    if tried.verdict == Verdict::Done {
         diesel::insert_into(lessons_done::table)
             .values((
                 lessons_done::user_id.eq(user),

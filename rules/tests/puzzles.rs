@@ -279,13 +279,21 @@ fn checkers_ships_a_year_of_american_and_two_months_of_each_variant() {
         Default::default();
     for line in text.lines() {
         let v: Value = serde_json::from_str(line).unwrap();
-        let variant = v["config"]["variant"].as_str().unwrap_or_default().to_owned();
-        per.entry(variant).or_default().insert(v["events"][0].to_string());
+        let variant = v["config"]["variant"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        per.entry(variant)
+            .or_default()
+            .insert(v["events"][0].to_string());
     }
     for &variant in checkers::Variant::NAMES {
         let held = per.get(variant).map_or(0, |p| p.len());
         let least = if variant == "american" { 365 } else { 60 };
-        assert!(held >= least, "{variant}: {held} distinct, fewer than {least}");
+        assert!(
+            held >= least,
+            "{variant}: {held} distinct, fewer than {least}"
+        );
     }
 }
 

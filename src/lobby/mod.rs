@@ -24,6 +24,9 @@ use uuid::Uuid;
 /// players that they sit in are cancelled (the seated others are told).
 pub const PERSONAL: Owner = Owner {
     module: "lobby",
+    // Challenges and rematch offers are the match's tables
+    // (`matches::challenged`, `matches::rematch_offers`), forgotten here
+    // through them: leaving declines and withdraws them as the lobby does.
     tables: &["seeks", "challenges", "rematch_offers", "invites"],
     phase: Phase::LeavePlay,
     forget: leave,

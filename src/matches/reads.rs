@@ -84,7 +84,6 @@ pub fn games_of(
         .collect())
 }
 
-/// How many active matches wait on `user`.
 /// The variant of `game` that `user` has sat in most matches of (not
 /// counting cancelled ones), if any: the daily puzzle's default.
 pub fn most_played_variant(
@@ -96,6 +95,7 @@ pub fn most_played_variant(
         .filter(matches::id.eq_any(seated(user)))
         .filter(matches::game.eq(game))
         .filter(matches::status.ne(MatchStatus::Cancelled))
+        .filter(matches::variant.is_not_null())
         .group_by(matches::variant)
         .select((matches::variant, diesel::dsl::count_star()))
         .order((diesel::dsl::count_star().desc(), matches::variant))
@@ -104,6 +104,7 @@ pub fn most_played_variant(
     Ok(most.and_then(|(variant, _)| variant))
 }
 
+/// How many active matches wait on `user`.
 pub fn awaiting_count(conn: &mut PgConnection, user: Uuid) -> Result<i64, Error> {
     Ok(matches::table
         .filter(matches::status.eq(MatchStatus::Active))

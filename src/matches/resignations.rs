@@ -26,11 +26,15 @@ pub const PERSONAL: Owner = Owner {
 /// id order, as a tournament withdrawal locks them.
 fn resign_all(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
     let user = leaving.user;
-    for reads::Open { id, status, seq } in reads::lock_open_of(conn, user)? {
+    for reads::Open {
+        id,
+        status,
+        mut seq,
+    } in reads::lock_open_of(conn, user)?
+    {
         if status != MatchStatus::Active {
             continue;
         }
-        let mut seq = seq;
         let Some(table) = Table::load(conn, id, true)? else {
             continue;
         };

@@ -96,7 +96,7 @@ pub fn store(
         volatility: 0.06,
         plays: 0,
         created_at: now,
-        variant: variant_of(config).to_owned(),
+        variant: variant_of(game, config),
     };
     let added = diesel::insert_into(puzzles::table)
         .values(&row)
@@ -106,9 +106,16 @@ pub fn store(
     Ok(added == 1)
 }
 
-/// The variant a configuration names, '' where it names none.
-pub fn variant_of(config: &Value) -> &str {
-    config.get("variant").and_then(Value::as_str).unwrap_or("")
+/// The variant a `game`'s configuration plays: the one it names, else the
+/// game's first (as a match made without one is played: American
+/// checkers); '' for a game without variants.
+pub fn variant_of(game: GameId, config: &Value) -> String {
+    let first = game.about().variants.first().copied().unwrap_or("");
+    config
+        .get("variant")
+        .and_then(Value::as_str)
+        .unwrap_or(first)
+        .to_owned()
 }
 
 /// A line the miner wrote (`{"game", "config", …Found}`): its game, the

@@ -41,15 +41,52 @@ pub fn keep_lines(
 }
 
 /// Keep every shipped puzzle of every game, in one transaction a game:
-/// how many were new (none once any instance has started before).
+/// how many were new (none once any instance has started before). A
+/// game whose shipped puzzles are all kept already is one count, not a
+/// statement a line; a puzzle deleted from the database comes back at the
+/// next start (retire one by taking it out of the shipped file).
 pub fn keep(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
     let mut added = 0;
-    for game in GameId::ALL {
+    for &game in GameId::ALL {
         let text = game.shipped_puzzles();
         added += conn.transaction(|c| {
+            first_variant(c, game)?;
+            if all_kept(c, text)? {
+                return Ok(0);
+            }
             keep_lines(c, text, now)
                 .map_err(|e| Error::internal(format!("the shipped {} puzzles: {e}", game.id())))
         })?;
     }
     Ok(added)
+}
+
+/// Whether every puzzle of `text` is kept already: one count of their
+/// sources.
+fn all_kept(conn: &mut PgConnection, text: &str) -> Result<bool, Error> {
+    use crate::schema::puzzles;
+    let sources: std::collections::BTreeSet<String> = (text.lines())
+        .filter_map(|line| read_mined(line).ok())
+        .filter_map(|(game, _, found)| source_of(game, &found).ok())
+        .collect();
+    let kept: i64 = puzzles::table
+        .filter(puzzles::source.eq_any(&sources))
+        .count()
+        .get_result(conn)?;
+    Ok(kept == sources.len() as i64)
+}
+
+/// A puzzle kept before puzzles had variants, or by a release before
+/// that, from a configuration naming none, plays the game's first
+/// variant (`super::variant_of`).
+fn first_variant(conn: &mut PgConnection, game: GameId) -> Result<(), Error> {
+    use crate::schema::puzzles;
+    if let Some(first) = game.about().variants.first() {
+        diesel::update(puzzles::table)
+            .filter(puzzles::game.eq(game.id()))
+            .filter(puzzles::variant.eq(""))
+            .set(puzzles::variant.eq(*first))
+            .execute(conn)?;
+    }
+    Ok(())
 }

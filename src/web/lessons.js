@@ -11,32 +11,57 @@ import { actionButtons, choicesBar, tapBoard } from "./tapping.js";
 import * as Games from "./games.js";
 
 /// A visitor's finished steps on this device: `{game: {step: actions}}`,
-/// each with the actions that finished it.
-const KEPT = "posthorn.lessons";
+/// each with the actions that finished it. Signing out forgets them
+/// (`forgetVisitorSteps`), so they go to the next account signed in here
+/// only from a visitor's own visit.
+const VISITED = "posthorn.lessons";
 
 function keptSteps() {
-  try { return JSON.parse(localStorage.getItem(KEPT)) || {}; } catch (_) { return {}; }
+  try { return JSON.parse(localStorage.getItem(VISITED)) || {}; } catch (_) { return {}; }
+}
+
+function keepSteps(all) {
+  try {
+    if (Object.keys(all).length) localStorage.setItem(VISITED, JSON.stringify(all));
+    else localStorage.removeItem(VISITED);
+  } catch (_) { /* storage full or blocked: the step is done on the page all the same */ }
 }
 
 function keepStep(game, key, actions) {
   const all = keptSteps();
   (all[game] = all[game] || {})[key] = actions;
-  localStorage.setItem(KEPT, JSON.stringify(all));
+  keepSteps(all);
 }
+
+export function forgetVisitorSteps() {
+  keepSteps({});
+}
+
+let carrying = null;
 
 /// Once signed in, the steps finished as a visitor become the account's:
 /// each is played again through the service, which judges it as any
-/// attempt (nothing is taken on trust), then forgotten here.
-export async function carryVisitorSteps() {
+/// attempt (nothing is taken on trust). A step the service answered is
+/// forgotten here (one the rules no longer finish that way stays undone);
+/// one that could not be sent (offline, a server error) is kept for the
+/// next page. One carry at a time, whatever pages are drawn meanwhile.
+export function carryVisitorSteps() {
+  if (!session.access || !Object.keys(keptSteps()).length) return Promise.resolve();
+  carrying = carrying || carry().finally(() => { carrying = null; });
+  return carrying;
+}
+
+async function carry() {
   const all = keptSteps();
-  if (!session.access || !Object.keys(all).length) return;
   for (const [game, steps] of Object.entries(all)) {
     for (const [key, actions] of Object.entries(steps)) {
-      // A step the rules no longer finish this way simply stays undone.
-      await api("POST", "/v1/lessons/" + game + "/" + key + "/moves", { actions }).catch(() => null);
+      const path = "/v1/lessons/" + encodeURIComponent(game) + "/" + encodeURIComponent(key) + "/moves";
+      const answered = await api("POST", path, { actions }).then(() => true, (e) => e.status >= 400 && e.status < 500);
+      if (answered) delete steps[key];
     }
+    if (!Object.keys(steps).length) delete all[game];
   }
-  localStorage.removeItem(KEPT);
+  keepSteps(all);
 }
 
 /// `/learn/{game}`: the first step I have not done yet (or the first).
@@ -56,7 +81,7 @@ async function open(s) {
   s.selected = null;
   s.choices = null;
   const step = s.list.steps[s.at];
-  s.view = (await api("GET", "/v1/lessons/" + s.game + "/" + step.key)).data;
+  s.view = (await api("GET", "/v1/lessons/" + encodeURIComponent(s.game) + "/" + encodeURIComponent(step.key))).data;
   draw(s);
 }
 
@@ -108,7 +133,7 @@ async function act(s, action) {
   s.choices = null;
   try {
     const sent = [...s.played, action];
-    const answer = (await api("POST", "/v1/lessons/" + s.game + "/" + s.view.step + "/moves", { actions: sent })).data;
+    const answer = (await api("POST", "/v1/lessons/" + encodeURIComponent(s.game) + "/" + encodeURIComponent(s.view.step) + "/moves", { actions: sent })).data;
     s.said = answer.verdict === "not_this_way" ? "not_this_way" : null;
     // What the rules accepted, not what was sent.
     s.played = sent.slice(0, answer.accepted);

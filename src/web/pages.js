@@ -8,6 +8,7 @@ import { againstComputer, api, browserZone, countdown, displayName, el, fail, fo
 import { listen } from "./live.js";
 import { countryOf } from "./zones.js";
 import { dailyCard } from "./puzzles.js";
+import { forgetVisitorSteps } from "./lessons.js";
 export { computerPage } from "./computer.js";
 
 /// The invitation a signed-out visitor came from (`/signin?invite=CODE`),
@@ -627,5 +628,7 @@ export async function signOut() {
     await api("DELETE", "/v1/sessions/current");
   } catch (_) { /* signed out locally whatever the server said */ }
   session.clear();
+  // A visitor's first steps left on this device are nobody's now.
+  forgetVisitorSteps();
   go("/signin");
 }

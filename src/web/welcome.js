@@ -121,8 +121,8 @@ export function howToPage(game) {
     el("p", { class: "game-picture", "aria-hidden": "true" }, PICTURE[game]),
     el("p", {}, lead),
     el("ul", {}, points.map((p) => el("li", {}, p))),
-    // The first steps, to take or replay (issue #52; a visitor signs in
-    // or plays as a guest first).
+    // The first steps, to take or replay (issue #52); a visitor plays them
+    // with no account (docs/lessons.md, "A visitor").
     el("p", {}, link("/learn/" + game, t("learn_replay"))),
     el("p", {}, link("/how-to", t("all_games")))));
 }

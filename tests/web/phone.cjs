@@ -675,9 +675,8 @@ async function lessonsByTaps(browser, errors) {
 /// account or guest made for it; the welcome page's sign-up link lands on
 /// the sign-up form; signed up, the step is the new account's.
 async function visitorFirstStep(browser, errors) {
-  const context = await browser.newContext({ viewport: SIZES[0], locale: "ko-KR" });
-  const page = await context.newPage();
-  page.on("pageerror", (e) => errors.push(String(e)));
+  // An address of its own: sign-ups are limited per address.
+  const page = await L.person(browser, errors, { locale: "ko-KR", viewport: SIZES[0] });
   const users = () => Number(require("child_process").execFileSync("psql", [process.env.DATABASE_URL, "-tAc", "SELECT count(*) FROM users"], { encoding: "utf8" }).trim());
   const before = users();
   await page.goto(BASE + "/how-to/janggi");
@@ -717,7 +716,7 @@ async function visitorFirstStep(browser, errors) {
     assert.ok(box >= 44, "a 44-px target: " + box);
   }
   await L.shots(page, "home-empty-ko");
-  await context.close();
+  await page.context().close();
 }
 
 /// Every check of this file, each said as it passes.

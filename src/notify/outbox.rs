@@ -81,28 +81,43 @@ impl NoticeColumns {
         out.push_sql(", ");
         out.push_bind_param::<Nullable<Text>, _>(&self.request_id)?;
         out.push_sql(" FROM unnest(");
+        self.walk_arrays(&mut out)?;
+        out.push_sql(") AS n (user_id, seq, kind, payload)");
+        Ok(())
+    }
+
+    /// The notices' four arrays, as `unnest` takes them.
+    fn walk_arrays<'b>(&'b self, out: &mut AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         out.push_bind_param::<Array<SqlUuid>, _>(&self.users)?;
         out.push_sql(", ");
         out.push_bind_param::<Array<Integer>, _>(&self.seqs)?;
         out.push_sql(", ");
         out.push_bind_param::<Array<Text>, _>(&self.kinds)?;
         out.push_sql(", ");
-        out.push_bind_param::<Array<Jsonb>, _>(&self.payloads)?;
-        out.push_sql(") AS n (user_id, seq, kind, payload)");
-        Ok(())
+        out.push_bind_param::<Array<Jsonb>, _>(&self.payloads)
     }
 }
 
 /// Notices about many matches at once, as the columns a statement's tail
 /// unnests: the deadline sweep's held appends (`matches::held`) write them
 /// in the statement that writes their events and match rows.
-#[derive(Default)]
 pub struct ManyNotices {
+    /// The match of each notice, beside the notices' own columns.
     matches: Vec<Uuid>,
-    users: Vec<Uuid>,
-    seqs: Vec<i32>,
-    kinds: Vec<String>,
-    payloads: Vec<Value>,
+    rows: NoticeColumns,
+}
+
+impl Default for ManyNotices {
+    fn default() -> ManyNotices {
+        ManyNotices {
+            matches: Vec::new(),
+            // The sweep is nobody's request.
+            rows: NoticeColumns {
+                request_id: None,
+                ..NoticeColumns::new(Vec::new())
+            },
+        }
+    }
 }
 
 impl ManyNotices {
@@ -110,10 +125,10 @@ impl ManyNotices {
     pub fn add(&mut self, match_id: Uuid, notices: Vec<Notice>) {
         for n in notices {
             self.matches.push(match_id);
-            self.users.push(n.user);
-            self.seqs.push(n.seq);
-            self.kinds.push(n.kind.name().to_owned());
-            self.payloads.push(n.payload);
+            self.rows.users.push(n.user);
+            self.rows.seqs.push(n.seq);
+            self.rows.kinds.push(n.kind.name().to_owned());
+            self.rows.payloads.push(n.payload);
         }
     }
 
@@ -131,13 +146,7 @@ impl ManyNotices {
         out.push_sql(" FROM unnest(");
         out.push_bind_param::<Array<SqlUuid>, _>(&self.matches)?;
         out.push_sql(", ");
-        out.push_bind_param::<Array<SqlUuid>, _>(&self.users)?;
-        out.push_sql(", ");
-        out.push_bind_param::<Array<Integer>, _>(&self.seqs)?;
-        out.push_sql(", ");
-        out.push_bind_param::<Array<Text>, _>(&self.kinds)?;
-        out.push_sql(", ");
-        out.push_bind_param::<Array<Jsonb>, _>(&self.payloads)?;
+        self.rows.walk_arrays(&mut out)?;
         out.push_sql(") AS n (match_id, user_id, seq, kind, payload)");
         Ok(())
     }

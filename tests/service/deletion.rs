@@ -102,14 +102,7 @@ async fn a_deleted_account_signs_in_nowhere_and_its_opponent_still_reads_their_m
         )
         .await;
     assert_eq!(phone.status, 201, "{}", phone.body);
-    app.blocking(|s| {
-        posthorn::notify::outbox::fan_out(
-            &mut s.pool.get().unwrap(),
-            &posthorn::talk::told::TURN_TALK,
-        )
-    })
-    .await
-    .unwrap();
+    app.fan_out().await;
     let told = "SELECT count(*) AS n FROM notifications n JOIN users u ON u.id = n.user_id \
         WHERE u.username = 'dora' AND n.payload <> '{}'::jsonb";
     assert!(

@@ -691,14 +691,7 @@ async fn a_deleted_players_eliminated_seat_gets_no_rating_when_the_match_ends() 
         JOIN users u ON u.id = r.user_id WHERE u.deleted_at IS NOT NULL) \
         + (SELECT count(*) FROM notifications n JOIN users u ON u.id = n.user_id \
         WHERE u.deleted_at IS NOT NULL AND n.status = 'pending') AS n";
-    app.blocking(|s| {
-        posthorn::notify::outbox::fan_out(
-            &mut s.pool.get().unwrap(),
-            &posthorn::talk::told::TURN_TALK,
-        )
-    })
-    .await
-    .unwrap();
+    app.fan_out().await;
     assert_eq!(app.count(written.into()).await, 0);
     app.stop().await;
 }

@@ -436,6 +436,17 @@ impl TestApp {
     }
 
     /// The number `sql` reads (a query whose one row has a bigint `n`).
+    /// The outbox's fan-out once, as the delivery job runs it: (notices,
+    /// deliveries).
+    pub async fn fan_out(&self) -> (i64, i64) {
+        self.blocking(|s| {
+            let conn = &mut s.pool.get().unwrap();
+            posthorn::notify::outbox::fan_out(conn, &posthorn::talk::told::TURN_TALK)
+        })
+        .await
+        .unwrap()
+    }
+
     pub async fn count(&self, sql: String) -> i64 {
         #[derive(diesel::QueryableByName)]
         struct N {

@@ -97,19 +97,17 @@ function draw(s) {
     : s.said === "illegal" ? t("learn_illegal") + " " + words(s, "_hint") : words(s, "_goal");
   const choose = (plays) => { if (plays.length === 1) return send(plays[0]); s.choices = plays; draw(s); };
   const next = s.at + 1 < s.list.steps.length;
+  // The board near the top, as a match's is (issue #68): the title and
+  // what to do above it, the steps and the rest below.
+  const steps = el("ol", { class: "lesson-steps", "aria-label": t("first_steps") }, s.list.steps.map((step, i) => el("li", {
+    class: (i === s.at ? "current " : "") + (step.done ? "done" : ""),
+  }, el("button", {
+    type: "button", "aria-current": i === s.at ? "step" : null, title: t("lesson_" + s.game + "_" + step.key),
+    "aria-label": (i + 1) + ". " + t("lesson_" + s.game + "_" + step.key) + (step.done ? " ✓" : ""),
+    on: { click: () => { s.at = i; open(s).catch(fail); } },
+  }, (step.done ? "✓" : "") + (i + 1)))));
   show(el("article", { class: "lesson", "data-game": s.game, "data-step": v.step },
-    el("h1", {}, t("first_steps") + " · " + named("game_", s.game)),
-    session.access ? null : el("p", { class: "muted", "data-visitor": true }, t("learn_visitor"), " ", link("/signin#up", t("sign_up"))),
-    // The steps as a row of numbers (a phone keeps the board in sight);
-    // each says its title to a screen reader and on a long press.
-    el("ol", { class: "lesson-steps", "aria-label": t("first_steps") }, s.list.steps.map((step, i) => el("li", {
-      class: (i === s.at ? "current " : "") + (step.done ? "done" : ""),
-    }, el("button", {
-      type: "button", "aria-current": i === s.at ? "step" : null, title: t("lesson_" + s.game + "_" + step.key),
-      "aria-label": (i + 1) + ". " + t("lesson_" + s.game + "_" + step.key) + (step.done ? " ✓" : ""),
-      on: { click: () => { s.at = i; open(s).catch(fail); } },
-    }, (step.done ? "✓" : "") + (i + 1))))),
-    el("h2", {}, (s.at + 1) + ". " + words(s, "")),
+    el("h1", { class: "compact" }, named("game_", s.game) + " · " + (s.at + 1) + ". " + words(s, "")),
     el("p", { class: "lesson-status" + (s.said && !done ? " wrong" : ""), role: "status", "aria-live": "polite", "data-verdict": s.said || v.verdict }, status),
     tapBoard(s, { game: s.game, view: v.view, seat: v.seat, legal: done ? [] : v.legal }, last, send, () => draw(s)),
     el("div", { class: "now" },
@@ -121,7 +119,11 @@ function draw(s) {
       done && !next ? el("strong", { "data-finished": true }, t("learn_all_done")) : null,
       done && !next ? link("/new", t("new_match")) : null,
       " ", el("button", { type: "button", class: "secondary", on: { click: () => open(s).catch(fail) } }, t("learn_again")),
-      " ", link("/how-to/" + s.game, t("how_to_play")))));
+      " ", link("/how-to/" + s.game, t("how_to_play"))),
+    // The steps as a row of numbers; each says its title to a screen
+    // reader and on a long press.
+    el("h2", {}, t("first_steps")), steps,
+    session.access ? null : el("p", { class: "muted", "data-visitor": true }, t("learn_visitor"), " ", link("/signin#up", t("sign_up")))));
 }
 
 async function act(s, action) {

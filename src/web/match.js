@@ -10,6 +10,7 @@ import { squareGrid } from "./boards.js";
 import { conditionalPanel } from "./conditional.js";
 import { talkPanel } from "./talk.js";
 import { flush, keep, onSent, unsent } from "./offline.js";
+import { choiceButtons } from "./tapping.js";
 import { listen, stopHearing } from "./live.js";
 
 let watching = null;
@@ -388,8 +389,6 @@ function pick(state, square, moves) {
   draw(state);
 }
 
-const PROMOTION = { q: "♛", r: "♜", b: "♝", n: "♞", k: "♚" };
-
 /// Several actions from one tap: a promotion's pieces, a Wild's colours.
 function picker(state) {
   const take = (a) => { state.choices = null; state.pending = a; draw(state); };
@@ -397,11 +396,7 @@ function picker(state) {
   const own = Games.game(state.match.game).picker(state.choices, take);
   if (own) return el("div", { class: "card" }, own, cancel);
   return el("div", { class: "card picker", role: "group", "aria-label": t("promote") }, el("p", {}, t("promote")),
-    state.choices.map((a) => {
-      const piece = a.move.slice(-1).toLowerCase();
-      // A promotion shows its piece; two capture routes (checkers) their paths.
-      return el("button", { type: "button", "data-move": a.move, "aria-label": a.move, on: { click: () => take(a) } }, PROMOTION[piece] || a.move);
-    }), cancel);
+    choiceButtons(state.choices, take), cancel);
 }
 
 function confirmBar(state) {

@@ -53,9 +53,10 @@ function draw(state) {
   const mine = state.mine;
   show(
     // The variant named (checkers has seven: docs/puzzles.md, "Serving").
-    el("h1", {}, (state.daily ? t("daily_puzzle") : t("puzzles")) + " · " + named("game_", p.game)
+    el("h1", { class: "compact" }, (state.daily ? t("daily_puzzle") : t("puzzles")) + " · " + named("game_", p.game)
       + (p.options && p.options.variant ? " · " + named("variant_", p.options.variant) : "")),
-    el("p", { class: "muted" }, say("puzzle_rating_line", { rating: p.rating, mine: mine.rating.rating, streak: mine.streak })),
+    // The board near the top, as a match's is (issue #68): what to do
+    // above it, the ratings below.
     el("p", { class: "puzzle-status", role: "status", "aria-live": "polite", "data-state": p.state }, status),
     // What the attempt did to my rating, once it counted.
     state.change ? el("p", { class: "puzzle-change", "data-change": state.change.to - state.change.from }, say("puzzle_change", {
@@ -65,6 +66,7 @@ function draw(state) {
     Games.game(p.game).panel(p.view, p.seat, legal, choose, playing),
     choicesBar(state, p.game, (a) => send(state, a)),
     playing ? actionButtons(p.game, legal.filter((a) => a.type !== "draw" && a.type !== "end_turn"), (a) => send(state, a)) : null,
+    el("p", { class: "muted" }, say("puzzle_rating_line", { rating: p.rating, mine: mine.rating.rating, streak: mine.streak })),
     p.solution ? el("ol", { class: "solution", "aria-label": t("puzzle_solution") },
       p.solution.map((s) => el("li", { class: s.seat === p.seat ? "mine" : "reply" }, said(p.game, s.action)))) : null,
     el("p", { class: "actions" },

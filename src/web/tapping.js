@@ -44,8 +44,22 @@ function tap(s, square, moves, send, redraw) {
 export function choicesBar(s, gameId, send) {
   if (!s.choices) return null;
   const take = (a) => { s.choices = null; send(a); };
-  return el("div", { class: "card picker", role: "group" }, Games.game(gameId).picker(s.choices, take)
-    || s.choices.map((a) => el("button", { type: "button", on: { click: () => take(a) } }, a.move || a.type)));
+  const own = Games.game(gameId).picker(s.choices, take);
+  if (own) return el("div", { class: "card picker", role: "group" }, own);
+  return el("div", { class: "card picker", role: "group", "aria-label": t("promote") }, el("p", {}, t("promote")), choiceButtons(s.choices, take));
+}
+
+const PROMOTION = { q: "♛", r: "♜", b: "♝", n: "♞", k: "♚" };
+
+/// Several moves from one tap, as the match page offers them (lessons and
+/// puzzles too, issue #68): a promotion shows its piece (♛♜♝♞), two
+/// capture routes (checkers) their paths; each named by its move for a
+/// screen reader.
+export function choiceButtons(choices, take) {
+  return choices.map((a) => {
+    const piece = (a.move || "").slice(-1).toLowerCase();
+    return el("button", { type: "button", "data-move": a.move, "aria-label": a.move || a.type, on: { click: () => take(a) } }, PROMOTION[piece] || a.move || a.type);
+  });
 }
 
 /// Buttons for the actions that have no square and are no card play

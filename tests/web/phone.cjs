@@ -632,7 +632,7 @@ function tapper(page) {
       card: `.card-button[data-card="${name}"]:not([disabled])`,
       colour: `[data-colour="${name}"]`,
       action: `button[data-action="${name}"]`,
-      choice: `.picker button:text-is("${name}")`,
+      choice: `.picker button[data-move="${name}"]`,
     }[kind];
     await page.click(selector);
   };

@@ -211,7 +211,10 @@ export async function matchesPage(redraw = () => {}) {
   const guest = session.user() && session.user().guest;
   const providers = ended && guest ? await signInProviders() : [];
   // Tournament invitations wait for an answer too (issue #49 item 7).
-  const invited = guest ? [] : await api("GET", "/v1/tournaments").then((r) => r.data.filter((x) => x.status === "open" && x.my_state === "invited"), () => []);
+  const tournaments = guest ? [] : await api("GET", "/v1/tournaments").then((r) => r.data, () => []);
+  const invited = tournaments.filter((x) => x.status === "open" && x.my_state === "invited");
+  // A tournament's game names its tournament (issue #68).
+  const tournamentNames = new Map(tournaments.map((x) => [x.id, x.name]));
   // Matches with people first, then those against the computer, which
   // wait on nobody (issue #49 item 7).
   // A table of friends with a computer or two is a match with people.
@@ -219,11 +222,11 @@ export async function matchesPage(redraw = () => {}) {
   const withPeople = mine.filter((m) => people(m) || !againstComputer(m));
   const withComputer = mine.filter((m) => !withPeople.includes(m));
   show(ended ? keepAccountCard(redraw, providers) : null, challengesCard(items), invitationsCard(invited),
-    el("h2", {}, t("matches_people")), withPeople.length ? matchList(withPeople) : el("p", { class: "muted" }, t("none_people")),
-    withComputer.length ? el("h2", {}, t("matches_computer")) : null, withComputer.length ? matchList(withComputer) : null, dailyCard());
+    el("h2", {}, t("matches_people")), withPeople.length ? matchList(withPeople, tournamentNames) : el("p", { class: "muted" }, t("none_people")),
+    withComputer.length ? el("h2", {}, t("matches_computer")) : null, withComputer.length ? matchList(withComputer, tournamentNames) : null, dailyCard());
 }
 
-function matchList(list) {
+function matchList(list, tournamentNames = new Map()) {
   return el("ul", { class: "matches" }, list.map((m) => {
     // One name per player, with how many seats they hold (three seats of
     // one computer level read "computer · hard ×3").
@@ -234,8 +237,11 @@ function matchList(list) {
     }).join(", ");
     // Messages at the table not read yet (issue #50).
     const talk = m.unread_messages ? el("span", { class: "muted", "data-unread-messages": m.unread_messages }, " · " + say("new_messages", { n: m.unread_messages })) : null;
+    const tournament = m.tournament && tournamentNames.get(m.tournament);
     return el("li", {}, el("a", { href: "/matches/" + m.id, "data-link": true },
-      el("strong", {}, gameName(m)), " — ", others || "…", el("br"), statusLine(m), talk));
+      el("strong", {}, gameName(m)), " — ", others || "…",
+      tournament ? el("span", { class: "muted", "data-tournament-name": true }, " · " + say("in_tournament", { name: tournament })) : null,
+      el("br"), statusLine(m), talk));
   }));
 }
 

@@ -62,6 +62,10 @@ async function tournamentFromTheForm(browser, errors) {
     await page.goto(BASE + "/");
     await page.waitForFunction((want) => document.title === want, n ? `(${n}) Posthorn` : "Posthorn");
     assert.equal(await page.textContent("nav .badge"), n ? String(n) : "");
+    // A tournament's game names its tournament in my matches (issue #68).
+    await page.waitForSelector("[data-tournament-name]");
+    const named = await page.$$eval("[data-tournament-name]", (n) => n.map((x) => x.textContent));
+    assert.ok(named.length >= 2 && named.every((x) => x === " · in Friday club"), "named: " + named);
   }
   await creator.goto(BASE + "/tournaments/" + id);
   await creator.waitForSelector(".tournament[data-status=active]");

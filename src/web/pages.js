@@ -6,7 +6,7 @@ import { accountCards } from "./account.js";
 import { identityFailed, providerButtons, signInProviders, signInWithIdentity } from "./identity.js";
 import { againstComputer, api, browserZone, countdown, displayName, el, fail, form, gameChoice, gameName, go, language, link, playerName, say, session, setLanguage, shareLink, show, t } from "./core.js";
 import { listen } from "./live.js";
-import { countryOf } from "./zones.js";
+import { cityOf, countryOf } from "./zones.js";
 import { dailyCard } from "./puzzles.js";
 import { forgetVisitorSteps } from "./lessons.js";
 export { computerPage } from "./computer.js";
@@ -514,7 +514,7 @@ function zoneChoice(current) {
   };
   const regions = new Intl.DisplayNames([locale], { type: "region" });
   const country = (zone) => { const code = countryOf(zone); return code ? regions.of(code) : ""; };
-  const city = (zone) => zone.split("/").pop().replace(/_/g, " ");
+  const city = (zone) => cityOf(zone, language());
   // Where the browser has no name for a zone it says "GMT+9": the city
   // and offset say it then.
   const name = (zone) => {

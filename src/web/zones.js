@@ -264,3 +264,73 @@ export const countryOf = (() => {
   }
   return (zone) => of.get(zone) || "";
 })();
+
+/// The cities people pick most, in Korean (issue #68). Browsers name
+/// countries in Korean (Intl.DisplayNames) but no city; **decision:** these
+/// 58 cities read in Korean, every other zone by its city as the
+/// zone id spells it (Asia/Omsk reads "Omsk"), which is still unmistakable.
+const CITIES_KO = {
+  "Asia/Seoul": "서울",
+  "Asia/Tokyo": "도쿄",
+  "Asia/Shanghai": "상하이",
+  "Asia/Hong_Kong": "홍콩",
+  "Asia/Taipei": "타이베이",
+  "Asia/Singapore": "싱가포르",
+  "Asia/Bangkok": "방콕",
+  "Asia/Ho_Chi_Minh": "호찌민",
+  "Asia/Saigon": "호찌민",
+  "Asia/Manila": "마닐라",
+  "Asia/Jakarta": "자카르타",
+  "Asia/Kuala_Lumpur": "쿠알라룸푸르",
+  "Asia/Kolkata": "콜카타",
+  "Asia/Calcutta": "콜카타",
+  "Asia/Dubai": "두바이",
+  "Asia/Ulaanbaatar": "울란바토르",
+  "Asia/Vladivostok": "블라디보스토크",
+  "Asia/Pyongyang": "평양",
+  "Asia/Tashkent": "타슈켄트",
+  "Asia/Almaty": "알마티",
+  "Europe/Moscow": "모스크바",
+  "Europe/Istanbul": "이스탄불",
+  "Europe/Berlin": "베를린",
+  "Europe/Paris": "파리",
+  "Europe/London": "런던",
+  "Europe/Madrid": "마드리드",
+  "Europe/Rome": "로마",
+  "Europe/Amsterdam": "암스테르담",
+  "Europe/Vienna": "빈",
+  "Europe/Prague": "프라하",
+  "Europe/Warsaw": "바르샤바",
+  "Europe/Stockholm": "스톡홀름",
+  "Europe/Helsinki": "헬싱키",
+  "Europe/Zurich": "취리히",
+  "Europe/Brussels": "브뤼셀",
+  "America/New_York": "뉴욕",
+  "America/Chicago": "시카고",
+  "America/Denver": "덴버",
+  "America/Los_Angeles": "로스앤젤레스",
+  "America/Vancouver": "밴쿠버",
+  "America/Toronto": "토론토",
+  "America/Mexico_City": "멕시코시티",
+  "America/Sao_Paulo": "상파울루",
+  "America/Buenos_Aires": "부에노스아이레스",
+  "America/Argentina/Buenos_Aires": "부에노스아이레스",
+  "America/Anchorage": "앵커리지",
+  "America/Phoenix": "피닉스",
+  "Pacific/Honolulu": "호놀룰루",
+  "Pacific/Auckland": "오클랜드",
+  "Pacific/Guam": "괌",
+  "Australia/Sydney": "시드니",
+  "Australia/Melbourne": "멜버른",
+  "Australia/Brisbane": "브리즈번",
+  "Australia/Perth": "퍼스",
+  "Africa/Cairo": "카이로",
+  "Africa/Johannesburg": "요하네스버그",
+  "Africa/Lagos": "라고스",
+  "Africa/Nairobi": "나이로비",
+};
+
+/// A zone's city in `lang`.
+export function cityOf(zone, lang) {
+  return (lang === "ko" && CITIES_KO[zone]) || zone.split("/").pop().replace(/_/g, " ");
+}

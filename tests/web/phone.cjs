@@ -386,7 +386,7 @@ async function formsSayWhatIsWrong(browser, errors) {
 /// 10), this phone's zone first.
 async function zonesByCountry(browser, errors) {
   const zia = await account("zia", "ko");
-  for (const [lang, seoul, york] of [["ko", /^대한민국 · Seoul · 한국 표준시 \(UTC\+09:00\)$/, /^미국 · New York · /], ["en", /^South Korea · Seoul · Korean Standard Time \(UTC\+09:00\)$/, /^United States · New York · /]]) {
+  for (const [lang, seoul, york] of [["ko", /^대한민국 · 서울 · 한국 표준시 \(UTC\+09:00\)$/, /^미국 · 뉴욕 · /], ["en", /^South Korea · Seoul · Korean Standard Time \(UTC\+09:00\)$/, /^United States · New York · /]]) {
     const page = await phone(browser, errors, zia, lang, SIZES[0]);
     await page.goto(BASE + "/settings");
     await page.waitForSelector("select[name=time_zone]");

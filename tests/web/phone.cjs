@@ -544,10 +544,14 @@ async function puzzlesByTaps(browser, errors) {
   const puzzle = await api("GET", "/v1/puzzles/daily?game=checkers", pia.access_token);
   const line = JSON.parse(require("child_process").execFileSync("psql", [process.env.DATABASE_URL, "-tAc", `SELECT line FROM puzzles WHERE id = '${puzzle.id}'`], { encoding: "utf8" }));
   const squares = (a) => a.move.match(/\d+/g);
+  // Two capture routes between the same squares are picked by their path
+  // after the taps, as a match page asks.
   const tapMove = async (a) => {
     const s = squares(a);
     await page.click(`[data-square="${s[0]}"]`);
     await page.click(`[data-square="${s[s.length - 1]}"]`);
+    const route = await page.$(`.picker [data-move="${a.move}"]`);
+    if (route) await route.click();
   };
   const right = squares(line[0].action);
   const wrong = puzzle.legal.find((a) => { const s = squares(a); return s[0] !== right[0] || s[s.length - 1] !== right[right.length - 1]; });
@@ -559,10 +563,13 @@ async function puzzlesByTaps(browser, errors) {
   await page.waitForSelector(".puzzle-change");
   assert.match(await page.textContent(".puzzle-change"), /^내 퍼즐 등급: \d+ → \d+ \(−\d+\)$/);
   await L.shots(page, "puzzle-wrong-ko");
+  // Each of my moves waits for the service's answer to it (a reply may
+  // mark the same squares as the one before it).
   for (const step of line.filter((s) => s.seat === puzzle.seat)) {
-    const before = await page.$$eval(".board .last", (n) => n.map((x) => x.dataset.square).join());
+    const answered = page.waitForResponse((r) => r.request().method() === "POST" && /\/v1\/puzzles\/[^/]+\/moves$/.test(new URL(r.url()).pathname));
     await tapMove(step.action);
-    await page.waitForFunction((b) => document.querySelector(".puzzle-status[data-state=solved]") || [...document.querySelectorAll(".board .last")].map((x) => x.dataset.square).join() !== b, before);
+    const said = await (await answered).json();
+    assert.notEqual(said.verdict, "not_the_move", "the line's move " + step.action.move);
   }
   await page.waitForSelector(".puzzle-status[data-state=solved]");
   assert.match(await page.textContent(".puzzle-status"), /풀었어요/);

@@ -12,10 +12,10 @@ use crate::notify::Courier;
 /// notification (blocking; run it off the executor).
 pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
     let now = courier.clock.now();
-    for source in crate::notices::TIMED {
-        let queued = crate::db::transaction(&courier.pool, |c| source.queue_due(c, now))?;
+    for source in &crate::notices::TIMED {
+        let queued = crate::db::transaction(&courier.pool, |c| (source.queue_due)(c, now))?;
         if queued > 0 {
-            log::debug!(target: "posthorn::delivery", "{}: {queued} queued", source.name());
+            log::debug!(target: "posthorn::delivery", "{}: {queued} queued", source.name);
         }
     }
     worker::deliver_due(courier)

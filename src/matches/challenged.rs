@@ -5,6 +5,7 @@
 //! when a challenge is made, answered or expires is `lobby::challenge`'s
 //! decision, written through the use cases here.
 
+use super::Ids;
 use crate::error::Error;
 use crate::players::Player;
 use crate::schema::{challenges, users};
@@ -75,9 +76,6 @@ pub fn matches_of(
         .select(challenges::match_id)
         .into_boxed()
 }
-
-/// Ids of matches, as a subquery (the type of `reads::Ids`).
-type Ids = crate::schema::matches::BoxedQuery<'static, diesel::pg::Pg, diesel::sql_types::Uuid>;
 
 /// Hold `seat` of a new match for `user` until `days` have passed.
 pub fn hold(

@@ -26,6 +26,9 @@ pub mod view;
 
 pub use status::{MatchStatus, ServiceEvent};
 
+/// A subquery of match ids, for a caller's `eq_any` (`reads::waiting`).
+pub type Ids = matches::BoxedQuery<'static, diesel::pg::Pg, diesel::sql_types::Uuid>;
+
 use crate::error::Error;
 use crate::players::Player;
 use crate::schema::{match_events, match_seats, matches, users};

@@ -20,8 +20,7 @@ use serde_json::Value;
 use std::collections::HashMap;
 use uuid::Uuid;
 
-/// A subquery of match ids, for a caller's `eq_any`.
-pub type Ids = matches::BoxedQuery<'static, Pg, diesel::sql_types::Uuid>;
+pub use super::Ids;
 
 /// The matches waiting for their seats to fill.
 pub fn waiting() -> Ids {

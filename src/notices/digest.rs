@@ -12,21 +12,8 @@ use chrono::{DateTime, NaiveTime, Utc};
 use diesel::PgConnection;
 use uuid::Uuid;
 
-/// The daily digest, as a source of the timed notices.
-pub struct Digest;
-
-impl timed::Timed for Digest {
-    fn name(&self) -> &'static str {
-        "digest"
-    }
-
-    fn queue_due(&self, conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
-        enqueue_due(conn, now)
-    }
-}
-
 /// Queue today's digest for every digest reader whose morning has come.
-fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
+pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
     let readers: Vec<(Uuid, String)> = (timed::digest_readers(conn)?.into_iter())
         .map(|r| (r.id, r.time_zone))
         .collect();

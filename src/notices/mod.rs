@@ -12,6 +12,7 @@ use crate::matches::duties::TimedDuty;
 use crate::matches::reactions::{Appended, Reaction};
 use crate::matches::{EventRow, MatchStatus, ServiceEvent, Table};
 use crate::notify::outbox::Notice;
+use crate::notify::timed::Timed;
 use crate::notify::Kind;
 use chrono::{DateTime, Utc};
 use diesel::PgConnection;
@@ -22,10 +23,19 @@ use uuid::Uuid;
 /// The notices that come by the clock, each queued in its own transaction
 /// by the outbox job before it delivers: the daily digest, a table's
 /// message notices, the morning puzzle.
-pub static TIMED: &[&dyn crate::notify::timed::Timed] = &[
-    &digest::Digest,
-    &crate::talk::told::MessageNotices,
-    &crate::puzzles::morning::Morning,
+pub static TIMED: [Timed; 3] = [
+    Timed {
+        name: "digest",
+        queue_due: digest::enqueue_due,
+    },
+    Timed {
+        name: "message notices",
+        queue_due: crate::talk::told::enqueue_due,
+    },
+    Timed {
+        name: "morning puzzle",
+        queue_due: crate::puzzles::morning::enqueue_due,
+    },
 ];
 
 /// A vacation shorter than this ends without telling the opponents

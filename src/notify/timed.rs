@@ -17,11 +17,11 @@ use uuid::Uuid;
 /// A notice that comes by the clock: the daily digest, a table's message
 /// notices, the morning puzzle. The outbox job asks each source to queue
 /// what is due, each in its own transaction, before it delivers.
-pub trait Timed: Sync {
+pub struct Timed {
     /// Its name, for the logs.
-    fn name(&self) -> &'static str;
+    pub name: &'static str,
     /// Queue what is due at `now`; how many notices.
-    fn queue_due(&self, conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error>;
+    pub queue_due: fn(&mut PgConnection, DateTime<Utc>) -> Result<usize, Error>,
 }
 
 /// A reader of a timed notice, and their time zone.

@@ -15,20 +15,6 @@ use diesel::prelude::*;
 use diesel::PgConnection;
 use uuid::Uuid;
 
-/// The morning puzzle's notice, as a source of the timed notices
-/// (`notices::TIMED`).
-pub struct Morning;
-
-impl crate::notify::timed::Timed for Morning {
-    fn name(&self) -> &'static str {
-        "morning puzzle"
-    }
-
-    fn queue_due(&self, conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
-        enqueue_due(conn, now)
-    }
-}
-
 /// Queue the morning notice of everyone who asked for it, whose morning
 /// has come and who was not told today: one insert of the day's marks
 /// (in user order, so two instances at once wait rather than deadlock),

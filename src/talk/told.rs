@@ -74,24 +74,10 @@ struct Due {
     told: i32,
 }
 
-/// A table's message notices, as a source of the timed notices
-/// (`notices::TIMED`).
-pub struct MessageNotices;
-
-impl crate::notify::timed::Timed for MessageNotices {
-    fn name(&self) -> &'static str {
-        "message notices"
-    }
-
-    fn queue_due(&self, conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
-        enqueue_due(conn, now)
-    }
-}
-
 /// Queue the message notices whose time has come (the outbox job, before
 /// its fan-out). A table whose turn notice is queued, not yet fanned
 /// out, is left for that notice to carry the count. Returns how many.
-fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
+pub fn enqueue_due(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, Error> {
     let due: Vec<Due> = diesel::sql_query(format!(
         "UPDATE talk_seats s SET tell_at = NULL, told_at = $1, told = s.told + 1 \
          WHERE s.tell_at <= $1 AND NOT s.muted AND s.unread > 0 AND NOT {} \

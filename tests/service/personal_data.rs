@@ -184,13 +184,7 @@ async fn a_deleted_player_leaves_no_puzzle_lesson_or_morning_and_the_opponent_ke
     assert_eq!(asked.status, 200, "{}", asked.body);
     let now = posthorn::clock::Clock::now(&app.clock);
     let told = app
-        .blocking(move |s| {
-            posthorn::notify::timed::Timed::queue_due(
-                &posthorn::puzzles::morning::Morning,
-                &mut s.pool.get().unwrap(),
-                now,
-            )
-        })
+        .blocking(move |s| posthorn::puzzles::morning::enqueue_due(&mut s.pool.get().unwrap(), now))
         .await
         .unwrap();
     assert!(told >= 1, "the morning notice was queued");

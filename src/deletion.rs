@@ -21,7 +21,7 @@ use uuid::Uuid;
 /// beside the code that writes its tables; forgetting runs them phase by
 /// phase, in this order within a phase (the account row last). The export
 /// holds what each says it does (`tests/service/personal_data.rs`).
-pub const OWNERS: [Owner; 19] = [
+pub const OWNERS: [Owner; 20] = [
     crate::ratings::board::PERSONAL,
     crate::matches::conditional::PERSONAL,
     crate::puzzles::history::PERSONAL,
@@ -29,6 +29,7 @@ pub const OWNERS: [Owner; 19] = [
     crate::talk::PERSONAL,
     crate::moderation::PERSONAL,
     crate::friends::PERSONAL,
+    crate::vacation::PERSONAL,
     crate::accounts::identities::PERSONAL,
     crate::accounts::email_undos::PERSONAL,
     crate::notify::PERSONAL,

@@ -65,6 +65,8 @@ pub struct ExportedSettings {
     pub notifications: crate::notify::Settings,
     pub challenges: ChallengeSettings,
     pub vacation: Vacation,
+    /// Who may write to me at a table.
+    pub talk: crate::talk::TalkSettings,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -102,6 +104,7 @@ pub fn export(
             notifications: crate::notify::settings_of(conn, user)?,
             challenges: friends::challenge_settings(conn, user)?,
             vacation: vacation::status(conn, user, now)?,
+            talk: crate::talk::settings(conn, user)?,
         },
         sessions: my_sessions::list(conn, user, session, now)?.sessions,
         identities: identities::list(conn, user)?.identities,

@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::limits::Limit;
 use crate::personal::{Exported, Leaving, Owner};
 use crate::players::{self, Player};
-use crate::schema::{blocks, friendships, users};
+use crate::schema::{blocks, friend_settings, friendships};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -388,10 +388,13 @@ pub struct ChallengeSettings {
 }
 
 pub fn challenge_settings(conn: &mut PgConnection, me: Uuid) -> Result<ChallengeSettings, Error> {
-    let auto_accept_friends = users::table
+    // No row: the default, off.
+    let auto_accept_friends = friend_settings::table
         .find(me)
-        .select(users::auto_accept_friends)
-        .first(conn)?;
+        .select(friend_settings::auto_accept)
+        .first(conn)
+        .optional()?
+        .unwrap_or(false);
     Ok(ChallengeSettings {
         auto_accept_friends,
     })
@@ -402,8 +405,12 @@ pub fn set_challenge_settings(
     me: Uuid,
     settings: ChallengeSettings,
 ) -> Result<ChallengeSettings, Error> {
-    diesel::update(users::table.find(me))
-        .set(users::auto_accept_friends.eq(settings.auto_accept_friends))
+    let on = friend_settings::auto_accept.eq(settings.auto_accept_friends);
+    diesel::insert_into(friend_settings::table)
+        .values((friend_settings::user_id.eq(me), on))
+        .on_conflict(friend_settings::user_id)
+        .do_update()
+        .set(on)
         .execute(conn)?;
     Ok(settings)
 }
@@ -415,13 +422,13 @@ pub fn auto_accepts(conn: &mut PgConnection, user: Uuid, from: Uuid) -> Result<b
         && between(conn, user, from)?.is_some_and(|(_, accepted)| accepted))
 }
 
-/// A player's friendships and blocks go with the account, both ways: the
-/// other side's list loses a deleted player.
+/// A player's friendships, blocks and challenge settings go with the
+/// account, both ways: the other side's list loses a deleted player.
 pub const PERSONAL: Owner = Owner::erasing(
     "friends",
-    &["friendships", "blocks"],
+    &["friendships", "blocks", "friend_settings"],
     forget,
-    Exported::In(&["friends", "blocks"]),
+    Exported::In(&["friends", "blocks", "settings/challenges"]),
 );
 
 fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
@@ -436,6 +443,7 @@ fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Erro
     .execute(conn)?;
     diesel::delete(blocks::table.filter(blocks::blocker.eq(user).or(blocks::blocked.eq(user))))
         .execute(conn)?;
+    diesel::delete(friend_settings::table.find(user)).execute(conn)?;
     Ok(())
 }
 

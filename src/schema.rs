@@ -580,3 +580,37 @@ diesel::table! {
         day -> Date,
     }
 }
+
+diesel::table! {
+    vacations (user_id) {
+        user_id -> Uuid,
+        hours -> Int4,
+        hours_at -> Timestamptz,
+        since -> Nullable<Timestamptz>,
+        until -> Nullable<Timestamptz>,
+        paying_since -> Nullable<Timestamptz>,
+        auto -> Bool,
+    }
+}
+
+diesel::table! {
+    friend_settings (user_id) {
+        user_id -> Uuid,
+        auto_accept -> Bool,
+    }
+}
+
+diesel::table! {
+    talk_settings (user_id) {
+        user_id -> Uuid,
+        who -> Text,
+        muted_until -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    engine_addresses (user_id) {
+        user_id -> Uuid,
+        address -> Text,
+    }
+}

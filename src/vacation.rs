@@ -19,7 +19,7 @@
 //!   in any match, at the end date they gave, or when the allowance is
 //!   spent; then their duties resume (with at least an hour,
 //!   `duties::RESUME_AT_LEAST`).
-//! - **Auto-vacation** (`auto_vacation`): a deadline that would forfeit
+//! - **Auto-vacation** (`auto`): a deadline that would forfeit
 //!   the match starts a vacation instead, while any allowance is left.
 //! - Guests have none.
 //!
@@ -32,7 +32,8 @@ use crate::error::Error;
 use crate::limits::Limit;
 use crate::matches::duties::RESUME_AT_LEAST;
 use crate::matches::{NewEvent, ServiceEvent, Table};
-use crate::schema::users;
+use crate::personal::{Exported, Leaving, Owner};
+use crate::schema::vacations;
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -78,28 +79,64 @@ pub struct VacationRequest {
     pub until: Option<DateTime<Utc>>,
 }
 
-#[derive(Clone, Debug, Queryable, Selectable)]
-#[diesel(table_name = users)]
+/// How an action's lock statement asks whether its actor is away
+/// (`matches::load::Away`): acting ends a vacation.
+pub const AWAY: crate::matches::load::Away = crate::matches::load::Away {
+    before: "EXISTS (SELECT 1 FROM vacations v WHERE v.user_id = ",
+    after: " AND v.since IS NOT NULL)",
+};
+
+/// A deleted player's allowance and vacation go with the account (its
+/// matches were resigned first, so no duty of theirs stays paused).
+pub const PERSONAL: Owner = Owner::erasing(
+    "vacation",
+    &["vacations"],
+    forget,
+    Exported::In(&["settings/vacation"]),
+);
+
+fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    diesel::delete(vacations::table.find(leaving.user)).execute(conn)?;
+    Ok(())
+}
+
+/// A player's vacation row; a player without one holds the defaults
+/// ([`Away::rested`]: a full allowance, not away, auto-vacation off).
+#[derive(Clone, Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = vacations, treat_none_as_null = true)]
 struct Away {
-    id: Uuid,
-    guest: bool,
-    vacation_hours: i32,
-    vacation_hours_at: DateTime<Utc>,
-    vacation_since: Option<DateTime<Utc>>,
-    vacation_until: Option<DateTime<Utc>>,
-    vacation_paying_since: Option<DateTime<Utc>>,
-    auto_vacation: bool,
+    user_id: Uuid,
+    hours: i32,
+    hours_at: DateTime<Utc>,
+    since: Option<DateTime<Utc>>,
+    until: Option<DateTime<Utc>>,
+    paying_since: Option<DateTime<Utc>>,
+    auto: bool,
 }
 
 impl Away {
-    /// The allowance at `now`, before what the running vacation spends.
-    fn accrued(&self, now: DateTime<Utc>) -> i32 {
-        (self.vacation_hours as i64 + self.steps(now)).min(CAP_HOURS as i64) as i32
+    /// A player who never went away nor changed a setting: the allowance
+    /// is full, so when it was last counted does not matter.
+    fn rested(user_id: Uuid, now: DateTime<Utc>) -> Away {
+        Away {
+            user_id,
+            hours: CAP_HOURS,
+            hours_at: now,
+            since: None,
+            until: None,
+            paying_since: None,
+            auto: false,
+        }
     }
 
-    /// Whole accrual steps since `vacation_hours_at`.
+    /// The allowance at `now`, before what the running vacation spends.
+    fn accrued(&self, now: DateTime<Utc>) -> i32 {
+        (self.hours as i64 + self.steps(now)).min(CAP_HOURS as i64) as i32
+    }
+
+    /// Whole accrual steps since `hours_at`.
     fn steps(&self, now: DateTime<Utc>) -> i64 {
-        ((now - self.vacation_hours_at).num_seconds() / ACCRUES_EVERY.num_seconds()).max(0)
+        ((now - self.hours_at).num_seconds() / ACCRUES_EVERY.num_seconds()).max(0)
     }
 
     /// Where the accrual stands after [`Away::accrued`] at `now`: the part
@@ -109,14 +146,14 @@ impl Away {
         if self.accrued(now) >= CAP_HOURS {
             return now;
         }
-        self.vacation_hours_at + ACCRUES_EVERY * self.steps(now) as i32
+        self.hours_at + ACCRUES_EVERY * self.steps(now) as i32
     }
 
     /// What the running vacation has spent by `now`: every started hour
     /// since its first paused duty stopped, plus the hour of grace, at
     /// least [`LEAST_CHARGE_HOURS`]; never more than the allowance.
     fn spent(&self, now: DateTime<Utc>) -> i32 {
-        self.vacation_paying_since.map_or(0, |from| {
+        self.paying_since.map_or(0, |from| {
             let seconds = (now - from).num_seconds().max(0);
             let hours = ((seconds + 3599) / 3600) as i32 + GRACE_HOURS;
             hours.max(LEAST_CHARGE_HOURS).min(self.accrued(now))
@@ -126,32 +163,67 @@ impl Away {
     fn view(&self, now: DateTime<Utc>) -> Vacation {
         Vacation {
             hours_left: (self.accrued(now) - self.spent(now)).max(0),
-            since: self.vacation_since,
-            until: self.vacation_until,
-            auto: self.auto_vacation,
+            since: self.since,
+            until: self.until,
+            auto: self.auto,
         }
     }
 
     /// When the allowance runs out, for a vacation that is spending it:
     /// the hour of grace is kept back, since the duties resume with it.
     fn runs_out(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-        let from = self.vacation_paying_since?;
+        let from = self.paying_since?;
         let hours = (self.accrued(now) - GRACE_HOURS).max(0);
         Some(from + Duration::hours(hours as i64))
     }
 }
 
-/// The player's vacation columns, read without a lock (see `start`).
-fn load(conn: &mut PgConnection, user: Uuid) -> Result<Away, Error> {
-    let found = (users::table.find(user))
+/// The player's vacation, read without a lock (see `start`).
+fn load(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<Away, Error> {
+    let found = (vacations::table.find(user))
         .select(Away::as_select())
         .first(conn)
         .optional()?;
-    found.ok_or_else(|| Error::unauthorized("this account no longer exists"))
+    Ok(found.unwrap_or_else(|| Away::rested(user, now)))
+}
+
+/// Give `user` a row holding the defaults if they have none, so that a
+/// conditional update (start only if not away) has a row to test.
+fn ensure(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<(), Error> {
+    let rested = Away::rested(user, now);
+    diesel::insert_into(vacations::table)
+        .values((
+            vacations::user_id.eq(user),
+            vacations::hours.eq(rested.hours),
+            vacations::hours_at.eq(rested.hours_at),
+        ))
+        .on_conflict_do_nothing()
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Write `away`'s row as it holds it, creating it if the player had none.
+fn save(conn: &mut PgConnection, away: &Away) -> Result<(), Error> {
+    diesel::insert_into(vacations::table)
+        .values(away)
+        .on_conflict(vacations::user_id)
+        .do_update()
+        .set(away)
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Guests have no vacation; an account that no longer exists, none either.
+fn not_a_guest(conn: &mut PgConnection, user: Uuid) -> Result<(), Error> {
+    match crate::players::one(conn, user)? {
+        None => Err(Error::unauthorized("this account no longer exists")),
+        Some(player) if player.guest => Err(Error::forbidden("guests have no vacation")),
+        Some(_) => Ok(()),
+    }
 }
 
 pub fn status(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<Vacation, Error> {
-    Ok(load(conn, user)?.view(now))
+    Ok(load(conn, user, now)?.view(now))
 }
 
 /// Switch auto-vacation on or off.
@@ -161,13 +233,10 @@ pub fn set_auto(
     on: bool,
     now: DateTime<Utc>,
 ) -> Result<Vacation, Error> {
-    let away = load(conn, user)?;
-    if away.guest {
-        return Err(Error::forbidden("guests have no vacation"));
-    }
-    diesel::update(users::table.find(user))
-        .set(users::auto_vacation.eq(on))
-        .execute(conn)?;
+    not_a_guest(conn, user)?;
+    let mut away = load(conn, user, now)?;
+    away.auto = on;
+    save(conn, &away)?;
     status(conn, user, now)
 }
 
@@ -183,11 +252,9 @@ pub fn start(
     // (an append's notices hold a key-share lock on their players' rows,
     // so locking the row first could meet an action in a deadlock), and
     // the row is written last, only if no vacation started meanwhile.
-    let away = load(conn, user)?;
-    if away.guest {
-        return Err(Error::forbidden("guests have no vacation"));
-    }
-    if away.vacation_since.is_some() {
+    not_a_guest(conn, user)?;
+    let away = load(conn, user, now)?;
+    if away.since.is_some() {
         return Err(Error::conflict("you are on vacation already"));
     }
     if away.accrued(now) < 1 {
@@ -198,14 +265,15 @@ pub fn start(
     }
     crate::limits::take(conn, Limit::VacationStart, &user.to_string(), now)?;
     let paused = pause_everywhere(conn, user, now, until, now)?;
-    let started = diesel::update(users::table.find(user))
-        .filter(users::vacation_since.is_null())
+    ensure(conn, user, now)?;
+    let started = diesel::update(vacations::table.find(user))
+        .filter(vacations::since.is_null())
         .set((
-            users::vacation_hours.eq(away.accrued(now)),
-            users::vacation_hours_at.eq(away.accrued_at(now)),
-            users::vacation_since.eq(Some(now)),
-            users::vacation_until.eq(until),
-            users::vacation_paying_since.eq(paused.then_some(now)),
+            vacations::hours.eq(away.accrued(now)),
+            vacations::hours_at.eq(away.accrued_at(now)),
+            vacations::since.eq(Some(now)),
+            vacations::until.eq(until),
+            vacations::paying_since.eq(paused.then_some(now)),
         ))
         .execute(conn)?;
     if started == 0 {
@@ -220,11 +288,11 @@ pub fn start(
 /// away.
 pub fn end(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<Vacation, Error> {
     // As in `start`: the matches are locked first, the row written last.
-    let away = load(conn, user)?;
-    if away.vacation_since.is_none() {
+    let away = load(conn, user, now)?;
+    if away.since.is_none() {
         return Ok(away.view(now));
     }
-    let since = away.vacation_since;
+    let since = away.since;
     for mut table in tables_of(conn, user)? {
         let events = (table.seats_of(user).into_iter())
             .map(|seat| vacation_event(seat, ServiceEvent::BackFromVacation { since }))
@@ -233,16 +301,16 @@ pub fn end(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<Va
     }
     // Read again now that the matches are held: a duty paused meanwhile
     // (the sweep) may have started the spending.
-    let away = load(conn, user)?;
+    let away = load(conn, user, now)?;
     let left = (away.accrued(now) - away.spent(now)).max(0);
-    let ended = diesel::update(users::table.find(user))
-        .filter(users::vacation_since.is_not_null())
+    let ended = diesel::update(vacations::table.find(user))
+        .filter(vacations::since.is_not_null())
         .set((
-            users::vacation_hours.eq(left),
-            users::vacation_hours_at.eq(away.accrued_at(now)),
-            users::vacation_since.eq(None::<DateTime<Utc>>),
-            users::vacation_until.eq(None::<DateTime<Utc>>),
-            users::vacation_paying_since.eq(None::<DateTime<Utc>>),
+            vacations::hours.eq(left),
+            vacations::hours_at.eq(away.accrued_at(now)),
+            vacations::since.eq(None::<DateTime<Utc>>),
+            vacations::until.eq(None::<DateTime<Utc>>),
+            vacations::paying_since.eq(None::<DateTime<Utc>>),
         ))
         .execute(conn)?;
     if ended == 0 {
@@ -256,15 +324,15 @@ pub fn end(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<Va
 /// another instance is ending are skipped.
 pub fn end_due(pool: &crate::db::Pool, now: DateTime<Utc>) -> Result<usize, Error> {
     let away: Vec<Away> = crate::db::transaction(pool, |c| {
-        Ok(users::table
-            .filter(users::vacation_since.is_not_null())
+        Ok(vacations::table
+            .filter(vacations::since.is_not_null())
             .select(Away::as_select())
             .load(c)?)
     })?;
     let mut ended = 0;
     for one in away {
-        let due = one.vacation_until.is_some_and(|u| u <= now)
-            || one.runs_out(now).is_some_and(|at| at <= now);
+        let due =
+            one.until.is_some_and(|u| u <= now) || one.runs_out(now).is_some_and(|at| at <= now);
         if !due {
             continue;
         }
@@ -272,10 +340,10 @@ pub fn end_due(pool: &crate::db::Pool, now: DateTime<Utc>) -> Result<usize, Erro
             // Claimed once: another sweeper holding the row skips it. A
             // no-key lock: an append's notices to this player (a key-share
             // lock) do not wait for it.
-            let mine = users::table
-                .find(one.id)
-                .filter(users::vacation_since.is_not_null())
-                .select(users::id)
+            let mine = vacations::table
+                .find(one.user_id)
+                .filter(vacations::since.is_not_null())
+                .select(vacations::user_id)
                 .for_no_key_update()
                 .skip_locked()
                 .first::<Uuid>(c)
@@ -314,22 +382,24 @@ pub fn away(
     // on the player's row here met the rating update's locks of the same
     // players in a deadlock (two sweepers and resignations at once). Only
     // starting an auto-vacation writes the row, and only if still unset.
-    let away = load(conn, user)?;
-    let since = match away.vacation_since {
+    let away = load(conn, user, now)?;
+    let since = match away.since {
         Some(since) => since,
-        None if forfeit && away.auto_vacation && !away.guest && away.accrued(now) >= 1 => {
-            let started = diesel::update(users::table.find(user))
-                .filter(users::vacation_since.is_null())
+        // Only a registered player can turn auto-vacation on (`set_auto`),
+        // so its row exists and no guest starts one here.
+        None if forfeit && away.auto && away.accrued(now) >= 1 => {
+            let started = diesel::update(vacations::table.find(user))
+                .filter(vacations::since.is_null())
                 .set((
-                    users::vacation_hours.eq(away.accrued(now)),
-                    users::vacation_hours_at.eq(away.accrued_at(now)),
-                    users::vacation_since.eq(Some(now)),
+                    vacations::hours.eq(away.accrued(now)),
+                    vacations::hours_at.eq(away.accrued_at(now)),
+                    vacations::since.eq(Some(now)),
                 ))
                 .execute(conn)?;
             if started == 0 {
                 // Another transaction started it meanwhile (and committed:
                 // the update waited for it): pause from then.
-                match load(conn, user)?.vacation_since {
+                match load(conn, user, now)?.since {
                     Some(since) => since,
                     None => return Ok(false),
                 }
@@ -339,7 +409,7 @@ pub fn away(
         }
         None => return Ok(false),
     };
-    let until = away.vacation_until;
+    let until = away.until;
     let event = vacation_event(seat, ServiceEvent::OnVacation { since, until });
     table.append(conn, vec![event], now)?;
     // The allowance is spent from when the first paused duty stopped: a
@@ -351,13 +421,13 @@ pub fn away(
         .filter_map(|d| d.paused_at)
         .min()
         .unwrap_or(now);
-    diesel::update(users::table.find(user))
+    diesel::update(vacations::table.find(user))
         .filter(
-            users::vacation_paying_since
+            vacations::paying_since
                 .is_null()
-                .or(users::vacation_paying_since.gt(stopped)),
+                .or(vacations::paying_since.gt(stopped)),
         )
-        .set(users::vacation_paying_since.eq(Some(stopped)))
+        .set(vacations::paying_since.eq(Some(stopped)))
         .execute(conn)?;
     Ok(true)
 }

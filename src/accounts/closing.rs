@@ -27,12 +27,7 @@ pub const ACCOUNT: Owner = Owner {
     tables: &["users", "refresh_tokens"],
     phase: Phase::Erase,
     forget: erase,
-    exported: Exported::In(&[
-        "profile",
-        "settings/challenges",
-        "settings/vacation",
-        "sessions",
-    ]),
+    exported: Exported::In(&["profile", "sessions"]),
     kept: "the row, under a name that says nothing, because finished matches \
            and opponents' rating changes point at it; the username held a year \
            (a registered player's); the ended sessions' rows without their device",
@@ -69,12 +64,6 @@ fn erase(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error
             users::password_hash.eq(None::<String>),
             users::locale.eq("en"),
             users::time_zone.eq("UTC"),
-            users::auto_accept_friends.eq(false),
-            users::auto_vacation.eq(false),
-            users::vacation_since.eq(None::<DateTime<Utc>>),
-            users::vacation_until.eq(None::<DateTime<Utc>>),
-            users::vacation_paying_since.eq(None::<DateTime<Utc>>),
-            users::address.eq(None::<String>),
             users::display_skeleton.eq(None::<String>),
             users::display_skeleton_cased.eq(None::<String>),
             users::deleted_at.eq(now),

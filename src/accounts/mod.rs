@@ -19,6 +19,7 @@ mod passwords;
 mod registration;
 mod rows;
 mod sessions;
+pub mod standing;
 
 pub use addresses::*;
 pub use guests::*;

@@ -15,7 +15,7 @@
 
 use crate::error::Error;
 use crate::personal::{Exported, Leaving, Owner};
-use crate::schema::{engine_time, users};
+use crate::schema::{engine_addresses, engine_time};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -30,19 +30,24 @@ pub const SPENT: crate::job_queue::Spent = crate::job_queue::Spent(
     "LEFT JOIN LATERAL (SELECT coalesce(sum(t.millis), 0) AS spent FROM engine_time t \
         WHERE t.owner = j.owner AND t.at > $4) mine ON true \
     LEFT JOIN LATERAL (SELECT coalesce(sum(t.millis), 0) AS spent FROM engine_time t \
-        WHERE t.address = (SELECT u.address FROM users u WHERE u.id = j.owner) AND t.at > $4) here ON true \
+        WHERE t.address = (SELECT a.address FROM engine_addresses a WHERE a.user_id = j.owner) AND t.at > $4) here ON true \
     LEFT JOIN LATERAL (SELECT coalesce(sum(t.millis), 0) AS spent FROM engine_time t \
-        WHERE t.block = (SELECT address_block(u.address) FROM users u WHERE u.id = j.owner) \
+        WHERE t.block = (SELECT address_block(a.address) FROM engine_addresses a WHERE a.user_id = j.owner) \
         AND t.at > $4) wide ON true",
 );
 
 /// `player` makes a computer match from `address`: their engine time
 /// counts against it from now on.
 pub fn seen_from(conn: &mut PgConnection, player: Uuid, address: &str) -> Result<(), Error> {
-    diesel::update(users::table.find(player))
-        .filter(users::address.is_distinct_from(address))
-        .set(users::address.eq(address))
-        .execute(conn)?;
+    // Written only when it changed: most matches come from the same place.
+    diesel::sql_query(
+        "INSERT INTO engine_addresses (user_id, address) VALUES ($1, $2) \
+         ON CONFLICT (user_id) DO UPDATE SET address = EXCLUDED.address \
+         WHERE engine_addresses.address <> EXCLUDED.address",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(player)
+    .bind::<diesel::sql_types::Text, _>(address)
+    .execute(conn)?;
     Ok(())
 }
 
@@ -53,12 +58,11 @@ pub fn charge(
     spent: std::time::Duration,
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
-    let address: Option<String> = users::table
+    let address: Option<String> = engine_addresses::table
         .find(owner)
-        .select(users::address)
-        .first::<Option<String>>(conn)
-        .optional()?
-        .flatten();
+        .select(engine_addresses::address)
+        .first(conn)
+        .optional()?;
     diesel::insert_into(engine_time::table)
         .values((
             engine_time::owner.eq(owner),
@@ -98,14 +102,16 @@ pub fn forget_old(conn: &mut PgConnection, now: DateTime<Utc>) -> Result<usize, 
 /// The computer's time spent for the player goes with the account.
 pub const PERSONAL: Owner = Owner::erasing(
     "computer::budget",
-    &["engine_time"],
+    &["engine_time", "engine_addresses"],
     forget,
     Exported::Not(
-        "the computer's thinking time spent for the player, kept a day to share the engines fairly",
+        "the computer's thinking time spent for the player, kept a day to share the engines fairly, \
+         and the address it was last asked from",
     ),
 );
 
 fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
     diesel::delete(engine_time::table.filter(engine_time::owner.eq(leaving.user))).execute(conn)?;
+    diesel::delete(engine_addresses::table.find(leaving.user)).execute(conn)?;
     Ok(())
 }

@@ -90,7 +90,8 @@ impl Work for Mover {
                 action,
             };
             crate::db::transaction(pool, |c| {
-                play::act(c, id, player_id(level), request, None, now, random)
+                let actor = play::Actor::not_asking(player_id(level));
+                play::act(c, id, actor, request, None, now, random)
             })
         };
         let game = table.game.id();

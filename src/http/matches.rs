@@ -245,7 +245,11 @@ pub async fn post_action(
         snapshot,
         away,
     } = db::run(&state.pool, move |c| {
-        play::act(c, id, user, request, keyed, now, &mut random)
+        let actor = play::Actor {
+            user,
+            away: &vacation::AWAY,
+        };
+        play::act(c, id, actor, request, keyed, now, &mut random)
     })
     .await?;
     // Committed: the next action on this match can skip the fold.

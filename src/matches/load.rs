@@ -3,6 +3,26 @@
 
 use super::*;
 
+/// How the action's lock statement asks whether the actor is on vacation:
+/// SQL around the actor's id, handed down by the owner of the vacations
+/// (`vacation::AWAY`), as talk hands the outbox its unread count, so that
+/// an action pays no round trip of its own for it (docs/benchmarks.md,
+/// "Winning back the action path").
+#[derive(Clone, Copy, Debug)]
+pub struct Away {
+    pub before: &'static str,
+    pub after: &'static str,
+}
+
+impl Away {
+    /// For an actor whose vacation acting does not end (a computer, a
+    /// resignation on leaving): false, since an actor's id is never null.
+    pub const NOT_ASKED: Away = Away {
+        before: "(",
+        after: "::uuid IS NULL)",
+    };
+}
+
 impl Table {
     /// Load a match; with `lock`, hold its row until the transaction ends.
     pub fn load(conn: &mut PgConnection, id: Uuid, lock: bool) -> Result<Option<Table>, Error> {
@@ -17,19 +37,17 @@ impl Table {
 
     /// Load a match to act in as `user` (one of its players), its row
     /// locked; and whether `user` is on vacation, read in the same
-    /// statement (docs/benchmarks.md, "Winning back the action path": an
-    /// action costs no round trip of its own for it). Acting ends a
-    /// vacation (`vacation::end`).
+    /// statement as `away` asks it. Acting ends a vacation
+    /// (`vacation::end`).
     pub fn load_to_act(
         conn: &mut PgConnection,
         id: Uuid,
         user: Uuid,
+        away: &Away,
     ) -> Result<(Table, bool), Error> {
-        let away = diesel::dsl::exists(
-            users::table
-                .filter(users::id.eq(user))
-                .filter(users::vacation_since.is_not_null()),
-        );
+        let away = diesel::dsl::sql::<diesel::sql_types::Bool>(away.before)
+            .bind::<diesel::sql_types::Uuid, _>(user)
+            .sql(away.after);
         let found: Option<(MatchRow, bool)> = matches::table
             .find(id)
             .select((MatchRow::as_select(), away))

@@ -146,17 +146,36 @@ pub struct Acted {
     pub away: bool,
 }
 
+/// Who acts, and how their vacation is asked after (`load::Away`).
+#[derive(Clone, Copy, Debug)]
+pub struct Actor {
+    pub user: Uuid,
+    pub away: &'static super::load::Away,
+}
+
+impl Actor {
+    /// An actor whose vacation acting does not end: a computer, or a
+    /// player resigning as they leave.
+    pub fn not_asking(user: Uuid) -> Actor {
+        Actor {
+            user,
+            away: &super::load::Away::NOT_ASKED,
+        }
+    }
+}
+
 /// Post an action (docs/design.md §3: one transaction, the match row locked).
 pub fn act(
     conn: &mut PgConnection,
     match_id: Uuid,
-    user: Uuid,
+    actor: Actor,
     request: ActionRequest,
     keyed: Option<Keyed>,
     now: DateTime<Utc>,
     random: &mut dyn Random,
 ) -> Result<Acted, Error> {
-    let (mut table, away) = Table::load_to_act(conn, match_id, user)?;
+    let user = actor.user;
+    let (mut table, away) = Table::load_to_act(conn, match_id, user, actor.away)?;
     if let Some(answer) = idempotency::replay(keyed.as_ref(), conn, user, now)? {
         let answer = serde_json::from_value(answer).map_err(Error::internal)?;
         let snapshot = table.snapshot();

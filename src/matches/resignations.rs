@@ -48,7 +48,15 @@ fn resign_all(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), 
                 seat: Some(seat),
                 action: json!({"type": "resign"}),
             };
-            let acted = play::act(conn, id, user, resign, None, leaving.now, leaving.random)?;
+            let acted = play::act(
+                conn,
+                id,
+                play::Actor::not_asking(user),
+                resign,
+                None,
+                leaving.now,
+                leaving.random,
+            )?;
             seq = acted.answer.match_view.seq;
         }
     }

@@ -6,7 +6,7 @@
 
 use super::{record, require, why, Action, Entry};
 use crate::error::Error;
-use crate::schema::{reports, users};
+use crate::schema::reports;
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -125,9 +125,7 @@ pub fn mute(
     }
     let user = target(conn, moderator, username)?;
     let until = now + Duration::hours(said.hours);
-    diesel::update(users::table.find(user))
-        .set(users::talk_muted_until.eq(until))
-        .execute(conn)?;
+    crate::talk::mute(conn, user, Some(until))?;
     let entry = Entry {
         user: Some(user),
         until: Some(until),
@@ -151,11 +149,7 @@ pub fn suspend(
     require(conn, moderator)?;
     let why = why(&said.why)?;
     let user = target(conn, moderator, username)?;
-    let updated = diesel::update(users::table.find(user))
-        .filter(users::suspended_at.is_null())
-        .set(users::suspended_at.eq(now))
-        .execute(conn)?;
-    if updated == 0 {
+    if !crate::accounts::standing::suspend(conn, user, now)? {
         return Err(Error::conflict("that account is suspended already"));
     }
     crate::leaving::suspended(conn, user, now, random)?;
@@ -179,17 +173,9 @@ pub fn reinstate(
     require(conn, moderator)?;
     let why = why(&said.why)?;
     let user = target(conn, moderator, username)?;
-    let restrained = users::suspended_at
-        .is_not_null()
-        .or(users::talk_muted_until.gt(now));
-    let lifted = diesel::update(users::table.find(user))
-        .filter(restrained)
-        .set((
-            users::suspended_at.eq(None::<DateTime<Utc>>),
-            users::talk_muted_until.eq(None::<DateTime<Utc>>),
-        ))
-        .execute(conn)?;
-    if lifted == 0 {
+    let unsuspended = crate::accounts::standing::unsuspend(conn, user)?;
+    let unmuted = crate::talk::mute(conn, user, None)?.is_some_and(|until| until > now);
+    if !unsuspended && !unmuted {
         return Err(Error::conflict(
             "that player is neither suspended nor muted",
         ));

@@ -12,7 +12,7 @@ pub mod reports;
 
 use crate::error::Error;
 use crate::personal::{Exported, Leaving, Owner, Phase};
-use crate::schema::{moderation_log, users};
+use crate::schema::moderation_log;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -26,11 +26,7 @@ pub const WHY_MOST: usize = 500;
 /// Refuse anyone but a moderator (403: the moderation API is documented;
 /// what it holds is not for players).
 pub fn require(conn: &mut PgConnection, user: Uuid) -> Result<(), Error> {
-    let moderator: bool = users::table
-        .find(user)
-        .select(users::moderator)
-        .first(conn)?;
-    match moderator {
+    match crate::accounts::standing::is_moderator(conn, user)? {
         true => Ok(()),
         false => Err(Error::forbidden("only moderators do this")),
     }
@@ -115,9 +111,7 @@ pub fn grant(
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
     let player = crate::players::named(conn, username)?;
-    diesel::update(users::table.find(player.id))
-        .set(users::moderator.eq(on))
-        .execute(conn)?;
+    crate::accounts::standing::set_moderator(conn, player.id, on)?;
     let action = if on { Action::Grant } else { Action::Revoke };
     let entry = Entry {
         moderator: None,

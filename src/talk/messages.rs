@@ -249,12 +249,8 @@ fn voice(
     user: Uuid,
     now: DateTime<Utc>,
 ) -> Result<(Who, Option<DateTime<Utc>>), Error> {
-    use crate::schema::users;
-    let (who, muted): (String, Option<DateTime<Utc>>) = users::table
-        .find(user)
-        .select((users::talk, users::talk_muted_until))
-        .first(conn)?;
-    Ok((Who::parse(&who), muted.filter(|until| *until > now)))
+    let (who, muted) = super::voice(conn, user)?;
+    Ok((who, muted.filter(|until| *until > now)))
 }
 
 /// Keep the answer for a retry with the same key.

@@ -17,7 +17,7 @@ pub mod told;
 
 use crate::error::Error;
 use crate::personal::{Exported, Leaving, Owner, Phase};
-use crate::schema::users;
+use crate::schema::talk_settings;
 use diesel::prelude::*;
 use diesel::PgConnection;
 use serde::{Deserialize, Serialize};
@@ -63,9 +63,8 @@ pub struct TalkSettings {
 }
 
 pub fn settings(conn: &mut PgConnection, me: Uuid) -> Result<TalkSettings, Error> {
-    let who: String = users::table.find(me).select(users::talk).first(conn)?;
     Ok(TalkSettings {
-        who: Who::parse(&who),
+        who: voice(conn, me)?.0,
     })
 }
 
@@ -74,10 +73,50 @@ pub fn set_settings(
     me: Uuid,
     settings: TalkSettings,
 ) -> Result<TalkSettings, Error> {
-    diesel::update(users::table.find(me))
-        .set(users::talk.eq(settings.who.name()))
+    let who = talk_settings::who.eq(settings.who.name());
+    diesel::insert_into(talk_settings::table)
+        .values((talk_settings::user_id.eq(me), who))
+        .on_conflict(talk_settings::user_id)
+        .do_update()
+        .set(who)
         .execute(conn)?;
     Ok(settings)
+}
+
+/// `user`'s voice: who may write to them (and so whom they hear), and
+/// until when a moderator muted them, if ever. No row: everyone, never
+/// muted.
+pub(crate) fn voice(
+    conn: &mut PgConnection,
+    user: Uuid,
+) -> Result<(Who, Option<chrono::DateTime<chrono::Utc>>), Error> {
+    let found: Option<(String, Option<chrono::DateTime<chrono::Utc>>)> = talk_settings::table
+        .find(user)
+        .select((talk_settings::who, talk_settings::muted_until))
+        .first(conn)
+        .optional()?;
+    Ok(found.map_or((Who::Everyone, None), |(who, muted)| {
+        (Who::parse(&who), muted)
+    }))
+}
+
+/// A moderator mutes `user` until `until` (docs/decisions/table-talk.md,
+/// "Reports and moderators"), or lifts the mute with `None`; the mute it
+/// replaced, if any (perhaps run out).
+pub fn mute(
+    conn: &mut PgConnection,
+    user: Uuid,
+    until: Option<chrono::DateTime<chrono::Utc>>,
+) -> Result<Option<chrono::DateTime<chrono::Utc>>, Error> {
+    let before = voice(conn, user)?.1;
+    let muted = talk_settings::muted_until.eq(until);
+    diesel::insert_into(talk_settings::table)
+        .values((talk_settings::user_id.eq(user), muted))
+        .on_conflict(talk_settings::user_id)
+        .do_update()
+        .set(muted)
+        .execute(conn)?;
+    Ok(before)
 }
 
 /// Whether `reader` (whose setting is `who`) reads what `author` writes:
@@ -181,13 +220,14 @@ pub struct MyMessage {
 /// and unread counts go.
 pub const PERSONAL: Owner = Owner {
     module: "talk",
-    tables: &["messages", "notes", "talk_seats"],
+    tables: &["messages", "notes", "talk_seats", "talk_settings"],
     phase: Phase::Erase,
     forget,
     exported: Exported::In(&[
         "matches/*/my_messages",
         "matches/*/note",
         "tournament_messages",
+        "settings/talk",
     ]),
     kept: "each message's place in its table's talk, its words erased: \
            the replies around it keep their sense",
@@ -201,6 +241,7 @@ fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Erro
         .execute(conn)?;
     diesel::delete(notes::table.filter(notes::user_id.eq(user))).execute(conn)?;
     diesel::delete(talk_seats::table.filter(talk_seats::user_id.eq(user))).execute(conn)?;
+    diesel::delete(talk_settings::table.find(user)).execute(conn)?;
     Ok(())
 }
 

@@ -352,7 +352,8 @@ pub fn leave(
             seat: None,
             action: json!({"type": "resign"}),
         };
-        crate::matches::play::act(conn, match_id, user, resign, None, now, random)?;
+        let actor = crate::matches::play::Actor::not_asking(user);
+        crate::matches::play::act(conn, match_id, actor, resign, None, now, random)?;
     }
     // A knockout may have a walkover to give now.
     super::queue_advance(

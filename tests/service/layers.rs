@@ -495,7 +495,7 @@ fn table_namers(
 /// Every table and the one top-level module that owns it (the match
 /// tables' rule above, for all of them): the owner writes and reads it;
 /// another module asks the owner.
-const TABLE_OWNERS: [(&str, &str); 45] = [
+const TABLE_OWNERS: [(&str, &str); 49] = [
     ("users", "accounts"),
     ("refresh_tokens", "accounts"),
     ("identities", "accounts"),
@@ -541,6 +541,10 @@ const TABLE_OWNERS: [(&str, &str); 45] = [
     ("puzzle_mornings", "puzzles"),
     ("mined_matches", "puzzles"),
     ("lessons_done", "lessons"),
+    ("vacations", "vacation"),
+    ("friend_settings", "friends"),
+    ("talk_settings", "talk"),
+    ("engine_addresses", "computer"),
 ];
 
 /// The tables still named outside their owner, and by whom. The goal is

@@ -44,7 +44,6 @@ mod one_off;
 mod operations;
 mod password_resets;
 mod personal_data;
-mod preferences_roll;
 mod push;
 mod push_service;
 mod puzzle_mining;

@@ -64,7 +64,11 @@ async fn notices_of(app: &TestApp, id: &str, kind: &str) -> i64 {
 
 async fn set_allowance(app: &TestApp, name: &str, hours: i32) {
     let at = now(app).to_rfc3339();
-    let sql = format!("UPDATE users SET vacation_hours = {hours}, vacation_hours_at = '{at}' WHERE username = '{name}'");
+    let sql = format!(
+        "INSERT INTO vacations (user_id, hours, hours_at) \
+         SELECT id, {hours}, '{at}' FROM users WHERE username = '{name}' \
+         ON CONFLICT (user_id) DO UPDATE SET hours = EXCLUDED.hours, hours_at = EXCLUDED.hours_at"
+    );
     app.blocking(move |s| {
         use diesel::RunQueryDsl;
         let conn = &mut s.pool.get().unwrap();

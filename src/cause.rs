@@ -3,9 +3,12 @@
 //! is handled, on the async task and on the database thread that runs its
 //! work; what the work writes for later (notices, deliveries, jobs) keeps
 //! it in a `request_id` column, and the job or delivery that runs on a
-//! later tick, maybe on another instance, makes it the cause again. Every
-//! log line of those steps names it, so `grep request_id=<id>` follows one
-//! move from its request to the push.
+//! later tick, maybe on another instance, makes it the cause again. Each
+//! of those steps is a `tracing` span (`request`, `db`, `job`, `delivery`)
+//! whose `request_id` field names it, at debug level, so that with
+//! `RUST_LOG=debug` every line within them carries the id and
+//! `grep request_id=<id>` follows one move from its request to the push.
+//! At the default level (`info`) the spans are never built.
 
 use std::cell::RefCell;
 use std::future::Future;
@@ -43,6 +46,18 @@ pub fn on_thread<R>(id: Option<String>, work: impl FnOnce() -> R) -> R {
 /// The id as a log line writes it (`-` for none).
 pub fn shown(id: &Option<String>) -> &str {
     id.as_deref().unwrap_or("-")
+}
+
+/// The binary's log: every span and event, and the `log` crate's lines
+/// (through `tracing-log`), to stderr, filtered by `RUST_LOG` (default
+/// `info`: the spans of a move, at debug, are off).
+pub fn log_to_stderr() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
 }
 
 #[cfg(test)]

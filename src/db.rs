@@ -216,19 +216,23 @@ where
         .map_err(Error::internal)?;
     let (answer, answered) = tokio::sync::oneshot::channel();
     let on_lane = pool.clone();
-    // The request's id goes with its work to the database thread.
+    // The request's id, and its span, go with its work to the database
+    // thread.
     let cause = crate::cause::current();
+    let request = tracing::Span::current();
     pool.lanes.submit(move || {
         let started = std::time::Instant::now();
+        let span = tracing::debug_span!(parent: &request, "db");
         let done = crate::cause::on_thread(cause, || {
-            let done = job(&on_lane);
-            log::debug!(
-                target: "posthorn::db",
-                "request_id={} database work took {:.2} ms",
-                crate::cause::shown(&crate::cause::current()),
-                started.elapsed().as_secs_f64() * 1e3
-            );
-            done
+            span.in_scope(|| {
+                let done = job(&on_lane);
+                tracing::debug!(
+                    target: "posthorn::db",
+                    millis = format_args!("{:.2}", started.elapsed().as_secs_f64() * 1e3),
+                    "database work done"
+                );
+                done
+            })
         });
         // The caller may have gone (a dropped request): the work is done
         // all the same (a write committed), as a client retry expects.

@@ -80,11 +80,14 @@ pub struct VacationRequest {
 }
 
 /// How an action's lock statement asks whether its actor is away
-/// (`matches::load::Away`): acting ends a vacation.
-pub const AWAY: crate::matches::load::Away = crate::matches::load::Away {
-    before: "EXISTS (SELECT 1 FROM vacations v WHERE v.user_id = ",
-    after: " AND v.since IS NOT NULL)",
-};
+/// (`matches::load::AwaySql`): acting ends a vacation.
+#[derive(Clone, Copy, Debug)]
+pub struct OnVacation;
+
+impl crate::matches::load::AwaySql for OnVacation {
+    const BEFORE: &'static str = "EXISTS (SELECT 1 FROM vacations v WHERE v.user_id = ";
+    const AFTER: &'static str = " AND v.since IS NOT NULL)";
+}
 
 /// A deleted player's allowance and vacation go with the account (its
 /// matches were resigned first, so no duty of theirs stays paused).

@@ -206,7 +206,8 @@ fn check<G: Puzzles>(
         },
         Goal::Gain => {
             // The gain is on the board after the opponents' best replies
-            // (the hard engine's, by definition), counted in material.
+            // (the puzzles' pinned engine's, by definition), counted in
+            // material.
             let start_material = G::material(&start, side);
             let mut random = SplitMix64::new(52);
             while let [duty] = G::to_act(&state).as_slice() {
@@ -217,7 +218,7 @@ fn check<G: Puzzles>(
                 let reply = G::decide(
                     &G::view(&state, Viewer::Seat(seat)),
                     seat,
-                    Level::Hard,
+                    Level::Puzzle,
                     &mut random,
                 )
                 .map_err(|e| e.to_string())?;

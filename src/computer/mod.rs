@@ -29,7 +29,8 @@ pub fn player_id(level: Level) -> Uuid {
     let n = match level {
         Level::Easy => 1,
         Level::Normal => 2,
-        Level::Hard => 3,
+        // The puzzles' level never sits at a table (not in `Level::ALL`).
+        Level::Hard | Level::Puzzle => 3,
     };
     Uuid::from_u128(0x0000_0000_0000_4000_8000_0000_0000_c000 + n)
 }
@@ -159,7 +160,7 @@ impl Reaction for Reply {
         let people = people_in(table);
         let lane = match level {
             _ if people.is_empty() => Lane::Quick,
-            Level::Hard => Lane::Heavy,
+            Level::Hard | Level::Puzzle => Lane::Heavy,
             Level::Easy | Level::Normal => Lane::Light,
         };
         let (id, seq) = (table.row.id, table.row.seq);

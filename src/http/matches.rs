@@ -247,7 +247,7 @@ pub async fn post_action(
     } = db::run(&state.pool, move |c| {
         let actor = play::Actor {
             user,
-            away: &vacation::AWAY,
+            away: vacation::OnVacation,
         };
         play::act(c, id, actor, request, keyed, now, &mut random)
     })

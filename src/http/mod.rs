@@ -164,7 +164,12 @@ where
             let refused = ApiError::validation("the address may not contain a NUL (%00)");
             return Err(refused.into());
         };
-        let mut res = crate::cause::scope(id.clone(), response).await?;
+        // The request's span: every step it causes on this task and its
+        // database thread (`db::on_lane`) sits within it.
+        let span = tracing::debug_span!("request", request_id = %id, %method, %path);
+        let mut res =
+            crate::cause::scope(id.clone(), tracing::Instrument::instrument(response, span))
+                .await?;
         let status = res.status().as_u16();
         let seconds = started.elapsed().as_secs_f64();
         if let Ok(value) = HeaderValue::from_str(&id) {

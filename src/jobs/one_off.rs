@@ -191,6 +191,16 @@ pub fn run_leased(
             break;
         }
         let worker = workers.iter().find(|w| w.kind() == job.kind);
+        // The job's span names the request that queued it, on whichever
+        // instance and tick it runs.
+        let span = tracing::debug_span!(
+            "job",
+            request_id = crate::cause::shown(&job.request_id),
+            job = job.id,
+            kind = %job.kind,
+            attempt = job.attempts
+        );
+        let _in_job = span.enter();
         // A panicking worker is a failed attempt, not a lost job.
         let outcome = match worker {
             Some(worker) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -201,15 +211,7 @@ pub fn run_leased(
             None => Err(format!("no worker for jobs of kind {}", job.kind)),
         };
         held.let_go(&job);
-        log::debug!(
-            target: "posthorn::job",
-            "request_id={} job={} kind={} attempt={} ok={}",
-            crate::cause::shown(&job.request_id),
-            job.id,
-            job.kind,
-            job.attempts,
-            outcome.is_ok()
-        );
+        tracing::debug!(target: "posthorn::job", ok = outcome.is_ok(), "ran");
         match outcome {
             Ok(()) => {
                 crate::db::transaction(pool, |c| job_queue::finish(c, &job, now()))?;

@@ -5,23 +5,67 @@ use super::*;
 
 /// How the action's lock statement asks whether the actor is on vacation:
 /// SQL around the actor's id, handed down by the owner of the vacations
-/// (`vacation::AWAY`), as talk hands the outbox its unread count, so that
-/// an action pays no round trip of its own for it (docs/benchmarks.md,
-/// "Winning back the action path").
-#[derive(Clone, Copy, Debug)]
-pub struct Away {
-    pub before: &'static str,
-    pub after: &'static str,
+/// (`vacation::OnVacation`), as talk hands the outbox its unread count, so
+/// that an action pays no round trip of its own for it (docs/benchmarks.md,
+/// "Winning back the action path"). Handed down as a type, not as text:
+/// the statement then keeps one static id per fragment and diesel
+/// prepares it once per connection, where text made diesel key the
+/// statement by its SQL, built again on every action (docs/benchmarks.md,
+/// "Every table one owner": 5–10 % of the actions).
+pub trait AwaySql: Copy + Send + 'static {
+    /// The SQL before the actor's id.
+    const BEFORE: &'static str;
+    /// The SQL after it.
+    const AFTER: &'static str;
 }
 
-impl Away {
-    /// For an actor whose vacation acting does not end (a computer, a
-    /// resignation on leaving): false, since an actor's id is never null.
-    pub const NOT_ASKED: Away = Away {
-        before: "(",
-        after: "::uuid IS NULL)",
-    };
+/// For an actor whose vacation acting does not end (a computer, a
+/// resignation on leaving): false, since an actor's id is never null.
+#[derive(Clone, Copy, Debug)]
+pub struct NotAsked;
+
+impl AwaySql for NotAsked {
+    const BEFORE: &'static str = "(";
+    const AFTER: &'static str = "::uuid IS NULL)";
 }
+
+/// [`AwaySql`] asked of one actor: a boolean expression the lock statement
+/// selects. Written by hand because `diesel::dsl::sql`'s literal marks a
+/// statement as never to be prepared again.
+#[derive(Clone, Copy, Debug)]
+pub struct AwayOf<A> {
+    user: Uuid,
+    away: std::marker::PhantomData<A>,
+}
+
+impl<A: AwaySql> Expression for AwayOf<A> {
+    type SqlType = diesel::sql_types::Bool;
+}
+
+impl<A: AwaySql> diesel::query_builder::QueryFragment<diesel::pg::Pg> for AwayOf<A> {
+    fn walk_ast<'b>(
+        &'b self,
+        mut out: diesel::query_builder::AstPass<'_, 'b, diesel::pg::Pg>,
+    ) -> QueryResult<()> {
+        out.push_sql(A::BEFORE);
+        out.push_bind_param::<diesel::sql_types::Uuid, _>(&self.user)?;
+        out.push_sql(A::AFTER);
+        Ok(())
+    }
+}
+
+impl<A: AwaySql> diesel::query_builder::QueryId for AwayOf<A> {
+    type QueryId = AwayOf<A>;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl<A> diesel::expression::ValidGrouping<()> for AwayOf<A> {
+    type IsAggregate = diesel::expression::is_aggregate::Never;
+}
+
+impl<A: AwaySql, QS> diesel::expression::AppearsOnTable<QS> for AwayOf<A> {}
+
+impl<A: AwaySql, QS> diesel::expression::SelectableExpression<QS> for AwayOf<A> {}
 
 impl Table {
     /// Load a match; with `lock`, hold its row until the transaction ends.
@@ -37,17 +81,17 @@ impl Table {
 
     /// Load a match to act in as `user` (one of its players), its row
     /// locked; and whether `user` is on vacation, read in the same
-    /// statement as `away` asks it. Acting ends a vacation
+    /// statement as `A` asks it. Acting ends a vacation
     /// (`vacation::end`).
-    pub fn load_to_act(
+    pub fn load_to_act<A: AwaySql>(
         conn: &mut PgConnection,
         id: Uuid,
         user: Uuid,
-        away: &Away,
     ) -> Result<(Table, bool), Error> {
-        let away = diesel::dsl::sql::<diesel::sql_types::Bool>(away.before)
-            .bind::<diesel::sql_types::Uuid, _>(user)
-            .sql(away.after);
+        let away = AwayOf::<A> {
+            user,
+            away: std::marker::PhantomData,
+        };
         let found: Option<(MatchRow, bool)> = matches::table
             .find(id)
             .select((MatchRow::as_select(), away))

@@ -362,14 +362,13 @@ impl Table {
             batch.events = held;
         }
         let notices = reacted?;
-        log::debug!(
+        tracing::debug!(
             target: "posthorn::append",
-            "request_id={} match={} seq={} events={} notices={}",
-            crate::cause::shown(&crate::cause::current()),
-            self.row.id,
-            self.row.seq,
-            stored.len(),
-            notices.len()
+            match_id = %self.row.id,
+            seq = self.row.seq,
+            events = stored.len(),
+            notices = notices.len(),
+            "appended"
         );
         match self.held.as_mut() {
             Some(held) => {

@@ -1,6 +1,7 @@
 //! Playing: posting an action, listing legal actions, reading the event
 //! feed and the list of my matches.
 
+use super::load::{AwaySql, NotAsked};
 use super::snapshots::Snapshot;
 use super::{conditional, courtesy, EventRow, EventView, MatchView, NewEvent, Table};
 use crate::error::Error;
@@ -146,11 +147,11 @@ pub struct Acted {
     pub away: bool,
 }
 
-/// Who acts, and how their vacation is asked after (`load::Away`).
+/// Who acts, and how their vacation is asked after (`load::AwaySql`).
 #[derive(Clone, Copy, Debug)]
-pub struct Actor {
+pub struct Actor<A: AwaySql = NotAsked> {
     pub user: Uuid,
-    pub away: &'static super::load::Away,
+    pub away: A,
 }
 
 impl Actor {
@@ -159,23 +160,23 @@ impl Actor {
     pub fn not_asking(user: Uuid) -> Actor {
         Actor {
             user,
-            away: &super::load::Away::NOT_ASKED,
+            away: NotAsked,
         }
     }
 }
 
 /// Post an action (docs/design.md §3: one transaction, the match row locked).
-pub fn act(
+pub fn act<A: AwaySql>(
     conn: &mut PgConnection,
     match_id: Uuid,
-    actor: Actor,
+    actor: Actor<A>,
     request: ActionRequest,
     keyed: Option<Keyed>,
     now: DateTime<Utc>,
     random: &mut dyn Random,
 ) -> Result<Acted, Error> {
     let user = actor.user;
-    let (mut table, away) = Table::load_to_act(conn, match_id, user, actor.away)?;
+    let (mut table, away) = Table::load_to_act::<A>(conn, match_id, user)?;
     if let Some(answer) = idempotency::replay(keyed.as_ref(), conn, user, now)? {
         let answer = serde_json::from_value(answer).map_err(Error::internal)?;
         let snapshot = table.snapshot();

@@ -239,15 +239,32 @@ fn send(courier: &Courier, outgoing: &Outgoing) -> Sent {
     outcome.unwrap_or_else(Sent::Failed)
 }
 
-/// Send them all, up to `SENDERS` at once; the outcomes in the same order.
-fn send_all(courier: &Courier, ready: &[Outgoing]) -> Vec<Sent> {
+/// The span of one delivery, named by the request that caused it, on
+/// whichever instance and tick it goes out (docs/operations.md,
+/// "Following one move").
+fn delivery_span(row: &Row) -> tracing::Span {
+    tracing::debug_span!(
+        "delivery",
+        request_id = crate::cause::shown(&row.request_id),
+        notification = row.id,
+        kind = %row.kind,
+        channel = %row.channel
+    )
+}
+
+/// Send them all, up to `SENDERS` at once, each in its delivery's span;
+/// the outcomes in the same order.
+fn send_all(courier: &Courier, ready: &[(tracing::Span, Outgoing)]) -> Vec<Sent> {
     let per_sender = ready.len().div_ceil(SENDERS).max(1);
     std::thread::scope(|scope| {
         let senders: Vec<_> = ready
             .chunks(per_sender)
             .map(|chunk| {
-                let sender =
-                    scope.spawn(move || chunk.iter().map(|o| send(courier, o)).collect::<Vec<_>>());
+                let sender = scope.spawn(move || {
+                    (chunk.iter())
+                        .map(|(span, o)| span.in_scope(|| send(courier, o)))
+                        .collect::<Vec<_>>()
+                });
                 (chunk.len(), sender)
             })
             .collect();
@@ -336,14 +353,11 @@ fn record(
 ) -> Result<(), Error> {
     let attempts = row.attempts + 1;
     let mut not_before = 0;
-    log::debug!(
+    tracing::debug!(
         target: "posthorn::delivery",
-        "request_id={} notification={} kind={} channel={} attempt={attempts} sent={}",
-        crate::cause::shown(&row.request_id),
-        row.id,
-        row.kind,
-        row.channel,
-        matches!(outcome, Sent::Done)
+        attempt = attempts,
+        sent = matches!(outcome, Sent::Done),
+        "recorded"
     );
     let outcome = match outcome {
         Sent::Done => Ok(()),
@@ -524,10 +538,14 @@ pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
                 }
             }
             let due = at_the_table(c, due, now, courier.acted, &mut done)?;
-            let ready: Vec<Outgoing> = due.iter().map(|row| prepare(courier, &to, row)).collect();
+            let ready: Vec<(tracing::Span, Outgoing)> = (due.iter())
+                .map(|row| (delivery_span(row), prepare(courier, &to, row)))
+                .collect();
             let max_attempts = courier.max_attempts;
             let mut delivered = Vec::with_capacity(due.len());
-            for (row, outcome) in due.into_iter().zip(send_all(courier, &ready)) {
+            let sent = send_all(courier, &ready);
+            for ((row, outcome), (span, _)) in due.into_iter().zip(sent).zip(&ready) {
+                let _in_delivery = span.enter();
                 record(
                     c,
                     row,

@@ -79,18 +79,30 @@ async fn a_move_is_followed_from_its_request_to_the_push_by_its_request_id() {
     let lines = logs::lines(request_id);
     let kept = |target: &str| from(&lines, target).len();
     assert_eq!(kept("posthorn::request"), 1, "{lines:#?}");
-    assert!(kept("posthorn::db") >= 1, "the database thread: {lines:#?}");
+    // The spans: the request's, its database thread's within it, the
+    // append within that; the delivery's on a later tick, named by it.
+    let request = format!("request{{request_id={request_id} ");
+    assert!(
+        (from(&lines, "posthorn::db").iter())
+            .any(|l| l.contains(&request) && l.contains("}:db{}:")),
+        "the database thread's span within the request's: {lines:#?}"
+    );
     let append = from(&lines, "posthorn::append");
     assert!(
-        append.iter().any(|l| l.contains(&format!("match={id}"))),
-        "{lines:#?}"
+        append.iter().any(|l| l.contains(&request)
+            && l.contains("}:db{}:")
+            && l.contains(&format!("match_id={id}"))),
+        "the append within them: {lines:#?}"
     );
     let delivery = from(&lines, "posthorn::delivery");
     assert!(
-        (delivery.iter()).any(|l| l.contains("kind=your_turn")
-            && l.contains("channel=app:")
-            && l.contains("sent=true")),
-        "the push to Alice's phone: {lines:#?}"
+        (delivery.iter()).any(
+            |l| l.contains(&format!("delivery{{request_id={request_id} "))
+                && l.contains("kind=your_turn")
+                && l.contains("channel=app:")
+                && l.contains("sent=true")
+        ),
+        "the push to Alice's phone, in its delivery's span: {lines:#?}"
     );
     let kept_rows = app
         .count(format!(
@@ -128,13 +140,15 @@ async fn a_move_is_followed_from_its_request_to_the_push_by_its_request_id() {
     assert!(
         from(&lines, "posthorn::job")
             .iter()
-            .any(|l| l.contains("kind=computer.move") && l.contains("ok=true")),
+            .any(|l| l.contains(&format!("job{{request_id={asked} "))
+                && l.contains("kind=computer.move")
+                && l.contains("ok=true")),
         "{lines:#?}"
     );
     assert!(
         from(&lines, "posthorn::append")
             .iter()
-            .filter(|l| l.contains(&format!("match={vs}")))
+            .filter(|l| l.contains(&format!("match_id={vs}")))
             .count()
             >= 2,
         "Alice's move and the computer's reply: {lines:#?}"

@@ -418,6 +418,8 @@ fn effort(level: Level) -> (u32, u64, u32) {
         Level::Easy => (4, 8_000, 1),
         Level::Normal => (8, 120_000, 3),
         Level::Hard => (12, 600_000, 9),
+        // Pinned: the puzzles were proved against it (docs/puzzles.md).
+        Level::Puzzle => (12, 600_000, 9),
     }
 }
 
@@ -436,7 +438,7 @@ pub fn choose_step(seen: &Seen, level: Level, random: &mut dyn Random) -> Option
             }
         }
     }
-    if level == Level::Hard {
+    if matches!(level, Level::Hard | Level::Puzzle) {
         // The best, and among equally good moves one at random: a fixed
         // pick among equals would walk the same loop again and again
         // (§B7's repetition draw), which the engine cannot see coming.

@@ -119,6 +119,12 @@ pub enum Level {
     /// Looks about five moves ahead (deeper within its budget) and plays
     /// the best.
     Hard,
+    /// The puzzles' opponent (docs/puzzles.md, "The puzzles' own level"):
+    /// the hard level as it was when the shipped sets were proved, pinned
+    /// here so that a stronger `Hard` does not silently change a checked
+    /// puzzle's replies. Never offered to players (not in [`Level::ALL`]);
+    /// never retuned (`rules/tests/puzzle_level.rs` holds its answers).
+    Puzzle,
 }
 
 impl Level {
@@ -129,6 +135,7 @@ impl Level {
             Level::Easy => "easy",
             Level::Normal => "normal",
             Level::Hard => "hard",
+            Level::Puzzle => "puzzle",
         }
     }
 
@@ -141,7 +148,7 @@ impl Level {
         match self {
             Level::Easy => 900,
             Level::Normal => 1300,
-            Level::Hard => 1600,
+            Level::Hard | Level::Puzzle => 1600,
         }
     }
 
@@ -151,6 +158,7 @@ impl Level {
             Level::Easy => ("Easy", "쉬움"),
             Level::Normal => ("Normal", "보통"),
             Level::Hard => ("Hard", "어려움"),
+            Level::Puzzle => ("Puzzle", "퍼즐"),
         }
     }
 
@@ -160,6 +168,7 @@ impl Level {
             Level::Easy => 1,
             Level::Normal => 3,
             Level::Hard => 5,
+            Level::Puzzle => 5,
         }
     }
 
@@ -169,6 +178,7 @@ impl Level {
             Level::Easy => 20_000,
             Level::Normal => 200_000,
             Level::Hard => 2_000_000,
+            Level::Puzzle => 2_000_000,
         }
     }
 }
@@ -335,7 +345,7 @@ pub fn choose_scored<M: Clone>(
             .map(|(m, _)| m.clone())
     };
     match level {
-        Level::Hard => scored
+        Level::Hard | Level::Puzzle => scored
             .iter()
             .find(|(_, s)| *s == best)
             .map(|(m, _)| m.clone()),

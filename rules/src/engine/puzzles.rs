@@ -42,7 +42,8 @@ pub struct Rule {
     /// Plies of the cheap scan that picks candidates.
     pub scan: u32,
     /// Plies of the search that proves each solver move the only one:
-    /// deeper than [`Level::Hard`]'s.
+    /// deeper than [`Level::Hard`]'s (and [`Level::Puzzle`]'s, which
+    /// answers the solver).
     pub depth: u32,
     /// The solver's move beats every other by at least this much.
     pub margin: i32,
@@ -242,7 +243,7 @@ pub fn prove<G: Puzzles>(opening: Vec<G::Event>, seats: usize) -> Option<Found> 
         let mut replies = Vec::new();
         while let Some(seat) = turn_of(&G::to_act(&state)).filter(|s| *s != solver) {
             let view = G::view(&state, Viewer::Seat(seat));
-            let reply = G::decide(&view, seat, Level::Hard, &mut random).ok()?;
+            let reply = G::decide(&view, seat, Level::Puzzle, &mut random).ok()?;
             play::<G>(&mut state, seat, &reply, &mut random)?;
             replies.push(Step {
                 seat,

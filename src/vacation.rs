@@ -105,8 +105,8 @@ fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Erro
 
 /// A player's vacation row; a player without one holds the defaults
 /// ([`Away::rested`]: a full allowance, not away, auto-vacation off).
-#[derive(Clone, Debug, Queryable, Selectable, Insertable, AsChangeset)]
-#[diesel(table_name = vacations, treat_none_as_null = true)]
+#[derive(Clone, Debug, Queryable, Selectable)]
+#[diesel(table_name = vacations)]
 struct Away {
     user_id: Uuid,
     hours: i32,
@@ -205,17 +205,6 @@ fn ensure(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<(),
     Ok(())
 }
 
-/// Write `away`'s row as it holds it, creating it if the player had none.
-fn save(conn: &mut PgConnection, away: &Away) -> Result<(), Error> {
-    diesel::insert_into(vacations::table)
-        .values(away)
-        .on_conflict(vacations::user_id)
-        .do_update()
-        .set(away)
-        .execute(conn)?;
-    Ok(())
-}
-
 /// Guests have no vacation; an account that no longer exists, none either.
 fn not_a_guest(conn: &mut PgConnection, user: Uuid) -> Result<(), Error> {
     match crate::players::one(conn, user)? {
@@ -237,9 +226,20 @@ pub fn set_auto(
     now: DateTime<Utc>,
 ) -> Result<Vacation, Error> {
     not_a_guest(conn, user)?;
-    let mut away = load(conn, user, now)?;
-    away.auto = on;
-    save(conn, &away)?;
+    // Only the switch is written: a vacation the sweep starts or its
+    // player ends meanwhile stays as they wrote it.
+    let rested = Away::rested(user, now);
+    diesel::insert_into(vacations::table)
+        .values((
+            vacations::user_id.eq(user),
+            vacations::hours.eq(rested.hours),
+            vacations::hours_at.eq(rested.hours_at),
+            vacations::auto.eq(on),
+        ))
+        .on_conflict(vacations::user_id)
+        .do_update()
+        .set(vacations::auto.eq(on))
+        .execute(conn)?;
     status(conn, user, now)
 }
 

@@ -38,6 +38,11 @@ CREATE TABLE engine_addresses (
     address text NOT NULL
 );
 
+-- The previous release may write a preference while this runs: held off
+-- until the triggers below are in place, so no write falls between the
+-- copy and the trigger that would have carried it.
+LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE;
+
 INSERT INTO vacations (user_id, hours, hours_at, since, until, paying_since, auto)
 SELECT id, vacation_hours, vacation_hours_at, vacation_since, vacation_until,
        vacation_paying_since, auto_vacation

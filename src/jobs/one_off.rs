@@ -195,7 +195,7 @@ pub fn run_leased(
         // instance and tick it runs.
         let span = tracing::debug_span!(
             "job",
-            request_id = crate::cause::shown(&job.request_id),
+            request_id = %crate::cause::shown(&job.request_id),
             job = job.id,
             kind = %job.kind,
             attempt = job.attempts

@@ -125,7 +125,7 @@ pub fn mute(
     }
     let user = target(conn, moderator, username)?;
     let until = now + Duration::hours(said.hours);
-    crate::talk::mute(conn, user, Some(until))?;
+    crate::talk::mute(conn, user, until)?;
     let entry = Entry {
         user: Some(user),
         until: Some(until),
@@ -174,7 +174,7 @@ pub fn reinstate(
     let why = why(&said.why)?;
     let user = target(conn, moderator, username)?;
     let unsuspended = crate::accounts::standing::unsuspend(conn, user)?;
-    let unmuted = crate::talk::mute(conn, user, None)?.is_some_and(|until| until > now);
+    let unmuted = crate::talk::unmute(conn, user, now)?;
     if !unsuspended && !unmuted {
         return Err(Error::conflict(
             "that player is neither suspended nor muted",

@@ -245,7 +245,7 @@ fn send(courier: &Courier, outgoing: &Outgoing) -> Sent {
 fn delivery_span(row: &Row) -> tracing::Span {
     tracing::debug_span!(
         "delivery",
-        request_id = crate::cause::shown(&row.request_id),
+        request_id = %crate::cause::shown(&row.request_id),
         notification = row.id,
         kind = %row.kind,
         channel = %row.channel

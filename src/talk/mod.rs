@@ -101,22 +101,34 @@ pub(crate) fn voice(
 }
 
 /// A moderator mutes `user` until `until` (docs/decisions/table-talk.md,
-/// "Reports and moderators"), or lifts the mute with `None`; the mute it
-/// replaced, if any (perhaps run out).
+/// "Reports and moderators").
 pub fn mute(
     conn: &mut PgConnection,
     user: Uuid,
-    until: Option<chrono::DateTime<chrono::Utc>>,
-) -> Result<Option<chrono::DateTime<chrono::Utc>>, Error> {
-    let before = voice(conn, user)?.1;
-    let muted = talk_settings::muted_until.eq(until);
+    until: chrono::DateTime<chrono::Utc>,
+) -> Result<(), Error> {
+    let muted = talk_settings::muted_until.eq(Some(until));
     diesel::insert_into(talk_settings::table)
         .values((talk_settings::user_id.eq(user), muted))
         .on_conflict(talk_settings::user_id)
         .do_update()
         .set(muted)
         .execute(conn)?;
-    Ok(before)
+    Ok(())
+}
+
+/// Lift `user`'s mute; false if none was still running at `now` (one
+/// statement, so two moderators lifting it at once lift it once).
+pub fn unmute(
+    conn: &mut PgConnection,
+    user: Uuid,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<bool, Error> {
+    let lifted = diesel::update(talk_settings::table.find(user))
+        .filter(talk_settings::muted_until.gt(now))
+        .set(talk_settings::muted_until.eq(None::<chrono::DateTime<chrono::Utc>>))
+        .execute(conn)?;
+    Ok(lifted == 1)
 }
 
 /// Whether `reader` (whose setting is `who`) reads what `author` writes:

@@ -561,7 +561,7 @@ const STILL_SHARED: [(&str, &str); 3] = [
         "tournaments",
         "lobby: a pair's waiting challenges and invitations counted under one lock",
     ),
-    ("users", "everyone: names, locales, zones, vacations"),
+    ("users", "the identity row: names, locales, zones, guests and computers, read by whoever addresses or shows a player"),
 ];
 
 /// The tables named outside their owner, each with the modules naming it.

@@ -15,7 +15,9 @@ use tracing_subscriber::registry::LookupSpan;
 
 static WATCHED: Mutex<Vec<(String, Vec<String>)>> = Mutex::new(Vec::new());
 
-/// Fields as a line shows them: `name=value`, the message bare; the
+/// Fields as a line shows them, as the binary's formatter writes them:
+/// `name=value` by `Debug` (a bare `&str` quoted, so an id recorded
+/// without `%` would not read `request_id=<id>`), the message bare; the
 /// `log` crate's own (`log.target`, …) left out.
 #[derive(Default)]
 struct Fields(String);
@@ -23,10 +25,6 @@ struct Fields(String);
 impl Visit for Fields {
     fn record_debug(&mut self, field: &Field, value: &dyn Debug) {
         self.put(field, format!("{value:?}"));
-    }
-
-    fn record_str(&mut self, field: &Field, value: &str) {
-        self.put(field, value.to_owned());
     }
 }
 

@@ -30,17 +30,42 @@ function drawer(path, table) {
   const list = el("ol", { class: "messages", role: "log", "aria-label": t("talk") });
   const count = el("span", { class: "badge on", "data-talk-unread": "", hidden: true, "aria-hidden": "true" });
   const countSaid = el("span", { class: "visually-hidden" });
-  const team = el("label", { class: "check", hidden: true }, el("input", { type: "checkbox", name: "team" }), t("to_team"));
+  // At a table of teams, two tabs (issue #68): the whole table's talk and
+  // my team's, each its own list; what I send goes to the tab I am on, and
+  // the send button names it. A tab, not a box to tick: where a message
+  // goes is in sight before and after it is sent.
+  let channel = "all";
+  const tabs = el("div", { class: "talk-tabs", role: "tablist", "aria-label": t("talk"), hidden: true });
+  const tab = (name) => el("button", { type: "button", role: "tab", "data-channel": name,
+    on: { click: () => choose(name) } }, t(name === "team" ? "talk_team" : "talk_all"));
+  const tabAll = tab("all"), tabTeam = tab("team");
+  tabs.append(tabAll, tabTeam);
+  tabAll.setAttribute("aria-selected", "true");
+  tabTeam.setAttribute("aria-selected", "false");
   const off = el("p", { class: "muted", "data-talk-off": "", hidden: true }, t("talk_off"));
   const mute = el("button", { type: "button", class: "secondary", "data-mute": "", on: { click: () => {
     api("PUT", path + "/mute", { muted: mute.dataset.mute !== "true" }).then(() => panel.refresh(), () => {});
   } } });
   const box = el("input", { name: "text", maxlength: "500", autocomplete: "off", "aria-label": t("message"), placeholder: t("message") });
   const send = el("button", { type: "submit" }, t("send"));
-  // The send button names where the message goes.
-  const toTeam = team.querySelector("input");
-  const named = () => { send.textContent = t(toTeam.checked ? "send_team" : "send"); };
-  toTeam.addEventListener("change", named);
+  // The send button names where the message goes; the list shows that
+  // channel's messages.
+  const named = () => { send.textContent = t(channel === "team" ? "send_team" : "send"); };
+  const choose = (name) => {
+    channel = name;
+    for (const b of [tabAll, tabTeam]) b.setAttribute("aria-selected", String(b.dataset.channel === name));
+    named();
+    filter();
+  };
+  const filter = () => {
+    let shown = 0;
+    for (const li of list.querySelectorAll("[data-message]")) {
+      li.hidden = (li.dataset.team === "true") !== (channel === "team");
+      if (!li.hidden) shown += 1;
+    }
+    list.querySelector(".none")?.remove();
+    if (!shown) list.append(el("li", { class: "muted none" }, t("no_messages")));
+  };
   // One key per message typed: a retry of the same (a lost answer, a
   // second tap) is the same message, never two.
   let key = null;
@@ -49,22 +74,18 @@ function drawer(path, table) {
     key = key || "m-" + Date.now() + "-" + Math.random().toString(36).slice(2);
     send.disabled = true;
     try {
-      const said = (await api("POST", path + "/messages", { text: data.get("text"), team: data.get("team") === "on" }, { "idempotency-key": key })).data;
+      const said = (await api("POST", path + "/messages", { text: data.get("text"), team: channel === "team" }, { "idempotency-key": key })).data;
       key = null;
       box.value = "";
-      // A word to the partner is one message: the next goes to the table
-      // again, as its button says (issue #68).
-      toTeam.checked = false;
-      named();
       show([said], false);
     } finally {
       send.disabled = false;
     }
-  }, box, team, send);
+  }, box, send);
   box.addEventListener("input", () => { key = null; });
   const panel = el("details", { class: "talk card", "data-talk": "", on: { toggle: () => { if (panel.open) panel.refresh().catch(() => {}); } } },
     el("summary", {}, el("h2", {}, t("talk"), count, countSaid)),
-    list, off, write, table ? mute : null, table ? notePanel(path) : null);
+    tabs, list, off, write, table ? mute : null, table ? notePanel(path) : null);
   // The messages shown, appended as they come (a changed history, after
   // a block, is drawn again whole), the newest in sight.
   const show = (items, whole) => {
@@ -74,7 +95,7 @@ function drawer(path, table) {
     list.querySelector(".none")?.remove();
     const have = new Set([...list.querySelectorAll("[data-message]")].map((n) => n.dataset.message));
     list.append(...items.filter((x) => !have.has(x.id)).map(line));
-    if (!list.children.length) list.append(el("li", { class: "muted none" }, t("no_messages")));
+    filter();
     list.scrollTop = list.scrollHeight;
   };
   // One read at a time: a change heard meanwhile reads once more after.
@@ -89,7 +110,8 @@ function drawer(path, table) {
         count.hidden = !page.unread;
         count.textContent = String(page.unread);
         countSaid.textContent = page.unread ? " · " + say("new_messages", { n: page.unread }) : "";
-        team.hidden = !page.team_channel;
+        tabs.hidden = !page.team_channel;
+        if (!page.team_channel && channel !== "all") choose("all");
         off.hidden = page.may_write;
         write.hidden = !page.may_write;
         mute.dataset.mute = String(page.muted);
@@ -114,7 +136,7 @@ function line(message) {
   const me = session.user();
   const gone = message.text === null || message.text === undefined;
   const mine = me && message.author.id === me.id;
-  return el("li", { "data-message": message.id },
+  return el("li", { "data-message": message.id, "data-team": String(Boolean(message.team)) },
     el("span", { class: "who" }, playerName(message.author)), message.team ? el("span", { class: "muted" }, " · " + t("team")) : null,
     el("span", { class: "muted" }, " · " + local(message.at)), el("br"),
     gone ? el("em", { class: "muted" }, t(message.hidden ? "hidden_message" : "deleted_message")) : el("span", { class: "text" }, message.text),

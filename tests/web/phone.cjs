@@ -444,6 +444,51 @@ async function talkAtTheTable(browser, errors) {
   for (const page of [ko, en]) await page.context().close();
 }
 
+/// At a table of teams (issue #68 item 6): two talk tabs, 모두 and 우리
+/// 팀; what is sent goes to the tab in sight, the send button names it,
+/// and the tab stays where the player put it.
+async function talkToMyTeam(browser, errors) {
+  const four = [];
+  for (const name of ["tmA", "tmB", "tmC", "tmD"]) four.push(await account(name, "ko"));
+  const id = await started(four, { game: "four_player_chess", mode: "teams" });
+  const page = await phone(browser, errors, four[0], "ko", SIZES[0]);
+  await L.openMatch(page, id);
+  await page.click("[data-talk] summary");
+  await page.waitForSelector("[data-talk] .talk-tabs:not([hidden])");
+  const selected = () => page.$eval("[data-talk] [role=tab][aria-selected=true]", (b) => b.textContent);
+  const button = () => page.textContent("[data-talk] .talk-write button[type=submit]");
+  assert.equal(await selected(), "모두");
+  assert.equal(await button(), "보내기");
+  for (const tab of await page.$$("[data-talk] [role=tab]")) {
+    const box = await tab.boundingBox();
+    assert.ok(box.height >= 44, "a tab is a 44-px target");
+  }
+  await page.click("[data-talk] [role=tab][data-channel=team]");
+  assert.equal(await selected(), "우리 팀");
+  assert.equal(await button(), "우리 팀에게 보내기");
+  await page.fill("[data-talk] input[name=text]", "왼쪽을 맡을게");
+  await page.click("[data-talk] .talk-write button[type=submit]");
+  await page.waitForSelector("[data-talk] li[data-message][data-team=true]:not([hidden]) .text");
+  // The tab stays: the next message still goes to the team, as in sight.
+  assert.equal(await selected(), "우리 팀");
+  assert.equal(await button(), "우리 팀에게 보내기");
+  await page.click("[data-talk] [role=tab][data-channel=all]");
+  assert.equal(await button(), "보내기");
+  assert.equal(await page.$$eval("[data-talk] li[data-message]:not([hidden])", (l) => l.length), 0, "the team's word is not in the table's tab");
+  await page.fill("[data-talk] input[name=text]", "잘 부탁해요");
+  await page.click("[data-talk] .talk-write button[type=submit]");
+  await page.waitForSelector("[data-talk] li[data-message][data-team=false]:not([hidden]) .text");
+  // Who heard what: the partner both, the two opponents the greeting only.
+  const heard = [];
+  for (const other of four.slice(1)) {
+    const items = (await api("GET", `/v1/matches/${id}/messages`, other.access_token)).items;
+    heard.push(items.map((m) => m.text).sort().join(" | "));
+  }
+  assert.deepEqual(heard.sort(), ["잘 부탁해요", "잘 부탁해요", "왼쪽을 맡을게 | 잘 부탁해요"].sort(), "one partner heard the team");
+  await L.shots(page, "talk-team-ko-360x740");
+  await page.context().close();
+}
+
 /// A tournament's room (issue #50 item 2): a Korean phone writes, an
 /// English one reads it on opening the drawer; no mute and no note there.
 async function talkInTheTournament(browser, errors) {
@@ -750,6 +795,8 @@ async function all(browser, errors) {
   console.log("live: the creator on the share page saw the friend join");
   await talkAtTheTable(browser, errors);
   console.log("talk: a message from a Korean phone appeared live on an English one, counted while its drawer was closed; a refusal named its box; my note kept across a reload");
+  await talkToMyTeam(browser, errors);
+  console.log("talk: at a table of teams, a Korean phone wrote to its team from the 우리 팀 tab (the button named it, the tab stayed) and to the table from 모두; the partner heard both, the opponents the greeting only");
   await talkInTheTournament(browser, errors);
   console.log("talk: a tournament's room, written from a Korean phone and read on an English one");
   await reportAndModerate(browser, errors);

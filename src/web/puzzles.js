@@ -19,10 +19,14 @@ export function dailyCard() {
 /// rating and streak there.
 export async function puzzlesIndex() {
   const mine = await Promise.all(PUZZLE_GAMES.map((g) => api("GET", "/v1/me/puzzles?game=" + g).then((r) => r.data)));
-  show(el("h1", {}, t("puzzles")), el("ul", { class: "puzzle-games" }, mine.map((m) => el("li", {},
-    el("strong", {}, named("game_", m.game)), " ",
-    link("/puzzles/" + m.game + "/daily", t("daily_puzzle")), " · ", link("/puzzles/" + m.game, t("puzzle_next")),
-    el("span", { class: "muted" }, " · " + say("puzzle_mine_line", { mine: m.rating.rating, streak: m.streak }))))));
+  // Each game a card: its name and my standing, then its two puzzles as
+  // 44-px buttons (issue #68: the crawl found two 19-px links a line).
+  const go = (href, words, kind) => el("a", { href, "data-link": true, class: kind ? "button " + kind : "button" }, words);
+  show(el("h1", {}, t("puzzles")), el("ul", { class: "puzzle-games" }, mine.map((m) => el("li", { class: "card" },
+    el("h2", {}, named("game_", m.game)),
+    el("p", { class: "muted" }, say("puzzle_mine_line", { mine: m.rating.rating, streak: m.streak })),
+    el("p", { class: "actions" }, go("/puzzles/" + m.game + "/daily", t("daily_puzzle"), null),
+      go("/puzzles/" + m.game, t("puzzle_next"), "secondary"))))));
 }
 
 /// `/puzzles/{game}` (the next one near my rating) or

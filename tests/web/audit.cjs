@@ -3,7 +3,10 @@
 // (390×844), small phone size (360×740, issue #49) and desktop size
 // (1280×900), live and finished boards; no serious or critical violation
 // may remain. On the phone, the buttons and links a player taps are at
-// least 44 px high (the board's squares aside: they are what fits).
+// least 44 px high (the board's squares aside: they are what fits). In
+// Korean, no English word is left (`korean.cjs`'s reading of every text,
+// label and placeholder): one crawl over every page checks the three
+// (issue #68), the daily puzzles and a visitor's first steps included.
 "use strict";
 const fs = require("fs");
 const L = require("./lib.cjs");
@@ -11,6 +14,8 @@ const L = require("./lib.cjs");
 const { BASE, api, assert } = L;
 const GAMES = ["checkers", "janggi", "banqi", "flipchess", "four_player_chess"];
 const AXE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+/// The Latin names this crawl's people and tournament carry.
+const NAMES = ["ada", "bob", "cy", "di", "ed", "spring", "cup"];
 
 /// The page drawn: the placeholder gone, the fonts in.
 async function drawn(page, selector) {
@@ -38,6 +43,10 @@ async function check(page, name, found, phone) {
     .filter(({ r }) => r.width > 0 && r.height < 44)
     .map(({ n, r }) => `${n.tagName.toLowerCase()}${n.className ? "." + String(n.className).split(" ").join(".") : ""} "${n.textContent.trim().slice(0, 20)}" ${Math.round(r.width)}×${Math.round(r.height)}`));
   for (const s of small) found.push(`${name}: tap target under 44 px: ${s}`);
+  if (/\bko\b/.test(name)) {
+    const words = await require("./korean.cjs").englishOn(page, NAMES);
+    if (words.length) found.push(`${name}: English in Korean: ${words.join(", ")}`);
+  }
 }
 
 /// A board's square on the phone (written down: a 9- or 14-file board's
@@ -144,6 +153,8 @@ async function audit(browser, errors) {
     await visit(out, "/how-to", `how-to ${lang}`, found, ".game-cards");
     await visit(out, "/account-deletion", `account deletion ${lang}`, found, "[data-page=account-deletion] li");
     for (const game of GAMES) await visit(out, "/how-to/" + game, `how-to ${game} ${lang}`, found, `.how-to[data-game=${game}] li`);
+    // A visitor's first steps, played with no account (issue #68 item 5).
+    for (const game of GAMES) await visit(out, "/learn/" + game, `a visitor's first steps ${game} ${lang}`, found, ".lesson .board .sq");
     await context.close();
 
     // Signed in: the account's language.
@@ -161,6 +172,8 @@ async function audit(browser, errors) {
     await visit(page, "/tournaments", `tournaments ${lang}`, found, "h2");
     await visit(page, "/tournaments/" + cup.id, `a tournament ${lang}`, found, ".tournament");
     for (const game of GAMES) await visit(page, "/learn/" + game, `first steps ${game} ${lang}`, found, ".lesson .board .sq");
+    await visit(page, "/puzzles", `puzzles ${lang}`, found, ".puzzle-games li");
+    for (const game of GAMES) await visit(page, `/puzzles/${game}/daily`, `the daily ${game} puzzle ${lang}`, found, ".board .sq");
     for (const game of GAMES) {
       const phase = game === "flipchess" ? " (a card to play)" : "";
       await visit(page, "/matches/" + made[game], `${game} board${phase} ${lang}`, found, ".match-head[data-seq]");
@@ -196,3 +209,22 @@ async function audit(browser, errors) {
 }
 
 module.exports = { audit, both, check };
+
+// WEB_TEST=tests/web/audit.cjs tests/web/run: the crawl alone.
+if (require.main === module) {
+  const { chromium } = require("playwright-core");
+  (async () => {
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM, args: ["--no-sandbox"] });
+    const errors = [];
+    try {
+      await audit(browser, errors);
+      console.log("the crawl: axe-core, 44-px taps and Korean words on every page");
+      assert.deepEqual(errors, [], "no script errors: " + errors.join(" | "));
+    } finally {
+      await browser.close();
+    }
+  })().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

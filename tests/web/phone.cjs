@@ -649,7 +649,11 @@ async function puzzlesByTaps(browser, errors) {
   await page.goto(BASE + "/puzzles");
   await page.waitForSelector(".puzzle-games li");
   assert.equal(await page.$$eval(".puzzle-games li", (n) => n.length), 5);
-  assert.match(await page.textContent(".puzzle-games"), /체커 오늘의 퍼즐 · 다음 퍼즐 · 내 등급 \d+ · 연속 1일/);
+  const checkers = await page.$eval(".puzzle-games li", (li) => [li.querySelector("h2").textContent, li.querySelector(".muted").textContent,
+    [...li.querySelectorAll("a.button")].map((a) => a.textContent + " " + Math.round(a.getBoundingClientRect().height))]);
+  assert.equal(checkers[0], "체커");
+  assert.match(checkers[1], /^내 등급 \d+ · 연속 1일$/);
+  assert.deepEqual(checkers[2], ["오늘의 퍼즐 44", "다음 퍼즐 44"], "each game's two puzzles as 44-px buttons");
   await page.context().close();
 }
 
@@ -814,7 +818,7 @@ async function all(browser, errors) {
 }
 
 module.exports = { all };
-const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink, talkAtTheTable, talkInTheTournament, reportAndModerate, appsInSettings, puzzlesByTaps, lessonsByTaps };
+const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink, talkAtTheTable, talkToMyTeam, talkInTheTournament, reportAndModerate, appsInSettings, puzzlesByTaps, lessonsByTaps };
 
 if (require.main === module) {
   const { chromium } = require("playwright-core");

@@ -400,7 +400,7 @@ async function accountPages(page, token) {
     await phone.all(browser, errors);
 
     await audit(browser, errors);
-    console.log("axe-core: no serious or critical violation on any page (live and finished boards, a tournament), in English and Korean, at 390×844, 360×740 and 1280×900; taps of 44 px on the phones");
+    console.log("the crawl: no serious or critical axe-core violation on any page (live and finished boards, a tournament, first steps signed out and in, the puzzles and the five dailies), in English and Korean, at 390×844, 360×740 and 1280×900; taps of 44 px on the phones; no English word on a Korean page");
 
     for (const page of [alicePage, bobPage]) {
       const shift = await page.evaluate(() => window.__shift);

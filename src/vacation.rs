@@ -228,16 +228,8 @@ pub fn set_auto(
     not_a_guest(conn, user)?;
     // Only the switch is written: a vacation the sweep starts or its
     // player ends meanwhile stays as they wrote it.
-    let rested = Away::rested(user, now);
-    diesel::insert_into(vacations::table)
-        .values((
-            vacations::user_id.eq(user),
-            vacations::hours.eq(rested.hours),
-            vacations::hours_at.eq(rested.hours_at),
-            vacations::auto.eq(on),
-        ))
-        .on_conflict(vacations::user_id)
-        .do_update()
+    ensure(conn, user, now)?;
+    diesel::update(vacations::table.find(user))
         .set(vacations::auto.eq(on))
         .execute(conn)?;
     status(conn, user, now)

@@ -354,6 +354,14 @@ function boardGrid(state, view, actions, replaying) {
     .map((move) => game.squaresOf({ type: "move", move })).filter(Boolean);
   const recently = new Set(recent.flatMap((sq) => [sq.from, sq.to]));
   const unsentSquares = state.waiting ? game.squaresOf(state.waiting.body.action) : null;
+  // A move waiting for its confirm is drawn where it goes (issue #68):
+  // the piece on its new square, its start emptied, both marked; cancel
+  // draws the board as it stands again.
+  const pending = state.pending ? game.squaresOf(state.pending) : null;
+  if (pending && pending.from && pending.to && board.pieces[pending.from]) {
+    board.pieces = Object.assign({}, board.pieces, { [pending.to]: board.pieces[pending.from] });
+    delete board.pieces[pending.from];
+  }
   const targets = new Set(state.selected ? moves.filter((x) => x.squares.from === state.selected).map((x) => x.squares.to) : []);
   const starts = new Set(moves.map((x) => x.squares.from || x.squares.at));
   return squareGrid(board, { class: "board " + m.game, role: "group", "aria-label": gameName(m) }, (id, piece) => {
@@ -365,6 +373,8 @@ function boardGrid(state, view, actions, replaying) {
     else if (recently.has(id)) classes.push("recent");
     if (lastSquares && (lastSquares.path || []).includes(id)) classes.push("path");
     if (checked.has(id)) classes.push("check");
+    if (pending && id === pending.to) classes.push("pending");
+    if (pending && id === pending.from) classes.push("pending-from");
     if (unsentSquares && (id === unsentSquares.from || id === unsentSquares.to || id === unsentSquares.at)) classes.push("unsent");
     return {
       classes,

@@ -73,6 +73,10 @@ async function clickMove(page, id, who) {
   await page.click(`[data-square="${from}"]`);
   await page.click(`[data-square="${to}"]`);
   await page.waitForSelector(".confirm");
+  // The move is drawn before it is confirmed: the piece on its square,
+  // its start empty (issue #68 item 6).
+  assert.ok(await page.$(`.sq.pending[data-square="${to}"] .piece`), "the piece drawn where it goes");
+  assert.equal(await page.$(`.sq.pending-from[data-square="${from}"] .piece`), null, "its start emptied");
   const at = Date.now();
   await page.click(".confirm button:first-of-type");
   return at;

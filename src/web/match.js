@@ -410,9 +410,21 @@ function picker(state) {
 }
 
 function confirmBar(state) {
-  return el("div", { class: "confirm card", role: "dialog", "aria-label": t("confirm") }, el("p", {}, describe(state.pending, state.match.game)),
+  return el("div", { class: "confirm card", role: "dialog", "aria-label": t("confirm") }, el("p", {}, pendingWords(state)),
     el("button", { type: "button", on: { click: () => send(state, state.pending) } }, t("confirm")),
     el("button", { type: "button", class: "secondary", on: { click: () => { state.pending = null; state.selected = null; draw(state); } } }, t("cancel")));
+}
+
+/// The move waiting for its confirm in words (issue #68): the piece and
+/// its squares, "빨강 말 9 → 13", "Red chariot b10 → a8", a multi-capture
+/// through every landing; an action without a piece as `describe` says it.
+function pendingWords(state) {
+  const m = state.match;
+  const game = Games.game(m.game);
+  const squares = game.squaresOf(state.pending);
+  const piece = squares && squares.from && squares.to ? game.layout(m.view, mySeat(m)).pieces[squares.from] : null;
+  if (!piece || !piece.label) return describe(state.pending, m.game);
+  return piece.label + " " + [squares.from, ...(squares.path || []), squares.to].join(" → ");
 }
 
 function otherActions(state, actions) {

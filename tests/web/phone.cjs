@@ -77,6 +77,9 @@ async function clickMove(page, id, who) {
   // its start empty (issue #68 item 6).
   assert.ok(await page.$(`.sq.pending[data-square="${to}"] .piece`), "the piece drawn where it goes");
   assert.equal(await page.$(`.sq.pending-from[data-square="${from}"] .piece`), null, "its start emptied");
+  // Said with the piece's name, not as a code.
+  const said = await page.textContent(".confirm p");
+  assert.ok(said.endsWith(` ${from} → ${to}`) && said.length > ` ${from} → ${to}`.length, `the confirm names the piece: ${said}`);
   const at = Date.now();
   await page.click(".confirm button:first-of-type");
   return at;

@@ -55,12 +55,3 @@ pub fn named(conn: &mut PgConnection, name: &str) -> Result<Player, Error> {
         .optional()?
         .ok_or(Error::not_found("player"))
 }
-
-/// The player `id`, if the account exists.
-pub fn one(conn: &mut PgConnection, id: Uuid) -> Result<Option<Player>, Error> {
-    Ok(users::table
-        .find(id)
-        .select(Player::as_select())
-        .first(conn)
-        .optional()?)
-}

@@ -207,7 +207,7 @@ fn ensure(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<(),
 
 /// Guests have no vacation; an account that no longer exists, none either.
 fn not_a_guest(conn: &mut PgConnection, user: Uuid) -> Result<(), Error> {
-    match crate::players::one(conn, user)? {
+    match crate::players::load(conn, vec![user])?.remove(&user) {
         None => Err(Error::unauthorized("this account no longer exists")),
         Some(player) if player.guest => Err(Error::forbidden("guests have no vacation")),
         Some(_) => Ok(()),

@@ -40,8 +40,6 @@ function drawer(path, table) {
     on: { click: () => choose(name) } }, t(name === "team" ? "talk_team" : "talk_all"));
   const tabAll = tab("all"), tabTeam = tab("team");
   tabs.append(tabAll, tabTeam);
-  tabAll.setAttribute("aria-selected", "true");
-  tabTeam.setAttribute("aria-selected", "false");
   const off = el("p", { class: "muted", "data-talk-off": "", hidden: true }, t("talk_off"));
   const mute = el("button", { type: "button", class: "secondary", "data-mute": "", on: { click: () => {
     api("PUT", path + "/mute", { muted: mute.dataset.mute !== "true" }).then(() => panel.refresh(), () => {});
@@ -66,6 +64,7 @@ function drawer(path, table) {
     list.querySelector(".none")?.remove();
     if (!shown) list.append(el("li", { class: "muted none" }, t("no_messages")));
   };
+  choose(channel);
   // One key per message typed: a retry of the same (a lost answer, a
   // second tap) is the same message, never two.
   let key = null;
@@ -92,7 +91,6 @@ function drawer(path, table) {
     const shown = [...list.querySelectorAll("[data-message]")].map((n) => n.dataset.message);
     const ids = new Set(items.map((x) => x.id));
     if (whole && shown.some((id) => !ids.has(id))) list.replaceChildren();
-    list.querySelector(".none")?.remove();
     const have = new Set([...list.querySelectorAll("[data-message]")].map((n) => n.dataset.message));
     list.append(...items.filter((x) => !have.has(x.id)).map(line));
     filter();

@@ -212,19 +212,8 @@ module.exports = { audit, both, check };
 
 // WEB_TEST=tests/web/audit.cjs tests/web/run: the crawl alone.
 if (require.main === module) {
-  const { chromium } = require("playwright-core");
-  (async () => {
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM, args: ["--no-sandbox"] });
-    const errors = [];
-    try {
-      await audit(browser, errors);
-      console.log("the crawl: axe-core, 44-px taps and Korean words on every page");
-      assert.deepEqual(errors, [], "no script errors: " + errors.join(" | "));
-    } finally {
-      await browser.close();
-    }
-  })().catch((e) => {
-    console.error(e);
-    process.exit(1);
+  L.alone(async (browser, errors) => {
+    await audit(browser, errors);
+    console.log("the crawl: axe-core, 44-px taps and Korean words on every page");
   });
 }

@@ -227,4 +227,24 @@ async function preferCaptures(page, game, moves, random) {
   return pool[random(pool.length)];
 }
 
-module.exports = { BASE, PHONE, DESKTOP, api, started, player, person, signIn, tokenOf, openMatch, shownSeq, shots, sectionShot, act, seeded, labels, playToEnd, preferCaptures, timingReport, assert };
+/// A test file run alone (`WEB_TEST=tests/web/<file> tests/web/run`):
+/// the system Chromium launched, `run(browser, errors)`, no script error
+/// left; any failure exits 1.
+function alone(run) {
+  const { chromium } = require("playwright-core");
+  (async () => {
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM, args: ["--no-sandbox"] });
+    const errors = [];
+    try {
+      await run(browser, errors);
+      assert.deepEqual(errors, [], "no script errors: " + errors.join(" | "));
+    } finally {
+      await browser.close();
+    }
+  })().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
+
+module.exports = { BASE, PHONE, DESKTOP, alone, api, started, player, person, signIn, tokenOf, openMatch, shownSeq, shots, sectionShot, act, seeded, labels, playToEnd, preferCaptures, timingReport, assert };

@@ -828,21 +828,10 @@ module.exports = { all };
 const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink, talkAtTheTable, talkToMyTeam, talkInTheTournament, reportAndModerate, appsInSettings, puzzlesByTaps, lessonsByTaps };
 
 if (require.main === module) {
-  const { chromium } = require("playwright-core");
-  (async () => {
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM, args: ["--no-sandbox"] });
-    const errors = [];
-    try {
-      // PHONE_CHECKS=zonesByCountry,liveMoves: those checks only.
-      const only = (process.env.PHONE_CHECKS || "").split(",").filter(Boolean);
-      if (only.length) for (const name of only) { await CHECKS[name](browser, errors); console.log("phone: " + name + " passed"); }
-      else await all(browser, errors);
-      assert.deepEqual(errors, [], "no script errors: " + errors.join(" | "));
-    } finally {
-      await browser.close();
-    }
-  })().catch((e) => {
-    console.error(e);
-    process.exit(1);
+  L.alone(async (browser, errors) => {
+    // PHONE_CHECKS=zonesByCountry,liveMoves: those checks only.
+    const only = (process.env.PHONE_CHECKS || "").split(",").filter(Boolean);
+    if (only.length) for (const name of only) { await CHECKS[name](browser, errors); console.log("phone: " + name + " passed"); }
+    else await all(browser, errors);
   });
 }

@@ -1,119 +1,101 @@
 // Conditional moves on the match page (issue #34): while it is the
-// opponent's turn, plan "if they play X, I reply Y" by tapping the moves on
-// a board (issue #49 item 6) that then shows the position the line leads
-// to, keep it, and see or forget my lines.
+// opponent's turn, plan "if they play X, I reply Y", keep it, and see or
+// forget my lines.
+// A line is planned on the match page's own board (issue #68 item 6):
+// their move tapped on the board as it stands, then mine on the board
+// after it, then kept as seen after both. Each move is said with its
+// piece ("흑 말 9 → 13"), in the plan and in the list of kept lines.
 // Planning asks the service where a line leads (`…/options`), so the
 // client knows no game's rules; where something is hidden from me (Banqi,
 // FlipChess) the service does not plan, and the panel says nothing.
-import { api, askedFirst, el, fail, t } from "./core.js";
+import { api, askedFirst, el, fail, say, t } from "./core.js";
 import * as Games from "./games.js";
-import { squareGrid } from "./boards.js";
 
 const label = (a) => a.move || a.square || a.type;
+const playable = (actions) => actions.filter((a) => a.type === "move" || a.type === "turn_up");
+const base = (m) => "/v1/matches/" + m.id + "/conditional-moves";
+const mine = (m) => (m.my_seats.length === 1 ? m.my_seats[0] : undefined);
+const options = async (m, line) => (await api("GET", base(m) + "/options?line=" + encodeURIComponent(JSON.stringify(line)))).data;
 
-/// The panel, or null when no line may be kept now.
-export async function conditionalPanel(m) {
-  const me = m.my_seats.length === 1 ? m.my_seats[0] : undefined;
+/// A move in words with the piece that makes it, as `view` stands for
+/// `me` ("Black man 9 → 13", "빨강 차 b10 → a8"); a kept line's `when`
+/// (an event) is said as its move. Only the squares where no piece is
+/// drawn there.
+export function moveWords(game, view, me, action) {
+  const squares = game.squaresOf(action.move ? { type: "move", move: action.move } : action);
+  const piece = squares && squares.from ? game.layout(view, me).pieces[squares.from] : null;
+  if (!piece || !piece.label) return label(action);
+  return piece.label + " " + [squares.from, ...(squares.path || []), squares.to].join(" → ");
+}
+
+/// The panel, or null when no line may be kept now. `plan()` starts
+/// planning on the match page's board.
+export async function conditionalPanel(m, plan) {
+  const me = mine(m);
   const theirTurn = m.to_act.length && m.to_act.every((d) => d.seat !== me);
   if (m.status !== "active" || me === undefined || m.seats.length !== 2 || !theirTurn || !Games.game(m.game).plan) return null;
-  const base = "/v1/matches/" + m.id + "/conditional-moves";
   let stored;
   try {
-    stored = (await api("GET", base)).data.lines;
+    stored = (await api("GET", base(m))).data.lines;
   } catch (_) {
     return null;
   }
-  const box = el("section", { class: "card conditional", "aria-label": t("conditional_moves") });
-  const options = async (line) => (await api("GET", base + "/options?line=" + encodeURIComponent(JSON.stringify(line)))).data;
-  const list = () => el("ul", { class: "lines" }, stored.map((line) => el("li", {},
-    line.map((step) => t("if_they") + " " + label(step.when) + " → " + step.play.map(label).join(", ")).join(" · "))));
   const game = Games.game(m.game);
-  const save = async (line) => {
-    try {
-      stored = (await api("PUT", base, { lines: stored.concat([line]) })).data.lines;
-      draw();
-    } catch (error) { fail(error); }
-  };
-  const cancel = () => el("button", { type: "button", class: "secondary", on: { click: () => draw() } }, t("cancel"));
-  // Plan on the board (issue #49 item 6): tap their move on the board as
-  // it stands, then mine on the board after it, then keep the line seen
-  // on the board after both. Each move is named with its piece.
-  const plan = async () => {
-    const now = await options([]);
-    box.replaceChildren(el("h3", {}, t("conditional_moves")), el("p", { "data-plan-step": "theirs" }, t("tap_their_move")),
-      planBoard(m, game, now.view, me, playable(now.actions), async (x, named) => {
-        const after = await options([x]);
-        const when = Object.assign({}, after.last_events[after.last_events.length - 1]);
-        delete when.seat;
-        box.replaceChildren(el("h3", {}, t("conditional_moves")),
-          el("p", { "data-plan-step": "mine" }, t("if_they") + " " + named + " · " + t("tap_your_reply")),
-          planBoard(m, game, after.view, me, playable(after.actions), async (y, mine) => {
-            const shown = await options([x, y]);
-            box.replaceChildren(el("h3", {}, t("conditional_moves")),
-              el("p", { "data-plan-step": "keep" }, t("if_they") + " " + named + " → " + t("i_reply") + " " + mine),
-              planBoard(m, game, shown.view, me, [], () => {}),
-              el("button", { type: "button", "data-action": "save_line", on: { click: () => save([{ when, play: [y] }]) } }, t("save_line")), cancel());
-          }), cancel());
-      }), cancel());
-  };
+  // The first step's pieces stand where the board shows them now (their
+  // move cannot bring one of mine); a deeper step (kept through the API)
+  // is said by its squares.
+  const said = (action, step) => (step === 0 ? moveWords(game, m.view, me, action) : label(action));
+  const list = () => el("ul", { class: "lines" }, stored.map((line) => el("li", {},
+    line.map((step, i) => say("line_said", { theirs: said(step.when, i), mine: step.play.map((a) => said(a, i)).join(", ") })).join(" · "))));
+  const box = el("section", { class: "card conditional", "aria-label": t("conditional_moves") });
   const draw = () => box.replaceChildren(el("h3", {}, t("conditional_moves")),
     stored.length ? list() : el("p", { class: "muted" }, t("no_lines")),
     el("div", { class: "actions" },
       el("button", { type: "button", class: "secondary", "data-action": "plan_line", on: { click: plan } }, t("plan_line")),
       // Every line goes: asked first.
       stored.length ? askedFirst(t("forget_lines"), t("forget_lines_cost"), t("forget_lines_yes"), async () => {
-        await api("DELETE", base);
-        stored = [];
-        draw();
+        try {
+          await api("DELETE", base(m));
+          stored = [];
+          draw();
+        } catch (error) { fail(error); }
       }, { "data-action": "forget_lines" }) : null));
   draw();
   return box;
 }
 
-const playable = (actions) => actions.filter((a) => a.type === "move" || a.type === "turn_up");
+/// A plan begun: their move to tap on the board as it stands.
+export async function beginPlan(m) {
+  const now = await options(m, []);
+  return { step: "theirs", line: [], said: [], view: now.view, actions: playable(now.actions) };
+}
 
-/// A board to plan on: `view` drawn with the game's own pieces and
-/// coordinates, `actions` taken by tapping a piece and then its target
-/// (several moves between the same squares, a promotion's pieces, are
-/// offered as buttons). `chosen(action, name)` gets the move and its
-/// name with the piece that makes it ("Black man 11-15").
-function planBoard(m, game, view, me, actions, chosen) {
-  const board = game.layout(view, me);
-  const moves = actions.map((a) => ({ action: a, squares: game.squaresOf(a) })).filter((x) => x.squares);
-  const name = (x) => {
-    const piece = board.pieces[x.squares.from || x.squares.at];
-    return (piece ? piece.label + " " : "") + label(x.action);
-  };
-  let selected = null;
-  const extra = el("div", { class: "plan-choices" });
-  const paint = () => {
-    const targets = new Set(moves.filter((x) => selected && x.squares.from === selected).map((x) => x.squares.to));
-    const starts = new Set(moves.map((x) => x.squares.from || x.squares.at));
-    for (const node of grid.children) {
-      const id = node.dataset.square;
-      if (!id) continue;
-      node.classList.toggle("selected", id === selected);
-      node.classList.toggle("target", targets.has(id));
-      node.classList.toggle("capture", targets.has(id) && Boolean(board.pieces[id]));
-      node.disabled = !(starts.has(id) || targets.has(id));
-    }
-  };
-  const tap = (id) => {
-    const turnUp = moves.find((x) => x.squares.at === id);
-    if (turnUp) return chosen(turnUp.action, name(turnUp));
-    const here = selected ? moves.filter((x) => x.squares.from === selected && x.squares.to === id) : [];
-    if (here.length === 1) return chosen(here[0].action, name(here[0]));
-    if (here.length > 1) {
-      extra.replaceChildren(...here.map((x) => el("button", { type: "button", class: "secondary", "data-move": label(x.action),
-        on: { click: () => chosen(x.action, name(x)) } }, label(x.action))));
-      return;
-    }
-    selected = selected === id ? null : id;
-    extra.replaceChildren();
-    paint();
-  };
-  const grid = squareGrid(board, { class: "board plan " + m.game, role: "group", "aria-label": t("plan_board") },
-    (id) => ({ tap: () => tap(id) }));
-  paint();
-  return el("div", { class: "board-wrap" }, grid, extra);
+/// The plan after `action` was tapped on its board: then my reply on the
+/// board after their move, then the line to keep, shown after both.
+export async function planStep(m, plan, action) {
+  const said = plan.said.concat([moveWords(Games.game(m.game), plan.view, mine(m), action)]);
+  const line = plan.line.concat([action]);
+  const next = await options(m, line);
+  if (plan.step !== "theirs") return { step: "keep", line, said, when: plan.when, view: next.view, actions: [] };
+  // Kept as the event their move makes, which is what the service matches.
+  const when = Object.assign({}, next.last_events[next.last_events.length - 1]);
+  delete when.seat;
+  return { step: "mine", line, said, when, view: next.view, actions: playable(next.actions) };
+}
+
+/// Keeps the planned line beside the lines already kept.
+export async function keepPlan(m, plan) {
+  const stored = (await api("GET", base(m))).data.lines;
+  await api("PUT", base(m), { lines: stored.concat([[{ when: plan.when, play: [plan.line[1]] }]]) });
+}
+
+/// What to do now in the plan, under the board where the confirm goes.
+export function planBar(plan, keep, cancel) {
+  const words = plan.step === "theirs" ? t("tap_their_move")
+    : plan.step === "mine" ? say("plan_mine", { theirs: plan.said[0] })
+      : say("line_said", { theirs: plan.said[0], mine: plan.said[1] });
+  return el("div", { class: "card plan-bar", role: "group", "aria-label": t("conditional_moves") },
+    el("p", { "data-plan-step": plan.step }, words),
+    plan.step === "keep" ? el("button", { type: "button", "data-action": "save_line", on: { click: keep } }, t("save_line")) : null,
+    el("button", { type: "button", class: "secondary", "data-action": "cancel_plan", on: { click: cancel } }, t("cancel")));
 }

@@ -103,8 +103,12 @@ function colourKey() {
 }
 
 /// The panel above the board: what everyone may know, what to do now,
-/// and the hand.
-export function panel(view, mySeat, actions, choose, active) {
+/// and the hand. `waiting` is the match page's play waiting for its
+/// confirm ({action, bar, send}), or nothing: the card is raised, its
+/// confirm ("빨강 스킵 내기") sits in the bar that stays in sight under
+/// the board, and a second tap on the card plays it (issue #68 item 6),
+/// so a tap never moves the board.
+export function panel(view, mySeat, actions, choose, active, waiting) {
   const other = mySeat === undefined ? null : 1 - mySeat;
   const facts = el("p", { class: "flip-facts" },
     t("round") + " " + view.round + " · " + t("pile") + " ", view.discard_top ? cardFace(view.discard_top, { "aria-label": cardName(view.discard_top) }) : "–",
@@ -114,20 +118,26 @@ export function panel(view, mySeat, actions, choose, active) {
   const said = prompt(view, mySeat, active);
   const doing = said ? el("p", { class: "phase-prompt", "data-phase": (view.phase || {}).kind || "play" }, said) : null;
   if (!view.hand) return el("div", { class: "flip" }, doing ? el("div", { class: "flip-bar" }, doing) : null, facts);
+  const held = waiting && waiting.action.type === "play" ? waiting : null;
   const hand = el("div", { class: "hand", role: "group", "aria-label": t("hand") }, view.hand.map((name) => {
     const plays = playsOf(actions, name);
+    const raised = held !== null && held.action.card === name;
     return el("button", {
       type: "button",
-      class: "card-button",
+      class: "card-button" + (raised ? " raised" : ""),
       "data-card": name,
       "aria-label": spoken(name),
+      "aria-pressed": raised ? "true" : null,
+      title: raised && held.confirming ? t("card_tap_again") : null,
       disabled: plays.length === 0,
-      on: { click: () => choose(plays) },
+      on: { click: () => (raised ? held.send() : choose(plays)) },
     }, cardFace(name));
   }));
   // What to do and the hand in a bar that stays in sight under the board
-  // (issue #49 item 1); the pile, the deck and the key after it.
-  return el("div", { class: "flip" }, el("div", { class: "flip-bar" }, doing, hand), facts, colourKey());
+  // (issue #49 item 1); a card's confirm takes the place of what to do,
+  // so that the bar hardly grows and nothing above it moves. The pile,
+  // the deck and the key after it.
+  return el("div", { class: "flip" }, el("div", { class: "flip-bar" }, held ? held.bar : doing, hand), facts, colourKey());
 }
 
 /// The choice among several plays of one card: a Wild's colours (§F4).

@@ -1,7 +1,9 @@
 // The registry of the games the client draws: one module per game, each
 // exporting `layout(view, mySeat)` → {cols, rows, cells, pieces} and
 // `squaresOf(action)` → {from, to} | {at} | null, and where it has them a
-// `panel(view, mySeat, actions, choose, active)` under the board, a
+// `panel(view, mySeat, actions, choose, active, waiting)` under the board
+// (`waiting`: the match page's confirm or choice, {action, bar, send}, which
+// the panel may hold where the tap was), a
 // `picker(choices, take)` for several actions from one tap (null leaves
 // the choice to the match page's promotion picker), and
 // `takeback = false` (hidden information, §H1) or `askTakeback = false`

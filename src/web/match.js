@@ -7,7 +7,7 @@ import { againstComputer, api, askedFirst, countdown, displayName, el, gameName,
 import { startTerms, statusLine } from "./pages.js";
 import * as Games from "./games.js";
 import { squareGrid } from "./boards.js";
-import { conditionalPanel } from "./conditional.js";
+import { beginPlan, conditionalPanel, keepPlan, moveWords, planBar, planStep } from "./conditional.js";
 import { talkPanel } from "./talk.js";
 import { flush, keep, onSent, unsent } from "./offline.js";
 import { choiceButtons } from "./tapping.js";
@@ -60,7 +60,7 @@ export async function matchPage(id) {
     // Never under a player's hands: a half-made move, a field being typed
     // (what was heard waits for the next tick).
     // A question asked first (resign) stays open too.
-    if (document.hidden || current !== state || state.pending || state.choices || state.selected || document.querySelector("main .ask")) return;
+    if (document.hidden || current !== state || state.pending || state.choices || state.selected || state.plan || document.querySelector("main .ask")) return;
     // The talk is kept across redraws (its box keeps focus, draw() below):
     // chatting never holds the board back.
     const typing = document.activeElement && document.activeElement.closest("main input, main select, main textarea");
@@ -115,17 +115,24 @@ function draw(state) {
   state.focusBoard = false;
   const target = state.pending ? document.querySelector(".confirm button")
     : state.selected ? document.querySelector(".sq[data-square=\"" + CSS.escape(state.selected) + "\"]") : null;
-  if (target) target.focus();
+  // Scrolled to only when out of sight: a confirm held in a bar that
+  // stays in sight (FlipChess's) is reached without moving the board.
+  if (!target) return;
+  target.focus({ preventScroll: true });
+  const box = target.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) target.scrollIntoView({ block: "nearest" });
 }
 
 function drawBoard(state) {
   const m = state.match;
   const replaying = state.replayView !== null && state.replayView !== undefined;
-  const view = replaying ? state.replayView : m.view;
+  // A line being planned (issue #68 item 6) is drawn on the board itself.
+  const planning = state.plan;
+  const view = planning ? planning.view : replaying ? state.replayView : m.view;
   // A move waiting to be sent (offline) holds the board until it is.
   const waiting = unsent(state.id);
   state.waiting = waiting;
-  const actions = replaying || waiting || state.offline ? [] : (state.legal && state.legal.actions) || [];
+  const actions = planning ? planning.actions : replaying || waiting || state.offline ? [] : (state.legal && state.legal.actions) || [];
   const choose = (list) => {
     state.selected = null;
     state.focusBoard = true;
@@ -143,18 +150,24 @@ function drawBoard(state) {
   // now (FlipChess's prompt and hand, an offer to answer, the confirm);
   // on a desktop the rest is a panel beside the board.
   const strips = stripsOf(m, view);
+  // The confirm (or the choice among a tap's actions) under the board,
+  // unless the game's panel holds it where the tap was: FlipChess's card,
+  // in its bar, played by a second tap once confirmable.
+  const bar = planning ? planBar(planning, () => keepLine(state), () => endPlan(state))
+    : state.choices ? picker(state) : state.pending ? confirmBar(state) : null;
+  const waitingOn = bar && !planning ? { action: state.pending || state.choices[0], bar, confirming: !state.choices, send: () => state.pending && send(state, state.pending) } : null;
+  const panel = Games.game(m.game).panel(view, mySeat(m), replaying ? [] : actions, choose, m.status === "active" && !replaying, waitingOn);
   show(el("div", { class: "match-page" },
     el("div", { class: "match-head", "data-seq": m.seq, "data-status": m.status },
       title(m), strips.above,
-      el("div", { class: "board-wrap" }, boardGrid(state, view, actions, replaying)),
+      el("div", { class: "board-wrap" + (planning ? " planning" : "") }, boardGrid(state, view, actions, replaying || Boolean(planning))),
       strips.below,
       el("p", { class: "status", role: "status" }, statusLine(m, { clock: false })),
       m.result ? el("p", { class: "result" }, t("result") + ": " + describeResult(m)) : null),
     el("div", { class: "now" },
-      Games.game(m.game).panel(view, mySeat(m), replaying ? [] : actions, choose, m.status === "active" && !replaying),
+      panel,
       // Where the thumb is, under the board: a tap never moves the board.
-      state.choices ? picker(state) : null,
-      state.pending ? confirmBar(state) : null,
+      bar && !(panel && panel.contains(bar)) ? bar : null,
       state.error ? el("p", { class: "error", role: "alert" }, t("error") + ": " + state.error) : null,
       state.offline ? el("p", { class: "muted", "data-offline-copy": true }, t("offline_copy")) : null,
       waiting ? el("p", { class: "banner unsent", "data-unsent": true }, describe(waiting.body.action, m.game) + " — " + t("not_sent")) : null,
@@ -163,7 +176,7 @@ function drawBoard(state) {
       talkSlot(state),
       // Conditional moves wait on a person's slow reply; a computer
       // answers within seconds, so a match against it offers none.
-      replayBar(state), takebackButton(state), againstComputer(m) ? null : linesSlot(state),
+      planning ? null : replayBar(state), takebackButton(state), againstComputer(m) ? null : linesSlot(state),
       otherActions(state, actions), finishedBar(state), moveList(state), resignStep(state, actions))));
 }
 
@@ -188,7 +201,7 @@ function linesSlot(state) {
     state.linesSeq = m.seq;
     state.linesSlot = el("div", { class: "lines-slot" });
     const slot = state.linesSlot;
-    conditionalPanel(m).then((panel) => { if (panel) slot.replaceChildren(panel); }, () => {});
+    conditionalPanel(m, () => startPlan(state)).then((panel) => { if (panel) slot.replaceChildren(panel); }, () => {});
   }
   return state.linesSlot;
 }
@@ -364,7 +377,8 @@ function boardGrid(state, view, actions, replaying) {
   }
   const targets = new Set(state.selected ? moves.filter((x) => x.squares.from === state.selected).map((x) => x.squares.to) : []);
   const starts = new Set(moves.map((x) => x.squares.from || x.squares.at));
-  return squareGrid(board, { class: "board " + m.game, role: "group", "aria-label": gameName(m) }, (id, piece) => {
+  const label = state.plan ? t("plan_board") : gameName(m);
+  return squareGrid(board, { class: "board " + m.game + (state.plan ? " plan" : ""), role: "group", "aria-label": label }, (id, piece) => {
     const classes = [];
     // A capture is a ring round the square, never a dot over the piece.
     if (targets.has(id)) classes.push("target", piece ? "capture" : "empty");
@@ -388,11 +402,11 @@ function boardGrid(state, view, actions, replaying) {
 function pick(state, square, moves) {
   state.focusBoard = true;
   const turnUp = moves.find((x) => x.squares.at === square);
-  if (turnUp) { state.pending = turnUp.action; return draw(state); }
+  if (turnUp) return take(state, turnUp.action);
   if (state.selected) {
     const chosen = moves.filter((x) => x.squares.from === state.selected && x.squares.to === square).map((x) => x.action);
     // One move, or a promotion's several: the piece is then picked.
-    if (chosen.length === 1) { state.pending = chosen[0]; return draw(state); }
+    if (chosen.length === 1) return take(state, chosen[0]);
     if (chosen.length > 1) { state.choices = chosen; return draw(state); }
   }
   state.selected = state.selected === square ? null : square;
@@ -401,12 +415,43 @@ function pick(state, square, moves) {
 
 /// Several actions from one tap: a promotion's pieces, a Wild's colours.
 function picker(state) {
-  const take = (a) => { state.choices = null; state.pending = a; draw(state); };
+  const chosen = (a) => { state.choices = null; take(state, a); };
   const cancel = el("button", { type: "button", class: "secondary", on: { click: () => { state.choices = null; state.selected = null; draw(state); } } }, t("cancel"));
-  const own = Games.game(state.match.game).picker(state.choices, take);
+  const own = Games.game(state.match.game).picker(state.choices, chosen);
   if (own) return el("div", { class: "card" }, own, cancel);
   return el("div", { class: "card picker", role: "group", "aria-label": t("promote") }, el("p", {}, t("promote")),
-    choiceButtons(state.choices, take), cancel);
+    choiceButtons(state.choices, chosen), cancel);
+}
+
+/// A move picked on the board: confirmed before it is sent, or, while a
+/// line is planned, the plan's next step.
+function take(state, action) {
+  state.selected = null;
+  if (!state.plan) {
+    state.pending = action;
+    return draw(state);
+  }
+  planStep(state.match, state.plan, action).then((plan) => { state.plan = plan; draw(state); }, (error) => endPlan(state, error));
+}
+
+/// Planning a line on the match's own board, from the board as it stands.
+function startPlan(state) {
+  beginPlan(state.match).then((plan) => {
+    Object.assign(state, { plan, pending: null, choices: null, selected: null, focusBoard: true });
+    draw(state);
+    document.querySelector(".match-head").scrollIntoView({ block: "start" });
+  }, (error) => endPlan(state, error));
+}
+
+/// The plan put away (kept, cancelled, or refused with the service's
+/// reason, said where a move's refusal is) and the lines read again.
+function endPlan(state, error) {
+  Object.assign(state, { plan: null, selected: null, linesSeq: null, error: error ? error.message : null });
+  draw(state);
+}
+
+function keepLine(state) {
+  keepPlan(state.match, state.plan).then(() => endPlan(state), (error) => endPlan(state, error));
 }
 
 function confirmBar(state) {
@@ -422,9 +467,7 @@ function pendingWords(state) {
   const m = state.match;
   const game = Games.game(m.game);
   const squares = game.squaresOf(state.pending);
-  const piece = squares && squares.from && squares.to ? game.layout(m.view, mySeat(m)).pieces[squares.from] : null;
-  if (!piece || !piece.label) return describe(state.pending, m.game);
-  return piece.label + " " + [squares.from, ...(squares.path || []), squares.to].join(" → ");
+  return squares && squares.from ? moveWords(game, m.view, mySeat(m), state.pending) : describe(state.pending, m.game);
 }
 
 function otherActions(state, actions) {

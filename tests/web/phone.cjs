@@ -85,6 +85,71 @@ async function clickMove(page, id, who) {
   return at;
 }
 
+/// A FlipChess card on a Korean phone (issue #68 item 6): the first tap
+/// raises it and puts its confirm, "빨강 7 내기", in the bar under the
+/// board, nothing moving; a second tap on the card plays it.
+async function cardBySecondTap(browser, errors) {
+  const [ha, jo] = [await account("flip_ha", "ko"), await account("flip_jo", "ko")];
+  const id = await started([ha, jo], { game: "flipchess" });
+  // Whoever owes acts through the API until Ha has a plain card to play.
+  const plain = (actions) => actions.find((a) => a.type === "play" && /-\d$/.test(a.card) && !a.last_card);
+  for (let i = 0; !plain(await legal(id, ha)); i++) {
+    const who = await owing(id, [ha, jo]);
+    const acts = await legal(id, who);
+    const action = ["play", "move", "end_turn", "draw"].map((type) => acts.find((a) => a.type === type)).find(Boolean);
+    assert.ok(action && i < 60, "the match comes to a plain card for Ha");
+    if (action.type === "play" && /^wild/.test(action.card) && !action.colour) action.colour = "red";
+    await api("POST", `/v1/matches/${id}/actions`, who.access_token, { seq: await seqOf(id, who), action });
+  }
+  const card = plain(await legal(id, ha)).card;
+  const page = await phone(browser, errors, ha, "ko", SIZES[0]);
+  await L.openMatch(page, id);
+  const where = () => page.evaluate(() => [window.scrollY, document.querySelector(".board").getBoundingClientRect().top]);
+  const before = await where();
+  const seq = await L.shownSeq(page);
+  await page.click(`.hand [data-card="${card}"]`);
+  await page.waitForSelector(`.flip-bar .card-button.raised[aria-pressed=true][data-card="${card}"]`);
+  assert.deepEqual(await where(), before, "the board did not move: " + JSON.stringify([before, await where()]));
+  const [colour, face] = card.split("-");
+  const names = { red: "빨강", yellow: "노랑", green: "초록", blue: "파랑" };
+  assert.equal(await page.textContent(".flip-bar .confirm p"), `${names[colour]} ${face} 내기`);
+  assert.ok(await page.$eval(".flip-bar .confirm button", (b) => { const r = b.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; }), "the confirm in sight");
+  assert.equal(await page.$(".now > .confirm"), null, "no second confirm below the pile");
+  await L.sectionShot(page, ".flip-bar", "flipchess-card-raised-ko-360");
+  await page.click(`.hand [data-card="${card}"]`);
+  await page.waitForFunction((b) => Number(document.querySelector(".match-head")?.dataset.seq) > b, seq);
+  const events = (await api("GET", `/v1/matches/${id}/events?after=${seq}`, ha.access_token)).events;
+  assert.ok(events.some((e) => e.type === "card_played" && e.name === card), "the second tap played " + card);
+  await page.context().close();
+}
+
+/// A reply planned on the match's own board on a Korean phone (issue #68
+/// item 6): the board stays where it is, the plan's words under it name
+/// the piece, and cancel gives the board back as it stands.
+async function planOnTheBoard(browser, errors) {
+  const { id, mover, waiter } = await checkers(await account("plan_ha", "ko"), await account("plan_jo", "ko"));
+  const page = await phone(browser, errors, waiter, "ko", SIZES[0]);
+  await L.openMatch(page, id);
+  // Where the board is on the page, and whether its top is in sight.
+  const board = () => page.$eval(".match-head .board", (b) => [b.getBoundingClientRect().top + window.scrollY, b.getBoundingClientRect().top >= 0]);
+  const [top] = await board();
+  await page.click("[data-action=plan_line]");
+  await page.waitForSelector(".match-head .board.plan");
+  assert.deepEqual(await board(), [top, true], "the plan is on the match's board, brought into sight");
+  assert.ok(await page.$eval(".now [data-plan-step=theirs]", (p) => p.getBoundingClientRect().bottom <= window.innerHeight), "what to do is under the board, in sight");
+  const theirs = (await legal(id, mover)).find((a) => a.type === "move");
+  const [from, to] = theirs.move.match(/\d+/g);
+  await page.click(`.board.plan [data-square="${from}"]`);
+  await page.click(`.board.plan [data-square="${to}"]`);
+  await page.waitForSelector("[data-plan-step=mine]");
+  assert.equal(await page.textContent("[data-plan-step=mine]"), `상대가 흑 말 ${from} → ${to} 두면: 이제 내 응수를 누르세요.`);
+  assert.ok(await page.$(`.board.plan [data-square="${to}"] .piece`), "their move drawn on the board");
+  await page.click("[data-action=cancel_plan]");
+  await page.waitForFunction(() => !document.querySelector(".board.plan"));
+  assert.ok(await page.$(`.board [data-square="${from}"] .piece`), "the board as it stands again");
+  await page.context().close();
+}
+
 async function liveMoves(browser, errors) {
   const { id, mover, waiter } = await checkers(await account("lina"), await account("mato"));
   const [moving, watching] = [await L.player(browser, errors), await L.player(browser, errors)];
@@ -820,12 +885,16 @@ async function all(browser, errors) {
   console.log("phone: the daily checkers puzzle from the home page in Korean: a wrong move explained, the line solved by taps, the solution shown");
   await lessonsByTaps(browser, errors);
   console.log("phone: every first step of every game completed by taps in Korean from the how-to pages; wrong moves explained, not played; progress kept");
+  await cardBySecondTap(browser, errors);
+  console.log("phone: a FlipChess card raised by a tap, its confirm (빨강 7 내기) in the bar under the board with nothing moved, played by a second tap");
+  await planOnTheBoard(browser, errors);
+  console.log("phone: a reply planned on the match's own board in Korean, the piece named under it, the board back as it stands on cancel");
   await visitorFirstStep(browser, errors);
   console.log("phone: a visitor played a first step with no account made, the sign-up link landed on its form, and the step became the new account's; the empty home offers first steps and puzzles as 44-px buttons");
 }
 
 module.exports = { all };
-const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink, talkAtTheTable, talkToMyTeam, talkInTheTournament, reportAndModerate, appsInSettings, puzzlesByTaps, lessonsByTaps };
+const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink, talkAtTheTable, talkToMyTeam, talkInTheTournament, reportAndModerate, appsInSettings, puzzlesByTaps, lessonsByTaps, visitorFirstStep, cardBySecondTap, planOnTheBoard };
 
 if (require.main === module) {
   L.alone(async (browser, errors) => {

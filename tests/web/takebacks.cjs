@@ -64,28 +64,45 @@ async function takebackByConsent(browser, errors) {
   // A conditional move planned on the board while it is the opponent's
   // turn, then played for its owner in the same answer as their move.
   await L.openMatch(answerer, m.id);
-  // Planned by tapping on the board (issue #49 item 6): their move, then
-  // my reply, each named with its piece, then kept.
+  // Planned by tapping on the match's own board (issues #49 and #68 item
+  // 6): their move, then my reply, each named with its piece, then kept
+  // and listed with the pieces' names.
   const expected = (await legalOf(first)).actions.filter((a) => a.type === "move")[0];
   const tap = async (move) => {
     const [from, to] = move.match(/\d+/g);
-    await answerer.click(`.board.plan [data-square="${from}"]`);
-    await answerer.click(`.board.plan [data-square="${to}"]`);
+    await answerer.click(`.match-head .board.plan [data-square="${from}"]`);
+    await answerer.click(`.match-head .board.plan [data-square="${to}"]`);
   };
-  await answerer.click("[data-action=plan_line]");
-  await answerer.waitForSelector("[data-plan-step=theirs]");
-  await tap(expected.move);
-  await answerer.waitForSelector("[data-plan-step=mine]");
-  assert.match(await answerer.textContent("[data-plan-step=mine]"), /(Black|White) man/, "their move named with its piece");
+  const arrows = (move) => move.match(/\d+/g).join(" → ");
   const line = encodeURIComponent(JSON.stringify([expected]));
   const options = await api("GET", `/v1/matches/${m.id}/conditional-moves/options?line=${line}`, second.access_token);
   const reply = options.actions.find((a) => a.type === "move");
-  await tap(reply.move);
-  await answerer.waitForSelector("[data-action=save_line]");
-  assert.match(await answerer.textContent("[data-plan-step=keep]"), new RegExp(reply.move));
-  await L.shots(answerer, "conditional-planned");
-  await answerer.click("[data-action=save_line]");
-  await answerer.waitForSelector(".conditional .lines li");
+  const planAndKeep = async () => {
+    await answerer.click("[data-action=plan_line]");
+    await answerer.waitForSelector(".now [data-plan-step=theirs]");
+    assert.equal(await answerer.$$eval(".board", (boards) => boards.length), 1, "planned on the one board of the page");
+    await tap(expected.move);
+    await answerer.waitForSelector("[data-plan-step=mine]");
+    assert.match(await answerer.textContent("[data-plan-step=mine]"), new RegExp(`(Black|White) man ${arrows(expected.move)}`), "their move named with its piece");
+    await tap(reply.move);
+    await answerer.waitForSelector("[data-action=save_line]");
+    assert.match(await answerer.textContent("[data-plan-step=keep]"), new RegExp(`I reply (Black|White) man ${arrows(reply.move)}`));
+    await L.shots(answerer, "conditional-planned");
+    await answerer.click("[data-action=save_line]");
+    await answerer.waitForSelector(".conditional .lines li");
+    assert.equal(await answerer.$(".board.plan"), null, "the board is the match's again");
+  };
+  await planAndKeep();
+  assert.match(await answerer.textContent(".conditional .lines li"),
+    new RegExp(`If they play (Black|White) man ${arrows(expected.move)}, I reply (Black|White) man ${arrows(reply.move)}`));
+  // Forgetting every line is asked first: nothing goes until "yes".
+  await answerer.click("[data-action=forget_lines]");
+  await answerer.waitForSelector(".conditional .ask [data-confirm=yes]");
+  assert.equal((await api("GET", `/v1/matches/${m.id}/conditional-moves`, second.access_token)).lines.length, 1, "kept while asked");
+  await answerer.click(".conditional .ask [data-confirm=yes]");
+  await answerer.waitForFunction(() => !document.querySelector(".conditional .lines"));
+  assert.equal((await api("GET", `/v1/matches/${m.id}/conditional-moves`, second.access_token)).lines.length, 0, "forgotten on yes");
+  await planAndKeep();
   const kept = (await api("GET", `/v1/matches/${m.id}/conditional-moves`, second.access_token)).lines;
   assert.deepEqual(kept[0][0].play, [reply], "the reply tapped is the one kept");
   const now = await legalOf(first);
@@ -98,3 +115,6 @@ async function takebackByConsent(browser, errors) {
 }
 
 module.exports = { takebackByConsent };
+
+// Alone: `WEB_TEST=tests/web/takebacks.cjs tests/web/run`.
+if (require.main === module) L.alone(takebackByConsent);

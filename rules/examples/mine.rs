@@ -1,4 +1,4 @@
-//! `cargo run --release -p posthorn-rules --example mine -- <game> <count> [<first seed>]`
+//! `cargo run --release -p posthorn-rules --example mine -- <game> <count> [<first seed>] [hidden]`
 //!
 //! Mines puzzles from the engines' own matches (issue #52,
 //! docs/puzzles.md): match after match at the game's levels (normal
@@ -8,7 +8,9 @@
 //! (`{"game": …, "config": …, "seed": …, …Found}`); the rate, in verified
 //! puzzles per hour of this one thread, goes to stderr. `<game>` is as the
 //! examples name games: `janggi`, `checkers/russian`,
-//! `four_player_chess/ffa`.
+//! `four_player_chess/ffa`. With `hidden`, only puzzles with something
+//! hidden at the start are kept (Banqi's face-down pieces), and only
+//! matches that start with something hidden are mined.
 
 use posthorn_rules::GameId;
 use std::time::Instant;
@@ -25,6 +27,9 @@ fn main() {
     };
     let count: usize = count.parse().expect("a count");
     let mut seed: u64 = args.get(2).map_or(1, |s| s.parse().expect("a seed"));
+    let hidden = args.get(3).is_some_and(|a| a == "hidden");
+    let hides =
+        |event: &serde_json::Value| event["face_down"].as_array().is_some_and(|d| !d.is_empty());
     let seats = game.about().seats.1.min(4);
     let began = Instant::now();
     let (mut found, mut matches) = (0, 0);
@@ -34,7 +39,12 @@ fn main() {
             .self_play(&config, seats, game.about().action_cap, seed)
             .expect("a self-play match");
         matches += 1;
-        if let Some(puzzle) = game.mine(&config, seats, &log).expect("a readable log") {
+        if hidden && !hides(&log[0]) {
+            seed += 1;
+            continue;
+        }
+        let mined = game.mine(&config, seats, &log).expect("a readable log");
+        if let Some(puzzle) = mined.filter(|p| !hidden || hides(&p.events[0])) {
             let mut line = serde_json::to_value(&puzzle).expect("JSON");
             line["game"] = game.id().into();
             line["config"] = config.clone();

@@ -222,6 +222,33 @@ pub fn mine<G: crate::engine::puzzles::Puzzles>(
     G::mine_log(&config, seats, &events)
 }
 
+/// The record of a match's whole log (`events`, every one the server
+/// holds), as `header`'s reader may see it ([`crate::records`]).
+pub fn record<G: crate::records::Records>(
+    events: &[Value],
+    header: &crate::records::Header,
+) -> Result<String, RuleError> {
+    let events = events
+        .iter()
+        .map(|e| from_json::<G::Event>("event", e))
+        .collect::<Result<Vec<_>, _>>()?;
+    crate::records::write::<G>(&events, header)
+}
+
+/// Every opening a puzzle's `events` allow, as the proof covers them
+/// ([`crate::engine::puzzles::Puzzles::deals`]): the puzzle's own first.
+pub fn puzzle_deals<G: crate::engine::puzzles::Puzzles>(
+    events: &[Value],
+) -> Result<Vec<Vec<Value>>, RuleError> {
+    let events = events
+        .iter()
+        .map(|e| from_json::<G::Event>("event", e))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((G::deals(&events).iter())
+        .map(|deal| deal.iter().map(to_json).collect())
+        .collect())
+}
+
 /// The engines' own match for mining ([`crate::engine::puzzles::self_play`]).
 pub fn self_play<G: crate::engine::puzzles::Puzzles>(
     config: &Value,

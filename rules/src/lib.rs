@@ -75,6 +75,7 @@ pub mod grid;
 pub mod janggi;
 pub mod lessons;
 pub mod listing;
+pub mod records;
 
 /// Puzzles are the engines' forced lines, so they live under [`engine`],
 /// on its floor (`rules/tests/floors.rs`); the service names them here.
@@ -177,6 +178,32 @@ macro_rules! games {
             ) -> Result<Option<$crate::engine::puzzles::Found>, $crate::RuleError> {
                 match self {
                     $(GameId::$Id => $crate::dispatch::mine::<$G>(config, seats, events)),+
+                }
+            }
+
+            /// The record of a match's whole log, as `header`'s reader
+            /// may see it (§H3, §H4), and its file's extension.
+            pub fn record(
+                self,
+                events: &[$crate::serde_json::Value],
+                header: &$crate::records::Header,
+            ) -> Result<(String, &'static str), $crate::RuleError> {
+                match self {
+                    $(GameId::$Id => Ok((
+                        $crate::dispatch::record::<$G>(events, header)?,
+                        <$G as $crate::records::Records>::EXTENSION,
+                    ))),+
+                }
+            }
+
+            /// Every opening a puzzle's events allow (what they hide
+            /// laid otherwise), each proved: an attempt is dealt one.
+            pub fn puzzle_deals(
+                self,
+                events: &[$crate::serde_json::Value],
+            ) -> Result<Vec<Vec<$crate::serde_json::Value>>, $crate::RuleError> {
+                match self {
+                    $(GameId::$Id => $crate::dispatch::puzzle_deals::<$G>(events)),+
                 }
             }
 

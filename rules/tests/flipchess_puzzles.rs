@@ -175,7 +175,7 @@ fn hidden_bears_not(
 
 #[test]
 fn mined_flipchess_puzzles_win_this_turn_in_every_hidden_state_f9_h1() {
-    let found = harness::mined("flipchess.jsonl", 200);
+    let found = harness::mined("flipchess.jsonl", 365);
     let failures: Vec<String> = found
         .iter()
         .enumerate()

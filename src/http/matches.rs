@@ -413,6 +413,34 @@ pub async fn preview_invite(
         .json(found))
 }
 
+/// A finished match's record (issue #69, docs/records.md), as a file:
+/// PDN, PGN, PGN4 or Posthorn's text record. Its players get it whole
+/// (§H3), anyone else who may read the match the spectator's (§H4).
+#[utoipa::path(get, path = "/v1/matches/{id}/record", tag = "matches",
+    params(("id" = Uuid, Path)),
+    responses((status = 200, description = "the record, as text", content_type = "text/plain"),
+        (status = 404), (status = 409, description = "the match is not over yet")),
+    security(("bearer" = [])))]
+#[get("/v1/matches/{id}/record")]
+pub async fn record(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, site) = (id.into_inner(), state.config.public_url.clone());
+    let found = (state.reads)
+        .read(move |c| crate::matches::record::of(c, id, caller.user_id, &site))
+        .await?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/plain; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{}\"", found.filename),
+        ))
+        .insert_header((header::CACHE_CONTROL, "private, no-store"))
+        .body(found.text))
+}
+
 #[utoipa::path(get, path = "/v1/matches/{id}/positions/{seq}", tag = "matches",
     params(("id" = Uuid, Path), ("seq" = i32, Path, minimum = 0, description = "an event's seq, from 1 to the match's (422 otherwise)")),
     responses((status = 200, body = crate::matches::replay::Position), (status = 400), (status = 404), (status = 422, description = "a seq of no event: 0, or past the match's last")),

@@ -88,6 +88,7 @@ api_routes!(
     matches::accept_invite,
     matches::preview_invite,
     matches::position_at,
+    matches::record,
     matches::list_matches,
     matches::view_match,
     matches::legal_actions,
@@ -270,6 +271,7 @@ const ON_A_MATCH: &[Target] = &[
     ("view_match", &[("id", "$response.body#/id")]),
     ("legal_actions", &[("id", "$response.body#/id")]),
     ("event_feed", &[("id", "$response.body#/id")]),
+    ("record", &[("id", "$response.body#/id")]),
     ("live_match", &[("id", "$response.body#/id")]),
     (
         "position_at",

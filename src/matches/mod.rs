@@ -14,6 +14,7 @@ pub mod load;
 pub mod play;
 pub mod reactions;
 pub mod reads;
+pub mod record;
 pub mod rematch_offers;
 pub mod replay;
 pub mod resignations;

@@ -102,16 +102,33 @@ fn game_of(row: &PuzzleRow) -> Result<GameId, Error> {
     GameId::parse(&row.game).ok_or_else(|| Error::Internal(format!("puzzle of game {}", row.game)))
 }
 
-/// The board after the first `step` actions of the line.
-fn board(row: &PuzzleRow, line: &[Step], step: usize) -> Result<MatchState, Error> {
+/// The board `solver`'s attempt is played on after the first `step`
+/// actions of the line. Where the puzzle hides pieces (Banqi's face-down
+/// ones, docs/puzzles.md), each attempt is dealt one of the ways to lay
+/// them, all proved, chosen by who is solving: the same every time they
+/// look, another for another solver, so that no one's board tells what
+/// lies face down on anyone else's.
+fn board(row: &PuzzleRow, solver: Uuid, line: &[Step], step: usize) -> Result<MatchState, Error> {
+    let game = game_of(row)?;
     let events = row.events.as_array().cloned().unwrap_or_default();
-    let mut state = MatchState::replay(game_of(row)?, &events).map_err(Error::Rule)?;
+    let mut deals = game.puzzle_deals(&events).map_err(Error::Rule)?;
+    let events = match deals.len() {
+        0 => events,
+        n => deals.swap_remove(deal_for(solver, row.id, n)),
+    };
+    let mut state = MatchState::replay(game, &events).map_err(Error::Rule)?;
     for s in &line[..step.min(line.len())] {
         for event in act(&state, s.seat, &s.action)? {
             state.apply(&event).map_err(Error::Rule)?;
         }
     }
     Ok(state)
+}
+
+/// Which of a puzzle's `deals` ways to lay what it hides `solver` is
+/// dealt: spread over solvers, the same for one solver every time.
+pub fn deal_for(solver: Uuid, puzzle: Uuid, deals: usize) -> usize {
+    ((solver.as_u128() ^ puzzle.as_u128()) % deals.max(1) as u128) as usize
 }
 
 /// The events `action` makes, with a fixed randomness: two spellings of
@@ -128,7 +145,7 @@ fn act(state: &MatchState, seat: Seat, action: &Value) -> Result<Vec<Value>, Err
 fn view_of(row: &PuzzleRow, attempt: &Attempt) -> Result<PuzzleView, Error> {
     let line = line_of(row)?;
     let step = attempt.step as usize;
-    let state = board(row, &line, step)?;
+    let state = board(row, attempt.user_id, &line, step)?;
     let solver = Seat(row.solver as u8);
     let over = attempt.state != AttemptState::Playing;
     Ok(PuzzleView {
@@ -492,7 +509,7 @@ pub fn play(
         let line = line_of(&row)?;
         let solver = Seat(row.solver as u8);
         let step = a.step as usize;
-        let state = board(&row, &line, step)?;
+        let state = board(&row, me.user, &line, step)?;
         if is_talk(&action) {
             return Err(Error::unacceptable(
                 "a puzzle takes moves only: resigning and offers are not moves",
@@ -551,4 +568,62 @@ pub fn give_up(
         }
         view_of(&row, &a)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue #68 item 3: each solver's board is laid as their deal says,
+    /// and two deals of a hidden-piece puzzle lay it differently.
+    #[test]
+    fn each_solver_is_dealt_their_own_layout_of_a_hidden_piece_puzzle() {
+        // A shipped puzzle of any game with more than one deal (Banqi's
+        // hidden pieces, today).
+        let (row, deals) = (GameId::ALL.iter())
+            .flat_map(|game| game.shipped_puzzles().lines())
+            .find_map(|line| {
+                let (game, config, found) = super::super::read_mined(line).ok()?;
+                let deals = game.puzzle_deals(&found.events).ok()?;
+                let row = PuzzleRow {
+                    id: Uuid::from_u128(7),
+                    game: game.id().into(),
+                    config,
+                    events: Value::from(found.events.clone()),
+                    seats: 2,
+                    solver: i16::from(found.solver.0),
+                    line: serde_json::to_value(&found.line).ok()?,
+                    goal: crate::closed::PuzzleGoal::Gain,
+                    depth: 7,
+                    margin: 0,
+                    source: String::new(),
+                    rating: 1500.0,
+                    deviation: 300.0,
+                    volatility: 0.06,
+                    plays: 0,
+                    created_at: DateTime::<Utc>::default(),
+                    variant: String::new(),
+                };
+                (deals.len() > 1).then_some((row, deals))
+            })
+            .expect("a shipped puzzle with pieces face down");
+        let laid = |state: &MatchState| state.secrets(Viewer::Spectator);
+        let mut seen = Vec::new();
+        let game = GameId::parse(&row.game).unwrap();
+        for who in 0..64u128 {
+            let solver = Uuid::from_u128(who);
+            let board = board(&row, solver, &[], 0).unwrap();
+            let deal = deal_for(solver, row.id, deals.len());
+            let expected = MatchState::replay(game, &deals[deal]).unwrap();
+            assert_eq!(
+                laid(&board),
+                laid(&expected),
+                "solver {who} is dealt deal {deal}"
+            );
+            if !seen.contains(&laid(&board)) {
+                seen.push(laid(&board));
+            }
+        }
+        assert!(seen.len() > 1, "solvers are dealt more than one layout");
+    }
 }

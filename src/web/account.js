@@ -2,7 +2,7 @@
 // ways to sign in (password, Google, Apple), downloading my data and
 // deleting the account; and the public page that says what a deletion
 // erases and keeps (/account-deletion, linked from the app stores).
-import { api, el, form, link, local, replace, say, session, show, t } from "./core.js";
+import { api, el, form, link, local, replace, saveFile, say, session, show, t } from "./core.js";
 import { identityFailed, providerButtons, providerName, signInProviders } from "./identity.js";
 
 /// What came back from a provider for settings (linked, or refused),
@@ -170,14 +170,7 @@ function myDataCard() {
   const download = el("button", { type: "button", class: "secondary", "data-action": "download_my_data", on: { click: async () => {
     download.disabled = true;
     try {
-      const reply = await api("GET", "/v1/me/export");
-      const named = /filename="([^"]+)"/.exec(reply.headers.get("content-disposition") || "");
-      const url = URL.createObjectURL(new Blob([reply.text], { type: "application/json" }));
-      const save = el("a", { href: url, download: named ? named[1] : "posthorn.json", hidden: true });
-      document.body.append(save);
-      save.click();
-      save.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60000);
+      await saveFile("/v1/me/export", "application/json", "posthorn.json");
       said.textContent = t("downloaded");
     } catch (error) {
       said.textContent = t("error") + ": " + error.message;

@@ -179,7 +179,9 @@ export async function api(method, path, body, headers) {
     response = await send();
   }
   const text = await response.text();
-  const data = text ? JSON.parse(text) : null;
+  // A file to save (a match's record) is text, not JSON.
+  const json = (response.headers.get("content-type") || "application/json").includes("json");
+  const data = text && json ? JSON.parse(text) : null;
   if (!response.ok && response.status !== 304) {
     const error = new Error(refusal(data) || (data && data.detail) || response.statusText);
     error.status = response.status;
@@ -371,4 +373,18 @@ export function askedFirst(label, cost, yes, run, attrs) {
   };
   reset();
   return box;
+}
+
+/// Saves what `path` answers as a file, under the name the service gives
+/// it (`fallback` else): read with the access token, which a link could
+/// not carry (my data, a match's record).
+export async function saveFile(path, type, fallback) {
+  const reply = await api("GET", path);
+  const named = /filename="([^"]+)"/.exec(reply.headers.get("content-disposition") || "");
+  const url = URL.createObjectURL(new Blob([reply.text], { type }));
+  const save = el("a", { href: url, download: named ? named[1] : fallback, hidden: true });
+  document.body.append(save);
+  save.click();
+  save.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
 }

@@ -3,7 +3,7 @@
 // actions, the move list and a step-by-step replay of a finished match.
 // It reloads by the event feed (`events?after=`) and the match's ETag,
 // when the live channel says the match changed (live.js) or by polling.
-import { againstComputer, api, askedFirst, countdown, displayName, el, gameName, go, keepRead, local, say, session, show, t } from "./core.js";
+import { againstComputer, api, askedFirst, countdown, displayName, el, gameName, go, keepRead, local, saveFile, say, session, show, t } from "./core.js";
 import { startTerms, statusLine } from "./pages.js";
 import * as Games from "./games.js";
 import { squareGrid } from "./boards.js";
@@ -177,7 +177,7 @@ function drawBoard(state) {
       // Conditional moves wait on a person's slow reply; a computer
       // answers within seconds, so a match against it offers none.
       planning ? null : replayBar(state), takebackButton(state), againstComputer(m) ? null : linesSlot(state),
-      otherActions(state, actions), finishedBar(state), moveList(state), resignStep(state, actions))));
+      otherActions(state, actions), finishedBar(state), recordButton(state), moveList(state), resignStep(state, actions))));
 }
 
 /// The talk at the table (issue #50), built once per page: a redraw keeps
@@ -577,6 +577,26 @@ function finishedBar(state) {
   // Asked by the opponent: the banner above says it and accepts.
   if ((m.rematch_asked_by || []).length) return null;
   return rematchButton(state, "rematch");
+}
+
+/// A finished match's record as a file (issue #69, docs/records.md):
+/// PDN, PGN, PGN4 or the text record, whole for its players (§H3).
+function recordButton(state) {
+  const m = state.match;
+  if (m.status !== "finished") return null;
+  const said = el("span", { class: "muted", role: "status" });
+  const button = el("button", { type: "button", class: "secondary", "data-action": "download_record", on: { click: async () => {
+    button.disabled = true;
+    try {
+      await saveFile("/v1/matches/" + m.id + "/record", "text/plain", "posthorn-" + m.game + ".txt");
+      said.textContent = t("downloaded");
+    } catch (error) {
+      said.textContent = t("error") + ": " + error.message;
+    } finally {
+      button.disabled = false;
+    }
+  } } }, t("download_record"));
+  return el("p", { class: "record" }, button, " ", said);
 }
 
 // A finished match, step by step (← →): each step is the position after

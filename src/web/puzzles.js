@@ -48,7 +48,9 @@ function draw(state) {
   // FlipChess's hand and pile, its cards played by taps (§F4).
   const choose = (plays) => { if (plays.length === 1) return send(state, plays[0]); state.choices = plays; draw(state); };
   // FlipChess's are one turn's card and moves (§F9): "win this turn".
-  const goal = p.game === "flipchess" ? t("puzzle_goal_turn") : say(p.goal === "win" ? "puzzle_goal_win" : "puzzle_goal_gain", { n: p.moves });
+  // Banqi's pieces face down stay so: the answer turns none up (issue #68).
+  const faceDown = p.view.face_down && p.view.face_down.length ? " " + t("puzzle_face_down") : "";
+  const goal = p.game === "flipchess" ? t("puzzle_goal_turn") : say(p.goal === "win" ? "puzzle_goal_win" : "puzzle_goal_gain", { n: p.moves }) + faceDown;
   const status = {
     playing: state.said === "not_the_move" ? t("puzzle_not_the_move") : state.said === "right" ? t("puzzle_right") : goal,
     solved: p.missed ? t("puzzle_solved_late") : t("puzzle_solved"),

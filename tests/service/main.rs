@@ -49,6 +49,7 @@ mod push_service;
 mod puzzle_mining;
 mod puzzles;
 mod ratings;
+mod records;
 mod rematch;
 mod replica;
 mod schemas;

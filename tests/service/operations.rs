@@ -248,6 +248,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("post", "/v1/puzzles/{id}/moves"),
         ("post", "/v1/puzzles/{id}/give-up"),
         ("get", "/v1/me/puzzles"),
+        ("get", "/v1/matches/{id}/record"),
         ("get", "/v1/lessons/{game}"),
         ("get", "/v1/lessons/{game}/{step}"),
         ("post", "/v1/lessons/{game}/{step}/moves"),
@@ -264,7 +265,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        100,
+        101,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

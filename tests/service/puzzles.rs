@@ -671,3 +671,105 @@ async fn the_daily_checkers_puzzle_is_in_the_players_own_variant() {
     }
     app.stop().await;
 }
+
+/// Issue #68 item 3, §H: a Banqi puzzle with pieces face down is dealt
+/// anew for each solver, one of the ways to lay them that the proof
+/// covers; two solvers dealt differently see the same board, neither
+/// learns what lies face down (not from the view, not from turning one
+/// up, which is "not the move" and shows nothing), and the one line
+/// solves it for both.
+#[actix_web::test]
+async fn a_hidden_piece_banqi_puzzle_is_dealt_anew_for_each_solver_and_solved_in_each_h() {
+    let app = TestApp::start().await;
+    let game = GameId::parse("banqi").unwrap();
+    let (config, found) = (mined("banqi.jsonl", usize::MAX).into_iter())
+        .find(|(_, f)| game.puzzle_deals(&f.events).unwrap().len() > 1)
+        .expect("a shipped Banqi puzzle with pieces face down");
+    let deals = game.puzzle_deals(&found.events).unwrap();
+    let now = posthorn::clock::Clock::now(&app.clock);
+    let stored = found.clone();
+    app.blocking(move |s| {
+        let conn = &mut s.pool.get().unwrap();
+        posthorn::puzzles::store(conn, game, &config, &stored, "test:banqi:hidden", now).unwrap();
+    })
+    .await;
+    let id: uuid::Uuid = app
+        .blocking(|s| {
+            use diesel::prelude::*;
+            use posthorn::schema::puzzles;
+            let conn = &mut s.pool.get().unwrap();
+            puzzles::table.select(puzzles::id).first(conn).unwrap()
+        })
+        .await;
+    // Two solvers dealt two different layouts.
+    let mut solvers: Vec<(String, usize)> = Vec::new();
+    for i in 0.. {
+        let token = app.register(&format!("dealt{i}")).await;
+        let me: uuid::Uuid = app.get("/v1/me", &token).await.body["id"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let deal = posthorn::puzzles::solve::deal_for(me, id, deals.len());
+        if solvers.iter().all(|(_, d)| *d != deal) {
+            solvers.push((token, deal));
+        }
+        if solvers.len() == 2 {
+            break;
+        }
+    }
+    assert_ne!(deals[solvers[0].1], deals[solvers[1].1], "two layouts");
+    // What no solver may see: every face-down piece of every deal.
+    let secrets: Vec<String> = (deals.iter())
+        .flat_map(|d| {
+            MatchState::replay(game, d)
+                .unwrap()
+                .secrets(posthorn_rules::Viewer::Seat(found.solver))
+        })
+        .map(|s| s.to_string())
+        .collect();
+    let hides = |body: &Value| {
+        let text = body.to_string();
+        for secret in &secrets {
+            assert!(!text.contains(secret), "{secret} shown: {text}");
+        }
+    };
+    let path = format!("/v1/puzzles/{id}/moves");
+    let mut boards = Vec::new();
+    for (token, _) in &solvers {
+        let shown = app.get(&format!("/v1/puzzles/{id}"), token).await;
+        assert_eq!(shown.status, 200, "{}", shown.body);
+        hides(&shown.body);
+        boards.push(shown.body["view"].clone());
+        // Turning a piece up is legal, and not the move: the answer says
+        // nothing of what it was.
+        let square = shown.body["view"]["face_down"][0].clone();
+        let turned = app
+            .post(
+                &path,
+                token,
+                json!({"action": {"type": "turn_up", "square": square}}),
+            )
+            .await;
+        assert_eq!(turned.status, 200, "{}", turned.body);
+        assert_eq!(turned.body["verdict"], "not_the_move");
+        hides(&turned.body);
+        let mine: Vec<&Value> = (found.line.iter())
+            .filter(|s| s.seat == found.solver)
+            .map(|s| &s.action)
+            .collect();
+        for (k, action) in mine.iter().enumerate() {
+            let answer = app.post(&path, token, json!({ "action": action })).await;
+            assert_eq!(answer.status, 200, "{}", answer.body);
+            let expected = if k + 1 == mine.len() {
+                "solved"
+            } else {
+                "right"
+            };
+            assert_eq!(answer.body["verdict"], expected, "{}", answer.body);
+            hides(&answer.body);
+        }
+    }
+    assert_eq!(boards[0], boards[1], "the same board, whatever was dealt");
+    app.stop().await;
+}

@@ -150,6 +150,25 @@ async function planOnTheBoard(browser, errors) {
   await page.context().close();
 }
 
+/// A finished match's record saved from a Korean phone (issue #69): the
+/// button says 기보 내려받기 and the file is the match's PDN.
+async function recordDownloads(browser, errors) {
+  const { id, mover, waiter } = await checkers(await account("rec_ha", "ko"), await account("rec_jo", "ko"));
+  const move = (await legal(id, mover)).find((a) => a.type === "move");
+  await api("POST", `/v1/matches/${id}/actions`, mover.access_token, { seq: await seqOf(id, mover), action: move });
+  await api("POST", `/v1/matches/${id}/actions`, waiter.access_token, { seq: await seqOf(id, waiter), action: { type: "resign" } });
+  const page = await phone(browser, errors, mover, "ko", SIZES[0]);
+  await L.openMatch(page, id);
+  const button = await page.waitForSelector("[data-action=download_record]");
+  assert.equal((await button.textContent()).trim(), "기보 내려받기");
+  const [download] = await Promise.all([page.waitForEvent("download"), button.click()]);
+  assert.match(download.suggestedFilename(), /^posthorn-checkers-.*\.pdn$/);
+  const text = require("fs").readFileSync(await download.path(), "utf8");
+  assert.ok(text.includes("[GameType \"21\"]") && text.includes(move.move), text);
+  await page.waitForSelector("[data-action=download_record] + [role=status]:not(:empty)");
+  await page.context().close();
+}
+
 async function liveMoves(browser, errors) {
   const { id, mover, waiter } = await checkers(await account("lina"), await account("mato"));
   const [moving, watching] = [await L.player(browser, errors), await L.player(browser, errors)];
@@ -889,12 +908,14 @@ async function all(browser, errors) {
   console.log("phone: a FlipChess card raised by a tap, its confirm (빨강 7 내기) in the bar under the board with nothing moved, played by a second tap");
   await planOnTheBoard(browser, errors);
   console.log("phone: a reply planned on the match's own board in Korean, the piece named under it, the board back as it stands on cancel");
+  await recordDownloads(browser, errors);
+  console.log("phone: a finished match's record saved from a Korean phone (기보 내려받기), the match's PDN");
   await visitorFirstStep(browser, errors);
   console.log("phone: a visitor played a first step with no account made, the sign-up link landed on its form, and the step became the new account's; the empty home offers first steps and puzzles as 44-px buttons");
 }
 
 module.exports = { all };
-const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink, talkAtTheTable, talkToMyTeam, talkInTheTournament, reportAndModerate, appsInSettings, puzzlesByTaps, lessonsByTaps, visitorFirstStep, cardBySecondTap, planOnTheBoard };
+const CHECKS = { boardsFit, answersInTheBanner, withdrawAsksFirst, kingsStandOut, sinceMyMove, countOnTheMenu, liveMoves, formsSayWhatIsWrong, zonesByCountry, shareSeesJoin, threeFriendsByLink, talkAtTheTable, talkToMyTeam, talkInTheTournament, reportAndModerate, appsInSettings, puzzlesByTaps, lessonsByTaps, visitorFirstStep, cardBySecondTap, planOnTheBoard, recordDownloads };
 
 if (require.main === module) {
   L.alone(async (browser, errors) => {

@@ -10,6 +10,7 @@
 //! "move": "a1-a2"}` (a capture is `"a1xa2"`), and `resign`.
 
 pub mod board;
+mod record;
 pub mod state;
 mod turn;
 

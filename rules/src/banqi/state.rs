@@ -153,10 +153,13 @@ impl State {
                 first, position, ..
             } => {
                 // None: the standard start, dealt face down.
-                let position = match position.as_deref() {
-                    Some(p) => Position::from_notation(p)
-                        .map_err(|e| RuleError::unreadable("position", e))?,
-                    None => Position::default(),
+                let (position, captured) = match position.as_deref() {
+                    Some(p) => {
+                        let p = Position::from_notation(p)
+                            .map_err(|e| RuleError::unreadable("position", e))?;
+                        (p, missing(&p))
+                    }
+                    None => (Position::default(), Vec::new()),
                 };
                 *state = State {
                     first: *first,
@@ -169,6 +172,7 @@ impl State {
                     }),
                     position,
                     history: vec![position],
+                    captured,
                     ..State::default()
                 };
             }
@@ -215,6 +219,23 @@ impl State {
         }
         Ok(())
     }
+}
+
+/// §B9: the pieces of the set that a given position does not hold were
+/// taken before it, and are shown as taken: so what lies face down is
+/// exactly the pieces neither on the board face up nor taken, as in a
+/// match played from the start (the engines' and the puzzles' unseen
+/// pieces, §H). The standard start holds all 32: none.
+fn missing(position: &Position) -> Vec<Piece> {
+    let mut left = Piece::set();
+    for cell in position.cells.iter() {
+        if let Cell::Up(p) | Cell::Down(p) = cell {
+            if let Some(i) = left.iter().position(|q| q == p) {
+                left.remove(i);
+            }
+        }
+    }
+    left
 }
 
 pub(super) fn other(seat: Seat) -> Seat {

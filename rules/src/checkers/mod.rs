@@ -12,6 +12,7 @@
 mod board;
 pub mod draughts;
 mod notation;
+mod record;
 pub mod state;
 mod table;
 mod turn;

@@ -29,7 +29,7 @@
 
 use super::{choose_scored, root_scores, Budget, Engine, Level, Sample, Search, WIN};
 use crate::banqi::board::{parse_square, square_name, Cell, Colour, Kind, Piece, Position, Step};
-use crate::banqi::{Action, Banqi, View, QUIET_PLY_LIMIT};
+use crate::banqi::{Action, Banqi, Event, State, View, QUIET_PLY_LIMIT};
 use crate::{Random, RuleError, Seat};
 
 /// A side's index in the search: red 0, black 1.
@@ -453,9 +453,10 @@ pub fn choose_step(seen: &Seen, level: Level, random: &mut dyn Random) -> Option
     choose_scored(&totals, level, 20, random)
 }
 
-/// Puzzles (docs/puzzles.md): only positions with nothing face down, so
-/// the one hidden state consistent with the view is the position itself.
-/// Seven plies: hard's iterations stop at nine, but its budget (50,000
+/// Puzzles (docs/puzzles.md): positions with nothing face down, where
+/// the one hidden state consistent with the view is the position itself,
+/// and positions with at most [`PUZZLE_FACE_DOWN`] pieces face down,
+/// proved in every way to lay them ([`arrangements`]). Seven plies: hard's iterations stop at nine, but its budget (50,000
 /// nodes a sampled world) seldom finishes more than five; an elephant's
 /// lead at every step, an advisor less a soldier over the start ends a
 /// line.
@@ -486,6 +487,53 @@ impl super::puzzles::Puzzles for Banqi {
         })
     }
 
+    /// The board as it lies, face-down pieces and all, with four face
+    /// down at most: few enough deals to prove a line in each.
+    fn world(state: &State, _solver: Seat) -> Option<World> {
+        let pos = state.position;
+        let down = (pos.cells.iter())
+            .filter(|c| matches!(c, Cell::Down(_)))
+            .count();
+        (pos.to_act.is_some() && down <= PUZZLE_FACE_DOWN).then(|| World::root(pos))
+    }
+
+    fn start_at(
+        state: &State,
+        solver: Seat,
+        _config: &crate::banqi::Config,
+    ) -> Option<crate::banqi::Config> {
+        let world = Self::world(state, solver)?;
+        Some(crate::banqi::Config {
+            position: Some(world.position.to_notation()),
+        })
+    }
+
+    /// §H: every way to lay the face-down pieces on the face-down squares
+    /// (what is face down is known: the set less the face-up and the
+    /// captured pieces, §B9), the opening's own first.
+    fn deals(opening: &[Event]) -> Vec<Vec<Event>> {
+        let Some(position) = started(opening) else {
+            return vec![opening.to_vec()];
+        };
+        arrangements(&position)
+            .into_iter()
+            .map(|p| with_position(opening, &p))
+            .collect()
+    }
+
+    /// The opening with its face-down squares emptied.
+    fn bare(opening: &[Event]) -> Option<Vec<Event>> {
+        let mut position = started(opening)?;
+        let mut any = false;
+        for cell in position.cells.iter_mut() {
+            if matches!(cell, Cell::Down(_)) {
+                *cell = Cell::Empty;
+                any = true;
+            }
+        }
+        any.then(|| with_position(opening, &position))
+    }
+
     fn action(mv: &Step) -> Action {
         match mv {
             Step::TurnUp(sq) => Action::TurnUp {
@@ -497,14 +545,18 @@ impl super::puzzles::Puzzles for Banqi {
         }
     }
 
-    /// The engines' matches for mining start with every piece face up,
-    /// shuffled (a custom §B9 position): a face-down piece could change
-    /// any line, so only open positions are mined, and the usual start
-    /// seldom leads to one (none in 5 minutes of matches).
+    /// Half the engines' matches for mining start as usual, where the
+    /// last few face-down pieces make the hidden puzzles; the other half
+    /// with every piece face up, shuffled (a custom §B9 position): the
+    /// usual start seldom leads to a position with nothing face down
+    /// (none in 5 minutes of matches).
     fn mining_start(
-        _config: &crate::banqi::Config,
+        config: &crate::banqi::Config,
         random: &mut dyn Random,
     ) -> crate::banqi::Config {
+        if random.below(2) == 0 {
+            return config.clone();
+        }
         let mut open = crate::banqi::shuffled(random);
         for cell in open.cells.iter_mut() {
             if let Cell::Down(p) = *cell {
@@ -532,6 +584,99 @@ impl super::puzzles::Puzzles for Banqi {
                 sign * value_of(p.kind)
             })
             .sum()
+    }
+}
+
+/// At most this many pieces face down in a puzzle (issue #68): 4! = 24
+/// deals to prove at most.
+pub const PUZZLE_FACE_DOWN: usize = 4;
+
+/// The position an opening starts from, when it names one.
+fn started(opening: &[Event]) -> Option<Position> {
+    opening.iter().find_map(|e| match e {
+        Event::Started {
+            position: Some(text),
+            ..
+        } => Position::from_notation(text).ok(),
+        _ => None,
+    })
+}
+
+/// `opening` started from `position` instead.
+fn with_position(opening: &[Event], position: &Position) -> Vec<Event> {
+    let face_down = (0..position.cells.len() as u8)
+        .filter(|sq| matches!(position.cells[*sq as usize], Cell::Down(_)))
+        .map(square_name)
+        .collect::<Vec<_>>();
+    (opening.iter())
+        .map(|e| match e {
+            Event::Started { first, .. } => Event::Started {
+                first: *first,
+                position: Some(position.to_notation()),
+                face_down: face_down.clone(),
+            },
+            other => other.clone(),
+        })
+        .collect()
+}
+
+/// Every distinct way to lay `position`'s face-down pieces on its
+/// face-down squares (two pieces alike swapped are one way), `position`
+/// itself first.
+pub fn arrangements(position: &Position) -> Vec<Position> {
+    let squares: Vec<usize> = (0..position.cells.len())
+        .filter(|sq| matches!(position.cells[*sq], Cell::Down(_)))
+        .collect();
+    // More face down than a puzzle holds: no puzzle is proved there, and
+    // listing its ways (10! for ten) would hold a request for ever.
+    if squares.len() > PUZZLE_FACE_DOWN {
+        return vec![*position];
+    }
+    let pieces: Vec<Piece> = (squares.iter())
+        .filter_map(|sq| match position.cells[*sq] {
+            Cell::Down(p) => Some(p),
+            _ => None,
+        })
+        .collect();
+    let mut out = vec![*position];
+    let mut laid = Vec::with_capacity(pieces.len());
+    lay(
+        &pieces,
+        &mut vec![false; pieces.len()],
+        &mut laid,
+        &mut |order| {
+            let mut p = *position;
+            for (sq, piece) in squares.iter().zip(order) {
+                p.cells[*sq] = Cell::Down(*piece);
+            }
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        },
+    );
+    out
+}
+
+/// Each order of `pieces` once, alike pieces not told apart.
+fn lay(
+    pieces: &[Piece],
+    used: &mut Vec<bool>,
+    laid: &mut Vec<Piece>,
+    each: &mut dyn FnMut(&[Piece]),
+) {
+    if laid.len() == pieces.len() {
+        return each(laid);
+    }
+    for i in 0..pieces.len() {
+        // A piece like one before it, still unused, would repeat an order.
+        if used[i] || (0..i).any(|j| !used[j] && pieces[j] == pieces[i]) {
+            continue;
+        }
+        used[i] = true;
+        laid.push(pieces[i]);
+        lay(pieces, used, laid, each);
+        laid.pop();
+        used[i] = false;
     }
 }
 

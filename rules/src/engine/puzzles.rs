@@ -12,9 +12,14 @@
 //! A puzzle is a new match set up from the position (each game's
 //! `position` option), so it names no players and carries no history; its
 //! opening events are kept, which fixes whatever the setup drew (Janggi's
-//! and Banqi's seats). Only positions the solver sees whole are mined
-//! ([`Puzzles::whole`]): hidden information must not bear on the answer
-//! (docs/puzzles.md says which positions that leaves per game).
+//! and Banqi's seats). Hidden information must not bear on the answer:
+//! a position is mined where the solver sees it whole
+//! ([`Puzzles::whole`]), or where what it hides can be laid out in few
+//! enough ways ([`Puzzles::deals`]: Banqi with four pieces face down at
+//! most) that the line is proved in every one of them, nothing of it
+//! revealed along the line, and the hidden pieces shown to matter
+//! ([`Puzzles::bare`]). docs/puzzles.md says which positions that leaves
+//! per game.
 //!
 //! The value of a position is the engine's ([`Search::value`]): what
 //! "keeps the win" means is the engines' judgement, searched deeper than
@@ -78,6 +83,36 @@ pub trait Puzzles: Engine {
 
     /// The configuration that starts a new match in `view`'s position.
     fn start_of(view: &Self::View, config: &Self::Config) -> Option<Self::Config>;
+
+    /// The position as the server knows it, searched whole, where a
+    /// puzzle may start or go on (what is hidden from the solver laid as
+    /// it lies: each of [`Puzzles::deals`] is searched so). By default
+    /// what `solver` sees whole: nothing hidden.
+    fn world(state: &Self::State, solver: Seat) -> Option<Self::Whole> {
+        Self::whole(&Self::view(state, Viewer::Seat(solver)))
+    }
+
+    /// The configuration that starts a new match at `state`, what it
+    /// hides laid as it lies; by default from `solver`'s view.
+    fn start_at(state: &Self::State, solver: Seat, config: &Self::Config) -> Option<Self::Config> {
+        Self::start_of(&Self::view(state, Viewer::Seat(solver)), config)
+    }
+
+    /// Every opening that differs from `opening` only in what its players
+    /// cannot see (§H: every hidden state consistent with their view),
+    /// `opening` first; it alone where nothing is hidden. A puzzle is
+    /// proved in each, and each attempt is dealt one of them.
+    fn deals(opening: &[Self::Event]) -> Vec<Vec<Self::Event>> {
+        vec![opening.to_vec()]
+    }
+
+    /// `opening` with what it hides taken off the board, if it hides
+    /// anything: where the line's first move is still the only one, the
+    /// hidden pieces did not matter and there is no puzzle.
+    fn bare(opening: &[Self::Event]) -> Option<Vec<Self::Event>> {
+        let _ = opening;
+        None
+    }
 
     /// The rules' action for an engine move.
     fn action(mv: &<Self::Whole as Search>::Move) -> Self::Action;
@@ -201,63 +236,122 @@ pub fn only_move<P: Search>(pos: &P, rule: &Rule, first: bool) -> Option<(P::Mov
     Some((best.clone(), value, lead))
 }
 
-/// The puzzle set up from `opening` for `seats` seats, if the seat to
-/// move there has a forced line.
-pub fn prove<G: Puzzles>(opening: Vec<G::Event>, seats: usize) -> Option<Found> {
-    let rule = G::RULE;
+/// The most deals a puzzle is proved in: the 4! ways to lay four Banqi
+/// pieces face down.
+pub const MOST_DEALS: usize = 24;
+
+fn replay<G: Game>(events: &[G::Event]) -> Option<G::State> {
     let mut state = G::State::default();
-    for event in &opening {
+    for event in events {
         G::apply(&mut state, event).ok()?;
     }
-    let solver = turn_of(&G::to_act(&state))?;
-    let whole = |state: &G::State| G::whole(&G::view(state, Viewer::Seat(solver)));
-    let start = whole(&state)?;
-    let side = start.mover();
-    let start_value = start.value(side);
-    let start_material = G::material(&start, side);
+    Some(state)
+}
+
+/// Nothing the deals differ in has come out: the solver's view is the
+/// same in every deal, and as much is hidden from them as at the start
+/// (no turn-up, by anyone, along the line).
+fn alike<G: Game>(states: &[G::State], solver: Seat, hidden: usize) -> Option<()> {
+    let seen = |s: &G::State| json(&G::view(s, Viewer::Seat(solver)));
+    let first = seen(&states[0]);
+    states
+        .iter()
+        .all(|s| seen(s) == first && G::secrets(s, Viewer::Seat(solver)).len() == hidden)
+        .then_some(())
+}
+
+/// The puzzle set up from `opening` for `seats` seats, if the seat to
+/// move there has a forced line, the same in every deal of what the
+/// opening hides ([`Puzzles::deals`]).
+pub fn prove<G: Puzzles>(opening: Vec<G::Event>, seats: usize) -> Option<Found> {
+    let rule = G::RULE;
+    let deals = G::deals(&opening);
+    if deals.len() > MOST_DEALS {
+        return None;
+    }
+    let mut states = (deals.iter().map(|d| replay::<G>(d))).collect::<Option<Vec<_>>>()?;
+    let solver = turn_of(&G::to_act(&states[0]))?;
+    let hidden = G::secrets(&states[0], Viewer::Seat(solver)).len();
+    let worlds = |states: &[G::State]| {
+        (states.iter().map(|s| G::world(s, solver))).collect::<Option<Vec<_>>>()
+    };
+    let starts = worlds(&states)?;
+    let side = starts[0].mover();
+    let start_values: Vec<i32> = starts.iter().map(|p| p.value(side)).collect();
+    // Every deal holds the same pieces: the same material.
+    let start_material = G::material(&starts[0], side);
     let mut random = SplitMix64::new(52);
     let mut line = Vec::new();
     let mut least = rule.decisive;
     for k in 0..MOST_SOLVER_MOVES {
-        let pos = whole(&state)?;
-        let (mv, value, lead) = only_move(&pos, &rule, k == 0)?;
-        if k == 0 && value <= WIN / 2 && value < start_value + rule.decisive {
-            return None;
+        let mut chosen: Option<G::Action> = None;
+        let mut values = Vec::with_capacity(states.len());
+        for (pos, start_value) in worlds(&states)?.iter().zip(&start_values) {
+            let (mv, value, lead) = only_move(pos, &rule, k == 0)?;
+            if k == 0 && value <= WIN / 2 && value < start_value + rule.decisive {
+                return None;
+            }
+            let action = G::action(&mv);
+            // One answer, whatever lies hidden.
+            if chosen.as_ref().is_some_and(|c| json(c) != json(&action)) {
+                return None;
+            }
+            // Whether the hidden pieces matter is known from the first
+            // deal's first move: asked before the other deals are proved,
+            // it spares most of the work of a mined candidate.
+            if k == 0 && chosen.is_none() && !matters::<G>(&opening, &action) {
+                return None;
+            }
+            chosen.get_or_insert(action);
+            least = least.min(lead);
+            values.push(value);
         }
-        least = least.min(lead);
-        let action = G::action(&mv);
-        play::<G>(&mut state, solver, &action, &mut random)?;
+        let action = chosen?;
+        for state in states.iter_mut() {
+            play::<G>(state, solver, &action, &mut SplitMix64::new(0))?;
+        }
+        alike::<G>(&states, solver, hidden)?;
         line.push(Step {
             seat: solver,
             action: json(&action),
         });
-        if let Some(outcome) = G::outcome(&state) {
+        if let Some(outcome) = G::outcome(&states[0]) {
             let won = outcome.winners.contains(&solver) && outcome.winners.len() < seats;
             return won.then(|| found::<G>(opening, seats, solver, line, Goal::Win, least));
         }
         // Two players: a gain must hold whatever the one reply, not only
         // after the hard engine's (whose ties are broken at random).
-        let worst = (seats == 2)
-            .then(|| least_material::<G>(&state, solver, side))
-            .flatten();
+        let worst = match seats {
+            2 => (states.iter())
+                .filter_map(|s| least_material::<G>(s, solver, side))
+                .min(),
+            _ => None,
+        };
         let mut replies = Vec::new();
-        while let Some(seat) = turn_of(&G::to_act(&state)).filter(|s| *s != solver) {
-            let view = G::view(&state, Viewer::Seat(seat));
+        while let Some(seat) = turn_of(&G::to_act(&states[0])).filter(|s| *s != solver) {
+            let view = G::view(&states[0], Viewer::Seat(seat));
             let reply = G::decide(&view, seat, Level::Puzzle, &mut random).ok()?;
-            play::<G>(&mut state, seat, &reply, &mut random)?;
+            for state in states.iter_mut() {
+                play::<G>(state, seat, &reply, &mut SplitMix64::new(0))?;
+            }
+            alike::<G>(&states, solver, hidden)?;
             replies.push(Step {
                 seat,
                 action: json(&reply),
             });
-            if G::outcome(&state).is_some() {
+            if G::outcome(&states[0]).is_some() {
                 return None;
             }
         }
-        turn_of(&G::to_act(&state)).filter(|s| *s == solver)?;
-        let held = G::material(&whole(&state)?, side).min(worst.unwrap_or(i32::MAX));
+        turn_of(&G::to_act(&states[0])).filter(|s| *s == solver)?;
         // A gain is material held that the engine also rates above the
-        // start (the independent check holds a line to both).
-        if value <= WIN / 2 && held >= start_material + rule.decisive && value > start_value {
+        // start (the independent check holds a line to both), in every deal.
+        let ends = worlds(&states)?;
+        let gained = (ends.iter().zip(&values).zip(&start_values)).all(|((end, value), start)| {
+            let held = G::material(end, side).min(worst.unwrap_or(i32::MAX));
+            *value <= WIN / 2 && held >= start_material + rule.decisive && value > start
+        });
+        if gained {
             return Some(found::<G>(opening, seats, solver, line, Goal::Gain, least));
         }
         line.extend(replies);
@@ -265,11 +359,58 @@ pub fn prove<G: Puzzles>(opening: Vec<G::Event>, seats: usize) -> Option<Found> 
     None
 }
 
+/// Whether what `opening` hides bears on its line (docs/puzzles.md,
+/// "Banqi's hidden pieces"): with it taken off the board
+/// ([`Puzzles::bare`]) the line's `first` move is no longer the only one:
+/// it is not legal there, or another move comes within the margin of it
+/// at the rule's depth. A search that runs out of nodes shows nothing.
+/// An opening that hides nothing has nothing to show.
+fn matters<G: Puzzles>(opening: &[G::Event], first: &G::Action) -> bool {
+    let Some(bare) = G::bare(opening) else {
+        return true;
+    };
+    let rule = G::RULE;
+    let Some(pos) = replay::<G>(&bare).and_then(|s| {
+        let solver = turn_of(&G::to_act(&s))?;
+        G::world(&s, solver)
+    }) else {
+        return false;
+    };
+    let mut moves = Vec::new();
+    pos.moves(&mut moves);
+    let Some(at) = moves
+        .iter()
+        .position(|m| json(&G::action(m)) == json(first))
+    else {
+        return true;
+    };
+    let (root, deep) = (pos.mover(), rule.depth - 1);
+    let mut budget = Budget::new(rule.nodes);
+    let Some(value) = minimax(
+        &pos.play(&moves[at]),
+        root,
+        deep,
+        i32::MIN + 1,
+        i32::MAX - 1,
+        &mut budget,
+    ) else {
+        return false;
+    };
+    let bound = value - rule.margin;
+    for (_, other) in moves.iter().enumerate().filter(|(i, _)| *i != at) {
+        match minimax(&pos.play(other), root, deep, bound, bound + 1, &mut budget) {
+            Some(score) if score > bound => return true,
+            Some(_) => {}
+            None => return false,
+        }
+    }
+    false
+}
+
 /// `side`'s least material after any one legal reply of the seat owing
 /// one in `state` (none if the solver owes it, or nothing is whole).
 fn least_material<G: Puzzles>(state: &G::State, solver: Seat, side: usize) -> Option<i32> {
     let seat = turn_of(&G::to_act(state)).filter(|s| *s != solver)?;
-    let whole = |state: &G::State| G::whole(&G::view(state, Viewer::Seat(solver)));
     let mut least = None;
     for reply in G::legal_actions(state, seat) {
         if super::is_talk(&json(&reply)) {
@@ -277,7 +418,7 @@ fn least_material<G: Puzzles>(state: &G::State, solver: Seat, side: usize) -> Op
         }
         let mut next = state.clone();
         play::<G>(&mut next, seat, &reply, &mut SplitMix64::new(0))?;
-        let held = G::material(&whole(&next)?, side);
+        let held = G::material(&G::world(&next, solver)?, side);
         least = Some(least.map_or(held, |l: i32| l.min(held)));
     }
     least
@@ -334,8 +475,7 @@ pub fn mine<G: Puzzles>(
         let Some(seat) = turn_of(&G::to_act(&state)) else {
             continue;
         };
-        let view = G::view(&state, Viewer::Seat(seat));
-        let Some(pos) = G::whole(&view) else {
+        let Some(pos) = G::world(&state, seat) else {
             continue;
         };
         let scored = root_scores(&pos, rule.scan, &mut Budget::new(rule.nodes / 8));
@@ -346,7 +486,7 @@ pub fn mine<G: Puzzles>(
         if !left || !lone {
             continue;
         }
-        let Some(config) = G::start_of(&view, config) else {
+        let Some(config) = G::start_at(&state, seat, config) else {
             continue;
         };
         // A position the game cannot start a match from (four-player

@@ -14,6 +14,7 @@ pub mod board;
 pub mod cards;
 mod notation;
 pub mod puzzle;
+mod record;
 pub mod state;
 mod turn;
 

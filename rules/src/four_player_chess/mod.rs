@@ -24,6 +24,7 @@ mod attacks;
 pub mod board;
 mod moves;
 mod notation;
+mod record;
 pub mod state;
 mod turn;
 

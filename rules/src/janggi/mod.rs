@@ -16,6 +16,7 @@
 mod attacks;
 pub mod board;
 mod notation;
+mod record;
 pub mod state;
 mod turn;
 

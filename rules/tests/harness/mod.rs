@@ -447,12 +447,7 @@ pub fn perft_row(line: &str) -> Option<(&str, usize, u64)> {
 /// is not another puzzle. All of them, or with `PUZZLES_CHECKED=n` every
 /// `len / n`-th, about n spread over the file.
 pub fn mined(file: &str, least: usize) -> Vec<posthorn_rules::puzzles::Found> {
-    let path = format!("{}/puzzles/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let all: Vec<posthorn_rules::puzzles::Found> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let all = mined_all(file);
     let distinct: std::collections::BTreeSet<String> =
         (all.iter()).map(|p| p.events[0].to_string()).collect();
     assert!(
@@ -461,9 +456,42 @@ pub fn mined(file: &str, least: usize) -> Vec<posthorn_rules::puzzles::Found> {
         distinct.len(),
         all.len()
     );
+    sampled(all)
+}
+
+/// Every puzzle of `rules/puzzles/<file>`, one a line.
+pub fn mined_all(file: &str) -> Vec<posthorn_rules::puzzles::Found> {
+    let path = format!("{}/puzzles/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// All of `all`, or (`PUZZLES_CHECKED=n`) about n of them, evenly spread.
+pub fn sampled<T>(all: Vec<T>) -> Vec<T> {
+    sampled_by(all, |n| n)
+}
+
+/// All of `all`, or about `part(n)` of them (at least one) when
+/// `PUZZLES_CHECKED=n`: a costlier check takes a smaller part.
+/// `PUZZLES_FROM=k` leaves out the first k and `PUZZLES_UNTIL=k` those
+/// from k on (a new batch appended to a file is checked alone, in parts
+/// at once, before it is kept).
+pub fn sampled_by<T>(all: Vec<T>, part: impl Fn(usize) -> usize) -> Vec<T> {
+    let bound = |name: &str| {
+        std::env::var(name)
+            .ok()
+            .and_then(|n| n.parse::<usize>().ok())
+    };
+    let (from, until) = (bound("PUZZLES_FROM").unwrap_or(0), bound("PUZZLES_UNTIL"));
+    let all: Vec<T> = (all.into_iter().enumerate())
+        .filter(|(i, _)| *i >= from && until.is_none_or(|u| *i < u))
+        .map(|(_, t)| t)
+        .collect();
     let every = std::env::var("PUZZLES_CHECKED")
         .ok()
         .and_then(|n| n.parse::<usize>().ok())
-        .map_or(1, |n| (all.len() / n.max(1)).max(1));
+        .map_or(1, |n| (all.len() / part(n).max(1)).max(1));
     all.into_iter().step_by(every).collect()
 }

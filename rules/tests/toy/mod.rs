@@ -202,6 +202,31 @@ impl Puzzles for Pebbles {
     }
 }
 
+/// Every game in a `games!` list writes records: the toy's a take a word.
+impl posthorn_rules::records::Records for Pebbles {
+    const EXTENSION: &'static str = "txt";
+
+    fn tags(
+        _start: &State,
+        _end: &State,
+        header: &posthorn_rules::records::Header,
+    ) -> Vec<(&'static str, String)> {
+        vec![("Game", "Pebbles".into()), ("Site", header.site.clone())]
+    }
+
+    fn word(_before: &State, event: &Event) -> Option<(usize, String)> {
+        match event {
+            Event::Took { seat, count } => Some((seat.index(), format!("take{count}"))),
+            _ => None,
+        }
+    }
+
+    fn action(word: &str) -> Option<Action> {
+        let count = word.strip_prefix("take")?.parse().ok()?;
+        Some(Action::Take { count })
+    }
+}
+
 /// Every game in a `games!` list has first steps; the toy teaches none.
 impl Lessons for Pebbles {
     fn lessons() -> Vec<Lesson> {

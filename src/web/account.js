@@ -2,7 +2,7 @@
 // ways to sign in (password, Google, Apple), downloading my data and
 // deleting the account; and the public page that says what a deletion
 // erases and keeps (/account-deletion, linked from the app stores).
-import { api, el, form, link, local, replace, saveFile, say, session, show, t } from "./core.js";
+import { api, el, form, link, local, replace, saveButton, say, session, show, t } from "./core.js";
 import { identityFailed, providerButtons, providerName, signInProviders } from "./identity.js";
 
 /// What came back from a provider for settings (linked, or refused),
@@ -166,20 +166,9 @@ export async function linkReturned(proof, flow) {
 /// read with the access token (a link could not carry it) and saved
 /// under the name the service gives it.
 function myDataCard() {
-  const said = statusLine();
-  const download = el("button", { type: "button", class: "secondary", "data-action": "download_my_data", on: { click: async () => {
-    download.disabled = true;
-    try {
-      await saveFile("/v1/me/export", "application/json", "posthorn.json");
-      said.textContent = t("downloaded");
-    } catch (error) {
-      said.textContent = t("error") + ": " + error.message;
-    } finally {
-      download.disabled = false;
-    }
-  } } }, t("download_my_data"));
+  const { button, said } = saveButton(t("download_my_data"), "/v1/me/export", "application/json", "posthorn.json", { "data-action": "download_my_data" });
   return el("section", { class: "card", "data-my-data": true }, el("h2", {}, t("my_data")),
-    el("p", { class: "muted" }, t("my_data_why")), download, said);
+    el("p", { class: "muted" }, t("my_data_why")), button, el("p", {}, said));
 }
 
 /// Deleting the account (issue #47, item 6), confirmed as the service

@@ -375,10 +375,28 @@ export function askedFirst(label, cost, yes, run, attrs) {
   return box;
 }
 
+/// A button that saves what `path` answers as a file, and `said`, where
+/// it says how that went: `{button, said}` (my data, a match's record).
+export function saveButton(label, path, type, fallback, attrs) {
+  const said = el("span", { class: "muted", role: "status" });
+  const button = el("button", Object.assign({ type: "button", class: "secondary", on: { click: async () => {
+    button.disabled = true;
+    try {
+      await saveFile(path, type, fallback);
+      said.textContent = t("downloaded");
+    } catch (error) {
+      said.textContent = t("error") + ": " + error.message;
+    } finally {
+      button.disabled = false;
+    }
+  } } }, attrs || {}), label);
+  return { button, said };
+}
+
 /// Saves what `path` answers as a file, under the name the service gives
 /// it (`fallback` else): read with the access token, which a link could
-/// not carry (my data, a match's record).
-export async function saveFile(path, type, fallback) {
+/// not carry.
+async function saveFile(path, type, fallback) {
   const reply = await api("GET", path);
   const named = /filename="([^"]+)"/.exec(reply.headers.get("content-disposition") || "");
   const url = URL.createObjectURL(new Blob([reply.text], { type }));

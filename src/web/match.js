@@ -3,7 +3,7 @@
 // actions, the move list and a step-by-step replay of a finished match.
 // It reloads by the event feed (`events?after=`) and the match's ETag,
 // when the live channel says the match changed (live.js) or by polling.
-import { againstComputer, api, askedFirst, countdown, displayName, el, gameName, go, keepRead, local, saveFile, say, session, show, t } from "./core.js";
+import { againstComputer, api, askedFirst, countdown, displayName, el, gameName, go, keepRead, local, saveButton, say, session, show, t } from "./core.js";
 import { startTerms, statusLine } from "./pages.js";
 import * as Games from "./games.js";
 import { squareGrid } from "./boards.js";
@@ -584,18 +584,8 @@ function finishedBar(state) {
 function recordButton(state) {
   const m = state.match;
   if (m.status !== "finished") return null;
-  const said = el("span", { class: "muted", role: "status" });
-  const button = el("button", { type: "button", class: "secondary", "data-action": "download_record", on: { click: async () => {
-    button.disabled = true;
-    try {
-      await saveFile("/v1/matches/" + m.id + "/record", "text/plain", "posthorn-" + m.game + ".txt");
-      said.textContent = t("downloaded");
-    } catch (error) {
-      said.textContent = t("error") + ": " + error.message;
-    } finally {
-      button.disabled = false;
-    }
-  } } }, t("download_record"));
+  const { button, said } = saveButton(t("download_record"), "/v1/matches/" + m.id + "/record", "text/plain",
+    "posthorn-" + m.game + ".txt", { "data-action": "download_record" });
   return el("p", { class: "record" }, button, " ", said);
 }
 

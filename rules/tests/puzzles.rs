@@ -23,8 +23,7 @@
 //!
 //! `PUZZLES_CHECKED=n` checks every puzzle whose index is a multiple of
 //! `len / n` (CI's small data); unset, all of them. Every file holds 365
-//! distinct puzzles at least (a year of dailies), four-player chess's 200
-//! until its set grows (docs/puzzles.md).
+//! distinct puzzles at least: a year of dailies (docs/puzzles.md).
 
 mod harness;
 mod toy;
@@ -399,7 +398,7 @@ fn mined_janggi_puzzles_hold_in_a_deeper_search() {
 
 #[test]
 fn mined_four_player_chess_puzzles_hold_in_a_deeper_search() {
-    check_all::<four_player_chess::FourPlayerChess>("four_player_chess.jsonl", 200, whole_games);
+    check_all::<four_player_chess::FourPlayerChess>("four_player_chess.jsonl", 365, whole_games);
 }
 
 /// §H, §B9: the hidden states consistent with a Banqi view: the pieces

@@ -1,8 +1,9 @@
 //! The rules crate keeps floors, as the service does (its
 //! `tests/service/layers.rs`): each top-level module of `rules/src` imports
 //! modules of its own floor or below, never above, and none import each
-//! other round a circle. Lowest first: 0 `contract`, `grid` (the `Game`
-//! trait and what games share); 1 the games; 2 what is built over them,
+//! other round a circle. Lowest first: 0 `contract`, `grid`, `records`
+//! (the `Game` trait, what games share, and the records each game
+//! writes: the generic part and the `Records` trait); 1 the games; 2 what is built over them,
 //! `engine` (with `engine::puzzles`, lines its search proves forced),
 //! `listing`, `lessons`; 3 `dispatch`, the JSON face of every per-game call.
 //! The crate root composes them: its `games!` generates `GameId` and
@@ -23,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// The floors, lowest first.
 const FLOORS: [&str; 4] = [
-    "contract grid",
+    "contract grid records",
     "checkers flipchess janggi banqi four_player_chess",
     "engine listing lessons",
     "dispatch",

@@ -32,6 +32,15 @@ pub struct Header {
 }
 
 impl Header {
+    /// The tags every record opens with: PGN's event, site and date.
+    pub fn common(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("Event", "Posthorn correspondence".into()),
+            ("Site", self.site.clone()),
+            ("Date", self.date.clone()),
+        ]
+    }
+
     /// The name of whoever sat at `seat`.
     pub fn name(&self, seat: Seat) -> String {
         self.names

@@ -111,7 +111,12 @@ fn game_of(row: &PuzzleRow) -> Result<GameId, Error> {
 fn board(row: &PuzzleRow, solver: Uuid, line: &[Step], step: usize) -> Result<MatchState, Error> {
     let game = game_of(row)?;
     let events = row.events.as_array().cloned().unwrap_or_default();
-    let mut deals = game.puzzle_deals(&events).map_err(Error::Rule)?;
+    // A game that hides nothing has one deal, the puzzle's own: no need
+    // to lay it out again on every move.
+    let mut deals = match game.about().hides {
+        true => game.puzzle_deals(&events).map_err(Error::Rule)?,
+        false => Vec::new(),
+    };
     let events = match deals.len() {
         0 => events,
         n => deals.swap_remove(deal_for(solver, row.id, n)),

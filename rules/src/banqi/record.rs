@@ -14,14 +14,12 @@ impl Records for Banqi {
 
     fn tags(start: &State, end: &State, header: &Header) -> Vec<(&'static str, String)> {
         let second = Seat(1 - start.first.0);
-        let mut tags = vec![
-            ("Game", "Banqi".into()),
-            ("Event", "Posthorn correspondence".into()),
-            ("Site", header.site.clone()),
-            ("Date", header.date.clone()),
+        let mut tags = vec![("Game", "Banqi".into())];
+        tags.extend(header.common());
+        tags.extend([
             ("First", header.name(start.first)),
             ("Second", header.name(second)),
-        ];
+        ]);
         if let Some(colour) = end.colour_of(start.first) {
             tags.push(("FirstColour", format!("{colour:?}").to_lowercase()));
         }

@@ -25,10 +25,8 @@ impl Records for Checkers {
     fn tags(start: &State, end: &State, header: &Header) -> Vec<(&'static str, String)> {
         // Seat 0 plays Black and seat 1 White (§C1).
         let result = Checkers::outcome(end).map_or("*".into(), |o| Self::result(end, &o));
-        vec![
-            ("Event", "Posthorn correspondence".into()),
-            ("Site", header.site.clone()),
-            ("Date", header.date.clone()),
+        let mut tags = header.common();
+        tags.extend([
             ("Round", "-".into()),
             ("White", header.name(crate::Seat(1))),
             ("Black", header.name(crate::Seat(0))),
@@ -36,7 +34,8 @@ impl Records for Checkers {
             ("GameType", game_type(start.variant).to_string()),
             ("SetUp", "1".into()),
             ("FEN", Checkers::view(start, Viewer::Spectator).position),
-        ]
+        ]);
+        tags
     }
 
     fn word(_before: &State, event: &Event) -> Option<(usize, String)> {

@@ -32,14 +32,12 @@ impl Records for FlipChess {
 
     fn tags(start: &State, end: &State, header: &Header) -> Vec<(&'static str, String)> {
         let black = Seat(1 - start.started_white.0);
-        let mut tags = vec![
-            ("Game", "FlipChess".into()),
-            ("Event", "Posthorn correspondence".into()),
-            ("Site", header.site.clone()),
-            ("Date", header.date.clone()),
+        let mut tags = vec![("Game", "FlipChess".into())];
+        tags.extend(header.common());
+        tags.extend([
             ("White", header.name(start.started_white)),
             ("Black", header.name(black)),
-        ];
+        ]);
         if let Some(o) = FlipChess::outcome(end) {
             tags.push(("Result", Self::result(end, &o)));
         }

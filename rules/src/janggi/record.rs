@@ -15,10 +15,8 @@ impl Records for Janggi {
     fn tags(start: &State, end: &State, header: &Header) -> Vec<(&'static str, String)> {
         let han = crate::Seat(1 - start.cho.0);
         let result = Janggi::outcome(end).map_or("*".into(), |o| Self::result(end, &o));
-        vec![
-            ("Event", "Posthorn correspondence".into()),
-            ("Site", header.site.clone()),
-            ("Date", header.date.clone()),
+        let mut tags = header.common();
+        tags.extend([
             ("Round", "-".into()),
             ("White", header.name(start.cho)),
             ("Black", header.name(han)),
@@ -26,7 +24,8 @@ impl Records for Janggi {
             ("Variant", "janggi".into()),
             ("SetUp", "1".into()),
             ("FEN", start.position.to_fen()),
-        ]
+        ]);
+        tags
     }
 
     /// Cho (side 0) is written first.

@@ -51,6 +51,9 @@ pub struct Config {
     /// (docs/bots.md, "In the service"); default half the cores, at least
     /// one.
     pub bot_threads: usize,
+    /// `POSTHORN_ANALYSIS_NODES`: the nodes an analysis spends on each play
+    /// (docs/analysis.md, "Effort"); default the rules' `Effort::SERVICE`.
+    pub analysis_nodes: u64,
     /// `POSTHORN_JOB_LEASE_SECONDS`: how long a claimed one-off job is held
     /// before another instance may take it (a crashed worker's job).
     pub job_lease_seconds: i64,
@@ -331,6 +334,7 @@ impl Default for Config {
             bot_threads: std::thread::available_parallelism()
                 .map_or(1, |n| n.get() / 2)
                 .max(1),
+            analysis_nodes: posthorn_rules::engine::analysis::Effort::SERVICE.nodes,
             job_lease_seconds: 60,
             drain_seconds: 2,
             shutdown_seconds: 20,
@@ -399,6 +403,8 @@ impl Config {
             puzzle_pool: number("POSTHORN_PUZZLE_POOL", 100)?,
             bot_threads: number("POSTHORN_BOT_THREADS", d.bot_threads as u64)?.clamp(1, 64)
                 as usize,
+            analysis_nodes: number("POSTHORN_ANALYSIS_NODES", d.analysis_nodes)?
+                .clamp(1, 100_000_000),
             job_lease_seconds: number("POSTHORN_JOB_LEASE_SECONDS", d.job_lease_seconds as u64)?
                 .clamp(1, 86_400) as i64,
             drain_seconds: number("POSTHORN_DRAIN_SECONDS", d.drain_seconds)?.min(300),

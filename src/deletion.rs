@@ -21,7 +21,8 @@ use uuid::Uuid;
 /// beside the code that writes its tables; forgetting runs them phase by
 /// phase, in this order within a phase (the account row last). The export
 /// holds what each says it does (`tests/service/personal_data.rs`).
-pub const OWNERS: [Owner; 20] = [
+pub const OWNERS: [Owner; 21] = [
+    crate::sharing::PERSONAL,
     crate::ratings::board::PERSONAL,
     crate::matches::conditional::PERSONAL,
     crate::puzzles::history::PERSONAL,

@@ -58,6 +58,9 @@ pub struct Export {
     pub puzzles: crate::puzzles::history::PuzzleHistory,
     /// The first steps I completed.
     pub lessons: Vec<crate::lessons::ExportedStep>,
+    /// The share links I made that still open (issue #69), each with its
+    /// address on this service.
+    pub share_links: Vec<crate::sharing::ShareLink>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -95,6 +98,7 @@ pub fn export(
     user: Uuid,
     session: Uuid,
     now: DateTime<Utc>,
+    site: &str,
     random: &mut dyn Random,
 ) -> Result<Export, Error> {
     Ok(Export {
@@ -120,6 +124,7 @@ pub fn export(
         addresses_left: crate::accounts::email_undos::export(conn, user)?,
         puzzles: crate::puzzles::history::export(conn, user)?,
         lessons: crate::lessons::export(conn, user)?,
+        share_links: crate::sharing::made_by(conn, user, site)?,
     })
 }
 

@@ -38,18 +38,30 @@ pub enum Lane {
     /// Work nobody waits for (puzzle mining): the hard searches' threads
     /// take it only when none of theirs is due (`Lane::claims`).
     Spare = 3,
+    /// Analyses a player asked for (docs/analysis.md): the hard searches'
+    /// threads take them when no computer reply is due, before spare
+    /// work, so a person's game never waits behind an analysis.
+    Review = 4,
 }
 
 impl Lane {
-    pub const ALL: [Lane; 4] = [Lane::Quick, Lane::Light, Lane::Heavy, Lane::Spare];
+    pub const ALL: [Lane; 5] = [
+        Lane::Quick,
+        Lane::Light,
+        Lane::Heavy,
+        Lane::Review,
+        Lane::Spare,
+    ];
 
-    /// The lanes a runner of this lane claims from, its own first: the
-    /// hard searches' threads take spare work when no search is due.
+    /// The lanes a runner of this lane claims from, in the order it
+    /// prefers them, its own first: the hard searches' threads take an
+    /// analysis when no search is due, and spare work after that.
     pub fn claims(self) -> &'static [Lane] {
         match self {
             Lane::Quick => &[Lane::Quick],
             Lane::Light => &[Lane::Light],
-            Lane::Heavy => &[Lane::Heavy, Lane::Spare],
+            Lane::Heavy => &[Lane::Heavy, Lane::Review, Lane::Spare],
+            Lane::Review => &[Lane::Review, Lane::Spare],
             Lane::Spare => &[Lane::Spare],
         }
     }
@@ -294,7 +306,7 @@ pub fn claim(
 /// (`computer::budget::SPENT`), so the claim stays one statement.
 pub struct Spent(pub &'static str);
 
-/// The claim's choice: `$1` lanes, `$2` now, `$3` attempts, `$4` the
+/// The claim's choice: `$1` lanes, the preferred first, `$2` now, `$3` attempts, `$4` the
 /// budget window's start, `$5`, `$6` and `$7` the budgets per player, per
 /// address and per IPv6 /48 (docs/abuse.md, "Limits that hold") in
 /// milliseconds, with [`Spent`] between the two halves. A job for nobody
@@ -305,7 +317,7 @@ const CLAIM_WHERE: &str = "\
       AND j.run_at <= $2 AND j.attempts < $3 \
       AND (j.leased_until IS NULL OR j.leased_until <= $2) \
       AND (j.owner IS NULL OR (mine.spent < $5 AND here.spent < $6 AND wide.spent < $7)) \
-    ORDER BY j.lane, greatest(mine.spent, here.spent), j.run_at \
+    ORDER BY array_position($1, j.lane), greatest(mine.spent, here.spent), j.run_at \
     LIMIT 1 FOR UPDATE OF j SKIP LOCKED";
 
 /// The claimed `job` is done; false when its lease was lost to another
@@ -382,6 +394,27 @@ pub fn forget_payload(conn: &mut PgConnection, id: i64) -> Result<(), Error> {
         .set(jobs::payload.eq(serde_json::json!({})))
         .execute(conn)?;
     Ok(())
+}
+
+/// Whether the job of `key` failed every attempt (and was not revived).
+pub fn has_failed(conn: &mut PgConnection, key: &str) -> Result<bool, Error> {
+    Ok(diesel::select(diesel::dsl::exists(
+        jobs::table
+            .filter(jobs::key.eq(key))
+            .filter(jobs::failed_at.is_not_null()),
+    ))
+    .get_result(conn)?)
+}
+
+/// Remove the job of `key` if it failed every attempt: the work is to be
+/// begun again under the same key.
+pub fn forget_failed(conn: &mut PgConnection, key: &str) -> Result<usize, Error> {
+    Ok(diesel::delete(
+        jobs::table
+            .filter(jobs::key.eq(key))
+            .filter(jobs::failed_at.is_not_null()),
+    )
+    .execute(conn)?)
 }
 
 /// The jobs of `kind` recorded as failed between `within` and `after`.

@@ -1,6 +1,26 @@
 //! Diesel table definitions, matching `migrations/`.
 
 diesel::table! {
+    match_shares (token) {
+        token -> Text,
+        match_id -> Uuid,
+        created_by -> Uuid,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    analyses (match_id) {
+        match_id -> Uuid,
+        requested_at -> Timestamptz,
+        judged_to -> Int4,
+        plies -> Jsonb,
+        done_at -> Nullable<Timestamptz>,
+        result -> Nullable<Jsonb>,
+    }
+}
+
+diesel::table! {
     users (id) {
         id -> Uuid,
         username -> Text,

@@ -235,6 +235,40 @@ pub fn record<G: crate::records::Records>(
     crate::records::write::<G>(&events, header)
 }
 
+/// The board `view` shows, to draw: the view read into the game's own
+/// type first, so a picture is made of nothing else.
+pub fn drawing<G: crate::drawing::Drawn>(
+    view: &Value,
+) -> Result<crate::drawing::Drawing, RuleError> {
+    Ok(G::drawing(&from_json::<G::View>("view", view)?))
+}
+
+/// A match's frames as `viewer` sees them ([`crate::drawing::frames`]).
+pub fn frames<G: crate::drawing::Drawn>(
+    events: &[Value],
+    viewer: Viewer,
+) -> Result<Vec<crate::drawing::Drawing>, RuleError> {
+    let events = events
+        .iter()
+        .map(|e| from_json::<G::Event>("event", e))
+        .collect::<Result<Vec<_>, _>>()?;
+    crate::drawing::frames::<G>(&events, viewer)
+}
+
+/// The plays `range` of a match's whole log judged at `effort`
+/// ([`crate::engine::analysis`]).
+pub fn judge_plays<G: crate::engine::analysis::Analyse>(
+    events: &[Value],
+    effort: crate::engine::analysis::Effort,
+    range: std::ops::Range<usize>,
+) -> Result<crate::engine::analysis::Judged, RuleError> {
+    let events = events
+        .iter()
+        .map(|e| from_json::<G::Event>("event", e))
+        .collect::<Result<Vec<_>, _>>()?;
+    crate::engine::analysis::judge_plays::<G>(&events, effort, range)
+}
+
 /// Every opening a puzzle's `events` allow, as the proof covers them
 /// ([`crate::engine::puzzles::Puzzles::deals`]): the puzzle's own first.
 pub fn puzzle_deals<G: crate::engine::puzzles::Puzzles>(

@@ -68,6 +68,7 @@ pub mod banqi;
 pub mod checkers;
 pub mod contract;
 pub mod dispatch;
+pub mod drawing;
 pub mod engine;
 pub mod flipchess;
 pub mod four_player_chess;
@@ -94,9 +95,11 @@ pub use serde_json;
 /// `MatchState` (one variant per game, every contract call dispatched to
 /// [`dispatch`]). `games! { Checkers => checkers::Checkers, … }`; each line
 /// is a variant name and a type implementing [`Game`],
-/// [`engine::Engine`], [`puzzles::Puzzles`] and [`lessons::Lessons`] (every
-/// game has a computer opponent, says which of its positions can be
-/// puzzles, and has its first steps). Still no trait
+/// [`engine::Engine`], [`puzzles::Puzzles`], [`lessons::Lessons`],
+/// [`records::Records`], [`engine::analysis::Analyse`] and
+/// [`drawing::Drawn`] (every game has a computer opponent, says which of
+/// its positions can be puzzles, has its first steps, its records, its
+/// analysis and its pictures). Still no trait
 /// objects (`docs/design.md` §2). Tests may call it with a list of their own.
 #[macro_export]
 macro_rules! games {
@@ -194,6 +197,51 @@ macro_rules! games {
                         <$G as $crate::records::Records>::EXTENSION,
                     ))),+
                 }
+            }
+
+            /// The board a view shows, to draw ([`crate::drawing`]).
+            pub fn drawing(
+                self,
+                view: &$crate::serde_json::Value,
+            ) -> Result<$crate::drawing::Drawing, $crate::RuleError> {
+                match self {
+                    $(GameId::$Id => $crate::dispatch::drawing::<$G>(view)),+
+                }
+            }
+
+            /// A match's frames, the board before play and after each play,
+            /// as `viewer` sees them ([`crate::drawing::frames`]).
+            pub fn frames(
+                self,
+                events: &[$crate::serde_json::Value],
+                viewer: $crate::Viewer,
+            ) -> Result<Vec<$crate::drawing::Drawing>, $crate::RuleError> {
+                match self {
+                    $(GameId::$Id => $crate::dispatch::frames::<$G>(events, viewer)),+
+                }
+            }
+
+            /// The engines' judgement of the plays `range` of a match's
+            /// whole log ([`crate::engine::analysis`]).
+            pub fn judge_plays(
+                self,
+                events: &[$crate::serde_json::Value],
+                effort: $crate::engine::analysis::Effort,
+                range: std::ops::Range<usize>,
+            ) -> Result<$crate::engine::analysis::Judged, $crate::RuleError> {
+                match self {
+                    $(GameId::$Id => $crate::dispatch::judge_plays::<$G>(events, effort, range)),+
+                }
+            }
+
+            /// The engines' judgement of every play of a match's whole log.
+            pub fn analyse(
+                self,
+                events: &[$crate::serde_json::Value],
+                effort: $crate::engine::analysis::Effort,
+            ) -> Result<$crate::engine::analysis::Analysis, $crate::RuleError> {
+                let judged = self.judge_plays(events, effort, 0..usize::MAX)?;
+                Ok($crate::engine::analysis::summed(effort, judged.plies))
             }
 
             /// Every opening a puzzle's events allow (what they hide

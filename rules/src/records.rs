@@ -143,6 +143,12 @@ pub fn write<G: Records>(events: &[G::Event], header: &Header) -> Result<String,
     Ok(out)
 }
 
+/// The action `word` names, its comment left out (what a players' record
+/// adds in braces: FlipChess's card drawn, `draw {blue-4}`).
+pub fn action_of<G: Records>(word: &str) -> Option<G::Action> {
+    G::action(word.split(" {").next().unwrap_or(word).trim())
+}
+
 /// A record read back into its tags and actions.
 pub fn read<G: Records>(text: &str) -> Result<Read<G::Action>, RuleError> {
     let bad = |why: String| RuleError::malformed(format!("record: {why}"));

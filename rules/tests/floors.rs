@@ -3,7 +3,7 @@
 //! modules of its own floor or below, never above, and none import each
 //! other round a circle. Lowest first: 0 `contract`, `grid`, `records`
 //! (the `Game` trait, what games share, and the records each game
-//! writes: the generic part and the `Records` trait); 1 the games; 2 what is built over them,
+//! writes: the generic part and the `Records` trait); 1 the games; 2 what is built over them, `drawing` (a view as a picture draws it),
 //! `engine` (with `engine::puzzles`, lines its search proves forced),
 //! `listing`, `lessons`; 3 `dispatch`, the JSON face of every per-game call.
 //! The crate root composes them: its `games!` generates `GameId` and
@@ -26,7 +26,7 @@ use std::collections::{BTreeMap, BTreeSet};
 const FLOORS: [&str; 4] = [
     "contract grid records",
     "checkers flipchess janggi banqi four_player_chess",
-    "engine listing lessons",
+    "engine listing lessons drawing",
     "dispatch",
 ];
 

@@ -7,8 +7,11 @@
 //! and reads back to the same moves all the same. The check
 //! bites: a checkers record with two moves swapped no longer replays.
 
+mod harness;
+
+use harness::random_match;
 use posthorn_rules::records::{read, write, Header, Records};
-use posthorn_rules::{Env, Game, Random, SplitMix64, Viewer};
+use posthorn_rules::{Env, SplitMix64, Viewer};
 use serde_json::{json, Value};
 
 /// The words a log's actions are written as, in order (the movetext's
@@ -23,48 +26,6 @@ fn words<G: Records>(events: &[G::Event]) -> Vec<String> {
         G::apply(&mut state, event).unwrap();
     }
     out
-}
-
-/// A match of random legal plays (no resigning, no offers) from `config`.
-fn random_match<G: Game>(config: &Value, seats: usize, seed: u64, plies: usize) -> Vec<G::Event> {
-    let config: G::Config = serde_json::from_value(config.clone()).unwrap();
-    let mut random = SplitMix64::new(seed);
-    let mut log = G::setup(&config, seats, &mut random).unwrap();
-    let mut state = G::State::default();
-    for event in &log {
-        G::apply(&mut state, event).unwrap();
-    }
-    for _ in 0..plies {
-        let Some(duty) = G::to_act(&state).into_iter().next() else {
-            break;
-        };
-        let plays: Vec<G::Action> = G::legal_actions(&state, duty.seat)
-            .into_iter()
-            .filter(|a| {
-                let t = serde_json::to_value(a).unwrap()["type"]
-                    .as_str()
-                    .unwrap_or("")
-                    .to_owned();
-                !matches!(
-                    t.as_str(),
-                    "resign" | "offer_draw" | "accept_draw" | "decline_draw" | "concede"
-                )
-            })
-            .collect();
-        if plays.is_empty() {
-            break;
-        }
-        let action = &plays[random.below(plays.len() as u64) as usize];
-        let mut env = Env {
-            now: 0,
-            random: &mut random,
-        };
-        for event in G::act(&state, duty.seat, action, &mut env).unwrap() {
-            G::apply(&mut state, &event).unwrap();
-            log.push(event);
-        }
-    }
-    log
 }
 
 /// The record's actions played again from `opening`: the log they make.
@@ -184,10 +145,13 @@ fn round_trip<G: Records>(config: Value, seats: usize, start_tag: Option<&str>) 
 #[test]
 fn checkers_records_are_pdn_that_replay_every_variant() {
     for variant in posthorn_rules::checkers::Variant::NAMES {
+        // Russian and Brazilian name the start's squares by file and rank
+        // (pydraughts reads them, `tests/records/run`).
+        let numbered = !matches!(*variant, "russian" | "brazilian");
         round_trip::<posthorn_rules::checkers::Checkers>(
             json!({ "variant": variant }),
             2,
-            Some("FEN"),
+            numbered.then_some("FEN"),
         );
     }
 }
@@ -247,4 +211,39 @@ fn a_record_with_two_moves_swapped_does_not_replay() {
     if let Ok(again) = replayed::<C>(&opening::<C>(&log), &back.actions) {
         assert_ne!(words::<C>(&again), words::<C>(&log));
     }
+}
+
+/// Records for the independent readers (`tests/records/run`: pydraughts
+/// reads American, Brazilian, International and Russian PDN, pyffish
+/// Janggi's PGN): six seeded random matches per game, each written whole
+/// to `$RECORDS_OUT/<game>-<seed>.<ext>` beside `<game>-<seed>.end`, the
+/// final position's FEN as the record's `FEN` tag writes it, for the reader to reach by
+/// its own rules. Ignored in the plain run: the readers' script runs it.
+#[test]
+#[ignore]
+fn written_for_independent_readers() {
+    let out = std::path::PathBuf::from(std::env::var("RECORDS_OUT").expect("RECORDS_OUT"));
+    std::fs::create_dir_all(&out).unwrap();
+    fn each<G: Records>(out: &std::path::Path, name: &str, config: Value) {
+        for seed in 1..=6 {
+            let log = random_match::<G>(&config, 2, seed, 200);
+            let text = write::<G>(&log, &header(2, true)).unwrap();
+            let mut end = G::State::default();
+            for event in &log {
+                G::apply(&mut end, event).unwrap();
+            }
+            // The end as the record's own FEN tag would name it.
+            let fen = (G::tags(&end, &end, &header(2, true)).into_iter())
+                .find(|(name, _)| *name == "FEN")
+                .unwrap()
+                .1;
+            let file = out.join(format!("{name}-{seed}"));
+            std::fs::write(file.with_extension(G::EXTENSION), text).unwrap();
+            std::fs::write(file.with_extension("end"), fen).unwrap();
+        }
+    }
+    for variant in ["american", "brazilian", "international", "russian"] {
+        each::<posthorn_rules::checkers::Checkers>(&out, variant, json!({ "variant": variant }));
+    }
+    each::<posthorn_rules::janggi::Janggi>(&out, "janggi", json!({}));
 }

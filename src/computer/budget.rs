@@ -74,6 +74,22 @@ pub fn charge(
     Ok(())
 }
 
+/// Charge the time since `started` to `owner` (if anyone) at `now`, in a
+/// transaction of its own: the time was spent whatever became of the
+/// work; a charge that fails is logged, never the work's failure.
+pub fn charge_since(
+    pool: &crate::db::Pool,
+    owner: Option<Uuid>,
+    started: std::time::Instant,
+    now: DateTime<Utc>,
+) {
+    let Some(owner) = owner else { return };
+    let spent = started.elapsed();
+    if let Err(e) = crate::db::transaction(pool, |c| charge(c, owner, spent, now)) {
+        log::warn!("engine time of {owner} not charged: {e}");
+    }
+}
+
 /// Whether any of `players` has spent their engine budget of the window
 /// ending `now` (the miner skips a match of theirs rather than wait).
 pub fn any_over(

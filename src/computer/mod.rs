@@ -4,6 +4,7 @@
 //! falls to one queues a job in the append's transaction ([`Reply`]), and
 //! any instance's job runner plays the move ([`moves::Mover`]).
 
+pub mod analysis;
 pub mod budget;
 pub mod moves;
 

@@ -110,14 +110,7 @@ impl Work for Mover {
             (self.engine)(table.game, &view, seat, level, &mut random)
         }));
         // Charged whatever became of the move: the time was spent.
-        if let Some(owner) = job.owner {
-            let spent = started.elapsed();
-            let charged =
-                crate::db::transaction(pool, |c| super::budget::charge(c, owner, spent, now));
-            if let Err(e) = charged {
-                log::warn!("engine time of {owner} not charged: {e}");
-            }
-        }
+        super::budget::charge_since(pool, job.owner, started, now);
         let acted = match decided {
             Ok(Ok(action)) => match act(action, &mut random) {
                 Err(Error::Rule(refused)) => Err(format!("the rules refused it: {refused}")),

@@ -6,6 +6,7 @@
 //! sent to this origin.
 
 use crate::http::error::ApiError;
+use crate::state::AppState;
 use actix_web::http::header;
 use actix_web::{get, web, HttpRequest, HttpResponse};
 
@@ -38,6 +39,8 @@ const FILES: &[(&str, &str, &str, &str)] = &[
     script!("vacation.js"),
     script!("guests.js"),
     script!("conditional.js"),
+    script!("analysis.js"),
+    script!("shared.js"),
     script!("tournaments.js"),
     script!("welcome.js"),
     script!("identity.js"),
@@ -143,9 +146,121 @@ pub async fn home(req: HttpRequest) -> HttpResponse {
 /// The pages the client draws itself: invitations, matches, and the rest
 /// (`signin/callback` is where Google and Apple send a browser back;
 /// `account-deletion` is public, for the app stores' link).
-#[get("/{page:(invite|matches|new|computer|seek|settings|leaderboards|users|friends|signin|verify-email|undo-email|forgot-password|reset-password|tournaments|how-to|account-deletion|moderation|puzzles|learn)(/.*)?}")]
+#[get("/{page:(matches|new|computer|seek|settings|leaderboards|users|friends|signin|verify-email|undo-email|forgot-password|reset-password|tournaments|how-to|account-deletion|moderation|puzzles|learn)(/.*)?}")]
 pub async fn page(req: HttpRequest) -> HttpResponse {
     shell(&req)
+}
+
+/// A share link's page (issue #69, docs/pictures.md): the shell with the
+/// link preview's Open Graph tags — the game and who played, the result,
+/// and the board as it ended, a spectator's picture — so that a link
+/// pasted into KakaoTalk, iMessage or a mail shows them. Only here and on
+/// nothing a family keeps to itself: `/matches/{id}` has none. In the
+/// language the reader's client asks for; an unknown link gets the bare
+/// shell, whose page says the game is no longer shared.
+#[get("/shared/{token}")]
+pub async fn shared(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> HttpResponse {
+    let token = token.into_inner();
+    let locale = reader_locale(&req);
+    let asked = token.clone();
+    let card = (state.reads)
+        .read(move |c| crate::sharing::card(c, &asked, locale))
+        .await;
+    let Ok((title, description)) = card else {
+        return shell(&req);
+    };
+    let site = state.config.public_url.trim_end_matches('/');
+    let image = format!("{site}/v1/shared/{token}/picture");
+    previewed(
+        &title,
+        &description,
+        &format!("{site}/shared/{token}"),
+        &image,
+    )
+}
+
+/// An invitation's page (issue #69, docs/pictures.md): the shell with a
+/// link preview — who invites to which game, and the game's start as
+/// anyone sees it (§H4: nothing is dealt before the seats are taken; a
+/// hidden start is drawn face down). Looked up under the same limit per
+/// address as `GET /v1/invites/{code}`, so the page tells no more about
+/// codes than the API does; an unknown or closed code gets the bare
+/// shell, whose page says so.
+#[get("/invite/{code}")]
+pub async fn invitation(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    code: web::Path<String>,
+) -> HttpResponse {
+    let (code, now) = (code.into_inner(), state.clock.now());
+    let locale = reader_locale(&req);
+    let address = crate::http::caller::client_address(&req);
+    let asked = code.clone();
+    let card = crate::db::run(&state.pool, move |c| {
+        crate::limits::take(c, crate::limits::Limit::InvitePreview, &address, now)?;
+        crate::lobby::invites::card(c, &asked, now, locale)
+    })
+    .await;
+    let Ok((title, description)) = card else {
+        return shell(&req);
+    };
+    let site = state.config.public_url.trim_end_matches('/');
+    let image = format!("{site}/v1/invites/{code}/picture");
+    previewed(
+        &title,
+        &description,
+        &format!("{site}/invite/{code}"),
+        &image,
+    )
+}
+
+/// The language a link preview is written in: the reader's client's
+/// (`Accept-Language`), else English.
+fn reader_locale(req: &HttpRequest) -> crate::notify::words::Locale {
+    (req.headers().get(header::ACCEPT_LANGUAGE))
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            v.split([',', ';'])
+                .find_map(crate::notify::words::Locale::known)
+        })
+        .unwrap_or(crate::notify::words::Locale::English)
+}
+
+/// The shell with a link preview's Open Graph tags.
+fn previewed(title: &str, description: &str, url: &str, image: &str) -> HttpResponse {
+    let tags = [
+        ("og:title", title),
+        ("og:description", description),
+        ("og:type", "website"),
+        ("og:url", url),
+        ("og:image", image),
+        ("og:image:width", "1200"),
+        ("og:image:height", "630"),
+        ("twitter:card", "summary_large_image"),
+    ];
+    let meta: Vec<String> = (tags.iter())
+        .map(|(p, v)| format!("<meta property=\"{p}\" content=\"{}\">", escape(v)))
+        .collect();
+    let body = index().replace("</head>", &(meta.join("\n") + "\n</head>"));
+    HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .insert_header((header::CONTENT_SECURITY_POLICY, CSP))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((header::REFERRER_POLICY, "no-referrer"))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .body(body)
+}
+
+/// `text` safe inside an HTML attribute.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// The client's scripts, style, service worker, manifest and icon.

@@ -89,3 +89,47 @@ async fn respond(
     snapshot.remember();
     Ok(HttpResponse::Ok().json(view))
 }
+
+#[utoipa::path(post, path = "/v1/matches/{id}/analysis", tag = "matches",
+    params(("id" = Uuid, Path)),
+    responses((status = 202, body = crate::computer::analysis::AnalysisView, description = "queued: the engines judge every play, charged to the caller's engine time (docs/analysis.md)"),
+        (status = 200, body = crate::computer::analysis::AnalysisView, description = "asked before (one analysis a match, kept): as it stands"),
+        (status = 403, description = "the caller is not one of the match's players"),
+        (status = 404), (status = 409, description = "the match is not over yet")),
+    security(("bearer" = [])))]
+#[post("/v1/matches/{id}/analysis")]
+pub async fn ask_analysis(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, now) = (id.into_inner(), state.clock.now());
+    let (added, view) = db::run(&state.pool, move |c| {
+        crate::computer::analysis::ask(c, id, caller.user_id, now)
+    })
+    .await?;
+    Ok(match added {
+        true => HttpResponse::Accepted().json(view),
+        false => HttpResponse::Ok().json(view),
+    })
+}
+
+#[utoipa::path(get, path = "/v1/matches/{id}/analysis", tag = "matches",
+    params(("id" = Uuid, Path)),
+    responses((status = 200, body = crate::computer::analysis::AnalysisView, description = "`none` (nobody asked yet), `queued`, or `done` with the analysis as the caller may see it (§H5: the players see all of it; anyone else the plays judged from what a spectator sees)"),
+        (status = 404, description = "no such match for the caller")),
+    security(("bearer" = [])))]
+#[get("/v1/matches/{id}/analysis")]
+pub async fn analysis(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let view = (state.reads)
+        .read(move |c| crate::computer::analysis::read(c, id, caller.user_id))
+        .await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "private, no-store"))
+        .json(view))
+}

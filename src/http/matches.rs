@@ -14,7 +14,7 @@ use crate::matches::MatchView;
 use crate::state::AppState;
 use crate::vacation;
 use actix_web::http::header;
-use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use utoipa::IntoParams;
 use uuid::Uuid;
@@ -413,6 +413,29 @@ pub async fn preview_invite(
         .json(found))
 }
 
+#[utoipa::path(get, path = "/v1/invites/{code}/picture", tag = "matches",
+    params(("code" = String, Path, description = "the invitation code")),
+    responses((status = 200, description = "the invitation's game as it starts, as anyone sees it: its link preview's picture, 1200×630", content_type = "image/png"), (status = 404)))]
+#[get("/v1/invites/{code}/picture")]
+pub async fn invite_picture(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    code: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let (code, now) = (code.into_inner(), state.clock.now());
+    // Counted as a preview: the code in the address is a secret.
+    let address = crate::http::caller::client_address(&request);
+    let png = db::run(&state.pool, move |c| {
+        crate::limits::take(c, crate::limits::Limit::InvitePreview, &address, now)?;
+        crate::lobby::invites::picture(c, &code, now)
+    })
+    .await?;
+    Ok(HttpResponse::Ok()
+        .content_type("image/png")
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .body(png.as_ref().clone()))
+}
+
 /// A finished match's record (issue #69, docs/records.md), as a file:
 /// PDN, PGN, PGN4 or Posthorn's text record. Its players get it whole
 /// (§H3), anyone else who may read the match the spectator's (§H4).
@@ -458,4 +481,156 @@ pub async fn position_at(
         .read(move |c| crate::matches::replay::position_at(c, id, caller.user_id, seq))
         .await?;
     Ok(HttpResponse::Ok().json(found))
+}
+
+#[utoipa::path(post, path = "/v1/matches/{id}/share", tag = "matches",
+    params(("id" = Uuid, Path)),
+    responses((status = 201, body = crate::sharing::ShareLink, description = "made: an unlisted address that opens the replay and the analysis in the spectator's view, without an account (docs/analysis.md, \"Share links\")"),
+        (status = 200, body = crate::sharing::ShareLink, description = "the match's live link, made before (one a match)"),
+        (status = 403, description = "the caller is not one of the match's players"),
+        (status = 404), (status = 409, description = "the match is not over yet")),
+    security(("bearer" = [])))]
+#[post("/v1/matches/{id}/share")]
+pub async fn share_match(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, now, site) = (
+        id.into_inner(),
+        state.clock.now(),
+        state.config.public_url.clone(),
+    );
+    let (made, link) = db::run(&state.pool, move |c| {
+        crate::sharing::share(c, id, caller.user_id, now, &site)
+    })
+    .await?;
+    Ok(match made {
+        true => HttpResponse::Created().json(link),
+        false => HttpResponse::Ok().json(link),
+    })
+}
+
+#[utoipa::path(delete, path = "/v1/matches/{id}/share", tag = "matches",
+    params(("id" = Uuid, Path)),
+    responses((status = 204, description = "the match's live link, if any, opens nothing any more"),
+        (status = 403, description = "the caller is not one of the match's players"),
+        (status = 404), (status = 409, description = "the match is not over yet")),
+    security(("bearer" = [])))]
+#[delete("/v1/matches/{id}/share")]
+pub async fn unshare_match(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    db::run(&state.pool, move |c| {
+        crate::sharing::revoke(c, id, caller.user_id)
+    })
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[utoipa::path(get, path = "/v1/shared/{token}", tag = "matches",
+    params(("token" = String, Path, description = "a share link's token")),
+    responses((status = 200, body = crate::sharing::SharedMatch, description = "the match, its log and its analysis as a spectator sees them (§H4)"),
+        (status = 404, description = "no such link, or revoked")))]
+#[get("/v1/shared/{token}")]
+pub async fn shared_match(
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let token = token.into_inner();
+    let found = (state.reads)
+        .read(move |c| crate::sharing::shared(c, &token))
+        .await?;
+    // Asked without a token, but the link is the secret; revoked, it
+    // must stop at once.
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(found))
+}
+
+#[utoipa::path(get, path = "/v1/shared/{token}/positions/{seq}", tag = "matches",
+    params(("token" = String, Path, description = "a share link's token"), ("seq" = i32, Path, minimum = 0, description = "an event's seq, from 1 to the match's (422 otherwise)")),
+    responses((status = 200, body = crate::matches::replay::Position, description = "the view after event `seq`, a spectator's"), (status = 400), (status = 404), (status = 422, description = "a seq of no event")))]
+#[get("/v1/shared/{token}/positions/{seq}")]
+pub async fn shared_position(
+    state: web::Data<AppState>,
+    path: web::Path<(String, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (token, seq) = path.into_inner();
+    let found = (state.reads)
+        .read(move |c| crate::sharing::position(c, &token, seq))
+        .await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(found))
+}
+
+/// `?seq=`: the board after that event; the last when absent.
+#[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
+pub struct PictureQuery {
+    /// An event's seq, from 1 to the match's (422 otherwise).
+    pub seq: Option<i32>,
+}
+
+#[utoipa::path(get, path = "/v1/matches/{id}/picture", tag = "matches",
+    params(("id" = Uuid, Path), PictureQuery),
+    responses((status = 200, description = "the board as the caller may see it (§H4), 640×640", content_type = "image/png"),
+        (status = 404), (status = 422, description = "a seq of no event")),
+    security(("bearer" = [])))]
+#[get("/v1/matches/{id}/picture")]
+pub async fn match_picture(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+    query: web::Query<PictureQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, seq) = (id.into_inner(), query.into_inner().seq);
+    let png = (state.reads)
+        .read(move |c| crate::matches::replay::picture_at(c, id, caller.user_id, seq))
+        .await?;
+    Ok(HttpResponse::Ok()
+        .content_type("image/png")
+        .insert_header((header::CACHE_CONTROL, "private, no-store"))
+        .body(png.as_ref().clone()))
+}
+
+#[utoipa::path(get, path = "/v1/shared/{token}/game.gif", tag = "matches",
+    params(("token" = String, Path, description = "a share link's token")),
+    responses((status = 200, description = "the shared match as an animated GIF, a spectator's frames (640×640, a second a play)", content_type = "image/gif"),
+        (status = 404, description = "no such link, or revoked")))]
+#[get("/v1/shared/{token}/game.gif")]
+pub async fn shared_animation(
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let token = token.into_inner();
+    let gif = (state.reads)
+        .read(move |c| crate::sharing::animation(c, &token))
+        .await?;
+    Ok(HttpResponse::Ok()
+        .content_type("image/gif")
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .body(gif))
+}
+
+#[utoipa::path(get, path = "/v1/shared/{token}/picture", tag = "matches",
+    params(("token" = String, Path, description = "a share link's token")),
+    responses((status = 200, description = "the shared match's board as it ended, as a spectator sees it: a link preview's picture, 1200×630", content_type = "image/png"),
+        (status = 404, description = "no such link, or revoked")))]
+#[get("/v1/shared/{token}/picture")]
+pub async fn shared_picture(
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let token = token.into_inner();
+    let png = (state.reads)
+        .read(move |c| crate::sharing::preview(c, &token))
+        .await?;
+    Ok(HttpResponse::Ok()
+        .content_type("image/png")
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .body(png.as_ref().clone()))
 }

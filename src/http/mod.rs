@@ -111,6 +111,8 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .configure(openapi::register)
             .service(client::home)
             .service(client::file)
+            .service(client::shared)
+            .service(client::invitation)
             .service(client::page)
             .service(
                 SwaggerUi::new("/docs/{_:.*}")

@@ -86,12 +86,13 @@ fn refused() -> Error {
 #[get("/v1/me/export")]
 pub async fn export(state: web::Data<AppState>, caller: Caller) -> Result<HttpResponse, ApiError> {
     let (now, mut random) = (state.clock.now(), state.roller());
+    let site = state.config.public_url.clone();
     db::run(&state.pool, move |c| {
         crate::export::count(c, caller.user_id, now)
     })
     .await?;
     let export = db::read(&state.pool, move |c| {
-        crate::export::export(c, caller.user_id, caller.session, now, &mut random)
+        crate::export::export(c, caller.user_id, caller.session, now, &site, &mut random)
     })
     .await?;
     let file = format!(

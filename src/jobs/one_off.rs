@@ -50,6 +50,13 @@ impl Runner {
             Box::new(crate::accounts::password_resets::Mailer {
                 keys: state.keys.clone(),
             }),
+            // Analyses players asked for (docs/analysis.md).
+            Box::new(crate::computer::analysis::Analyst {
+                effort: posthorn_rules::engine::analysis::Effort {
+                    nodes: state.config.analysis_nodes,
+                    ..posthorn_rules::engine::analysis::Effort::SERVICE
+                },
+            }),
             Box::new(crate::puzzles::mining::Miner),
             Box::new(crate::puzzles::mining::SelfPlay),
         ];

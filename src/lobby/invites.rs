@@ -10,7 +10,7 @@ use crate::schema::{invites, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
-use posthorn_rules::Random;
+use posthorn_rules::{MatchState, Random};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -67,6 +67,55 @@ pub fn preview(
             && expires_at > now
             && matches!(row.status, MatchStatus::Waiting | MatchStatus::Active),
     })
+}
+
+/// What an open invitation's link preview says, in `locale`: who invites
+/// to which game, and how long a move takes (issue #69,
+/// docs/pictures.md). 404 for a code that is unknown or no longer open.
+pub fn card(
+    conn: &mut PgConnection,
+    code: &str,
+    now: DateTime<Utc>,
+    locale: crate::notify::words::Locale,
+) -> Result<(String, String), Error> {
+    let p = preview(conn, code, now)?;
+    if !p.open {
+        return Err(Error::not_found("invitation"));
+    }
+    let game = locale.word(&format!("game_{}", p.game));
+    let hours = format!("{}", p.turn_hours.round() as i64);
+    let title = locale.say(
+        "invited.title",
+        &[("inviter", &p.inviter.display_name), ("game", game)],
+    );
+    Ok((
+        title,
+        locale.say("invited.description", &[("hours", &hours)]),
+    ))
+}
+
+/// An invitation's game as it starts, as anyone sees it (§H4: nothing is
+/// dealt before the seats are taken, a hidden start is drawn face down,
+/// and a drawn arrangement is one of the game's, not the match's): its
+/// link preview's picture.
+pub fn picture(
+    conn: &mut PgConnection,
+    code: &str,
+    now: DateTime<Utc>,
+) -> Result<std::sync::Arc<Vec<u8>>, Error> {
+    let p = preview(conn, code, now)?;
+    let game =
+        posthorn_rules::GameId::parse(&p.game).ok_or_else(|| Error::not_found("invitation"))?;
+    let state = (|| {
+        let seats = MatchState::seat_range(game, &p.options).map_or(2, |r| *r.start());
+        let mut random = posthorn_rules::SplitMix64::new(1);
+        let events = MatchState::setup(game, &p.options, seats, &mut random)?;
+        MatchState::replay(game, &events)
+    })()
+    .map_err(Error::internal)?;
+    let view = state.view(posthorn_rules::Viewer::Spectator);
+    let drawing = game.drawing(&view).map_err(Error::internal)?;
+    Ok(crate::pictures::png(&drawing, crate::pictures::PREVIEW))
 }
 
 /// Take the open seat an invitation holds. Valid 24 h, usable once.

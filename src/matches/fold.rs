@@ -47,13 +47,7 @@ pub fn folded(
     let ids: Vec<Uuid> = upto.keys().copied().collect();
     let rows: Vec<(Uuid, i32, bool, Value)> = match_events::table
         .filter(match_events::match_id.eq_any(&ids))
-        .filter(
-            match_events::rules
-                .eq(true)
-                .or(diesel::dsl::sql::<diesel::sql_types::Bool>(
-                    "body->>'type' = 'taken_back'",
-                )),
-        )
+        .filter(folds())
         .order((match_events::match_id, match_events::seq))
         .select((
             match_events::match_id,
@@ -74,6 +68,30 @@ pub fn folded(
         .collect())
 }
 
+/// The rows a fold reads: the rules' events and the takebacks.
+fn folds() -> diesel::dsl::Or<
+    diesel::dsl::Eq<match_events::rules, bool>,
+    diesel::expression::SqlLiteral<diesel::sql_types::Bool>,
+> {
+    match_events::rules
+        .eq(true)
+        .or(diesel::dsl::sql::<diesel::sql_types::Bool>(
+            "body->>'type' = 'taken_back'",
+        ))
+}
+
+/// The rules' events of match `id` that stand, with their seqs: the
+/// log a finished match is judged from (`computer::analysis`).
+pub fn standing_log(conn: &mut PgConnection, id: Uuid) -> Result<Vec<(i32, Value)>, Error> {
+    let rows: Vec<Logged> = match_events::table
+        .filter(match_events::match_id.eq(id))
+        .filter(folds())
+        .order(match_events::seq)
+        .select((match_events::seq, match_events::rules, match_events::body))
+        .load(conn)?;
+    Ok(standing(rows))
+}
+
 /// The rules' events of match `id` that stand (what a takeback undid
 /// dropped), with their seats, in order; `unwritten` are this
 /// transaction's events not yet in the table (a held batch's;
@@ -87,13 +105,7 @@ pub fn standing_with_seats(
 ) -> Result<Vec<(Option<i16>, Value)>, Error> {
     let mut rows: Vec<(i32, Option<i16>, bool, Value)> = match_events::table
         .filter(match_events::match_id.eq(id))
-        .filter(
-            match_events::rules
-                .eq(true)
-                .or(diesel::dsl::sql::<diesel::sql_types::Bool>(
-                    "body->>'type' = 'taken_back'",
-                )),
-        )
+        .filter(folds())
         .order(match_events::seq)
         .select((
             match_events::seq,

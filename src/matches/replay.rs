@@ -29,6 +29,36 @@ pub fn position_at(
     seq: i32,
 ) -> Result<Position, Error> {
     let table = Table::load_mine(conn, match_id, user, false)?;
+    position_of(conn, &table, table.viewer(user), seq)
+}
+
+/// The board of match `id` after event `seq` (its last when `None`) as
+/// `user` may see it, as a PNG (issue #69 item 5, docs/pictures.md).
+pub fn picture_at(
+    conn: &mut PgConnection,
+    match_id: Uuid,
+    user: Uuid,
+    seq: Option<i32>,
+) -> Result<std::sync::Arc<Vec<u8>>, Error> {
+    let table = Table::load_mine(conn, match_id, user, false)?;
+    let viewer = table.viewer(user);
+    let view = match seq {
+        Some(seq) => position_of(conn, &table, viewer, seq)?.view,
+        None => table.state.view(viewer),
+    };
+    let drawing = table.game.drawing(&view).map_err(Error::internal)?;
+    Ok(crate::pictures::png(&drawing, crate::pictures::BOARD))
+}
+
+/// `table`'s position after event `seq` as `viewer` could see it then (a
+/// share link's reader: the spectator, §H4).
+pub fn position_of(
+    conn: &mut PgConnection,
+    table: &Table,
+    viewer: posthorn_rules::Viewer,
+    seq: i32,
+) -> Result<Position, Error> {
+    let match_id = table.row.id;
     // Below 0 breaks the document's `minimum`; 0 (a match's seq before
     // its first event, which its view links here) and past the last event
     // are well-formed seqs this match has no position at: 422 (docs/api.md,
@@ -48,6 +78,6 @@ pub fn position_at(
     let state = MatchState::replay(table.game, &events).map_err(Error::internal)?;
     Ok(Position {
         seq,
-        view: state.view(table.viewer(user)),
+        view: state.view(viewer),
     })
 }

@@ -106,6 +106,23 @@ impl Table {
         })
     }
 
+    /// The whole log as `viewer` may see it (a share link's reader: the
+    /// spectator).
+    pub fn events_as(
+        &self,
+        conn: &mut PgConnection,
+        viewer: Viewer,
+    ) -> Result<Vec<EventView>, Error> {
+        let rows: Vec<EventRow> = match_events::table
+            .filter(match_events::match_id.eq(self.row.id))
+            .order(match_events::seq)
+            .select(EventRow::as_select())
+            .load(conn)?;
+        (rows.iter())
+            .map(|e| event_view(self.game, e, viewer).map_err(Error::internal))
+            .collect()
+    }
+
     /// A stored event as `user` may see it.
     pub fn event_view(&self, event: &EventRow, user: Uuid) -> Result<EventView, Error> {
         event_view(self.game, event, self.viewer(user)).map_err(Error::internal)

@@ -15,6 +15,7 @@ import { howToPage, welcomePage } from "./welcome.js";
 import { offlineBanner, watchConnection } from "./offline.js";
 import { puzzlePage, puzzlesIndex } from "./puzzles.js";
 import { carryVisitorSteps, lessonsPage } from "./lessons.js";
+import { sharedPage } from "./shared.js";
 
 const nav = document.getElementById("nav");
 
@@ -120,6 +121,9 @@ async function route() {
     await carryVisitorSteps();
     const learn = path.match(/^\/learn\/([a-z_]+)(?:\/([a-z_]+))?$/);
     if (learn) return await lessonsPage(learn[1], learn[2]);
+    // A finished game shared by its link (issue #69): no account needed.
+    const shared = part(/^\/shared\/([A-Za-z0-9_-]{16,64})$/);
+    if (shared) return await sharedPage(shared);
     // A first visit: what Posthorn is, before any form (issue #33).
     if (!session.access) return path === "/" ? welcomePage() : await signInPage(route, drawNav);
     const match = part(/^\/matches\/([0-9a-f-]{36})$/);

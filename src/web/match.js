@@ -12,6 +12,8 @@ import { talkPanel } from "./talk.js";
 import { flush, keep, onSent, unsent } from "./offline.js";
 import { choiceButtons } from "./tapping.js";
 import { listen, stopHearing } from "./live.js";
+import { analysisSlot, swipeSteps } from "./analysis.js";
+import { shareSlot } from "./shared.js";
 
 let watching = null;
 let current = null;
@@ -90,6 +92,8 @@ export async function matchPage(id) {
 }
 
 export function leaveMatch() {
+  // A queued analysis stops asking once its page is left (issue #69).
+  if (current) { current.gone = true; clearTimeout(current.analysisPoll); }
   current = null;
   forget();
   clearInterval(watching);
@@ -160,7 +164,7 @@ function drawBoard(state) {
   show(el("div", { class: "match-page" },
     el("div", { class: "match-head", "data-seq": m.seq, "data-status": m.status },
       title(m), strips.above,
-      el("div", { class: "board-wrap" + (planning ? " planning" : "") }, boardGrid(state, view, actions, replaying || Boolean(planning))),
+      boardWrap(state, el("div", { class: "board-wrap" + (planning ? " planning" : "") }, boardGrid(state, view, actions, replaying || Boolean(planning)))),
       strips.below,
       el("p", { class: "status", role: "status" }, statusLine(m, { clock: false })),
       m.result ? el("p", { class: "result" }, t("result") + ": " + describeResult(m)) : null),
@@ -176,8 +180,15 @@ function drawBoard(state) {
       talkSlot(state),
       // Conditional moves wait on a person's slow reply; a computer
       // answers within seconds, so a match against it offers none.
-      planning ? null : replayBar(state), takebackButton(state), againstComputer(m) ? null : linesSlot(state),
-      otherActions(state, actions), finishedBar(state), recordButton(state), moveList(state), resignStep(state, actions))));
+      planning ? null : replayBar(state), planning ? null : analysisSlot(state, plays(state), describe, () => current === state && draw(state)), takebackButton(state), againstComputer(m) ? null : linesSlot(state),
+      otherActions(state, actions), finishedBar(state), recordButton(state), shareSlot(state, () => current === state && draw(state)), moveList(state), resignStep(state, actions))));
+}
+
+/// The board's frame; a finished match's steps by a swipe across it
+/// (issue #69), as ← → do on a keyboard.
+function boardWrap(state, wrap) {
+  if (state.match.status === "finished") swipeSteps(wrap, state);
+  return wrap;
 }
 
 /// The talk at the table (issue #50), built once per page: a redraw keeps
@@ -595,6 +606,14 @@ function replayBar(state) {
   if (state.match.status !== "finished") return null;
   const steps = plays(state);
   if (!steps.length) return null;
+  const positionAt = async (seq) => (await api("GET", "/v1/matches/" + state.id + "/positions/" + seq)).data.view;
+  return replayControls(state, steps, positionAt, () => draw(state));
+}
+
+/// The ← → of a replay over `steps` (plays with their seqs): each step is
+/// the position after one more play, read by `positionAt(seq)`, then
+/// `redraw()`; a shared game's page (issue #69) steps the same way.
+export function replayControls(state, steps, positionAt, redraw) {
   const at = state.replayAt === null || state.replayAt === undefined ? steps.length : state.replayAt;
   state.step = async (to) => {
     const next = Math.max(0, Math.min(steps.length, to));
@@ -604,9 +623,9 @@ function replayBar(state) {
     if (next === steps.length) state.replayView = null;
     else {
       const seq = next === 0 ? Math.max(1, steps[0].seq - 1) : steps[next - 1].seq;
-      state.replayView = (await api("GET", "/v1/matches/" + state.id + "/positions/" + seq)).data.view;
+      state.replayView = await positionAt(seq);
     }
-    draw(state);
+    redraw();
   };
   state.stepAt = at;
   return el("div", { class: "replay", role: "group", "aria-label": t("replay") },
@@ -624,10 +643,13 @@ document.addEventListener("keydown", (event) => {
 const PLAYS = new Set(["moved", "passed", "turned_up", "card_played", "flipped"]);
 // The move list also shows takebacks; the replay steps through plays only.
 const LISTED = new Set([...PLAYS, "taken_back"]);
-const plays = (state) => state.events.filter((e) => e.move || PLAYS.has(e.type));
+const plays = (state) => playsOf(state.events);
+
+/// The plays of a log (moves, passes, turn-ups, cards, flips): a replay's steps.
+export const playsOf = (events) => events.filter((e) => e.move || PLAYS.has(e.type));
 
 /// An action in words, for the confirm step and the action buttons.
-function describe(action, gameId) {
+export function describe(action, gameId) {
   const card = (name) => Games.game(gameId).cardName(name);
   if (action.type === "move") return action.move;
   if (action.type === "turn_up") return t("a_turn_up") + " " + action.square;
@@ -638,7 +660,7 @@ function describe(action, gameId) {
 /// The result as people say it (issue #33): "doyun resigned — minjun
 /// wins (+37 → 1561)", "Draw by threefold repetition", with each side's
 /// score where the game counts points ("Han 73.5 : Cho 72").
-function describeResult(m) {
+export function describeResult(m) {
   const r = m.result;
   const winners = r.winners || [];
   const name = (seat) => displayName(m.seats[seat]);

@@ -100,6 +100,7 @@ async fn every_route_answers_with_the_security_headers() {
             ("provider", "google".to_owned()),
             ("game", "flipchess".to_owned()),
             ("step", "colour".to_owned()),
+            ("token", "no-such-link".to_owned()),
         ]
     };
 
@@ -111,6 +112,7 @@ async fn every_route_answers_with_the_security_headers() {
         "/".to_owned(),
         "/matches/abc".to_owned(),
         "/invite/abc".to_owned(),
+        "/shared/abc".to_owned(),
         "/docs".to_owned(),
         "/docs/".to_owned(),
         "/docs/index.html".to_owned(),

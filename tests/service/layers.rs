@@ -32,6 +32,7 @@ const FLOORS: [&[&str]; 8] = [
         "cause",
         "secrets",
         "closed",
+        "pictures",
     ],
     &["players", "notify"],
     &["friends", "accounts"],
@@ -40,7 +41,7 @@ const FLOORS: [&[&str]; 8] = [
         "ratings", "notices", "computer", "vacation", "live", "talk", "stopping", "puzzles",
         "lessons",
     ],
-    &["lobby", "tournaments", "leaving", "moderation"],
+    &["lobby", "tournaments", "leaving", "moderation", "sharing"],
     &["summary", "state", "deletion", "export"],
     &["jobs", "http"],
 ];
@@ -495,7 +496,7 @@ fn table_namers(
 /// Every table and the one top-level module that owns it (the match
 /// tables' rule above, for all of them): the owner writes and reads it;
 /// another module asks the owner.
-const TABLE_OWNERS: [(&str, &str); 49] = [
+const TABLE_OWNERS: [(&str, &str); 51] = [
     ("users", "accounts"),
     ("refresh_tokens", "accounts"),
     ("identities", "accounts"),
@@ -507,6 +508,8 @@ const TABLE_OWNERS: [(&str, &str); 49] = [
     ("idempotent_answers", "idempotency"),
     ("jobs", "job_queue"),
     ("engine_time", "computer"),
+    ("analyses", "computer"),
+    ("match_shares", "sharing"),
     ("friendships", "friends"),
     ("blocks", "friends"),
     ("matches", "matches"),

@@ -253,6 +253,16 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("get", "/v1/lessons/{game}/{step}"),
         ("post", "/v1/lessons/{game}/{step}/moves"),
         ("post", "/v1/email-undos"),
+        ("post", "/v1/matches/{id}/analysis"),
+        ("get", "/v1/matches/{id}/analysis"),
+        ("post", "/v1/matches/{id}/share"),
+        ("delete", "/v1/matches/{id}/share"),
+        ("get", "/v1/shared/{token}"),
+        ("get", "/v1/shared/{token}/positions/{seq}"),
+        ("get", "/v1/matches/{id}/picture"),
+        ("get", "/v1/shared/{token}/picture"),
+        ("get", "/v1/shared/{token}/game.gif"),
+        ("get", "/v1/invites/{code}/picture"),
     ];
     let paths = doc["paths"].as_object().unwrap();
     for (method, path) in routes {
@@ -265,7 +275,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        101,
+        109,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

@@ -20,7 +20,12 @@ async fn plays(app: &TestApp, path: &str, token: &str) -> Vec<Value> {
 /// Plays `n` actions (a turn-up where there is one, else the first legal
 /// action of whoever owes), then the creator resigns: the match is
 /// finished. Its path.
-async fn played_then_resigned(app: &TestApp, game: &str, players: [&str; 2], n: usize) -> String {
+pub(crate) async fn played_then_resigned(
+    app: &TestApp,
+    game: &str,
+    players: [&str; 2],
+    n: usize,
+) -> String {
     let m = app
         .post(
             "/v1/matches",

@@ -83,6 +83,8 @@ pub struct Reply {
     pub status: StatusCode,
     pub body: Value,
     pub headers: awc::http::header::HeaderMap,
+    /// The body as sent (a picture's bytes).
+    pub raw: Vec<u8>,
 }
 
 impl Reply {
@@ -237,6 +239,7 @@ impl TestApp {
             );
         }
         Reply {
+            raw: bytes.to_vec(),
             status: res.status(),
             body,
             headers: res.headers().clone(),

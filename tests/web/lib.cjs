@@ -77,8 +77,8 @@ async function player(browser, errors, viewport) {
 /// matching `expected` (the refusals a test asks for) are not script
 /// errors.
 let nextBrowserAddress = 1;
-async function person(browser, errors, { locale = "en-US", viewport = PHONE, expected = null } = {}) {
-  const context = await browser.newContext({ viewport, locale, timezoneId: "Asia/Seoul" });
+async function person(browser, errors, { locale = "en-US", viewport = PHONE, expected = null, hasTouch = false } = {}) {
+  const context = await browser.newContext({ viewport, locale, timezoneId: "Asia/Seoul", hasTouch });
   const n = nextBrowserAddress++;
   await context.setExtraHTTPHeaders({ "x-forwarded-for": `10.47.${(n >> 8) & 255}.${n & 255}` });
   const page = await context.newPage();

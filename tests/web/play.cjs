@@ -45,6 +45,7 @@ const { guestKeepsTheAccount, signUpWithADisplayName } = require("./guests.cjs")
 const { signInWithGoogle, guestSavesWithGoogle, linkAndUnlink } = require("./google.cjs");
 const { signedInDevices, myDataAndDeletion, accountDeletionPage } = require("./account.cjs");
 const phone = require("./phone.cjs");
+const { analysisOnAPhone } = require("./analysis.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -398,6 +399,9 @@ async function accountPages(page, token) {
     console.log("boards: sides and side to move in every game and seat, check and last moves marked (FlipChess too), a double capture's path, Janggi's points and palace lines, a pass warned");
 
     await phone.all(browser, errors);
+
+    await analysisOnAPhone(browser, errors);
+    console.log("analysis: asked in Korean on a phone, figures and graph shown, stepped by keyboard, swipe and a tap on the graph; the other player sees it in English");
 
     await audit(browser, errors);
     console.log("the crawl: no serious or critical axe-core violation on any page (live and finished boards, a tournament, first steps signed out and in, the puzzles and the five dailies), in English and Korean, at 390×844, 360×740 and 1280×900; taps of 44 px on the phones; no English word on a Korean page");

@@ -154,7 +154,7 @@ fn key(pos: &Position) -> u64 {
 
 impl World {
     /// The root world of a search from `position`.
-    fn root(position: Position) -> World {
+    pub(crate) fn root(position: Position) -> World {
         let mut trail = [0; TRAIL];
         trail[0] = key(&position);
         World {
@@ -677,6 +677,25 @@ fn lay(
         lay(pieces, used, laid, each);
         laid.pop();
         used[i] = false;
+    }
+}
+
+/// A Banqi play is judged in worlds drawn from what everyone sees (§H):
+/// the face-down pieces laid at random from those not yet seen, a
+/// turn-up valued by what it may show. The first turn-up of a match is
+/// not judged: before it there is no colour and every square is alike.
+impl super::analysis::Analyse for Banqi {
+    fn worlds(
+        view: &View,
+        _seat: Seat,
+        worlds: u32,
+        random: &mut dyn Random,
+    ) -> Result<Vec<World>, RuleError> {
+        let seen = Seen::from_view(view)?;
+        if seen.position.to_act.is_none() {
+            return Ok(Vec::new());
+        }
+        Ok(super::analysis::sampled(&seen, worlds, random))
     }
 }
 

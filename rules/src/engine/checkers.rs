@@ -308,6 +308,9 @@ impl super::puzzles::Puzzles for Checkers {
     }
 }
 
+/// Checkers hides nothing: a play is judged in the position itself.
+impl super::analysis::Analyse for Checkers {}
+
 impl Engine for Checkers {
     fn decide(
         view: &View,

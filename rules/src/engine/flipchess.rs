@@ -308,24 +308,32 @@ fn effort(level: Level) -> (u32, u64) {
 }
 
 /// The action `level` takes as `seen.seat`.
+/// The choice made by rule rather than by the search, when there is one
+/// (`None`: the search decides): §F8's call at once and the catch of an
+/// opponent who did not; at the seat's own §F7 flip decision, a Flip card
+/// (it also empties the hand), else the free flip, conceding only when
+/// neither is there.
+fn by_rule(seen: &Seen, listed: &[Action]) -> Option<Option<Action>> {
+    for a in [Action::CallLastCard {}, Action::Catch {}] {
+        if listed.contains(&a) {
+            return Some(Some(a));
+        }
+    }
+    if matches!(seen.base.phase, Phase::FlipDecision { victim } if victim == seen.seat) {
+        let flip = (listed.iter())
+            .find(|a| matches!(a, Action::FlipCard { .. }))
+            .or_else(|| listed.iter().find(|a| matches!(a, Action::FreeFlip {})))
+            .or_else(|| listed.iter().find(|a| matches!(a, Action::Concede {})));
+        return Some(flip.cloned());
+    }
+    None
+}
+
 pub fn choose_action(seen: &Seen, level: Level, random: &mut dyn Random) -> Option<Action> {
     let state = &seen.base;
     let listed = FlipChess::legal_actions(state, seen.seat);
-    // §F8: call at once; catch an opponent who did not.
-    for a in [Action::CallLastCard {}, Action::Catch {}] {
-        if listed.contains(&a) {
-            return Some(a);
-        }
-    }
-    if matches!(state.phase, Phase::FlipDecision { victim } if victim == seen.seat) {
-        // §F7: a Flip card (it also empties the hand), else the free flip;
-        // conceding only when neither is there.
-        return listed
-            .iter()
-            .find(|a| matches!(a, Action::FlipCard { .. }))
-            .or_else(|| listed.iter().find(|a| matches!(a, Action::FreeFlip {})))
-            .or_else(|| listed.iter().find(|a| matches!(a, Action::Concede {})))
-            .cloned();
+    if let Some(chosen) = by_rule(seen, &listed) {
+        return chosen;
     }
     let mut root = Vec::new();
     candidates(state, seen.seat, &mut root);
@@ -448,6 +456,27 @@ fn puzzle_at(state: &State, seed: u64) -> Option<Found> {
         goal: Goal::Win,
         margin: <FlipChess as Puzzles>::RULE.margin,
     })
+}
+
+/// A FlipChess play is judged in worlds drawn from its player's own view
+/// (§H1): the other hand, the deck and the pile below its top dealt at
+/// random from the cards not seen. The §F8 calls and catches and the §F7
+/// flip decision are not judged: the engine makes them outside its
+/// search (docs/bots-hidden.md).
+impl super::analysis::Analyse for FlipChess {
+    fn worlds(
+        view: &View,
+        seat: Seat,
+        worlds: u32,
+        random: &mut dyn Random,
+    ) -> Result<Vec<World>, RuleError> {
+        let seen = Seen::from_view(view, seat)?;
+        let listed = FlipChess::legal_actions(&seen.base, seat);
+        if by_rule(&seen, &listed).is_some() {
+            return Ok(Vec::new());
+        }
+        Ok(super::analysis::sampled(&seen, worlds, random))
+    }
 }
 
 impl Engine for FlipChess {

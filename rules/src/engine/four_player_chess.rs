@@ -488,6 +488,10 @@ impl super::puzzles::Puzzles for FourPlayerChess {
     }
 }
 
+/// Four-player chess hides nothing: a play is judged in the position
+/// itself, by the paranoid search the engines play.
+impl super::analysis::Analyse for FourPlayerChess {}
+
 impl Engine for FourPlayerChess {
     fn decide(
         view: &View,

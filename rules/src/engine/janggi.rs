@@ -291,6 +291,9 @@ impl super::puzzles::Puzzles for Janggi {
     }
 }
 
+/// Janggi hides nothing: a play is judged in the position itself.
+impl super::analysis::Analyse for Janggi {}
+
 impl Engine for Janggi {
     fn decide(
         view: &View,

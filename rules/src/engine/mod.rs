@@ -16,6 +16,8 @@
 //!   four-player chess (every other army is assumed to play against us;
 //!   partners in teams are allies). Paranoid is chosen over max-n because
 //!   alpha-beta still prunes under it, which buys depth within the budget.
+//! * [`analysis`] — a finished match's plays judged on one scale, each
+//!   from its mover's own view.
 //! * [`puzzles`] — puzzles mined from play: lines this search proves
 //!   forced, deeper than the engines play. Each game's `impl Puzzles`
 //!   sits beside its `impl Engine` in `<game>.rs`.
@@ -23,6 +25,7 @@
 use crate::{Game, GameId, Random, RuleError, Seat};
 use serde_json::Value;
 
+pub mod analysis;
 mod banqi;
 mod checkers;
 mod flipchess;

@@ -220,6 +220,53 @@ fn pick(random: &mut SplitMix64, busy: &[(Seat, Vec<Value>)], duties: &[Duty]) -
     )
 }
 
+/// A match of random legal plays (no resigning, no offers) from `config`.
+pub fn random_match<G: Game>(
+    config: &Value,
+    seats: usize,
+    seed: u64,
+    plies: usize,
+) -> Vec<G::Event> {
+    let config: G::Config = serde_json::from_value(config.clone()).unwrap();
+    let mut random = SplitMix64::new(seed);
+    let mut log = G::setup(&config, seats, &mut random).unwrap();
+    let mut state = G::State::default();
+    for event in &log {
+        G::apply(&mut state, event).unwrap();
+    }
+    for _ in 0..plies {
+        let Some(duty) = G::to_act(&state).into_iter().next() else {
+            break;
+        };
+        let plays: Vec<G::Action> = G::legal_actions(&state, duty.seat)
+            .into_iter()
+            .filter(|a| {
+                let t = serde_json::to_value(a).unwrap()["type"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_owned();
+                !matches!(
+                    t.as_str(),
+                    "resign" | "offer_draw" | "accept_draw" | "decline_draw" | "concede"
+                )
+            })
+            .collect();
+        if plays.is_empty() {
+            break;
+        }
+        let action = &plays[random.below(plays.len() as u64) as usize];
+        let mut env = Env {
+            now: 0,
+            random: &mut random,
+        };
+        for event in G::act(&state, duty.seat, action, &mut env).unwrap() {
+            G::apply(&mut state, &event).unwrap();
+            log.push(event);
+        }
+    }
+    log
+}
+
 /// `games` seeded whole matches of `G` with `config` and `seats` players.
 pub fn playouts<G: Game>(config: Value, seats: usize, games: u64) -> Reasons {
     checked_playouts::<G>(config, seats, games, None)

@@ -227,6 +227,33 @@ impl posthorn_rules::records::Records for Pebbles {
     }
 }
 
+/// Every game in a `games!` list is drawn: the toy's heap as a row.
+impl posthorn_rules::drawing::Drawn for Pebbles {
+    fn drawing(view: &View) -> posthorn_rules::drawing::Drawing {
+        use posthorn_rules::drawing::{Cell, Drawing, Ground, Piece};
+        let cells = (0..view.pile.min(30))
+            .map(|i| Cell {
+                col: i,
+                row: 0,
+                ground: Ground::Plain,
+                piece: Some(Piece {
+                    glyph: "",
+                    ink: "black",
+                    disc: true,
+                }),
+            })
+            .collect();
+        Drawing {
+            cols: view.pile.clamp(1, 30),
+            rows: 1,
+            cells,
+        }
+    }
+}
+
+/// Every game in a `games!` list is analysed: the toy's heap is whole.
+impl posthorn_rules::engine::analysis::Analyse for Pebbles {}
+
 /// Every game in a `games!` list has first steps; the toy teaches none.
 impl Lessons for Pebbles {
     fn lessons() -> Vec<Lesson> {

@@ -42,9 +42,10 @@ pub fn picture_at(
 ) -> Result<std::sync::Arc<Vec<u8>>, Error> {
     let table = Table::load_mine(conn, match_id, user, false)?;
     let viewer = table.viewer(user);
+    // The last position is the table's own: no replay from the start.
     let view = match seq {
-        Some(seq) => position_of(conn, &table, viewer, seq)?.view,
-        None => table.state.view(viewer),
+        Some(seq) if seq != table.row.seq => position_of(conn, &table, viewer, seq)?.view,
+        _ => table.state.view(viewer),
     };
     let drawing = table.game.drawing(&view).map_err(Error::internal)?;
     Ok(crate::pictures::png(&drawing, crate::pictures::BOARD))

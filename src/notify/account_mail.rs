@@ -263,6 +263,6 @@ pub(super) fn compose(
         .from(mailer.from.clone())
         .to(to)
         .subject(subject)
-        .multipart(super::deliver::text_and_html(text, html))
+        .multipart(super::deliver::text_and_html(text, html, None))
         .map_err(|e| e.to_string())
 }

@@ -12,7 +12,7 @@ use super::Kind;
 use crate::config::Config;
 use askama::Template;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
-use lettre::message::{Mailbox, MultiPart, SinglePart};
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::{FileTransport, Message, SmtpTransport, Transport};
 use serde_json::Value;
 
@@ -42,7 +42,14 @@ struct HtmlBody<'a> {
     footer: &'a str,
     unsubscribe_label: &'a str,
     unsubscribe: &'a str,
+    /// The board's description when the mail shows one ([`BOARD_ID`]).
+    board: Option<&'a str>,
 }
+
+/// The Content-ID of a mail's board: the HTML shows it from inside the
+/// mail (`cid:`), not from a link a mail client may block or a forwarded
+/// mail may leak (issue #69 item 5, docs/pictures.md).
+const BOARD_ID: &str = "board";
 
 enum Channel {
     Smtp(SmtpTransport),
@@ -238,19 +245,24 @@ fn digest_words(reading: &Reading, payload: &Value, link: String) -> Words {
     }
 }
 
-/// A mail's body: its plain text and its HTML, the reader's client picks.
-pub(super) fn text_and_html(text: String, html: String) -> MultiPart {
-    MultiPart::alternative()
-        .singlepart(
-            SinglePart::builder()
-                .header(ContentType::TEXT_PLAIN)
-                .body(text),
-        )
-        .singlepart(
-            SinglePart::builder()
-                .header(ContentType::TEXT_HTML)
-                .body(html),
-        )
+/// A mail's body: its plain text and its HTML, the reader's client picks;
+/// with a `board`, the HTML is related to the PNG it shows.
+pub(super) fn text_and_html(text: String, html: String, board: Option<&[u8]>) -> MultiPart {
+    let text = SinglePart::builder()
+        .header(ContentType::TEXT_PLAIN)
+        .body(text);
+    let html = SinglePart::builder()
+        .header(ContentType::TEXT_HTML)
+        .body(html);
+    let alternative = MultiPart::alternative().singlepart(text);
+    match board {
+        None => alternative.singlepart(html),
+        Some(png) => {
+            let png_type = ContentType::parse("image/png").expect("a well-formed type");
+            let picture = Attachment::new_inline(BOARD_ID.into()).body(png.to_vec(), png_type);
+            alternative.multipart(MultiPart::related().singlepart(html).singlepart(picture))
+        }
+    }
 }
 
 pub(super) fn compose(
@@ -278,6 +290,7 @@ pub(super) fn compose(
     let link_label = words.link.as_str();
     let footer = locale.word("mail.footer");
     let unsubscribe_label = locale.word("mail.unsubscribe");
+    let board = recipients.board(row.id);
     let text = TextBody {
         greeting: &greeting,
         headline: &words.headline,
@@ -301,6 +314,7 @@ pub(super) fn compose(
         footer,
         unsubscribe_label,
         unsubscribe: &unsubscribe,
+        board: board.map(|_| locale.word("mail.board")),
     }
     .render()
     .map_err(|e| e.to_string())?;
@@ -320,7 +334,7 @@ pub(super) fn compose(
             "List-Unsubscribe-Post",
             "List-Unsubscribe=One-Click".into(),
         ))
-        .multipart(text_and_html(text, html))
+        .multipart(text_and_html(text, html, board))
         .map(Some)
         .map_err(|e| e.to_string())
 }

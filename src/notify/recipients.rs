@@ -4,13 +4,14 @@
 //! worker's time per batch).
 
 use super::outbox::Row;
-use super::{Channel, Settings};
+use super::{Channel, Kind, Settings};
 use crate::error::Error;
 use crate::schema::{app_devices, notification_settings, push_subscriptions as subs, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use std::collections::HashMap;
+use std::sync::Arc;
 use uuid::Uuid;
 
 /// What a message needs of its recipient.
@@ -66,6 +67,8 @@ pub(super) struct Recipients {
     /// The players the batch's notices name (a result's, a last move's),
     /// by their names now (`None`: a deleted account).
     names: HashMap<Uuid, Option<String>>,
+    /// The boards "your turn" mails show, by outbox row ([`Self::load_boards`]).
+    boards: HashMap<i64, Arc<Vec<u8>>>,
 }
 
 impl Recipients {
@@ -143,6 +146,7 @@ impl Recipients {
             apps,
             badges,
             names,
+            boards: HashMap::new(),
         })
     }
 
@@ -170,6 +174,33 @@ impl Recipients {
             .into_iter()
             .map(|(id, name, kept)| (id, kept.then_some(name)))
             .collect())
+    }
+
+    /// The board each due "your turn" mail shows (issue #69 item 5): the
+    /// match after the event the mail is about, drawn from its reader's
+    /// own view then (§H4), so never what that reader could not see. Read
+    /// for the rows about to be sent only (not those quiet hours hold).
+    /// A board that cannot be drawn (the match gone since) leaves its mail
+    /// without one rather than unsent.
+    pub(super) fn load_boards(&mut self, conn: &mut PgConnection, due: &[&Row]) {
+        let your_turn = Kind::YourTurn.name();
+        let mails = (due.iter()).filter(|r| {
+            r.kind == your_turn && matches!(Channel::parse(&r.channel), Some(Channel::Email))
+        });
+        for row in mails {
+            let seq = Some(row.seq);
+            match crate::matches::replay::picture_at(conn, row.match_id, row.user_id, seq) {
+                Ok(png) => {
+                    self.boards.insert(row.id, png);
+                }
+                Err(e) => tracing::warn!(notification = row.id, "no board for the mail: {e}"),
+            }
+        }
+    }
+
+    /// The board row `id`'s mail shows, if it shows one.
+    pub(super) fn board(&self, id: i64) -> Option<&[u8]> {
+        self.boards.get(&id).map(|png| png.as_slice())
     }
 
     /// Who reads `row` in `locale`, at `now`.

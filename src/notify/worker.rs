@@ -518,7 +518,7 @@ pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
     loop {
         let claimed = crate::db::transaction(&courier.pool, |c| {
             let rows = claim(c, now)?;
-            let to = Recipients::load(c, &rows, courier.badge)?;
+            let mut to = Recipients::load(c, &rows, courier.badge)?;
             let mut due = Vec::with_capacity(rows.len());
             for row in rows.iter() {
                 // Account mail is awaited by its reader: never held.
@@ -538,6 +538,7 @@ pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
                 }
             }
             let due = at_the_table(c, due, now, courier.acted, &mut done)?;
+            to.load_boards(c, &due);
             let ready: Vec<(tracing::Span, Outgoing)> = (due.iter())
                 .map(|row| (delivery_span(row), prepare(courier, &to, row)))
                 .collect();

@@ -173,3 +173,89 @@ async fn an_invitation_link_previews_the_game_and_who_invites() {
     assert!(!unknown.body.as_str().unwrap().contains("og:"));
     app.stop().await;
 }
+
+/// The PNG a mail shows inline (`Content-ID: <board>`), decoded from its
+/// base64 part.
+fn inline_board(mail: &str) -> Option<Vec<u8>> {
+    use base64::Engine;
+    let part = mail.split("Content-ID: <board>").nth(1)?;
+    let body = part.split("\r\n\r\n").nth(1)?;
+    let encoded: String = (body.lines())
+        .take_while(|l| !l.starts_with("--"))
+        .collect();
+    base64::engine::general_purpose::STANDARD
+        .decode(encoded.trim())
+        .ok()
+}
+
+/// Issue #69 item 5: the "your turn" mail shows the board as its reader
+/// may see it: the PNG inside the mail (not a link a client may block or
+/// a forwarded mail may leak) is, byte for byte, that reader's picture of
+/// the position the mail is about; other mails carry none.
+#[actix_web::test]
+async fn the_your_turn_mail_shows_the_board_its_reader_may_see() {
+    use crate::notifications::{subject, to_address, unfolded};
+    use crate::sessions::{app_with_smtp, deliver};
+    let smtp = crate::smtp::SmtpServer::start(0);
+    let app = app_with_smtp(&smtp).await;
+    let ada = app.register("ada_m").await;
+    let bob = app.register("bob_m").await;
+    let m = app
+        .post(
+            "/v1/matches",
+            &ada,
+            json!({"game": "banqi", "opponents": ["bob_m"]}),
+        )
+        .await
+        .body;
+    let id = m["id"].as_str().unwrap().to_owned();
+    deliver(&app).await;
+    let first = app.get(&format!("/v1/matches/{id}"), &ada).await.body;
+    let mover = if first["view"]["on_move"] == first["my_seats"][0] {
+        (&ada, &bob, "ada_m", "bob_m")
+    } else {
+        (&bob, &ada, "bob_m", "ada_m")
+    };
+    let (mover, other, mover_name, other_name) = mover;
+    let turn_mail = |name: &str| {
+        (smtp.messages().into_iter())
+            .filter(|mail| subject(mail) == "Your move in Banqi")
+            .filter(|mail| to_address(mail).contains(&format!("{name}@")))
+            .last()
+    };
+    let mail = turn_mail(mover_name).expect("the first mover's mail");
+    assert!(unfolded(&mail).contains("src=\"cid:board\""), "{mail}");
+    let board = inline_board(&mail).expect("a board inside the mail");
+    let seq = first["seq"].as_i64().unwrap();
+    let picture = app
+        .get(&format!("/v1/matches/{id}/picture?seq={seq}"), mover)
+        .await;
+    assert_eq!(board, picture.raw, "the reader's own picture of that seq");
+    let decoded = image::load_from_memory(&board).unwrap();
+    assert_eq!((decoded.width(), decoded.height()), (640, 640));
+
+    // A piece turned up: the other player's mail shows it, face up.
+    let reply = app
+        .act(mover, &id, json!({"type": "turn_up", "square": "a1"}))
+        .await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    deliver(&app).await;
+    let mail = turn_mail(other_name).expect("the next mover's mail");
+    let seq = reply.body["match"]["seq"].as_i64().unwrap();
+    let picture = app
+        .get(&format!("/v1/matches/{id}/picture?seq={seq}"), other)
+        .await;
+    let shown = inline_board(&mail).expect("a board inside the mail");
+    assert_eq!(shown, picture.raw);
+    assert_ne!(shown, board, "the turned-up piece is drawn");
+
+    // The check bites on a mail of another kind: the end shows no board.
+    let resigned = app.act(other, &id, json!({"type": "resign"})).await;
+    assert_eq!(resigned.status, 200, "{}", resigned.body);
+    deliver(&app).await;
+    let ended = (smtp.messages().into_iter())
+        .find(|mail| subject(mail) == "Your Banqi match has ended")
+        .expect("the end's mail");
+    assert!(!ended.contains("cid:board") && inline_board(&ended).is_none());
+    app.stop().await;
+}

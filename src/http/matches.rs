@@ -430,10 +430,7 @@ pub async fn invite_picture(
         crate::lobby::invites::picture(c, &code, now)
     })
     .await?;
-    Ok(HttpResponse::Ok()
-        .content_type("image/png")
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .body(png.as_ref().clone()))
+    Ok(picture("image/png", "no-store", &png))
 }
 
 /// A finished match's record (issue #69, docs/records.md), as a file:
@@ -591,10 +588,7 @@ pub async fn match_picture(
     let png = (state.reads)
         .read(move |c| crate::matches::replay::picture_at(c, id, caller.user_id, seq))
         .await?;
-    Ok(HttpResponse::Ok()
-        .content_type("image/png")
-        .insert_header((header::CACHE_CONTROL, "private, no-store"))
-        .body(png.as_ref().clone()))
+    Ok(picture("image/png", "private, no-store", &png))
 }
 
 #[utoipa::path(get, path = "/v1/shared/{token}/game.gif", tag = "matches",
@@ -610,10 +604,7 @@ pub async fn shared_animation(
     let gif = (state.reads)
         .read(move |c| crate::sharing::animation(c, &token))
         .await?;
-    Ok(HttpResponse::Ok()
-        .content_type("image/gif")
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .body(gif))
+    Ok(picture("image/gif", "no-store", &gif))
 }
 
 #[utoipa::path(get, path = "/v1/shared/{token}/picture", tag = "matches",
@@ -629,8 +620,15 @@ pub async fn shared_picture(
     let png = (state.reads)
         .read(move |c| crate::sharing::preview(c, &token))
         .await?;
-    Ok(HttpResponse::Ok()
-        .content_type("image/png")
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .body(png.as_ref().clone()))
+    Ok(picture("image/png", "no-store", &png))
+}
+
+/// A picture's answer: its bytes, their type, how it may be kept (a
+/// share link's and an invitation's: not at all, as revoking must work;
+/// a player's own: privately).
+fn picture(content_type: &'static str, cache: &'static str, bytes: &[u8]) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(content_type)
+        .insert_header((header::CACHE_CONTROL, cache))
+        .body(bytes.to_vec())
 }

@@ -107,21 +107,8 @@ async fn a_player_asks_once_and_the_engines_judge_every_play_charged_to_them() {
     assert_eq!(app.get(&analysis, &ada).await.body["status"], "done");
 
     // A live match has none.
-    let live = app
-        .post(
-            "/v1/matches",
-            &ada,
-            json!({"game": "janggi", "opponents": ["bob"]}),
-        )
-        .await
-        .body;
-    let refused = app
-        .post(
-            &format!("/v1/matches/{}/analysis", live["id"].as_str().unwrap()),
-            &ada,
-            json!({}),
-        )
-        .await;
+    let live = crate::records::live_match(&app, &ada, "janggi", "bob").await;
+    let refused = (app.post(&format!("/v1/matches/{live}/analysis"), &ada, json!({}))).await;
     assert_eq!(refused.status, 409, "{}", refused.body);
     app.stop().await;
 }

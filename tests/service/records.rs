@@ -17,6 +17,13 @@ async fn plays(app: &TestApp, path: &str, token: &str) -> Vec<Value> {
         .collect()
 }
 
+/// A match `maker` challenged `opponent` to, still being played: its id.
+pub(crate) async fn live_match(app: &TestApp, maker: &str, game: &str, opponent: &str) -> String {
+    let body = json!({"game": game, "opponents": [opponent]});
+    let live = app.post("/v1/matches", maker, body).await.body;
+    live["id"].as_str().unwrap().to_owned()
+}
+
 /// Plays `n` actions (a turn-up where there is one, else the first legal
 /// action of whoever owes), then the creator resigns: the match is
 /// finished. Its path.
@@ -112,20 +119,8 @@ async fn a_finished_match_downloads_as_its_games_record_and_a_live_one_has_none(
     assert_eq!(other.status, 404, "{}", other.body);
 
     // A live match has no record yet.
-    let live = app
-        .post(
-            "/v1/matches",
-            &ada,
-            json!({"game": "janggi", "opponents": ["bob"]}),
-        )
-        .await
-        .body;
-    let refused = app
-        .get(
-            &format!("/v1/matches/{}/record", live["id"].as_str().unwrap()),
-            &ada,
-        )
-        .await;
+    let live = live_match(&app, &ada, "janggi", "bob").await;
+    let refused = app.get(&format!("/v1/matches/{live}/record"), &ada).await;
     assert_eq!(refused.status, 409, "{}", refused.body);
 
     // Banqi: its players get the layout once it is over (§H3).

@@ -212,21 +212,8 @@ async fn a_live_match_has_no_link_and_a_deleted_makers_link_opens_nothing() {
     let app = TestApp::start().await;
     let ada = app.register("ada_t").await;
     let bob = app.register("bob").await;
-    let live = app
-        .post(
-            "/v1/matches",
-            &ada,
-            json!({"game": "checkers", "opponents": ["bob"]}),
-        )
-        .await
-        .body;
-    let refused = app
-        .post(
-            &format!("/v1/matches/{}/share", live["id"].as_str().unwrap()),
-            &ada,
-            json!({}),
-        )
-        .await;
+    let live = crate::records::live_match(&app, &ada, "checkers", "bob").await;
+    let refused = (app.post(&format!("/v1/matches/{live}/share"), &ada, json!({}))).await;
     assert_eq!(refused.status, 409, "{}", refused.body);
 
     let path = played_then_resigned(&app, "checkers", [&ada, &bob], 2).await;

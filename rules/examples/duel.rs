@@ -5,7 +5,8 @@
 //! prints the score: a win is 1 to each winner, a draw shared by the
 //! players still in (½ each at two seats and in teams; an ffa player
 //! already out has no part in it).
-//! Levels are `easy`, `normal`, `hard`, or `random` (a uniformly random
+//! Levels are `easy`, `normal`, `hard`, `puzzle` (hard as it was before
+//! the stronger search, which the puzzles pin), or `random` (a uniformly random
 //! legal action, never a resignation nor a draw offer; it declines
 //! offers). Each seat's action is chosen by `engine::decide` from that
 //! seat's own view only.
@@ -43,6 +44,9 @@ impl Player {
     fn parse(text: &str) -> Option<Player> {
         match text {
             "random" => Some(Player::Random),
+            // The puzzles' pinned level is hard as it was before the
+            // stronger search (docs/bots.md): the "before" of a duel.
+            "puzzle" => Some(Player::Engine(Level::Puzzle)),
             other => Level::parse(other).map(Player::Engine),
         }
     }

@@ -81,7 +81,7 @@ fn checkers_analysis_is_pinned() {
 fn janggi_analysis_is_pinned() {
     assert_eq!(
         analysed::<posthorn_rules::janggi::Janggi>(json!({}), 2, 1, 24),
-        "0 54.8 12 0/6/3, 1 53.6 12 0/2/6"
+        "0 58.4 12 0/5/3, 1 59.6 12 1/4/3"
     );
 }
 
@@ -89,7 +89,7 @@ fn janggi_analysis_is_pinned() {
 fn banqi_analysis_is_pinned() {
     assert_eq!(
         analysed::<posthorn_rules::banqi::Banqi>(json!({}), 2, 1, 30),
-        "0 86.1 14 0/0/2, 1 66.4 15 0/0/5"
+        "0 63.1 14 0/1/6, 1 63.1 15 0/2/5"
     );
 }
 
@@ -106,10 +106,10 @@ fn four_player_chess_analysis_is_pinned() {
     type Q = posthorn_rules::four_player_chess::FourPlayerChess;
     assert_eq!(
         analysed::<Q>(json!({"mode": "teams"}), 4, 1, 24),
-        "0 63.4 6 0/0/3, 1 48.7 6 0/2/3, 2 71.4 6 2/0/2, 3 59.6 6 3/0/2"
+        "0 67.1 6 1/0/2, 1 48.5 6 0/1/4, 2 57.3 6 0/0/4, 3 59.6 6 3/0/2"
     );
     assert_eq!(
         analysed::<Q>(json!({"mode": "ffa"}), 4, 2, 24),
-        "0 74.1 6 2/1/1, 1 56.8 6 0/2/2, 2 62.4 6 1/1/3, 3 66.1 6 2/0/2"
+        "0 75.3 6 2/1/1, 1 83.4 6 0/0/1, 2 63.8 6 1/2/2, 3 74.7 6 0/0/2"
     );
 }

@@ -166,7 +166,9 @@ pub fn judged<G: Analyse>(worlds: &[G::Whole], effort: Effort) -> Vec<(Value, f6
     let mut totals: Vec<(Value, f64)> = Vec::new();
     let share = effort.nodes / worlds.len().max(1) as u64;
     for world in worlds {
-        let mut budget = Budget::new(share.max(1));
+        // The stronger search (a transposition table, quiescence): an
+        // analysis is read by people looking for the truth of a position.
+        let mut budget = Budget::stronger(share.max(1));
         for (mv, score) in root_scores(world, effort.depth, &mut budget) {
             let action = json(&<G as Puzzles>::action(&mv));
             let worth = chance(score, G::RULE.decisive) / worlds.len() as f64;

@@ -330,6 +330,22 @@ impl Search for World {
     fn over(&self) -> bool {
         self.repeated || self.position.ending().is_some()
     }
+
+    /// The position and what of its line the value reads (the ply of the
+    /// first progress, a repetition); the line's other positions are left
+    /// out, as a chess engine's table leaves its history out.
+    fn key(&self) -> Option<u64> {
+        let line = (self.ply, self.progress_at, self.repeated);
+        Some(super::key_of(&(key(&self.position), line)))
+    }
+
+    /// The captures, the most valuable piece taken first (a turn-up is
+    /// no capture: what it shows is the sampled world's guess).
+    fn noisy(&self, out: &mut Vec<Step>) -> bool {
+        self.moves(out);
+        out.retain(|step| matches!(step, Step::Capture(..)));
+        false
+    }
 }
 
 /// What a seat sees of a Banqi match, from its own view only.
@@ -429,7 +445,7 @@ pub fn choose_step(seen: &Seen, level: Level, random: &mut dyn Random) -> Option
     let mut totals: Vec<(Step, i32)> = Vec::new();
     for _ in 0..worlds {
         let world = seen.sample(random);
-        let mut budget = Budget::new(nodes / u64::from(worlds));
+        let mut budget = Budget::for_level(level, nodes / u64::from(worlds));
         for (mv, score) in root_scores(&world, depth, &mut budget) {
             let score = score / worlds as i32;
             match totals.iter_mut().find(|(m, _)| *m == mv) {

@@ -238,6 +238,16 @@ impl Search for Position {
     fn over(&self) -> bool {
         self.quiet_left == 0 || self.plies_left == 0 || self.lost()
     }
+
+    /// No [`Search::noisy`]: [`Search::value`] already plays a pending
+    /// capture out, as the rules compel, before judging a position.
+    fn key(&self) -> Option<u64> {
+        Some(super::key_of(&(
+            self.board,
+            self.quiet_left,
+            self.plies_left,
+        )))
+    }
 }
 
 /// Normal's margin, none when a forced win is seen: the quickest win is
@@ -333,7 +343,11 @@ impl Engine for Checkers {
         if pos.over() {
             return Err(RuleError::finished());
         }
-        let mut scored = root_scores(&pos, level.depth(), &mut Budget::new(level.nodes()));
+        let mut scored = root_scores(
+            &pos,
+            level.depth(),
+            &mut Budget::for_level(level, level.nodes()),
+        );
         if level == Level::Easy {
             scored = within(&scored, EASY_FLOOR);
         }

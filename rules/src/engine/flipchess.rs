@@ -345,7 +345,7 @@ pub fn choose_action(seen: &Seen, level: Level, random: &mut dyn Random) -> Opti
     let mut totals: Vec<(Action, i32)> = Vec::new();
     for _ in 0..worlds {
         let world = seen.sample(random);
-        let mut budget = Budget::new(nodes / u64::from(worlds));
+        let mut budget = Budget::for_level(level, nodes / u64::from(worlds));
         for (mv, score) in root_scores(&world, depth, &mut budget) {
             let score = score / worlds as i32;
             match totals.iter_mut().find(|(m, _)| *m == mv) {

@@ -333,6 +333,21 @@ impl Search for World {
     fn over(&self) -> bool {
         self.end.is_some()
     }
+
+    /// The position and the §Q8 points; the plies of the armies' last
+    /// moves (read only when one is stalemated in points) are left out.
+    fn key(&self) -> Option<u64> {
+        Some(super::key_of(&(&self.position, self.points, self.ply)))
+    }
+
+    /// The captures, the most valuable piece taken first.
+    fn noisy(&self, out: &mut Vec<Move>) -> bool {
+        self.moves(out);
+        let taken = |mv: &Move| self.position.piece(mv.to).map(|p| p.value());
+        out.retain(|mv| taken(mv).is_some());
+        out.sort_by_key(|mv| std::cmp::Reverse(taken(mv)));
+        false
+    }
 }
 
 /// Ffa and points: the worth of `army`'s pieces that an enemy attacks
@@ -503,7 +518,7 @@ impl Engine for FourPlayerChess {
             return Err(RuleError::not_your_turn());
         }
         let world = world_from_view(view)?;
-        let mut budget = Budget::new(nodes(level));
+        let mut budget = Budget::for_level(level, nodes(level));
         let mut scored = root_scores(&world, level.depth(), &mut budget);
         if level == Level::Easy {
             scored = within(&scored, EASY_FLOOR);

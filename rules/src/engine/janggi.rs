@@ -222,6 +222,17 @@ impl Search for Position {
     fn over(&self) -> bool {
         self.result().is_some()
     }
+
+    fn key(&self) -> Option<u64> {
+        Some(super::key_of(&(self.board, self.passed, self.plies_left)))
+    }
+
+    /// The captures, the most valuable piece taken first (§J7 points).
+    fn noisy(&self, out: &mut Vec<Move>) -> bool {
+        self.moves(out);
+        out.retain(|mv| matches!(mv, Move::Step { to, .. } if self.board.piece(*to).is_some()));
+        false
+    }
 }
 
 /// Normal's margin, none when a forced win is seen: the quickest win is
@@ -316,7 +327,11 @@ impl Engine for Janggi {
         if pos.over() {
             return Err(RuleError::finished());
         }
-        let mut scored = root_scores(&pos, level.depth(), &mut Budget::new(nodes(level)));
+        let mut scored = root_scores(
+            &pos,
+            level.depth(),
+            &mut Budget::for_level(level, nodes(level)),
+        );
         if level == Level::Easy {
             scored = within(&scored, EASY_FLOOR);
         }

@@ -16,6 +16,13 @@
 //!   four-player chess (every other army is assumed to play against us;
 //!   partners in teams are allies). Paranoid is chosen over max-n because
 //!   alpha-beta still prunes under it, which buys depth within the budget.
+//! * The hard level and analyses search more strongly within the same
+//!   nodes (issue #69 item 4, docs/bots.md "The stronger search"): a
+//!   transposition table (`table.rs`: a position met again by another
+//!   order of moves is not searched again, and its best move is tried
+//!   first) and quiescence (captures followed past the horizon, so a
+//!   search does not stop halfway through an exchange). Easy, normal and
+//!   the puzzles' pinned level search as before.
 //! * [`analysis`] — a finished match's plays judged on one scale, each
 //!   from its mover's own view.
 //! * [`puzzles`] — puzzles mined from play: lines this search proves
@@ -32,6 +39,9 @@ mod flipchess;
 mod four_player_chess;
 mod janggi;
 pub mod puzzles;
+mod table;
+
+pub use table::key_of;
 
 /// The action a computer opponent at `level` posts as `seat`, decided
 /// from that seat's own view of the match and nothing else: `view` is what
@@ -120,7 +130,7 @@ pub enum Level {
     /// Looks about three moves ahead and picks among moves of similar value.
     Normal,
     /// Looks about five moves ahead (deeper within its budget) and plays
-    /// the best.
+    /// the best, with the stronger search ([`Budget::stronger`]).
     Hard,
     /// The puzzles' opponent (docs/puzzles.md, "The puzzles' own level"):
     /// the hard level as it was when the shipped sets were proved, pinned
@@ -211,6 +221,21 @@ pub trait Search: Clone {
 
     /// Whether the game is over here.
     fn over(&self) -> bool;
+
+    /// This position's key in the transposition table ([`table::key_of`]
+    /// of what decides its future: the board, who acts, what the rules
+    /// count), or `None` where the game keeps no table.
+    fn key(&self) -> Option<u64> {
+        None
+    }
+
+    /// The moves searched past the horizon (quiescence): those that take
+    /// material, best first. `true` when they are all the legal moves and
+    /// the side may not stand pat (checkers' compulsory captures); none by
+    /// default: the search stops at its horizon.
+    fn noisy(&self, _out: &mut Vec<Self::Move>) -> bool {
+        false
+    }
 }
 
 /// A seat's own information about a game with hidden parts: it draws
@@ -233,14 +258,50 @@ pub fn nodes_searched() -> u64 {
     NODES.with(|n| n.get())
 }
 
-/// The nodes a decision may still visit.
+/// The nodes a decision may still visit, and how it looks at them: the
+/// plain search, or the stronger one (issue #69 item 4) with a
+/// transposition table and captures searched past the horizon.
 pub struct Budget {
     left: u64,
+    table: Option<table::Table>,
+    /// Plies of captures searched past the horizon (0: none).
+    quiescence: u32,
 }
 
+/// How far past the horizon captures are followed: enough for an
+/// exchange on a square and a recapture or two, bounded so a board full
+/// of captures cannot spend a budget there.
+const QUIESCENCE_PLIES: u32 = 6;
+
 impl Budget {
+    /// The plain search: what the puzzles were proved with, and the easy
+    /// and normal levels.
     pub fn new(nodes: u64) -> Self {
-        Budget { left: nodes }
+        Budget {
+            left: nodes,
+            table: None,
+            quiescence: 0,
+        }
+    }
+
+    /// The stronger search within the same nodes: a transposition table
+    /// and quiescence (docs/bots.md, "The stronger search").
+    pub fn stronger(nodes: u64) -> Self {
+        Budget {
+            left: nodes,
+            table: Some(table::Table::for_nodes(nodes)),
+            quiescence: QUIESCENCE_PLIES,
+        }
+    }
+
+    /// `level`'s search of `nodes`: the stronger one for hard, the plain
+    /// one otherwise ([`Level::Puzzle`] stays as it was proved).
+    pub fn for_level(level: Level, nodes: u64) -> Self {
+        if level == Level::Hard {
+            Budget::stronger(nodes)
+        } else {
+            Budget::new(nodes)
+        }
     }
 
     fn spend(&mut self) -> bool {
@@ -257,8 +318,16 @@ impl Budget {
     }
 }
 
+/// A win found sooner is worth more than one found later: a child's
+/// score as its parent counts it.
+fn sooner(score: i32) -> i32 {
+    score - score.signum() * i32::from(score.abs() > WIN / 2)
+}
+
 /// Alpha-beta minimax for `root`'s side from `pos`, `depth` plies deep.
 /// `None` when the budget ran out (the iteration is then discarded).
+/// With the stronger search, positions met before are read from the
+/// budget's table and the horizon's captures are searched on.
 pub(crate) fn minimax<P: Search>(
     pos: &P,
     root: usize,
@@ -270,20 +339,118 @@ pub(crate) fn minimax<P: Search>(
     if !budget.spend() {
         return None;
     }
-    if depth == 0 || pos.over() {
+    if pos.over() {
         return Some(pos.value(root));
+    }
+    if depth == 0 {
+        return quiesce(pos, root, alpha, beta, budget.quiescence, budget);
+    }
+    let key = budget.table.as_ref().and(pos.key());
+    let mut first = None;
+    if let (Some(table), Some(key)) = (&budget.table, key) {
+        let found = table.probe(key, depth, alpha, beta);
+        if found.value.is_some() {
+            return found.value;
+        }
+        first = found.best;
     }
     let mut moves = Vec::new();
     pos.moves(&mut moves);
     if moves.is_empty() {
         return Some(pos.value(root));
     }
+    let window = (alpha, beta);
     let maximising = pos.allies(pos.mover(), root);
     let mut best = if maximising { i32::MIN } else { i32::MAX };
-    for mv in &moves {
-        let score = minimax(&pos.play(mv), root, depth - 1, alpha, beta, budget)?;
-        // A win found sooner is worth more than one found later.
-        let score = score - score.signum() * i32::from(score.abs() > WIN / 2);
+    let mut best_index = 0;
+    // The table's move first, then the game's own order.
+    let order = first.filter(|i| *i < moves.len()).into_iter();
+    let order = order.chain((0..moves.len()).filter(move |i| Some(*i) != first));
+    for i in order {
+        let score = sooner(minimax(
+            &pos.play(&moves[i]),
+            root,
+            depth - 1,
+            alpha,
+            beta,
+            budget,
+        )?);
+        let better = if maximising {
+            score > best
+        } else {
+            score < best
+        };
+        if better {
+            best = score;
+            best_index = i;
+        }
+        if maximising {
+            alpha = alpha.max(score);
+        } else {
+            beta = beta.min(score);
+        }
+        if alpha >= beta {
+            break;
+        }
+    }
+    if let (Some(table), Some(key)) = (&mut budget.table, key) {
+        table.store(key, depth, window, best, best_index);
+    }
+    Some(best)
+}
+
+/// The horizon's value, with the captures `plies` deep searched on (the
+/// side to act may stand pat on the evaluation instead, unless it must
+/// capture), so a search does not stop in the middle of an exchange.
+fn quiesce<P: Search>(
+    pos: &P,
+    root: usize,
+    mut alpha: i32,
+    mut beta: i32,
+    plies: u32,
+    budget: &mut Budget,
+) -> Option<i32> {
+    let here = pos.value(root);
+    if plies == 0 || pos.over() {
+        return Some(here);
+    }
+    let mut noisy = Vec::new();
+    let forced = pos.noisy(&mut noisy);
+    if noisy.is_empty() {
+        return Some(here);
+    }
+    let maximising = pos.allies(pos.mover(), root);
+    let mut best = if forced {
+        if maximising {
+            i32::MIN
+        } else {
+            i32::MAX
+        }
+    } else {
+        here
+    };
+    if !forced {
+        if maximising {
+            alpha = alpha.max(here);
+        } else {
+            beta = beta.min(here);
+        }
+        if alpha >= beta {
+            return Some(here);
+        }
+    }
+    for mv in &noisy {
+        if !budget.spend() {
+            return None;
+        }
+        let score = sooner(quiesce(
+            &pos.play(mv),
+            root,
+            alpha,
+            beta,
+            plies - 1,
+            budget,
+        )?);
         if maximising {
             best = best.max(score);
             alpha = alpha.max(score);
@@ -379,7 +546,7 @@ pub fn choose<P: Search>(
     margin: i32,
     random: &mut dyn Random,
 ) -> Option<P::Move> {
-    let mut budget = Budget::new(level.nodes());
+    let mut budget = Budget::for_level(level, level.nodes());
     let scored = root_scores(pos, level.depth(), &mut budget);
     choose_scored(&scored, level, margin, random)
 }
@@ -411,7 +578,7 @@ pub fn choose_hidden<S: Sample>(
     let share = level.nodes() / u64::from(worlds.max(1));
     for _ in 0..worlds.max(1) {
         let world = seen.sample(random);
-        let mut budget = Budget::new(share);
+        let mut budget = Budget::for_level(level, share);
         for (mv, score) in root_scores(&world, level.depth(), &mut budget) {
             let score = score / worlds.max(1) as i32;
             match totals.iter_mut().find(|(m, _)| *m == mv) {

@@ -543,7 +543,8 @@ fn janggi_titles_follow_the_seeds_anchors() {
 /// §J4: the legal moves the rules list (which play out only the steps
 /// that could expose the king, a shortcut the computer's search relies
 /// on) are exactly the moves `is_legal` accepts by playing every step out,
-/// and `has_step` agrees, over seeded random games from the standard
+/// and `has_step` agrees (and `captures` lists those that take), over
+/// seeded random games from the standard
 /// setups (with captures, checks and passes along the way).
 #[test]
 fn j4_the_listed_moves_are_exactly_those_that_leave_the_king_safe() {
@@ -564,6 +565,14 @@ fn j4_the_listed_moves_are_exactly_those_that_leave_the_king_safe() {
             a.sort_by_key(|m| format!("{m:?}"));
             b.sort_by_key(|m| format!("{m:?}"));
             assert_eq!(a, b, "at {}", pos.to_fen());
+            // The captures the engine's quiescence follows are the listed
+            // steps that take, in the list's order.
+            let mut captures = Vec::new();
+            pos.captures(&mut captures);
+            let taking: Vec<Move> = (listed.iter().copied())
+                .filter(|m| matches!(m, Move::Step { to, .. } if pos.piece(*to).is_some()))
+                .collect();
+            assert_eq!(captures, taking, "at {}", pos.to_fen());
             // With the kings facing nothing is legal (§J6), whatever steps
             // the pieces have.
             if !pos.kings_face() {

@@ -342,8 +342,21 @@ impl Search for World {
     /// The captures, the most valuable piece taken first (a turn-up is
     /// no capture: what it shows is the sampled world's guess).
     fn noisy(&self, out: &mut Vec<Step>) -> bool {
-        self.moves(out);
+        out.clear();
+        if self.over() {
+            return false;
+        }
+        let pos = &self.position;
+        pos.legal_steps(out);
         out.retain(|step| matches!(step, Step::Capture(..)));
+        // As [`Search::moves`] orders them (a stable sort by the victim).
+        out.sort_by_key(|step| match step {
+            Step::Capture(_, to) => match pos.cells[*to as usize] {
+                Cell::Up(p) => -value_of(p.kind),
+                _ => 0,
+            },
+            _ => 0,
+        });
         false
     }
 }

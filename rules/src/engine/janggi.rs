@@ -155,6 +155,23 @@ impl Position {
     }
 }
 
+impl Position {
+    /// A move's place in the search's order: captures first, the most
+    /// valuable piece taken by the least valuable taker.
+    fn order(&self, mv: &Move) -> i32 {
+        match *mv {
+            Move::Step { from, to } => match self.board.piece(to) {
+                Some(victim) => {
+                    let taker = self.board.piece(from).map_or(0, |p| worth(p.kind));
+                    10_000 + worth(victim.kind) * 4 - taker / 100
+                }
+                None => 0,
+            },
+            Move::Pass => 0,
+        }
+    }
+}
+
 impl Search for Position {
     type Move = Move;
 
@@ -177,21 +194,8 @@ impl Search for Position {
         if pass {
             legal.pop();
         }
-        let mut steps: Vec<(Move, i32)> = legal
-            .into_iter()
-            .map(|mv| {
-                let order = match mv {
-                    Move::Step { from, to } => match self.board.piece(to) {
-                        Some(victim) => {
-                            let taker = self.board.piece(from).map_or(0, |p| worth(p.kind));
-                            10_000 + worth(victim.kind) * 4 - taker / 100
-                        }
-                        None => 0,
-                    },
-                    Move::Pass => 0,
-                };
-                (mv, order)
-            })
+        let mut steps: Vec<(Move, i32)> = (legal.into_iter())
+            .map(|mv| (mv, self.order(&mv)))
             .collect();
         steps.sort_by_key(|m| std::cmp::Reverse(m.1));
         let any_step = !steps.is_empty();
@@ -227,10 +231,15 @@ impl Search for Position {
         Some(super::key_of(&(self.board, self.passed, self.plies_left)))
     }
 
-    /// The captures, the most valuable piece taken first (§J7 points).
+    /// The captures in [`Search::moves`]' order: the most valuable piece
+    /// taken first (§J7 points), by the least valuable taker.
     fn noisy(&self, out: &mut Vec<Move>) -> bool {
-        self.moves(out);
-        out.retain(|mv| matches!(mv, Move::Step { to, .. } if self.board.piece(*to).is_some()));
+        out.clear();
+        if self.double_pass || self.plies_left == 0 {
+            return false;
+        }
+        self.board.captures(out);
+        out.sort_by_key(|mv| std::cmp::Reverse(self.order(mv)));
         false
     }
 }

@@ -230,9 +230,10 @@ pub trait Search: Clone {
     }
 
     /// The moves searched past the horizon (quiescence): those that take
-    /// material, best first. `true` when they are all the legal moves and
-    /// the side may not stand pat (checkers' compulsory captures); none by
-    /// default: the search stops at its horizon.
+    /// material, best first; none where the game is over. `true` when
+    /// they are all the legal moves and the side may not stand pat (a
+    /// compulsory capture); none by default: the search stops at its
+    /// horizon.
     fn noisy(&self, _out: &mut Vec<Self::Move>) -> bool {
         false
     }
@@ -411,9 +412,10 @@ fn quiesce<P: Search>(
     budget: &mut Budget,
 ) -> Option<i32> {
     let here = pos.value(root);
-    if plies == 0 || pos.over() {
+    if plies == 0 {
         return Some(here);
     }
+    // A position that is over has no noisy moves (as it has no moves).
     let mut noisy = Vec::new();
     let forced = pos.noisy(&mut noisy);
     if noisy.is_empty() {

@@ -379,6 +379,24 @@ impl Position {
         }
     }
 
+    /// The legal steps of the side to move that take a piece, in
+    /// [`Position::legal_moves`]' order: what the engine's quiescence
+    /// follows past its horizon, without judging every other step's
+    /// safety.
+    pub fn captures(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.kings_face() {
+            return;
+        }
+        let in_check = self.in_check(self.turn);
+        let king = self.king(self.turn);
+        self.steps(out);
+        out.retain(|mv| {
+            matches!(mv, Move::Step { to, .. } if self.piece(*to).is_some())
+                && self.safe(*mv, in_check, king)
+        });
+    }
+
     /// The legal steps of the side to move, appended to `out`, knowing
     /// whether it is in check.
     fn safe_steps(&self, in_check: bool, out: &mut Vec<Move>) {

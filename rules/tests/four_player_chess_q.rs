@@ -964,3 +964,35 @@ fn q12_positions_name_what_is_wrong_with_them() {
         assert!(error.message.contains(says), "{text}: {}", error.message);
     }
 }
+
+/// The captures the engine's quiescence follows (`Position::captures`)
+/// are the legal moves onto an occupied square, in the legal list's order,
+/// over seeded random games in every mode (eliminations on the way).
+#[test]
+fn q5_the_captures_are_the_legal_moves_that_take() {
+    let mut random = SplitMix64::new(69);
+    let mut taking_seen = 0;
+    for mode in [Mode::Teams, Mode::Ffa, Mode::Points] {
+        for _ in 0..3 {
+            let mut pos = Position::start(mode, [true; 4]);
+            for _ in 0..200 {
+                let mut listed = Vec::new();
+                pos.legal_moves(&mut listed);
+                let mut captures = Vec::new();
+                pos.captures(&mut captures);
+                let taking: Vec<Move> = (listed.iter().copied())
+                    .filter(|m| pos.piece(m.to).is_some())
+                    .collect();
+                assert_eq!(captures, taking);
+                taking_seen += taking.len();
+                if listed.is_empty() {
+                    break;
+                }
+                let pick = listed[random.below(listed.len() as u64) as usize];
+                pos = pos.after_eliminations(pick);
+                pos.pass_turn();
+            }
+        }
+    }
+    assert!(taking_seen > 50, "{taking_seen} captures met");
+}

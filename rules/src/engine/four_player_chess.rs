@@ -342,9 +342,11 @@ impl Search for World {
 
     /// The captures, the most valuable piece taken first.
     fn noisy(&self, out: &mut Vec<Move>) -> bool {
-        self.moves(out);
+        out.clear();
+        if self.end.is_none() {
+            self.position.captures(out);
+        }
         let taken = |mv: &Move| self.position.piece(mv.to).map(|p| p.value());
-        out.retain(|mv| taken(mv).is_some());
         out.sort_by_key(|mv| std::cmp::Reverse(taken(mv)));
         false
     }

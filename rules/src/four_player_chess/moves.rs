@@ -288,6 +288,18 @@ impl Position {
         );
     }
 
+    /// The legal moves onto an occupied square, in [`Self::legal_moves`]'
+    /// order: what the engine's quiescence follows, without judging every
+    /// other move's safety.
+    pub fn captures(&self, moves: &mut Vec<Move>) {
+        let mut pseudo = Vec::new();
+        self.pseudo_moves(self.to_move, &mut pseudo);
+        moves.extend(
+            (pseudo.into_iter())
+                .filter(|m| self.piece(m.to).is_some() && !self.leaves_own_king_attacked(*m)),
+        );
+    }
+
     pub fn has_legal_move(&self) -> bool {
         let army = self.to_move;
         let mut pseudo = Vec::new();

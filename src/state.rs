@@ -47,6 +47,9 @@ impl AppState {
             native: self.native.clone(),
             badge: |conn, user| crate::summary::summary(conn, user).map(|s| s.badge),
             acted: crate::matches::reads::acted_after,
+            board: |conn, id, user, seq| {
+                crate::matches::replay::picture_at(conn, id, user, Some(seq))
+            },
             turn_talk: &crate::talk::told::TURN_TALK,
             keys: self.keys.clone(),
             public_url: self.config.public_url.clone(),

@@ -67,6 +67,10 @@ pub struct Courier {
     /// match since `seq` (a notice held at the table is then dropped):
     /// given from above, where matches are read.
     pub acted: Acted,
+    /// The board of a match after an event as a player may see it, a PNG
+    /// (the "your turn" mail's picture): given from above, where matches
+    /// are read.
+    pub board: Board,
     /// A turn notice's table talk, in the fan-out's statement: given from
     /// above, by talk, which owns it.
     pub turn_talk: &'static outbox::TurnTalk,
@@ -76,6 +80,9 @@ pub struct Courier {
     pub public_url: String,
     pub max_attempts: i32,
 }
+
+/// [`Courier::board`]'s question: match, player, seq.
+pub type Board = fn(&mut PgConnection, Uuid, Uuid, i32) -> Result<std::sync::Arc<Vec<u8>>, Error>;
 
 /// [`Courier::acted`]'s question.
 pub type Acted = fn(

@@ -182,14 +182,18 @@ impl Recipients {
     /// for the rows about to be sent only (not those quiet hours hold).
     /// A board that cannot be drawn (the match gone since) leaves its mail
     /// without one rather than unsent.
-    pub(super) fn load_boards(&mut self, conn: &mut PgConnection, due: &[&Row]) {
+    pub(super) fn load_boards(
+        &mut self,
+        conn: &mut PgConnection,
+        due: &[&Row],
+        board: super::Board,
+    ) {
         let your_turn = Kind::YourTurn.name();
         let mails = (due.iter()).filter(|r| {
             r.kind == your_turn && matches!(Channel::parse(&r.channel), Some(Channel::Email))
         });
         for row in mails {
-            let seq = Some(row.seq);
-            match crate::matches::replay::picture_at(conn, row.match_id, row.user_id, seq) {
+            match board(conn, row.match_id, row.user_id, row.seq) {
                 Ok(png) => {
                     self.boards.insert(row.id, png);
                 }

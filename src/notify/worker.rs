@@ -538,7 +538,7 @@ pub fn deliver_due(courier: &Courier) -> Result<Delivered, Error> {
                 }
             }
             let due = at_the_table(c, due, now, courier.acted, &mut done)?;
-            to.load_boards(c, &due);
+            to.load_boards(c, &due, courier.board);
             let ready: Vec<(tracing::Span, Outgoing)> = (due.iter())
                 .map(|row| (delivery_span(row), prepare(courier, &to, row)))
                 .collect();

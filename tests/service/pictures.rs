@@ -220,8 +220,7 @@ async fn the_your_turn_mail_shows_the_board_its_reader_may_see() {
     let turn_mail = |name: &str| {
         (smtp.messages().into_iter())
             .filter(|mail| subject(mail) == "Your move in Banqi")
-            .filter(|mail| to_address(mail).contains(&format!("{name}@")))
-            .last()
+            .rfind(|mail| to_address(mail).contains(&format!("{name}@")))
     };
     let mail = turn_mail(mover_name).expect("the first mover's mail");
     assert!(unfolded(&mail).contains("src=\"cid:board\""), "{mail}");

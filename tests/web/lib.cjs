@@ -60,7 +60,7 @@ async function player(browser, errors, viewport) {
   });
   const page = await context.newPage();
   page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("console", (m) => { if (m.type() === "error") errors.push(said(m)); });
   page.on("requestfinished", (request) => {
     const t = request.timing();
     if (!request.url().startsWith(BASE) || t.responseStart < 0 || t.requestStart < 0) return;
@@ -69,6 +69,13 @@ async function player(browser, errors, viewport) {
     timings.get(name).push(t.responseStart - t.requestStart);
   });
   return page;
+}
+
+/// A console error as a failure names it: its text and where (a failed
+/// load's message names no address by itself).
+function said(message) {
+  const url = message.location() && message.location().url;
+  return url ? `${message.text()} (${url.replace(BASE, "")})` : message.text();
 }
 
 /// Someone on a browser of their own (issue #47): a phone in `locale`,
@@ -84,7 +91,7 @@ async function person(browser, errors, { locale = "en-US", viewport = PHONE, exp
   const page = await context.newPage();
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("console", (m) => {
-    if (m.type() === "error" && !(expected && expected.test(m.text()))) errors.push(m.text());
+    if (m.type() === "error" && !(expected && expected.test(m.text()))) errors.push(said(m));
   });
   return page;
 }

@@ -346,7 +346,8 @@ pub(crate) fn minimax<P: Search>(
     if depth == 0 {
         return quiesce(pos, root, alpha, beta, budget.quiescence, budget);
     }
-    let key = budget.table.as_ref().and(pos.key());
+    // Hashed only where a table is kept: the plain search pays nothing.
+    let key = budget.table.as_ref().and_then(|_| pos.key());
     let mut first = None;
     if let (Some(table), Some(key)) = (&budget.table, key) {
         let found = table.probe(key, depth, alpha, beta);

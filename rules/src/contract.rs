@@ -421,6 +421,21 @@ pub enum Told {
     TurnedUp { piece: &'static str, at: String },
 }
 
+/// How an event takes a seat out of play before the match is played out
+/// ([`Game::departure`]): the cases the rewards tell apart
+/// (docs/rules/rewards.md §R3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Departure {
+    /// The seat resigned (§T6), or left by the menu, which is the same.
+    Resigned,
+    /// The seat's deadline passed (§T3): it is gone by abandonment.
+    Abandoned,
+    /// FlipChess §F7: the seat whose king was taken declined to flip.
+    /// The king was lost on the board; the service reads a concession
+    /// the clock made (a lapsed decision, §T4) as an abandonment.
+    Conceded,
+}
+
 /// The game contract. Every function is pure: the same inputs give the same
 /// answer, and nothing is mutated except the state handed to [`Game::apply`].
 pub trait Game {
@@ -540,6 +555,18 @@ pub trait Game {
         let _ = event;
         true
     }
+
+    /// The round the match is in, from 1 (docs/rules/rewards.md §R3):
+    /// a round is one turn of every side in play, skipped turns counted
+    /// — FlipChess's own round (§F5: ⌊turns/2⌋ + 1), and its like in
+    /// every other game. Required: a game that said nothing would make
+    /// every resignation an early one.
+    fn round(state: &Self::State) -> u32;
+
+    /// The seat `event` takes out of play, and how, when it is a
+    /// resignation, an abandonment or (FlipChess) a concession; `None`
+    /// for every other event. Required, for the same reason.
+    fn departure(event: &Self::Event) -> Option<(Seat, Departure)>;
 
     /// The side `event` puts out of a match that goes on (four-player
     /// chess's elimination, §Q7/§Q9/§Q10), which every player hears of;

@@ -83,7 +83,7 @@ pub mod records;
 pub use engine::puzzles;
 
 pub use contract::{
-    About, Duty, DutyKind, Env, Game, Millis, Outcome, OutcomeKind, PutOut, Random, Rating,
+    About, Departure, Duty, DutyKind, Env, Game, Millis, Outcome, OutcomeKind, PutOut, Random, Rating,
     RuleCode, RuleError, Seat, SplitMix64, Start, Told, Viewer,
 };
 /// For the service's own schemas, from the same version.
@@ -443,6 +443,24 @@ macro_rules! games {
             ) -> Result<bool, $crate::RuleError> {
                 match game {
                     $(GameId::$Id => $crate::dispatch::is_own_move::<$G>(event)),+
+                }
+            }
+
+            /// The round the match is in ([`crate::Game::round`]).
+            pub fn round(&self) -> u32 {
+                match self {
+                    $(MatchState::$Id(s) => <$G as $crate::Game>::round(s)),+
+                }
+            }
+
+            /// The seat a stored event takes out of play, and how
+            /// ([`crate::Game::departure`]).
+            pub fn departure(
+                game: GameId,
+                event: &$crate::serde_json::Value,
+            ) -> Result<Option<($crate::Seat, $crate::Departure)>, $crate::RuleError> {
+                match game {
+                    $(GameId::$Id => $crate::dispatch::departure::<$G>(event)),+
                 }
             }
 

@@ -110,6 +110,13 @@ fn harness_leak_check_catches_a_secret_shown_to_the_wrong_seat() {
     harness::playouts::<Pebbles>(json!({"leak_tokens": true}), 2, 1);
 }
 
+/// Rewards §R3: a resignation that does not name its seat is caught.
+#[test]
+#[should_panic(expected = "a departure names its seat")]
+fn harness_departure_check_catches_a_resignation_that_names_nobody() {
+    harness::playouts::<Pebbles>(json!({"quiet_departures": true}), 2, 200);
+}
+
 #[test]
 fn every_game_of_the_crate_is_in_this_registry() {
     for game in posthorn_rules::GameId::ALL {

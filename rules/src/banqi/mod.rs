@@ -17,7 +17,7 @@ mod turn;
 pub use board::{perft, Cell, Colour, Kind, Piece, Position, Step, QUIET_PLY_LIMIT};
 pub use state::{Action, Event, State};
 
-use crate::{About, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
+use crate::{About, Departure, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use state::other;
@@ -102,6 +102,19 @@ impl Game for Banqi {
     type Action = Action;
     type Event = Event;
     type View = View;
+
+    /// Rewards §R3: a round is a turn of each side, so ⌊plies (a turn-up is a ply)/2⌋ + 1.
+    fn round(state: &State) -> u32 {
+        state.plies / 2 + 1
+    }
+
+    fn departure(event: &Event) -> Option<(Seat, Departure)> {
+        match event {
+            Event::Resigned { seat } => Some((*seat, Departure::Resigned)),
+            Event::Abandoned { seat } => Some((*seat, Departure::Abandoned)),
+            _ => None,
+        }
+    }
 
     /// Resigning, abandoning and the end are not moves of one's own
     /// (a seat with nothing else never played: its match is aborted).

@@ -20,7 +20,7 @@ mod turn;
 
 pub use state::{Action, Event, Phase, State};
 
-use crate::{About, Duty, DutyKind, Env, Game, Millis, Outcome, Random, RuleError, Seat, Viewer};
+use crate::{About, Departure, Duty, DutyKind, Env, Game, Millis, Outcome, Random, RuleError, Seat, Viewer};
 use board::{Board, Group, Side};
 use cards::{Card, Colour, DECK_SIZE, HAND_SIZE};
 use serde::{Deserialize, Serialize};
@@ -184,6 +184,22 @@ impl Game for FlipChess {
     type Action = Action;
     type Event = Event;
     type View = View;
+
+    /// §F5: round = ⌊turns/2⌋ + 1, skipped turns included.
+    fn round(state: &State) -> u32 {
+        state.round()
+    }
+
+    /// §F7's concession is a departure too: the service reads one the
+    /// clock made as an abandonment (docs/rules/rewards.md §R3).
+    fn departure(event: &Event) -> Option<(Seat, Departure)> {
+        match event {
+            Event::Resigned { seat } => Some((*seat, Departure::Resigned)),
+            Event::Abandoned { seat } => Some((*seat, Departure::Abandoned)),
+            Event::Conceded { seat } => Some((*seat, Departure::Conceded)),
+            _ => None,
+        }
+    }
 
     /// Resigning, abandoning and the end are not moves of one's own
     /// (a seat with nothing else never played: its match is aborted).

@@ -32,7 +32,7 @@ pub use board::{perft, Army, Kind, Mode, Move, Owner, Piece, Position, Start};
 pub use moves::Verdict;
 pub use state::{Action, ArmySeat, Captured, Event, State};
 
-use crate::{About, Duty, DutyKind, Env, Game, Outcome, PutOut, Random, RuleError, Seat, Viewer};
+use crate::{About, Departure, Duty, DutyKind, Env, Game, Outcome, PutOut, Random, RuleError, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// §Q6: the match is drawn (ended) after this many plies.
@@ -193,6 +193,22 @@ impl Game for FourPlayerChess {
                 side: army.name().to_owned(),
                 reason: reason.clone(),
             }),
+            _ => None,
+        }
+    }
+
+    /// Rewards §R3: a round is a ply of every army placed (§Q13 counts
+    /// plies; a player of two armies has two plies a round).
+    fn round(state: &State) -> u32 {
+        let armies = state.seats.iter().flatten().count().max(1) as u32;
+        state.plies / armies + 1
+    }
+
+    /// §Q9: a resignation or an abandonment, by the seat that gave up.
+    fn departure(event: &Event) -> Option<(Seat, Departure)> {
+        match event {
+            Event::Resigned { seat } => Some((*seat, Departure::Resigned)),
+            Event::Abandoned { seat } => Some((*seat, Departure::Abandoned)),
             _ => None,
         }
     }

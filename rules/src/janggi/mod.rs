@@ -23,7 +23,7 @@ mod turn;
 pub use board::{perft, Kind, Move, Position, Side};
 pub use state::{Action, Event, State};
 
-use crate::{About, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
+use crate::{About, Departure, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use state::other;
 
@@ -200,6 +200,19 @@ impl Game for Janggi {
     type Action = Action;
     type Event = Event;
     type View = View;
+
+    /// Rewards §R3: a round is a turn of each side, so ⌊plies (a pass is a ply)/2⌋ + 1.
+    fn round(state: &State) -> u32 {
+        state.plies / 2 + 1
+    }
+
+    fn departure(event: &Event) -> Option<(Seat, Departure)> {
+        match event {
+            Event::Resigned { seat } => Some((*seat, Departure::Resigned)),
+            Event::Abandoned { seat } => Some((*seat, Departure::Abandoned)),
+            _ => None,
+        }
+    }
 
     /// Resigning, abandoning and the end are not moves of one's own
     /// (a seat with nothing else never played: its match is aborted).

@@ -17,7 +17,9 @@
 
 #![allow(dead_code)] // each test crate uses the part it needs
 
-use posthorn_rules::{dispatch, Duty, Env, Game, Random, RuleCode, Seat, SplitMix64, Viewer};
+use posthorn_rules::{
+    dispatch, Departure, Duty, DutyKind, Env, Game, Random, RuleCode, Seat, SplitMix64, Viewer,
+};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashSet};
 
@@ -280,6 +282,8 @@ pub fn checked_playouts<G: Game>(
     schemas: Option<&Compiled>,
 ) -> Reasons {
     let mut reasons = Reasons::new();
+    // The furthest round any playout reached: the rounds must count.
+    let mut rounds = 1;
     for seed in 0..games {
         let mut random = SplitMix64::new(seed);
         let opening = dispatch::setup::<G>(&config, seats, &mut random)
@@ -292,6 +296,7 @@ pub fn checked_playouts<G: Game>(
             schemas,
         };
         run.record(opening);
+        assert_eq!(G::round(&run.state), 1, "seed {seed}: a match starts in round 1");
         let mut now = 1_000_000i64;
         let mut steps = 0;
         while G::outcome(&run.state).is_none() {
@@ -316,7 +321,11 @@ pub fn checked_playouts<G: Game>(
             let duties = G::to_act(&run.state);
             if random.below(1_000) == 0 {
                 let duty = &duties[random.below(duties.len() as u64) as usize];
-                run.record(dispatch::deadline_passed::<G>(&run.state, duty));
+                let events = dispatch::deadline_passed::<G>(&run.state, duty);
+                if duty.kind == DutyKind::Turn && !events.is_empty() {
+                    assert_departs::<G>(&events, duty.seat, Departure::Abandoned, seed);
+                }
+                run.record(events);
                 continue;
             }
             let busy: Vec<(Seat, Vec<Value>)> = (0..seats as u8)
@@ -336,7 +345,14 @@ pub fn checked_playouts<G: Game>(
             let (seat, action) = action;
             let events = dispatch::act::<G>(&run.state, seat, &action, &mut env).unwrap();
             assert!(!events.is_empty(), "seed {seed}: {action} changed nothing");
+            if is_resign(&action) {
+                assert_departs::<G>(&events, seat, Departure::Resigned, seed);
+            }
+            let round = G::round(&run.state);
             run.record(events);
+            let after = G::round(&run.state);
+            assert!(after >= round, "seed {seed}: the round went from {round} back to {after}");
+            rounds = rounds.max(after);
         }
         run.check_between_steps();
         let reason = G::outcome(&run.state).unwrap().reason;
@@ -349,7 +365,21 @@ pub fn checked_playouts<G: Game>(
         }
         assert_eq!(replayed, run.state, "seed {seed}: fold(events) = state");
     }
+    assert!(games < 10 || rounds >= 3, "no playout reached round 3: the round never moves");
     reasons
+}
+
+/// Rewards §R3: the events of a resignation or of a turn's deadline name
+/// the seat that departs, and how.
+fn assert_departs<G: Game>(events: &[Value], seat: Seat, how: Departure, seed: u64) {
+    let departed: Vec<(Seat, Departure)> = (events.iter())
+        .filter_map(|e| dispatch::departure::<G>(e).unwrap())
+        .collect();
+    assert_eq!(
+        departed,
+        vec![(seat, how)],
+        "seed {seed}: a departure names its seat and how ({events:?})"
+    );
 }
 
 const ALPHABET: &[char] = &[

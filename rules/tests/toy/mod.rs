@@ -6,7 +6,7 @@
 use posthorn_rules::engine::{Engine, Level, Search, WIN};
 use posthorn_rules::lessons::{Lesson, Lessons};
 use posthorn_rules::puzzles::{Puzzles, Rule};
-use posthorn_rules::{About, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
+use posthorn_rules::{About, Departure, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -31,6 +31,10 @@ pub struct Config {
     /// A deliberately broken redaction, to prove the leak check bites.
     #[serde(default)]
     pub leak_tokens: bool,
+    /// Deliberately unnamed departures (a resignation that only ends the
+    /// match), to prove the departure check bites.
+    #[serde(default)]
+    pub quiet_departures: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
@@ -50,12 +54,17 @@ pub enum Event {
         tokens: Vec<Option<String>>,
         #[serde(default)]
         leak_tokens: bool,
+        #[serde(default)]
+        quiet_departures: bool,
     },
     Took {
         seat: Seat,
         count: u8,
     },
     Resigned {
+        seat: Seat,
+    },
+    Abandoned {
         seat: Seat,
     },
     Finished {
@@ -69,6 +78,9 @@ pub struct State {
     pub pile: u8,
     pub tokens: Vec<String>,
     pub on_move: Seat,
+    /// Takes so far: two make a round.
+    pub taken: u32,
+    pub quiet_departures: bool,
     pub outcome: Option<Outcome>,
 }
 
@@ -192,6 +204,7 @@ impl Puzzles for Pebbles {
             mode: view.mode,
             pile: Some(view.pile),
             leak_tokens: config.leak_tokens,
+            quiet_departures: config.quiet_departures,
         })
     }
     fn action(take: &u8) -> Action {
@@ -299,6 +312,7 @@ impl Game for Pebbles {
             pile,
             tokens,
             leak_tokens: config.leak_tokens,
+            quiet_departures: config.quiet_departures,
         }])
     }
 
@@ -309,11 +323,16 @@ impl Game for Pebbles {
     fn apply(state: &mut State, event: &Event) -> Result<(), RuleError> {
         match event {
             Event::Started {
-                mode, pile, tokens, ..
+                mode,
+                pile,
+                tokens,
+                quiet_departures,
+                ..
             } => {
                 *state = State {
                     mode: *mode,
                     pile: *pile,
+                    quiet_departures: *quiet_departures,
                     tokens: tokens
                         .iter()
                         .map(|t| t.clone().unwrap_or_default())
@@ -324,8 +343,9 @@ impl Game for Pebbles {
             Event::Took { seat, count } => {
                 state.pile -= count;
                 state.on_move = other(*seat);
+                state.taken += 1;
             }
-            Event::Resigned { .. } => {}
+            Event::Resigned { .. } | Event::Abandoned { .. } => {}
             Event::Finished { result } => state.outcome = Some(result.clone()),
         }
         Ok(())
@@ -340,6 +360,7 @@ impl Game for Pebbles {
         match action {
             _ if state.outcome.is_some() => Err(RuleError::finished()),
             _ if seat.index() > 1 => Err(RuleError::illegal("no such seat")),
+            Action::Resign {} if state.quiet_departures => Ok(vec![finish(other(seat), "resigned")]),
             Action::Resign {} => Ok(vec![
                 Event::Resigned { seat },
                 finish(other(seat), "resigned"),
@@ -422,8 +443,23 @@ impl Game for Pebbles {
 
     fn deadline_passed(state: &State, duty: &Duty) -> Vec<Event> {
         match state.outcome {
-            None if duty.seat == state.on_move => vec![finish(other(duty.seat), "abandoned")],
+            None if duty.seat == state.on_move => vec![
+                Event::Abandoned { seat: duty.seat },
+                finish(other(duty.seat), "abandoned"),
+            ],
             _ => Vec::new(),
+        }
+    }
+
+    fn round(state: &State) -> u32 {
+        state.taken / 2 + 1
+    }
+
+    fn departure(event: &Event) -> Option<(Seat, Departure)> {
+        match event {
+            Event::Resigned { seat } => Some((*seat, Departure::Resigned)),
+            Event::Abandoned { seat } => Some((*seat, Departure::Abandoned)),
+            _ => None,
         }
     }
 

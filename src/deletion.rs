@@ -21,8 +21,10 @@ use uuid::Uuid;
 /// beside the code that writes its tables; forgetting runs them phase by
 /// phase, in this order within a phase (the account row last). The export
 /// holds what each says it does (`tests/service/personal_data.rs`).
-pub const OWNERS: [Owner; 21] = [
+pub const OWNERS: [Owner; 23] = [
     crate::sharing::PERSONAL,
+    crate::coins::PERSONAL,
+    crate::players::PERSONAL,
     crate::ratings::board::PERSONAL,
     crate::matches::conditional::PERSONAL,
     crate::puzzles::history::PERSONAL,

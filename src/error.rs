@@ -36,6 +36,8 @@ pub enum Error {
     /// (docs/decisions/challenges-and-lobby.md, "Seeks: a random
     /// opponent").
     OwnSeek(String),
+    /// A look costs more coins than the balance holds (issue #70).
+    NotEnoughCoins(String),
     /// A match's opening a player may not choose: one fixing hidden
     /// information, or a custom one asked to be rated (docs/abuse.md,
     /// "Openings a player may not choose").
@@ -173,6 +175,7 @@ impl fmt::Display for Error {
             | Error::Blocked(s)
             | Error::AlreadyFriends(s)
             | Error::OwnSeek(s)
+            | Error::NotEnoughCoins(s)
             | Error::UnfairStart(s)
             | Error::TournamentFull(s)
             | Error::TournamentStarted(s)

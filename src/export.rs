@@ -61,6 +61,10 @@ pub struct Export {
     /// The share links I made that still open (issue #69), each with its
     /// address on this service.
     pub share_links: Vec<crate::sharing::ShareLink>,
+    /// My coins: the balance and every line of the ledger (issue #70).
+    pub coins: crate::coins::Ledger,
+    /// The looks I wear.
+    pub looks: crate::players::Worn,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -125,6 +129,8 @@ pub fn export(
         puzzles: crate::puzzles::history::export(conn, user)?,
         lessons: crate::lessons::export(conn, user)?,
         share_links: crate::sharing::made_by(conn, user, site)?,
+        coins: crate::coins::exported(conn, user)?,
+        looks: crate::players::worn(conn, user)?,
     })
 }
 

@@ -5,6 +5,7 @@ pub mod auth;
 pub mod cause;
 pub mod clock;
 pub mod closed;
+pub mod coins;
 pub mod computer;
 pub mod config;
 pub mod db;
@@ -72,11 +73,12 @@ pub fn app_state(
     let vapid = notify::push::Vapid::from_config(&config)?;
     let native = notify::native::Native::from_config(&config)?;
     // What follows every append, in its transaction, in this order
-    // (docs/architecture.md): the rating update before the notices, whose
-    // "match finished" shows its changes.
+    // (docs/architecture.md): the rating update and the coins before the
+    // notices, whose "match finished" shows both.
     matches::reactions::install(|| {
         vec![
             Box::new(ratings::update::Rate),
+            Box::new(coins::award::Pay),
             Box::new(notices::Tell),
             Box::new(computer::Reply),
             Box::new(tournaments::advance::Ended),

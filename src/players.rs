@@ -4,11 +4,12 @@
 //! of theirs (docs/architecture.md).
 
 use crate::error::Error;
-use crate::schema::users;
+use crate::personal::{Exported, Leaving, Owner};
+use crate::schema::{looks_worn, users};
 use diesel::prelude::*;
 use diesel::PgConnection;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -30,6 +31,20 @@ pub struct Player {
     #[diesel(select_expression = users::deleted_at.is_not_null())]
     #[diesel(select_expression_type = diesel::dsl::IsNotNull<users::deleted_at>)]
     pub deleted: bool,
+    /// The emblem the player wears beside their name (issue #70, bought
+    /// with coins: `coins::looks`), by name (`star`); absent: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[diesel(select_expression = emblem())]
+    #[diesel(select_expression_type = Emblem)]
+    pub emblem: Option<String>,
+}
+
+type Emblem = diesel::expression::SqlLiteral<diesel::sql_types::Nullable<diesel::sql_types::Text>>;
+
+/// The emblem worn, read beside the player's row (the coins own the table
+/// that holds it, `looks_worn`).
+fn emblem() -> Emblem {
+    diesel::dsl::sql("(SELECT w.emblem FROM looks_worn w WHERE w.user_id = users.id)")
 }
 
 /// The players among `ids` (those that exist), by id.
@@ -54,4 +69,61 @@ pub fn named(conn: &mut PgConnection, name: &str) -> Result<Player, Error> {
         .first(conn)
         .optional()?
         .ok_or(Error::not_found("player"))
+}
+
+/// What a player wears (issue #70, docs/rules/rewards.md §R7): the
+/// emblem others see beside the name, and a theme per game for the
+/// player's own boards. Bought with coins (`coins::looks`, which checks
+/// what is owned); kept here, with the player as others see them.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Worn {
+    pub emblem: Option<String>,
+    /// The theme of each game's boards, by game; absent: the usual board.
+    #[serde(default)]
+    pub themes: BTreeMap<String, String>,
+}
+
+/// What `user` wears.
+pub fn worn(conn: &mut PgConnection, user: Uuid) -> Result<Worn, Error> {
+    let row: Option<(Option<String>, serde_json::Value)> = looks_worn::table
+        .find(user)
+        .select((looks_worn::emblem, looks_worn::themes))
+        .first(conn)
+        .optional()?;
+    Ok(match row {
+        Some((emblem, themes)) => Worn {
+            emblem,
+            themes: serde_json::from_value(themes).unwrap_or_default(),
+        },
+        None => Worn::default(),
+    })
+}
+
+/// `user` wears `worn` from now (its looks checked by the caller).
+pub fn put_on(conn: &mut PgConnection, user: Uuid, worn: &Worn) -> Result<(), Error> {
+    let themes = serde_json::to_value(&worn.themes).map_err(Error::internal)?;
+    diesel::insert_into(looks_worn::table)
+        .values((
+            looks_worn::user_id.eq(user),
+            looks_worn::emblem.eq(&worn.emblem),
+            looks_worn::themes.eq(&themes),
+        ))
+        .on_conflict(looks_worn::user_id)
+        .do_update()
+        .set((
+            looks_worn::emblem.eq(&worn.emblem),
+            looks_worn::themes.eq(&themes),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// What a player wears goes with the account; the export holds it.
+pub const PERSONAL: Owner =
+    Owner::erasing("players", &["looks_worn"], forget, Exported::In(&["looks"]));
+
+fn forget(conn: &mut PgConnection, leaving: &mut Leaving<'_>) -> Result<(), Error> {
+    diesel::delete(looks_worn::table.find(leaving.user)).execute(conn)?;
+    Ok(())
 }

@@ -1,6 +1,35 @@
 //! Diesel table definitions, matching `migrations/`.
 
 diesel::table! {
+    coins (id) {
+        id -> Int8,
+        user_id -> Uuid,
+        cause -> Text,
+        amount -> Int4,
+        source -> Text,
+        why -> Text,
+        match_id -> Nullable<Uuid>,
+        key -> Nullable<Text>,
+        at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    purses (user_id) {
+        user_id -> Uuid,
+        balance -> Int4,
+    }
+}
+
+diesel::table! {
+    looks_worn (user_id) {
+        user_id -> Uuid,
+        emblem -> Nullable<Text>,
+        themes -> Jsonb,
+    }
+}
+
+diesel::table! {
     match_shares (token) {
         token -> Text,
         match_id -> Uuid,

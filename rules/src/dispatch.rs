@@ -156,9 +156,7 @@ pub fn is_own_move<G: Game>(event: &Value) -> Result<bool, RuleError> {
     Ok(G::is_own_move(&event))
 }
 
-pub fn departure<G: Game>(
-    event: &Value,
-) -> Result<Option<(Seat, crate::Departure)>, RuleError> {
+pub fn departure<G: Game>(event: &Value) -> Result<Option<(Seat, crate::Departure)>, RuleError> {
     let event: G::Event = from_json("event", event)?;
     Ok(G::departure(&event))
 }

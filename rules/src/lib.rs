@@ -83,8 +83,8 @@ pub mod records;
 pub use engine::puzzles;
 
 pub use contract::{
-    About, Departure, Duty, DutyKind, Env, Game, Millis, Outcome, OutcomeKind, PutOut, Random, Rating,
-    RuleCode, RuleError, Seat, SplitMix64, Start, Told, Viewer,
+    About, Departure, Duty, DutyKind, Env, Game, Millis, Outcome, OutcomeKind, PutOut, Random,
+    Rating, RuleCode, RuleError, Seat, SplitMix64, Start, Told, Viewer,
 };
 /// For the service's own schemas, from the same version.
 pub use schemars;

@@ -93,6 +93,7 @@ fn bot(level: Level) -> Bot {
             guest: false,
             computer: Some(level.id().to_owned()),
             deleted: false,
+            emblem: None,
         },
     }
 }

@@ -41,6 +41,7 @@ const FILES: &[(&str, &str, &str, &str)] = &[
     script!("conditional.js"),
     script!("analysis.js"),
     script!("shared.js"),
+    script!("coins.js"),
     script!("tournaments.js"),
     script!("welcome.js"),
     script!("identity.js"),

@@ -41,6 +41,7 @@ fn player(n: u8) -> Player {
         guest: false,
         computer: None,
         deleted: false,
+        emblem: None,
     }
 }
 
@@ -66,6 +67,7 @@ fn match_view(game: GameId, state: &MatchState, seats: usize, seq: i32, now: u32
             .collect(),
         my_seats: vec![0],
         to_act,
+        round: state.round(),
         view: state.view(Viewer::Seat(Seat(0))),
         result: state.outcome().and_then(|o| serde_json::to_value(o).ok()),
         created_at: at(0),

@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod body;
 pub mod caller;
 pub mod client;
+pub mod coins;
 pub mod computer;
 pub mod conditional;
 pub mod devices;

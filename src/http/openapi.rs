@@ -9,7 +9,7 @@
 //! 503 when the database is busy).
 
 use super::{
-    accounts, computer, conditional, devices, friends, identities, lessons, live, matches,
+    accounts, coins, computer, conditional, devices, friends, identities, lessons, live, matches,
     moderation, my_data, native_push, notify, ops, puzzles, ratings, seeks, talk, tournaments,
     vacation,
 };
@@ -117,6 +117,10 @@ api_routes!(
     vacation::start_vacation,
     vacation::end_vacation,
     vacation::auto_vacation,
+    coins::my_coins,
+    coins::my_looks,
+    coins::buy,
+    coins::wear,
     conditional::get_lines,
     conditional::put_lines,
     conditional::delete_lines,

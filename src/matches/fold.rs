@@ -129,3 +129,56 @@ pub fn standing_with_seats(
         .map(|(seq, body)| (seats.get(&seq).copied().flatten(), body))
         .collect())
 }
+
+/// The seats of `table` that never made a move of their own in the moves
+/// that stand (the rules say what is one: `Game::is_own_move`; a move
+/// taken back was never made) — none where the deal showed each player a
+/// private hand (FlipChess): there leaving before a move is a loss, or a
+/// player could look at their hand and walk away from it until they liked
+/// one (docs/decisions/ratings.md). A match with such a seat is not rated;
+/// the coins pay nobody when fewer than two seats moved
+/// (docs/rules/rewards.md §R4). `unwritten`: this transaction's events
+/// not yet in the table.
+pub fn unmoved_seats(
+    conn: &mut PgConnection,
+    table: &super::Table,
+    unwritten: &[EventRow],
+) -> Result<Vec<usize>, Error> {
+    if table.state.deals_in_private() {
+        return Ok(Vec::new());
+    }
+    let events = standing_with_seats(conn, table.row.id, unwritten)?;
+    let game = table.game;
+    let moved = |seat: usize| {
+        events.iter().any(|(s, body)| {
+            *s == Some(seat as i16)
+                && posthorn_rules::MatchState::is_own_move(game, body).unwrap_or(true)
+        })
+    };
+    Ok((0..table.seats.len()).filter(|s| !moved(*s)).collect())
+}
+
+/// The seats of match `id` that had a move of theirs taken back, against
+/// the computer or by consent: they earn no coins from it
+/// (docs/rules/rewards.md §R4).
+pub fn took_back(conn: &mut PgConnection, id: Uuid) -> Result<Vec<i16>, Error> {
+    let rows: Vec<(Option<i16>, Value)> = match_events::table
+        .filter(match_events::match_id.eq(id))
+        .filter(match_events::rules.eq(false))
+        .filter(diesel::dsl::sql::<diesel::sql_types::Bool>(
+            "body->>'type' = 'taken_back'",
+        ))
+        .select((match_events::seat, match_events::body))
+        .load(conn)?;
+    let mut seats: Vec<i16> = (rows.into_iter())
+        .filter(|(_, body)| {
+            matches!(
+                ServiceEvent::from_body(body),
+                Some(ServiceEvent::TakenBack { .. })
+            )
+        })
+        .filter_map(|(seat, _)| seat)
+        .collect();
+    seats.dedup();
+    Ok(seats)
+}

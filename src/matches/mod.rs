@@ -127,6 +127,10 @@ pub struct MatchView {
     pub seats: Vec<SeatView>,
     pub my_seats: Vec<u8>,
     pub to_act: Vec<TimedDuty>,
+    /// The round the match is in, from 1: one turn of every side in
+    /// play (FlipChess's own round, §F5; docs/rules/rewards.md §R3: a
+    /// resignation before round 3 pays no loss coins).
+    pub round: u32,
     /// The game state as this viewer may see it; its shape depends on the game.
     #[schema(value_type = Object)]
     pub view: Value,

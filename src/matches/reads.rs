@@ -514,3 +514,16 @@ pub fn acted_after(
         .map(|a| (a.user_id, a.match_id, a.seq))
         .collect())
 }
+
+/// How many of the matches `ids` had any of `users` at the table (the
+/// coins' pairing limit, docs/rules/rewards.md §R5).
+pub fn shared_with(conn: &mut PgConnection, ids: &[Uuid], users: &[Uuid]) -> Result<i64, Error> {
+    if ids.is_empty() || users.is_empty() {
+        return Ok(0);
+    }
+    Ok(match_seats::table
+        .filter(match_seats::match_id.eq_any(ids))
+        .filter(match_seats::user_id.eq_any(users))
+        .select(diesel::dsl::count(match_seats::match_id).aggregate_distinct())
+        .get_result(conn)?)
+}

@@ -90,6 +90,7 @@ impl Table {
                 .collect(),
             my_seats: self.seats_of(user).iter().map(|s| s.0).collect(),
             to_act: self.duties()?,
+            round: self.state.round(),
             view: self.state.view(self.viewer(user)),
             result: r.result.clone(),
             created_at: r.created_at,

@@ -66,7 +66,8 @@ impl Reading<'_> {
     }
 
     /// The result as the board says it: "지우 기권 — 민준 승리", "Draw:
-    /// threefold repetition"; and the reader's rating change, if rated.
+    /// threefold repetition"; and the reader's rating change, if rated,
+    /// and the coins it paid them, if any ("+12 코인").
     pub(super) fn result(&self, payload: &Value) -> (String, Option<String>) {
         let result = &payload["result"];
         let players = payload["players"].as_array().cloned().unwrap_or_default();
@@ -99,11 +100,20 @@ impl Reading<'_> {
             self.locale
                 .say("result.line", &[("how", &how), ("won", &won)])
         };
-        let mine = (result["ratings"].as_array().into_iter().flatten()).find(|r| {
-            let seat = r["seat"].as_u64().unwrap_or(u64::MAX) as usize;
-            players.get(seat).and_then(Value::as_str) == Some(&self.user.to_string())
-        });
-        let rating = mine.map(|r| {
+        let me = self.user.to_string();
+        let mine = |key: &str| {
+            (result[key].as_array().into_iter().flatten()).find(|r| {
+                let seat = r["seat"].as_u64().unwrap_or(u64::MAX) as usize;
+                players.get(seat).and_then(Value::as_str) == Some(me.as_str())
+            })
+        };
+        let coins = (mine("coins").and_then(|c| c["coins"].as_i64()))
+            .filter(|c| *c > 0)
+            .map(|c| {
+                self.locale
+                    .say("result.coins", &[("coins", &c.to_string())])
+            });
+        let rating = mine("ratings").map(|r| {
             let number = |key: &str| r[key].as_f64().unwrap_or(0.0).round() as i64;
             let change = number("change");
             let values = [
@@ -117,7 +127,11 @@ impl Reading<'_> {
             let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
             self.locale.say("result.rating", &values)
         });
-        (line, rating)
+        let told = match (rating, coins) {
+            (Some(rating), Some(coins)) => Some(format!("{rating} {coins}")),
+            (rating, coins) => rating.or(coins),
+        };
+        (line, told)
     }
 
     /// The opponent's last move of a turn notice

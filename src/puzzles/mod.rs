@@ -12,6 +12,7 @@
 //! * [`shipped`] — the checked sets shipped with the rules, kept from the
 //!   first start.
 
+pub mod day;
 pub mod history;
 pub mod mining;
 pub mod morning;

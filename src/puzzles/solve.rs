@@ -4,11 +4,13 @@
 //! of the line played, folded by the rules. Nothing of the line beyond what
 //! is on the board is sent while the attempt is being played.
 
+use super::day::{day_of, game};
+pub use super::day::{Day, Solver};
 use super::rating::{self, PuzzleRating};
 use super::PuzzleRow;
 use crate::closed::AttemptState;
 use crate::error::Error;
-use crate::schema::{puzzle_attempts, puzzle_days, puzzles, users};
+use crate::schema::{puzzle_attempts, puzzle_days, puzzles};
 use chrono::{DateTime, NaiveDate, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
@@ -70,6 +72,10 @@ pub struct MoveAnswer {
     /// My puzzle rating in this game, when this move made the attempt
     /// count (accounts only).
     pub my_rating: Option<PuzzleRating>,
+    /// The coins this move earned: solving the daily puzzle, and a
+    /// streak's bonus (docs/rules/rewards.md §R2); absent when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coins: Option<i32>,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
@@ -84,13 +90,6 @@ struct Attempt {
     daily: Option<NaiveDate>,
     started_at: DateTime<Utc>,
     finished_at: Option<DateTime<Utc>>,
-}
-
-/// Who is solving: accounts are rated, guests are not.
-#[derive(Clone, Copy, Debug)]
-pub struct Solver {
-    pub user: Uuid,
-    pub guest: bool,
 }
 
 fn line_of(row: &PuzzleRow) -> Result<Vec<Step>, Error> {
@@ -248,42 +247,6 @@ pub fn show(
         let attempt = attempt(conn, me.user, id, None, now)?;
         view_of(&row, &attempt)
     })
-}
-
-pub(super) fn game(id: &str) -> Result<GameId, Error> {
-    GameId::parse(id).ok_or_else(|| {
-        let ids: Vec<&str> = GameId::ALL.iter().map(|g| g.id()).collect();
-        Error::validation(format!("unknown game {id:?}; games: {}", ids.join(", ")))
-    })
-}
-
-/// A puzzle day: the date in the player's zone, and when it began there.
-#[derive(Clone, Copy, Debug)]
-pub struct Day {
-    pub date: NaiveDate,
-    pub began: DateTime<Utc>,
-}
-
-/// Today in `user`'s time zone.
-pub fn today(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<NaiveDate, Error> {
-    Ok(day_of(conn, user, now)?.date)
-}
-
-/// Today in `user`'s time zone, and when it began.
-fn day_of(conn: &mut PgConnection, user: Uuid, now: DateTime<Utc>) -> Result<Day, Error> {
-    let zone: String = users::table
-        .find(user)
-        .select(users::time_zone)
-        .first(conn)?;
-    let zone: chrono_tz::Tz = zone.parse().unwrap_or(chrono_tz::UTC);
-    let date = now.with_timezone(&zone).date_naive();
-    // The first instant of the date there (midnight, or the hour a
-    // daylight-saving change skips to).
-    let began = (0..24)
-        .filter_map(|h| date.and_hms_opt(h, 0, 0))
-        .find_map(|t| t.and_local_timezone(zone).earliest())
-        .map_or(now, |t| t.with_timezone(&Utc));
-    Ok(Day { date, began })
 }
 
 /// Puzzles of middling difficulty the daily one is chosen among.
@@ -545,13 +508,34 @@ pub fn play(
             }
         };
         save(conn, &a)?;
+        let coins = match a.daily {
+            Some(day) if verdict == "solved" && !me.guest => {
+                Some(pay_daily(conn, me, &row, day, now)?)
+            }
+            _ => None,
+        };
         Ok(MoveAnswer {
             verdict: verdict.into(),
             replies,
             puzzle: view_of(&row, &a)?,
             my_rating,
+            coins: coins.filter(|c| *c > 0),
         })
     })
+}
+
+/// §R2: the daily puzzle of `day` solved pays, with the streak it makes
+/// (counted as `GET /v1/me/puzzles` counts it), in the attempt's
+/// transaction.
+fn pay_daily(
+    conn: &mut PgConnection,
+    me: Solver,
+    row: &PuzzleRow,
+    day: NaiveDate,
+    now: DateTime<Utc>,
+) -> Result<i32, Error> {
+    let streak = super::streak::mine(conn, me, &row.game, now)?.streak;
+    crate::coins::award::daily_puzzle(conn, me.user, &row.game, day, streak, now)
 }
 
 /// `POST /v1/puzzles/{id}/give-up`: the solution shown; the attempt

@@ -1,8 +1,8 @@
 //! My puzzles in one game (docs/puzzles.md, "Streaks"): my puzzle rating
 //! and my daily streak, counted in real days whatever time zones I hop.
 
+use super::day::{game, today, Solver};
 use super::rating::{self, PuzzleRating};
-use super::solve::{game, today, Solver};
 use crate::closed::AttemptState;
 use crate::error::Error;
 use crate::schema::{puzzle_attempts, puzzles};

@@ -35,6 +35,9 @@ pub struct PerfRecord {
 pub struct Profile {
     pub username: String,
     pub display_name: String,
+    /// The emblem worn beside the name (issue #70).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub emblem: Option<String>,
     /// Absent when one of us has blocked the other.
     pub member_since: Option<DateTime<Utc>>,
     pub perfs: Vec<PerfRecord>,
@@ -51,6 +54,7 @@ pub fn profile(conn: &mut PgConnection, me: Uuid, name: &str) -> Result<Profile,
         return Ok(Profile {
             username: player.username,
             display_name: player.display_name,
+            emblem: None,
             member_since: None,
             perfs: Vec::new(),
         });
@@ -90,6 +94,7 @@ pub fn profile(conn: &mut PgConnection, me: Uuid, name: &str) -> Result<Profile,
     Ok(Profile {
         username: player.username,
         display_name: player.display_name,
+        emblem: player.emblem,
         member_since: Some(since),
         perfs,
     })

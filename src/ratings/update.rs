@@ -10,7 +10,6 @@ use crate::schema::{rating_changes, rating_counts, ratings, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::PgConnection;
-use posthorn_rules::MatchState;
 use serde_json::{json, Value};
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
@@ -108,12 +107,7 @@ pub fn record(
 }
 
 /// Why a finished match is not rated, if it is not: a guest played, or a
-/// seat never made a move of its own (the rules say what is one:
-/// `Game::is_own_move`) — except where the deal showed each player a
-/// private hand (FlipChess): there leaving before a move, by resigning
-/// or by letting the clock run out, counts as a loss, or a player could
-/// look at their hand and walk away from it unrated until they liked one
-/// (docs/decisions/ratings.md).
+/// seat never made a move of its own (`matches::fold::unmoved_seats`).
 fn unrated(
     conn: &mut PgConnection,
     table: &Table,
@@ -128,21 +122,10 @@ fn unrated(
     if guests > 0 {
         return Ok(Some(("unrated", "a guest played: guests are never rated")));
     }
-    if table.state.deals_in_private() {
-        return Ok(None);
-    }
-    // The moves that stand: one taken back was never made
-    // (docs/decisions/matches-and-deadlines.md, "Takebacks by consent").
-    let events = crate::matches::fold::standing_with_seats(conn, table.row.id, appended)?;
-    let game = table.game;
-    let moved = |seat: usize| {
-        events.iter().any(|(s, body)| {
-            *s == Some(seat as i16) && MatchState::is_own_move(game, body).unwrap_or(true)
-        })
-    };
-    Ok((0..table.seats.len())
-        .any(|s| !moved(s))
-        .then_some(("aborted", "a player never moved: the match is not rated")))
+    Ok(
+        (!crate::matches::fold::unmoved_seats(conn, table, appended)?.is_empty())
+            .then_some(("aborted", "a player never moved: the match is not rated")),
+    )
 }
 
 /// Every seated player's rating in `perf`, created at the start value if

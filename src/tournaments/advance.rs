@@ -134,6 +134,15 @@ fn finish(
             .collect::<Vec<_>>()
             .join(" · "),
     };
+    // §R2: the podium's coins, in the finish's transaction (a knockout
+    // places its champion alone).
+    let places: Vec<(Uuid, usize)> = match progress.bracket.champion {
+        Some(champion) if row.format()? == Format::Knockout => vec![(champion, 1)],
+        _ => (progress.standings.iter())
+            .map(|l| (l.user, l.place as usize))
+            .collect(),
+    };
+    crate::coins::award::podium(conn, row.id, &places, progress.players.len(), now)?;
     let news = TournamentNews::Finished { standings };
     super::tell(conn, row, &progress.seeds, news, now)
 }

@@ -306,7 +306,13 @@ export function displayName(seat) {
 
 /// A player's name as others see it. A deleted account (issue #47) is
 /// "deleted player" in the page's language, whatever name it had.
-export const playerName = (player) => (player.deleted ? t("deleted_player") : player.display_name);
+export const playerName = (player) => (player.deleted ? t("deleted_player")
+  : player.display_name + (EMBLEMS[player.emblem] ? " " + EMBLEMS[player.emblem] : ""));
+
+/// The emblems a player may wear beside their name (issue #70), drawn
+/// with the fonts every phone has; the list is `coins::looks::EMBLEMS`
+/// (a test holds the two together).
+export const EMBLEMS = { star: "★", crown: "♛", knight: "♞", moon: "☾", sun: "☀", plum: "梅", crane: "鶴", dragon: "龍" };
 
 /// A link to the player's profile; a deleted player has none to link to.
 export const playerLink = (player, ...text) => (player.deleted

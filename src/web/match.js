@@ -14,6 +14,7 @@ import { choiceButtons } from "./tapping.js";
 import { listen, stopHearing } from "./live.js";
 import { analysisSlot, swipeSteps } from "./analysis.js";
 import { shareSlot } from "./shared.js";
+import { coinsLine, themeClass, wornLooks } from "./coins.js";
 
 let watching = null;
 let current = null;
@@ -23,6 +24,8 @@ let hearing = { up: false };
 export async function matchPage(id) {
   const state = { id, match: null, etag: null, legal: null, events: [], selected: null, pending: null, choices: null, replayAt: null, replayView: null };
   current = state;
+  // My board theme for this game (issue #70), kept on this device.
+  await wornLooks();
   state.load = async () => {
     const reply = await api("GET", "/v1/matches/" + id, undefined, state.etag ? { "if-none-match": state.etag } : {});
     if (reply.status === 304) return false;
@@ -164,10 +167,11 @@ function drawBoard(state) {
   show(el("div", { class: "match-page" },
     el("div", { class: "match-head", "data-seq": m.seq, "data-status": m.status },
       title(m), strips.above,
-      boardWrap(state, el("div", { class: "board-wrap" + (planning ? " planning" : "") }, boardGrid(state, view, actions, replaying || Boolean(planning)))),
+      boardWrap(state, el("div", { class: "board-wrap" + themeClass(m.game) + (planning ? " planning" : "") }, boardGrid(state, view, actions, replaying || Boolean(planning)))),
       strips.below,
       el("p", { class: "status", role: "status" }, statusLine(m, { clock: false })),
-      m.result ? el("p", { class: "result" }, t("result") + ": " + describeResult(m)) : null),
+      m.result ? el("p", { class: "result" }, t("result") + ": " + describeResult(m)) : null,
+      m.result ? coinsLine(m) : null),
     el("div", { class: "now" },
       panel,
       // Where the thumb is, under the board: a tap never moves the board.
@@ -495,7 +499,9 @@ function otherActions(state, actions) {
 function resignStep(state, actions) {
   if (!actions.some((a) => a.type === "resign")) return null;
   const m = state.match;
-  return el("div", { class: "danger-zone" }, askedFirst(t("resign"), t(m.rated ? "resign_cost_rated" : "resign_cost"), t("resign_yes"),
+  // Before round 3 a resignation pays no loss coins (§R3): said first.
+  const cost = t(m.rated ? "resign_cost_rated" : "resign_cost") + (m.round < 3 ? " " + t("resign_early_coins") : "");
+  return el("div", { class: "danger-zone" }, askedFirst(t("resign"), cost, t("resign_yes"),
     () => send(state, { type: "resign" }), { "data-action": "resign" }));
 }
 

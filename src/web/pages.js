@@ -9,6 +9,7 @@ import { listen } from "./live.js";
 import { cityOf, countryOf } from "./zones.js";
 import { dailyCard } from "./puzzles.js";
 import { forgetVisitorSteps } from "./lessons.js";
+import { looksCard } from "./coins.js";
 export { computerPage } from "./computer.js";
 
 /// The invitation a signed-out visitor came from (`/signin?invite=CODE`),
@@ -485,11 +486,12 @@ export async function settingsPage(redraw) {
   const push = "PushManager" in window
     ? el("button", { type: "button", class: "secondary", on: { click: () => subscribePush().then(() => { saved.textContent = t("saved"); }, (e) => { saved.textContent = pushRefused(e); }) } }, t("push_on"))
     : null;
-  const [away, more, providers] = await Promise.all([me.guest ? null : vacationCard(saved), accountCards(me, redraw), signInProviders()]);
+  const [away, more, providers, looks] = await Promise.all([me.guest ? null : vacationCard(saved), accountCards(me, redraw), signInProviders(),
+    looksCard(() => settingsPage(redraw))]);
   // A guest saves the account here too (issue #47); then the password
   // and sessions card is theirs. Devices, sign-in methods, my data and
   // deleting the account follow (account.js).
-  show(el("h2", {}, t("settings")), me.moderator ? el("p", {}, link("/moderation", t("moderation"))) : null, saved, keepAccountCard(redraw, providers), account, notices, push, away, me.guest ? null : sessionsCard(saved), ...more);
+  show(el("h2", {}, t("settings")), me.moderator ? el("p", {}, link("/moderation", t("moderation"))) : null, saved, keepAccountCard(redraw, providers), account, looks, notices, push, away, me.guest ? null : sessionsCard(saved), ...more);
 }
 
 /// The time zone, chosen by country and city in the page's language

@@ -65,6 +65,8 @@ function draw(state) {
     // above it, the ratings below.
     el("p", { class: "puzzle-status", role: "status", "aria-live": "polite", "data-state": p.state }, status),
     // What the attempt did to my rating, once it counted.
+    // What solving the daily puzzle paid (docs/rules/rewards.md §R2).
+    state.coins ? el("p", { class: "coins-paid", "data-coins": state.coins }, say("coins_plus", { n: state.coins })) : null,
     state.change ? el("p", { class: "puzzle-change", "data-change": state.change.to - state.change.from }, say("puzzle_change", {
       from: state.change.from, to: state.change.to, delta: (state.change.to >= state.change.from ? "+" : "−") + Math.abs(state.change.to - state.change.from),
     })) : null,
@@ -97,6 +99,7 @@ async function send(state, action) {
       state.change = { from: state.mine.rating.rating, to: answer.my_rating.rating };
       state.mine.rating = answer.my_rating;
     }
+    if (answer.coins) state.coins = answer.coins;
     if (answer.verdict === "solved") state.mine = (await api("GET", "/v1/me/puzzles?game=" + encodeURIComponent(state.game))).data;
     state.sending = false;
     draw(state);

@@ -1,5 +1,6 @@
 // Leaderboards, profiles and friends (issues #19 and #20).
-import { api, el, form, gameName, go, link, local, session, show, t } from "./core.js";
+import { api, el, form, gameName, go, link, local, playerName, session, show, t } from "./core.js";
+import { ledgerCard } from "./coins.js";
 
 /// Every perf a board exists for, as the service names them: a game, or a
 /// game with its variant or mode.
@@ -62,9 +63,11 @@ export async function profilePage(username) {
   const me = session.user();
   const mine = me && me.username.toLowerCase() === profile.username.toLowerCase();
   const h2h = mine ? null : (await api("GET", "/v1/users/" + name + "/head-to-head")).data;
+  // My coins on my own profile (issue #70): the balance and the ledger.
+  const coins = mine && !me.guest ? await ledgerCard() : null;
   const record = (p) => p.wins + " " + t("wins") + " · " + p.draws + " " + t("draws") + " · " + p.losses + " " + t("losses");
   show(el("div", { class: "card" },
-    el("h2", {}, profile.display_name, " ", el("span", { class: "muted" }, "@" + profile.username)),
+    el("h2", {}, playerName(profile), " ", el("span", { class: "muted" }, "@" + profile.username)),
     profile.member_since ? el("p", { class: "muted" }, local(profile.member_since)) : null,
     el("ul", { class: "perfs" }, (profile.perfs || []).map((p) => el("li", {},
       el("strong", {}, perfName(p.perf)), " ", (p.title ? p.title + " " : ""),
@@ -72,6 +75,7 @@ export async function profilePage(username) {
   h2h ? el("div", { class: "card" }, el("h3", {}, t("head_to_head")),
     h2h.perfs.length ? el("ul", {}, h2h.perfs.map((p) => el("li", {}, el("strong", {}, perfName(p.perf)), " ", record(p),
       el("ul", {}, p.last.map((g) => el("li", {}, link("/matches/" + g.match_id, t("result_" + g.for_me) + (g.reason ? " (" + t("reason_" + g.reason) + ")" : "") + " · " + local(g.finished_at)))))))) : el("p", { class: "muted" }, "–")) : null,
+  coins,
   mine ? null : el("a", { href: "/new?opponent=" + name, "data-link": true, class: "button" }, t("challenge")));
 }
 

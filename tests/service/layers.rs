@@ -39,7 +39,7 @@ const FLOORS: [&[&str]; 8] = [
     &["matches"],
     &[
         "ratings", "notices", "computer", "vacation", "live", "talk", "stopping", "puzzles",
-        "lessons",
+        "lessons", "coins",
     ],
     &["lobby", "tournaments", "leaving", "moderation", "sharing"],
     &["summary", "state", "deletion", "export"],
@@ -496,8 +496,11 @@ fn table_namers(
 /// Every table and the one top-level module that owns it (the match
 /// tables' rule above, for all of them): the owner writes and reads it;
 /// another module asks the owner.
-const TABLE_OWNERS: [(&str, &str); 51] = [
+const TABLE_OWNERS: [(&str, &str); 54] = [
     ("users", "accounts"),
+    ("coins", "coins"),
+    ("purses", "coins"),
+    ("looks_worn", "players"),
     ("refresh_tokens", "accounts"),
     ("identities", "accounts"),
     ("spent_nonces", "accounts"),

@@ -10,6 +10,7 @@ mod challenges;
 mod checkers_variants;
 mod citations;
 mod clocks_and_names;
+mod coins;
 mod computer;
 mod computer_seams;
 mod conditional;

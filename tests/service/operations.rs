@@ -263,6 +263,10 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
         ("get", "/v1/shared/{token}/picture"),
         ("get", "/v1/shared/{token}/game.gif"),
         ("get", "/v1/invites/{code}/picture"),
+        ("get", "/v1/me/coins"),
+        ("get", "/v1/me/looks"),
+        ("put", "/v1/me/looks"),
+        ("post", "/v1/me/looks/purchases"),
     ];
     let paths = doc["paths"].as_object().unwrap();
     for (method, path) in routes {
@@ -275,7 +279,7 @@ async fn the_openapi_document_is_valid_and_names_every_route() {
     }
     assert_eq!(
         paths.len(),
-        109,
+        112,
         "every documented path is a real route: {:?}",
         paths.keys().collect::<Vec<_>>()
     );

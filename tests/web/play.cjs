@@ -46,6 +46,7 @@ const { signInWithGoogle, guestSavesWithGoogle, linkAndUnlink } = require("./goo
 const { signedInDevices, myDataAndDeletion, accountDeletionPage } = require("./account.cjs");
 const phone = require("./phone.cjs");
 const { analysisOnAPhone } = require("./analysis.cjs");
+const { coinsOnAPhone } = require("./coins.cjs");
 
 const { BASE, api, assert } = L;
 
@@ -402,6 +403,9 @@ async function accountPages(page, token) {
 
     await analysisOnAPhone(browser, errors);
     console.log("analysis: asked in Korean on a phone, figures and graph shown, stepped by keyboard, swipe and a tap on the graph; the other player sees it in English");
+
+    await coinsOnAPhone(browser, errors);
+    console.log("coins: a finished game's coins in its result, a theme and an emblem bought and chosen in Korean at 360 px, the theme on my board, the emblem on the opponent's, the ledger on my profile");
 
     await audit(browser, errors);
     console.log("the crawl: no serious or critical axe-core violation on any page (live and finished boards, a tournament, first steps signed out and in, the puzzles and the five dailies), in English and Korean, at 390×844, 360×740 and 1280×900; taps of 44 px on the phones; no English word on a Korean page");

@@ -17,7 +17,9 @@ mod turn;
 pub use board::{perft, Cell, Colour, Kind, Piece, Position, Step, QUIET_PLY_LIMIT};
 pub use state::{Action, Event, State};
 
-use crate::{About, Departure, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
+use crate::{
+    About, Departure, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use state::other;

@@ -21,7 +21,9 @@ pub use board::{perft, Color, Move, Position};
 pub use state::{Action, Event, State};
 pub use table::{Board, Step};
 
-use crate::{About, Departure, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
+use crate::{
+    About, Departure, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer,
+};
 use serde::{Deserialize, Serialize};
 use state::{other, win};
 

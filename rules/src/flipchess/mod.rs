@@ -20,7 +20,9 @@ mod turn;
 
 pub use state::{Action, Event, Phase, State};
 
-use crate::{About, Departure, Duty, DutyKind, Env, Game, Millis, Outcome, Random, RuleError, Seat, Viewer};
+use crate::{
+    About, Departure, Duty, DutyKind, Env, Game, Millis, Outcome, Random, RuleError, Seat, Viewer,
+};
 use board::{Board, Group, Side};
 use cards::{Card, Colour, DECK_SIZE, HAND_SIZE};
 use serde::{Deserialize, Serialize};

@@ -32,7 +32,9 @@ pub use board::{perft, Army, Kind, Mode, Move, Owner, Piece, Position, Start};
 pub use moves::Verdict;
 pub use state::{Action, ArmySeat, Captured, Event, State};
 
-use crate::{About, Departure, Duty, DutyKind, Env, Game, Outcome, PutOut, Random, RuleError, Seat, Viewer};
+use crate::{
+    About, Departure, Duty, DutyKind, Env, Game, Outcome, PutOut, Random, RuleError, Seat, Viewer,
+};
 use serde::{Deserialize, Serialize};
 
 /// §Q6: the match is drawn (ended) after this many plies.

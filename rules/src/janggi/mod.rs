@@ -23,7 +23,9 @@ mod turn;
 pub use board::{perft, Kind, Move, Position, Side};
 pub use state::{Action, Event, State};
 
-use crate::{About, Departure, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
+use crate::{
+    About, Departure, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer,
+};
 use serde::{Deserialize, Serialize};
 use state::other;
 

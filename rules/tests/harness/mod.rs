@@ -296,7 +296,11 @@ pub fn checked_playouts<G: Game>(
             schemas,
         };
         run.record(opening);
-        assert_eq!(G::round(&run.state), 1, "seed {seed}: a match starts in round 1");
+        assert_eq!(
+            G::round(&run.state),
+            1,
+            "seed {seed}: a match starts in round 1"
+        );
         let mut now = 1_000_000i64;
         let mut steps = 0;
         while G::outcome(&run.state).is_none() {
@@ -351,7 +355,10 @@ pub fn checked_playouts<G: Game>(
             let round = G::round(&run.state);
             run.record(events);
             let after = G::round(&run.state);
-            assert!(after >= round, "seed {seed}: the round went from {round} back to {after}");
+            assert!(
+                after >= round,
+                "seed {seed}: the round went from {round} back to {after}"
+            );
             rounds = rounds.max(after);
         }
         run.check_between_steps();
@@ -365,7 +372,10 @@ pub fn checked_playouts<G: Game>(
         }
         assert_eq!(replayed, run.state, "seed {seed}: fold(events) = state");
     }
-    assert!(games < 10 || rounds >= 3, "no playout reached round 3: the round never moves");
+    assert!(
+        games < 10 || rounds >= 3,
+        "no playout reached round 3: the round never moves"
+    );
     reasons
 }
 

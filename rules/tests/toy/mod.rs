@@ -6,7 +6,9 @@
 use posthorn_rules::engine::{Engine, Level, Search, WIN};
 use posthorn_rules::lessons::{Lesson, Lessons};
 use posthorn_rules::puzzles::{Puzzles, Rule};
-use posthorn_rules::{About, Departure, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer};
+use posthorn_rules::{
+    About, Departure, Duty, DutyKind, Env, Game, Outcome, Random, RuleError, Seat, Viewer,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -360,7 +362,9 @@ impl Game for Pebbles {
         match action {
             _ if state.outcome.is_some() => Err(RuleError::finished()),
             _ if seat.index() > 1 => Err(RuleError::illegal("no such seat")),
-            Action::Resign {} if state.quiet_departures => Ok(vec![finish(other(seat), "resigned")]),
+            Action::Resign {} if state.quiet_departures => {
+                Ok(vec![finish(other(seat), "resigned")])
+            }
             Action::Resign {} => Ok(vec![
                 Event::Resigned { seat },
                 finish(other(seat), "resigned"),

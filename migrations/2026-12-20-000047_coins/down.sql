@@ -1,0 +1,3 @@
+DROP TABLE looks_worn;
+DROP TABLE purses;
+DROP TABLE coins;

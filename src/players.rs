@@ -39,12 +39,41 @@ pub struct Player {
     pub emblem: Option<String>,
 }
 
-type Emblem = diesel::expression::SqlLiteral<diesel::sql_types::Nullable<diesel::sql_types::Text>>;
+type Emblem =
+    diesel::dsl::AsExprOf<Option<String>, diesel::sql_types::Nullable<diesel::sql_types::Text>>;
 
-/// The emblem worn, read beside the player's row (the coins own the table
-/// that holds it, `looks_worn`).
+/// No emblem from the row itself: [`load`], [`named`] and a match's
+/// seats read the worn ones beside it ([`emblems`]), one query prepared
+/// once.
 fn emblem() -> Emblem {
-    diesel::dsl::sql("(SELECT w.emblem FROM looks_worn w WHERE w.user_id = users.id)")
+    use diesel::IntoSql;
+    None::<String>.into_sql::<diesel::sql_types::Nullable<diesel::sql_types::Text>>()
+}
+
+/// The emblems worn by any of `ids`, by player (one query).
+pub fn emblems(conn: &mut PgConnection, ids: &[Uuid]) -> Result<HashMap<Uuid, String>, Error> {
+    if ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let worn: Vec<(Uuid, Option<String>)> = looks_worn::table
+        .filter(looks_worn::user_id.eq_any(ids))
+        .filter(looks_worn::emblem.is_not_null())
+        .select((looks_worn::user_id, looks_worn::emblem))
+        .load(conn)?;
+    Ok(worn
+        .into_iter()
+        .filter_map(|(id, e)| Some((id, e?)))
+        .collect())
+}
+
+/// `players` with the emblems they wear.
+fn with_emblems(conn: &mut PgConnection, mut players: Vec<Player>) -> Result<Vec<Player>, Error> {
+    let ids: Vec<Uuid> = players.iter().map(|p| p.id).collect();
+    let worn = emblems(conn, &ids)?;
+    for player in &mut players {
+        player.emblem = worn.get(&player.id).cloned();
+    }
+    Ok(players)
 }
 
 /// The players among `ids` (those that exist), by id.
@@ -53,13 +82,14 @@ pub fn load(conn: &mut PgConnection, ids: Vec<Uuid>) -> Result<HashMap<Uuid, Pla
         .filter(users::id.eq_any(ids))
         .select(Player::as_select())
         .load(conn)?;
+    let found = with_emblems(conn, found)?;
     Ok(found.into_iter().map(|p| (p.id, p)).collect())
 }
 
 /// The registered player named `name` (any case); never a computer
 /// opponent, whom nobody challenges, befriends or blocks by name.
 pub fn named(conn: &mut PgConnection, name: &str) -> Result<Player, Error> {
-    users::table
+    let player = users::table
         .filter(users::computer.is_null())
         .filter(users::deleted_at.is_null())
         .filter(
@@ -68,7 +98,8 @@ pub fn named(conn: &mut PgConnection, name: &str) -> Result<Player, Error> {
         .select(Player::as_select())
         .first(conn)
         .optional()?
-        .ok_or(Error::not_found("player"))
+        .ok_or(Error::not_found("player"))?;
+    Ok(with_emblems(conn, vec![player])?.remove(0))
 }
 
 /// What a player wears (issue #70, docs/rules/rewards.md §R7): the

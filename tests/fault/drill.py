@@ -126,6 +126,34 @@ class GaveUp(Exception):
     pass
 
 
+# How often a player of the load resigns instead of moving: a match lasts
+# about fifty moves, so a drill of a few seconds finishes matches.
+RESIGN_CHANCE = 0.02
+
+# Issue #70: the coins a drill's finished matches paid, as psql prints one
+# row: finished seats, those without exactly one ledger entry for their
+# cause, and players whose balance is not the sum of their entries.
+COINS = (
+    "SELECT (SELECT count(*) FROM matches m JOIN match_seats s ON s.match_id = m.id "
+    "WHERE m.status = 'finished' AND s.user_id IS NOT NULL), "
+    "(SELECT count(*) FROM matches m JOIN match_seats s ON s.match_id = m.id "
+    "WHERE m.status = 'finished' AND s.user_id IS NOT NULL AND (SELECT count(*) FROM coins c "
+    "WHERE c.user_id = s.user_id AND c.cause = 'match:' || m.id || ':' || s.seat) <> 1), "
+    "(SELECT count(*) FROM (SELECT user_id, sum(amount) AS total FROM coins GROUP BY user_id) c "
+    "FULL JOIN purses p USING (user_id) WHERE coalesce(c.total, 0) <> coalesce(p.balance, 0))"
+)
+
+
+def coins(row):
+    """(finished seats, unpaid or paid twice, balances off) from `COINS`'s
+    row; printed, and a drill fails on any of the last two or on no
+    finished seat at all."""
+    seats, unpaid, off = (int(x) for x in row.replace("|", " ").split())
+    print(f"coins: {seats} finished seats, {unpaid} without exactly one ledger entry, "
+          f"{off} balances not the sum of their entries")
+    return seats, unpaid, off
+
+
 class Load:
     """Pairs of players playing checkers, one thread a pair, a new match
     when one ends. Every creation and move is posted with an
@@ -219,6 +247,14 @@ class Load:
         while not self.stop.is_set():
             moved = False
             for token in tokens:
+                # Now and then a player resigns: matches end and pay
+                # their coins (issue #70), which `COINS` then checks.
+                if rng.random() < RESIGN_CHANCE:
+                    status, legal = self.patiently("GET", f"/v1/matches/{match_id}", token)
+                    if status == 200 and legal.get("status") == "active":
+                        self.patiently("POST", f"/v1/matches/{match_id}/actions", token,
+                                       {"seq": legal["seq"], "action": {"type": "resign"}}, str(uuid.uuid4()))
+                    return
                 status, legal = self.patiently("GET", f"/v1/matches/{match_id}/legal-actions", token)
                 if status != 200:
                     continue

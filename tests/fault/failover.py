@@ -37,7 +37,7 @@ folder and its logs).
 """
 import os, shutil, signal, subprocess, sys, tempfile, time, urllib.error, urllib.request
 
-from drill import Load, as_postgres, free_port, pg_bin, postgres_dir, wait_ready
+from drill import COINS, Load, as_postgres, coins, free_port, pg_bin, postgres_dir, wait_ready
 
 BIN = os.environ.get("POSTHORN_BIN", "target/release/posthorn")
 PAIRS = int(os.environ.get("PAIRS", "4"))
@@ -199,6 +199,7 @@ def drill():
 
     rows = psql(P2, "SELECT match_id, seq FROM match_events WHERE body->>'type' = 'moved'", db="posthorn")
     acked, keys, lost, duplicated, logged = load.ledger(rows)
+    seats, unpaid, off = coins(psql(P2, COINS, db="posthorn"))
     after = [w for w in load.writes if w > killed]
     resumed = [w for w in after if w >= promoting]
     gap = max(b - a for a, b in zip([killed] + after, after)) if after else None
@@ -222,7 +223,8 @@ def drill():
     print(f"/readyz at the end of play: {ready} {readiness}")
     print(f"the service's metrics: {noticed}")
     print(f"lost {lost}, duplicated {duplicated}, answered 500: {internal}")
-    return 1 if lost or duplicated or internal or not resumed or load.unanswered or ready != 200 else 0
+    return 1 if (lost or duplicated or internal or not resumed or load.unanswered or ready != 200
+                 or unpaid or off or not seats) else 0
 
 
 def cleanup():

@@ -18,7 +18,7 @@ after KILL_EVERY seconds, loopback only.
 """
 import os, signal, subprocess, sys, tempfile, time
 
-from drill import Load, as_postgres, pg_bin, wait_ready
+from drill import COINS, Load, as_postgres, coins, pg_bin, wait_ready
 
 BIN = os.environ.get("POSTHORN_BIN", "target/release/posthorn")
 PORT = int(os.environ.get("FAULT_PORT", "18181"))
@@ -90,6 +90,10 @@ def main():
          "SELECT match_id, seq FROM match_events WHERE body->>'type' = 'moved'"],
         capture_output=True, text=True, check=True).stdout
     acked, keys, lost, duplicated, logged = load.ledger(rows)
+    paid = subprocess.run(
+        ["psql", "-h", "127.0.0.1", "-p", port, "-U", "postgres", "-d", "posthorn", "-At", "-F", " ", "-c", COINS],
+        capture_output=True, text=True, check=True).stdout
+    seats, unpaid, off = coins(paid)
     if downtime:
         print(f"kills {KILLS}, restart to ready {min(downtime):.2f}–{max(downtime):.2f} s")
     print(f"moves acknowledged {acked} under {keys} keys, moves in the log {logged}, refused {load.refused}")
@@ -99,7 +103,7 @@ def main():
         sizes(port)
     subprocess.run(as_postgres([f"{pg_bin()}/pg_ctl", "-D", os.path.join(DATA, "postgres"), "-m", "fast", "stop"]),
                    capture_output=True)
-    sys.exit(1 if lost or duplicated else 0)
+    sys.exit(1 if lost or duplicated or unpaid or off or not seats else 0)
 
 
 main()

@@ -37,6 +37,10 @@ impl Reaction for Pay {
             return Ok(Vec::new());
         }
         let seated = seated(conn, table)?;
+        let earners: Vec<Uuid> = (seated.iter().filter(|p| p.earns()))
+            .map(|p| p.user)
+            .collect();
+        super::lock_purses(conn, &earners)?;
         let source = source_of(table, &seated);
         for (seat, why) in departed {
             if let Some(player) = seated.iter().find(|p| p.seat == seat && p.earns()) {
@@ -66,11 +70,15 @@ fn departures(table: &Table, appended: &Appended) -> Result<Vec<(usize, Why)>, E
     Ok(out)
 }
 
-/// Whether `seat` departs past its deadline: the clock's doing (the
-/// sweep's append), not a choice.
+/// Whether `seat`'s concession comes past its flip decision's deadline:
+/// the clock's doing (the sweep's append), not a choice (§R3).
 fn overdue(appended: &Appended, seat: posthorn_rules::Seat) -> bool {
-    (appended.duties_before.iter())
-        .any(|d| d.seat == seat && d.deadline_at.is_some_and(|at| at <= appended.now))
+    (appended.duties_before.iter()).any(|d| {
+        d.seat == seat
+            && d.kind == posthorn_rules::DutyKind::FlipDecision
+            && d.running()
+            && d.deadline_at.is_some_and(|at| at <= appended.now)
+    })
 }
 
 /// A seated person, as the coins see them.
@@ -305,12 +313,19 @@ pub fn podium(
 ) -> Result<(), Error> {
     let mut places = places.to_vec();
     places.sort();
+    let users: Vec<Uuid> = places.iter().map(|p| p.0).collect();
+    super::lock_purses(conn, &users)?;
     for (user, place) in places {
         let Some(amount) = pay::place(place, players) else {
             continue;
         };
-        let guest: bool = users::table.find(user).select(users::guest).first(conn)?;
-        if guest {
+        // Guests, computers and deleted accounts earn nothing (§R4).
+        let (guest, computer, deleted): (bool, Option<String>, Option<DateTime<Utc>>) =
+            users::table
+                .find(user)
+                .select((users::guest, users::computer, users::deleted_at))
+                .first(conn)?;
+        if guest || computer.is_some() || deleted.is_some() {
             continue;
         }
         let entry = Entry {

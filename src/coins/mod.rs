@@ -55,6 +55,36 @@ pub fn credit(conn: &mut PgConnection, entry: &Entry) -> Result<bool, Error> {
     Ok(written == 1)
 }
 
+/// Lock the purses of `users` (made at 0 where there is none yet), in
+/// user order: the one order in which a transaction that pays several
+/// players takes them, and what makes the day's totals read after it
+/// (§R5) this transaction's alone. A deadline sweep that settles many
+/// matches takes each match's in turn; a deadlock with another
+/// transaction is then possible, rare, and passes (it is transient:
+/// the sweep and the client retry).
+pub fn lock_purses(conn: &mut PgConnection, users: &[Uuid]) -> Result<(), Error> {
+    let mut users = users.to_vec();
+    users.sort();
+    users.dedup();
+    if users.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<_> = (users.iter())
+        .map(|u| (purses::user_id.eq(*u), purses::balance.eq(0)))
+        .collect();
+    diesel::insert_into(purses::table)
+        .values(rows)
+        .on_conflict_do_nothing()
+        .execute(conn)?;
+    purses::table
+        .filter(purses::user_id.eq_any(&users))
+        .order(purses::user_id)
+        .select(purses::user_id)
+        .for_update()
+        .load::<Uuid>(conn)?;
+    Ok(())
+}
+
 /// A player's balance (0 before the first entry).
 pub fn balance(conn: &mut PgConnection, user: Uuid) -> Result<i32, Error> {
     Ok(purses::table

@@ -132,11 +132,9 @@ pub fn standing_with_seats(
 
 /// The seats of `table` that never made a move of their own in the moves
 /// that stand (the rules say what is one: `Game::is_own_move`; a move
-/// taken back was never made) — none where the deal showed each player a
-/// private hand (FlipChess): there leaving before a move is a loss, or a
-/// player could look at their hand and walk away from it until they liked
-/// one (docs/decisions/ratings.md). A match with such a seat is not rated;
-/// the coins pay nobody when fewer than two seats moved
+/// taken back was never made). The ratings abort a match with one, except
+/// where the deal showed each player a private hand (docs/decisions/
+/// ratings.md); the coins pay nobody when fewer than two seats moved
 /// (docs/rules/rewards.md §R4). `unwritten`: this transaction's events
 /// not yet in the table.
 pub fn unmoved_seats(
@@ -144,9 +142,6 @@ pub fn unmoved_seats(
     table: &super::Table,
     unwritten: &[EventRow],
 ) -> Result<Vec<usize>, Error> {
-    if table.state.deals_in_private() {
-        return Ok(Vec::new());
-    }
     let events = standing_with_seats(conn, table.row.id, unwritten)?;
     let game = table.game;
     let moved = |seat: usize| {

@@ -107,7 +107,11 @@ pub fn record(
 }
 
 /// Why a finished match is not rated, if it is not: a guest played, or a
-/// seat never made a move of its own (`matches::fold::unmoved_seats`).
+/// seat never made a move of its own (`matches::fold::unmoved_seats`) —
+/// except where the deal showed each player a private hand (FlipChess):
+/// there leaving before a move, by resigning or by letting the clock run
+/// out, counts as a loss, or a player could look at their hand and walk
+/// away from it unrated until they liked one (docs/decisions/ratings.md).
 fn unrated(
     conn: &mut PgConnection,
     table: &Table,
@@ -121,6 +125,9 @@ fn unrated(
         .get_result(conn)?;
     if guests > 0 {
         return Ok(Some(("unrated", "a guest played: guests are never rated")));
+    }
+    if table.state.deals_in_private() {
+        return Ok(None);
     }
     Ok(
         (!crate::matches::fold::unmoved_seats(conn, table, appended)?.is_empty())

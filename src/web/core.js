@@ -72,7 +72,7 @@ export const session = {
   remember(user) { store.setItem("user", JSON.stringify(user)); },
   // Signing out forgets the account's kept reads and unsent moves too.
   clear() {
-    ["access_token", "access_expires_at", "access_life", "refresh_token", "user", "push_id"].forEach((k) => store.removeItem(k));
+    ["access_token", "access_expires_at", "access_life", "refresh_token", "user", "push_id", "looks"].forEach((k) => store.removeItem(k));
     forgetKept();
   },
   user() { try { return JSON.parse(store.getItem("user")); } catch (_) { return null; } },

@@ -152,7 +152,7 @@ async fn seed_exceptions(game: &str, seed: u64) {
 
 #[actix_web::test]
 async fn r3_flipchess_pays_no_loss_coins_before_round_3_or_for_abandonment() {
-    seed_exceptions("flipchess", 11).await;
+    seed_exceptions("flipchess", 21).await;
 }
 
 #[actix_web::test]
@@ -256,6 +256,12 @@ async fn r4_guests_earn_nothing_and_an_aborted_match_pays_nobody() {
     // Aborted: resigned before anyone moved. The resigner's zero was
     // written as it left (§R3); the other seat's says why.
     let (tokens, id) = table(&app, "checkers", &names("abort", 2)).await;
+    let m = resign(&app, &tokens, &id, 1).await;
+    assert_eq!(paid(&m, 0), (0, "aborted".into()));
+    assert_eq!(paid(&m, 1), (0, "resigned_early".into()));
+    // FlipChess too, though its rating counts the leaver's loss: the
+    // winner of no game is paid nothing (§R4).
+    let (tokens, id) = table(&app, "flipchess", &names("deal", 2)).await;
     let m = resign(&app, &tokens, &id, 1).await;
     assert_eq!(paid(&m, 0), (0, "aborted".into()));
     assert_eq!(paid(&m, 1), (0, "resigned_early".into()));
@@ -621,4 +627,39 @@ fn every_look_and_reason_is_drawn_and_worded_in_both_languages() {
     for why in Why::ALL {
         twice(format!("coins_why_{}", why.as_str()));
     }
+}
+
+/// §R5: matches between people pay at most the cap in a day: three rated
+/// wins over three opponents pay 20 each, the fourth nothing.
+#[actix_web::test]
+async fn r5_the_days_coins_from_people_stop_at_the_cap() {
+    let app = start(23).await;
+    let mina = app.register("capmina").await;
+    let mut paid_to_mina = Vec::new();
+    for n in 0..4 {
+        let name = format!("capfoe{n}");
+        let foe = app.register(&name).await;
+        let body = json!({"game": "checkers", "opponents": [name], "rated": true});
+        let created = app.post("/v1/matches", &mina, body).await;
+        assert_eq!(created.status, 201, "{}", created.body);
+        let id = created.body["id"].as_str().unwrap().to_owned();
+        let seated: Vec<String> = (created.body["seats"].as_array().unwrap().iter())
+            .map(|s| {
+                if s["user"]["username"] == "capmina" {
+                    mina.clone()
+                } else {
+                    foe.clone()
+                }
+            })
+            .collect();
+        play_to_round(&app, &seated, &id, 3, 23).await;
+        let foe_seat = seated.iter().position(|t| *t == foe).unwrap();
+        let m = resign(&app, &seated, &id, foe_seat).await;
+        paid_to_mina.push(paid(&m, 1 - foe_seat));
+    }
+    let win = Source::Rated.amounts().0 as i64;
+    let expected = [(win, "win"), (win, "win"), (win, "win"), (0, "daily_cap")];
+    let expected: Vec<(i64, String)> = expected.iter().map(|(c, w)| (*c, w.to_string())).collect();
+    assert_eq!(paid_to_mina, expected);
+    app.stop().await;
 }

@@ -75,7 +75,8 @@ async function player(browser, errors, viewport) {
 /// load's message names no address by itself).
 function said(message) {
   const url = message.location() && message.location().url;
-  return url ? `${message.text()} (${url.replace(BASE, "")})` : message.text();
+  const page = message.page() ? " on " + message.page().url().replace(BASE, "") : "";
+  return (url ? `${message.text()} (${url.replace(BASE, "")})` : message.text()) + page;
 }
 
 /// Someone on a browser of their own (issue #47): a phone in `locale`,
@@ -97,13 +98,22 @@ async function person(browser, errors, { locale = "en-US", viewport = PHONE, exp
 }
 
 /// Signs the page in with a session the test made through the API.
+/// As the app's own sign-in does, it keeps when the access token ends (read
+/// from the token itself, which may be minutes old): a page opened later
+/// renews it first instead of meeting a 401 (a long run's early players
+/// otherwise logged one when their 15 minutes were up).
 async function signIn(page, session) {
   await page.goto(BASE + "/signin");
-  await page.evaluate((s) => {
+  const claims = JSON.parse(Buffer.from(session.access_token.split(".")[1], "base64url").toString());
+  await page.evaluate(([s, claims]) => {
     localStorage.setItem("access_token", s.access_token);
     localStorage.setItem("refresh_token", s.refresh_token);
     localStorage.setItem("user", JSON.stringify(s.user));
-  }, session);
+    if (claims.exp && claims.iat) {
+      localStorage.setItem("access_expires_at", String(claims.exp * 1000));
+      localStorage.setItem("access_life", String((claims.exp - claims.iat) * 1000));
+    }
+  }, [session, claims]);
 }
 
 async function tokenOf(page) {

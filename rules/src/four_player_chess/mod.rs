@@ -199,11 +199,11 @@ impl Game for FourPlayerChess {
         }
     }
 
-    /// Rewards §R3: a round is a ply of every army placed (§Q13 counts
-    /// plies; a player of two armies has two plies a round).
+    /// Rewards §R3: a round is a turn of every army in play, a skipped
+    /// turn counted (a player of two armies has two turns a round); it
+    /// ends when the turn passes the last army and comes round again.
     fn round(state: &State) -> u32 {
-        let armies = state.seats.iter().flatten().count().max(1) as u32;
-        state.plies / armies + 1
+        state.rounds_done + 1
     }
 
     /// §Q9: a resignation or an abandonment, by the seat that gave up.

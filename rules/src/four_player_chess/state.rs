@@ -100,6 +100,10 @@ pub struct State {
     pub outcome: Option<Outcome>,
     /// The armies eliminated, in the order they went (placements).
     pub out_order: Vec<Army>,
+    /// Times the turn came round past the last army again: the round is
+    /// one more (rewards §R3: a turn of every army in play, skips
+    /// counted, the eliminated no longer waited for).
+    pub rounds_done: u32,
 }
 
 impl State {
@@ -231,6 +235,16 @@ impl State {
 impl State {
     /// Fold one event into the state.
     pub fn apply(&mut self, event: &Event) -> Result<(), RuleError> {
+        let before = self.position.to_move;
+        self.fold(event)?;
+        let after = self.position.to_move;
+        if !matches!(event, Event::Started { .. }) && after.index() < before.index() {
+            self.rounds_done += 1;
+        }
+        Ok(())
+    }
+
+    fn fold(&mut self, event: &Event) -> Result<(), RuleError> {
         let state = self;
         match event {
             Event::Started {

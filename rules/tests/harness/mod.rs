@@ -329,6 +329,11 @@ pub fn checked_playouts<G: Game>(
                 if duty.kind == DutyKind::Turn && !events.is_empty() {
                     assert_departs::<G>(&events, duty.seat, Departure::Abandoned, seed);
                 }
+                // §F7: a lapsed flip decision concedes (the service reads
+                // it as an abandonment, rewards §R3).
+                if duty.kind == DutyKind::FlipDecision && !events.is_empty() {
+                    assert_departs::<G>(&events, duty.seat, Departure::Conceded, seed);
+                }
                 run.record(events);
                 continue;
             }

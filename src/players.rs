@@ -43,37 +43,33 @@ type Emblem =
     diesel::dsl::AsExprOf<Option<String>, diesel::sql_types::Nullable<diesel::sql_types::Text>>;
 
 /// No emblem from the row itself: [`load`], [`named`] and a match's
-/// seats read the worn ones beside it ([`emblems`]), one query prepared
+/// seats put the worn ones on beside it ([`dress`]), one query prepared
 /// once.
 fn emblem() -> Emblem {
     use diesel::IntoSql;
     None::<String>.into_sql::<diesel::sql_types::Nullable<diesel::sql_types::Text>>()
 }
 
-/// The emblems worn by any of `ids`, by player (one query).
-pub fn emblems(conn: &mut PgConnection, ids: &[Uuid]) -> Result<HashMap<Uuid, String>, Error> {
-    if ids.is_empty() {
-        return Ok(HashMap::new());
+/// Put on `players` the emblems they wear (one query for all).
+pub fn dress<'a>(
+    conn: &mut PgConnection,
+    players: impl IntoIterator<Item = &'a mut Player>,
+) -> Result<(), Error> {
+    let mut players: Vec<&mut Player> = players.into_iter().collect();
+    if players.is_empty() {
+        return Ok(());
     }
-    let worn: Vec<(Uuid, Option<String>)> = looks_worn::table
-        .filter(looks_worn::user_id.eq_any(ids))
-        .filter(looks_worn::emblem.is_not_null())
-        .select((looks_worn::user_id, looks_worn::emblem))
-        .load(conn)?;
-    Ok(worn
-        .into_iter()
-        .filter_map(|(id, e)| Some((id, e?)))
-        .collect())
-}
-
-/// `players` with the emblems they wear.
-fn with_emblems(conn: &mut PgConnection, mut players: Vec<Player>) -> Result<Vec<Player>, Error> {
     let ids: Vec<Uuid> = players.iter().map(|p| p.id).collect();
-    let worn = emblems(conn, &ids)?;
+    let worn: HashMap<Uuid, Option<String>> = looks_worn::table
+        .filter(looks_worn::user_id.eq_any(&ids))
+        .select((looks_worn::user_id, looks_worn::emblem))
+        .load::<(Uuid, Option<String>)>(conn)?
+        .into_iter()
+        .collect();
     for player in &mut players {
-        player.emblem = worn.get(&player.id).cloned();
+        player.emblem = worn.get(&player.id).cloned().flatten();
     }
-    Ok(players)
+    Ok(())
 }
 
 /// The players among `ids` (those that exist), by id.
@@ -82,7 +78,8 @@ pub fn load(conn: &mut PgConnection, ids: Vec<Uuid>) -> Result<HashMap<Uuid, Pla
         .filter(users::id.eq_any(ids))
         .select(Player::as_select())
         .load(conn)?;
-    let found = with_emblems(conn, found)?;
+    let mut found = found;
+    dress(conn, &mut found)?;
     Ok(found.into_iter().map(|p| (p.id, p)).collect())
 }
 
@@ -99,7 +96,9 @@ pub fn named(conn: &mut PgConnection, name: &str) -> Result<Player, Error> {
         .first(conn)
         .optional()?
         .ok_or(Error::not_found("player"))?;
-    Ok(with_emblems(conn, vec![player])?.remove(0))
+    let mut player = player;
+    dress(conn, [&mut player])?;
+    Ok(player)
 }
 
 /// What a player wears (issue #70, docs/rules/rewards.md §R7): the

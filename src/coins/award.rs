@@ -49,7 +49,7 @@ impl Reaction for Pay {
             }
         }
         if ended {
-            pay_the_end(conn, table, appended, &seated)?;
+            pay_the_end(conn, table, appended, &seated, source)?;
         }
         Ok(Vec::new())
     }
@@ -118,14 +118,20 @@ impl Seated {
     }
 }
 
+/// The accounts among `ids`: (id, guest, computer level, deleted).
+type Account = (Uuid, bool, Option<String>, Option<DateTime<Utc>>);
+
+fn accounts(conn: &mut PgConnection, ids: &[Uuid]) -> Result<Vec<Account>, Error> {
+    Ok(users::table
+        .filter(users::id.eq_any(ids))
+        .select((users::id, users::guest, users::computer, users::deleted_at))
+        .load(conn)?)
+}
+
 /// Every seated player, in user order (the purses' lock order).
 fn seated(conn: &mut PgConnection, table: &Table) -> Result<Vec<Seated>, Error> {
     let ids: Vec<Uuid> = table.seats.iter().flatten().copied().collect();
-    type Row = (Uuid, bool, Option<String>, Option<DateTime<Utc>>);
-    let found: Vec<Row> = users::table
-        .filter(users::id.eq_any(&ids))
-        .select((users::id, users::guest, users::computer, users::deleted_at))
-        .load(conn)?;
+    let found = accounts(conn, &ids)?;
     let mut out: Vec<Seated> = (table.seats.iter().enumerate())
         .filter_map(|(seat, user)| {
             let (user, guest, computer, deleted) = found.iter().find(|f| Some(f.0) == *user)?;
@@ -163,8 +169,8 @@ fn pay_the_end(
     table: &mut Table,
     appended: &Appended,
     seated: &[Seated],
+    source: Source,
 ) -> Result<(), Error> {
-    let source = source_of(table, seated);
     // §R4: nobody is paid unless two seats played; a seat that never
     // moved is paid nothing.
     let unmoved = crate::matches::fold::unmoved_seats(conn, table, &appended.unwritten())?;
@@ -311,23 +317,20 @@ pub fn podium(
     players: usize,
     now: DateTime<Utc>,
 ) -> Result<(), Error> {
-    let mut places = places.to_vec();
-    places.sort();
-    let users: Vec<Uuid> = places.iter().map(|p| p.0).collect();
+    // Guests, computers and deleted accounts earn nothing (§R4).
+    let placed: Vec<Uuid> = places.iter().map(|p| p.0).collect();
+    let earners: Vec<Uuid> = (accounts(conn, &placed)?.into_iter())
+        .filter(|(_, guest, computer, deleted)| !guest && computer.is_none() && deleted.is_none())
+        .map(|a| a.0)
+        .collect();
+    let mut paid: Vec<(Uuid, i32)> = (places.iter())
+        .filter(|(user, _)| earners.contains(user))
+        .filter_map(|(user, place)| Some((*user, pay::place(*place, players)?)))
+        .collect();
+    paid.sort();
+    let users: Vec<Uuid> = paid.iter().map(|p| p.0).collect();
     super::lock_purses(conn, &users)?;
-    for (user, place) in places {
-        let Some(amount) = pay::place(place, players) else {
-            continue;
-        };
-        // Guests, computers and deleted accounts earn nothing (§R4).
-        let (guest, computer, deleted): (bool, Option<String>, Option<DateTime<Utc>>) =
-            users::table
-                .find(user)
-                .select((users::guest, users::computer, users::deleted_at))
-                .first(conn)?;
-        if guest || computer.is_some() || deleted.is_some() {
-            continue;
-        }
+    for (user, amount) in paid {
         let entry = Entry {
             user,
             cause: format!("tournament:{tournament}"),

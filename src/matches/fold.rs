@@ -165,7 +165,7 @@ pub fn took_back(conn: &mut PgConnection, id: Uuid) -> Result<Vec<i16>, Error> {
         ))
         .select((match_events::seat, match_events::body))
         .load(conn)?;
-    let mut seats: Vec<i16> = (rows.into_iter())
+    Ok((rows.into_iter())
         .filter(|(_, body)| {
             matches!(
                 ServiceEvent::from_body(body),
@@ -173,7 +173,5 @@ pub fn took_back(conn: &mut PgConnection, id: Uuid) -> Result<Vec<i16>, Error> {
             )
         })
         .filter_map(|(seat, _)| seat)
-        .collect();
-    seats.dedup();
-    Ok(seats)
+        .collect())
 }

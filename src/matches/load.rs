@@ -135,7 +135,8 @@ impl Table {
                 Option::<Player>::as_select(),
             ))
             .load(conn)?;
-        let seat_rows = dressed(conn, seat_rows)?;
+        let mut seat_rows = seat_rows;
+        crate::players::dress(conn, seat_rows.iter_mut().filter_map(|r| r.2.as_mut()))?;
         // Only the events the row's seq covers, so the two agree.
         let bodies = fold::folded(conn, &HashMap::from([(id, row.seq)]))?
             .remove(&id)
@@ -170,7 +171,8 @@ impl Table {
                 Option::<Player>::as_select(),
             ))
             .load(conn)?;
-        let seat_rows = dressed(conn, seat_rows)?;
+        let mut seat_rows = seat_rows;
+        crate::players::dress(conn, seat_rows.iter_mut().filter_map(|r| r.2.as_mut()))?;
         for seat in seat_rows {
             seats.entry(seat.0).or_default().push(seat);
         }
@@ -250,18 +252,4 @@ impl Table {
             _ => Err(Error::not_found("match")),
         }
     }
-}
-
-/// The seated players with the emblems they wear (issue #70), one query
-/// for all the rows.
-fn dressed(conn: &mut PgConnection, mut rows: Vec<SeatRow>) -> Result<Vec<SeatRow>, Error> {
-    let ids: Vec<Uuid> = rows
-        .iter()
-        .filter_map(|r| r.2.as_ref().map(|p| p.id))
-        .collect();
-    let worn = crate::players::emblems(conn, &ids)?;
-    for player in rows.iter_mut().filter_map(|r| r.2.as_mut()) {
-        player.emblem = worn.get(&player.id).cloned();
-    }
-    Ok(rows)
 }

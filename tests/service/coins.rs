@@ -181,10 +181,17 @@ async fn r6_four_player_teams_an_early_resignation_costs_only_the_resigner() {
     let m = resign(&app, &tokens, &id, quitter).await;
     assert_eq!(m["status"], "finished");
     assert_eq!(paid(&m, quitter), (0, "resigned_early".into()));
-    let partner = (quitter + 2) % 4;
+    // The teams as the result says them: the quitter's team lost.
+    let winners: Vec<usize> = (m["result"]["winners"].as_array().unwrap().iter())
+        .map(|w| w.as_u64().unwrap() as usize)
+        .collect();
+    assert_eq!(winners.len(), 2, "{}", m["result"]);
+    let partner = (0..4)
+        .find(|s| *s != quitter && !winners.contains(s))
+        .unwrap();
     let (lost, why) = paid(&m, partner);
     assert!(lost > 0 && why == "loss", "the partner: {lost} {why}");
-    for winner in [(quitter + 1) % 4, (quitter + 3) % 4] {
+    for winner in winners {
         assert_eq!(paid(&m, winner).1, "win");
     }
     app.stop().await;
@@ -661,5 +668,32 @@ async fn r5_the_days_coins_from_people_stop_at_the_cap() {
     let expected = [(win, "win"), (win, "win"), (win, "win"), (0, "daily_cap")];
     let expected: Vec<(i64, String)> = expected.iter().map(|(c, w)| (*c, w.to_string())).collect();
     assert_eq!(paid_to_mina, expected);
+    app.stop().await;
+}
+
+/// §R3, §R6 in four-player chess, teams: a seat lost by abandonment in
+/// round 3 earns nothing, its partner the team's loss.
+#[actix_web::test]
+async fn r6_four_player_teams_an_abandonment_costs_only_the_absent_seat() {
+    let app = start(24).await;
+    let (tokens, id) = table(&app, "four_player_chess/teams", &names("gone", 4)).await;
+    let before = play_to_round(&app, &tokens, &id, 3, 24).await;
+    let absent = before["to_act"][0]["seat"].as_u64().unwrap() as usize;
+    let m = abandon(&app, &tokens, &id).await;
+    assert_eq!(m["status"], "finished", "{}", m["result"]);
+    assert_eq!(paid(&m, absent), (0, "abandoned".into()));
+    // The teams as the result says them: the absent seat's team lost.
+    let winners: Vec<usize> = (m["result"]["winners"].as_array().unwrap().iter())
+        .map(|w| w.as_u64().unwrap() as usize)
+        .collect();
+    assert_eq!(winners.len(), 2, "{}", m["result"]);
+    let partner = (0..4)
+        .find(|s| *s != absent && !winners.contains(s))
+        .unwrap();
+    let (lost, why) = paid(&m, partner);
+    assert!(lost > 0 && why == "loss", "the partner: {lost} {why}");
+    for winner in winners {
+        assert_eq!(paid(&m, winner).1, "win");
+    }
     app.stop().await;
 }
